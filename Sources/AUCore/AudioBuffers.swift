@@ -1,0 +1,85 @@
+/// A view of non-interleaved 32-bit float channels over memory someone else owns
+/// (the canonical `AudioBufferList`). Copying the view copies pointers, never samples.
+/// - Thread: any; a view used on the render thread must point at memory allocated beforehand.
+public struct AudioBuffers: @unchecked Sendable {
+    /// One pointer per channel.
+    public let channelPointers: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
+    /// How many frames each channel holds in this view.
+    public var frameCount: Int
+
+    public init(channelPointers: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>, frameCount: Int) {
+        self.channelPointers = channelPointers
+        self.frameCount = frameCount
+    }
+
+    public var channelCount: Int { channelPointers.count }
+
+    /// The samples of one channel.
+    @inline(__always)
+    public subscript(channel: Int) -> UnsafeMutableBufferPointer<Float> {
+        UnsafeMutableBufferPointer(start: channelPointers[channel], count: frameCount)
+    }
+
+    /// Writes zeros into every channel.
+    /// - Thread: render.
+    public func clear() {
+        for channel in 0..<channelCount { self[channel].update(repeating: 0) }
+    }
+
+    /// Copies `frameCount` frames of every channel from `source`; extra channels of
+    /// `self` are cleared, extra channels of `source` are ignored.
+    /// - Thread: render.
+    public func copy(from source: AudioBuffers) {
+        let frames = Swift.min(frameCount, source.frameCount)
+        for channel in 0..<channelCount {
+            if channel < source.channelCount {
+                channelPointers[channel].update(from: source.channelPointers[channel], count: frames)
+            } else {
+                self[channel].update(repeating: 0)
+            }
+        }
+    }
+
+    /// True when some sample is NaN or infinite.
+    /// - Thread: render.
+    public func containsNonFinite() -> Bool {
+        for channel in 0..<channelCount {
+            for sample in self[channel] where !sample.isFinite { return true }
+        }
+        return false
+    }
+}
+
+/// Channels of float samples owned by this object: allocated and zeroed on the control
+/// thread, freed when the last reference goes (never on the render thread).
+/// - Thread: control for creation and release; the ``buffers`` view may be used on any thread.
+public final class OwnedAudioBuffers: @unchecked Sendable {
+    public let channelCount: Int
+    public let capacity: Int
+    private let samples: UnsafeMutablePointer<Float>
+    private let pointers: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
+
+    public init(channels: Int, capacity: Int) {
+        precondition(channels >= 0 && capacity >= 0, "negative buffer size")
+        channelCount = channels
+        self.capacity = capacity
+        samples = .allocate(capacity: Swift.max(1, channels * capacity))
+        samples.initialize(repeating: 0, count: Swift.max(1, channels * capacity))
+        pointers = .allocate(capacity: channels)
+        for channel in 0..<channels {
+            pointers.initializeElement(at: channel, to: samples + channel * capacity)
+        }
+    }
+
+    deinit {
+        samples.deallocate()
+        pointers.deallocate()
+    }
+
+    /// A view of all the channels, `frameCount` frames long (at most ``capacity``).
+    public func buffers(frameCount: Int? = nil) -> AudioBuffers {
+        let frames = frameCount ?? capacity
+        precondition(frames <= capacity, "\(frames) frames exceed the capacity of \(capacity)")
+        return AudioBuffers(channelPointers: pointers, frameCount: frames)
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// Every unit AUHost can make, over all backends (`AudioComponentFindNext`, `…Count`,
+/// `AudioComponentInstanceNew`): enumerate, find by description with wildcards, by LV2 URI,
+/// by identifier or by exact name, and instantiate.
+/// - Thread: control.
+public final class ComponentRegistry: @unchecked Sendable {
+    public private(set) var components: [Component] = []
+    public private(set) var problems: [DiscoveryProblem] = []
+
+    /// An empty registry; add providers with ``add(_:)``.
+    public init() {}
+
+    /// A registry over the given providers, discovered in order.
+    public convenience init(providers: [any ComponentProvider]) {
+        self.init()
+        for provider in providers { add(provider) }
+    }
+
+    /// Discovers a provider's components and adds them.
+    public func add(_ provider: any ComponentProvider) {
+        let found = provider.discoverComponents()
+        components += found.components
+        problems += found.problems
+    }
+
+    /// Adds one component (a test's unit, an application's own unit).
+    public func register(_ component: Component) {
+        components.append(component)
+    }
+
+    /// The components a search matches, in registry order (`AudioComponentFindNext`).
+    /// Unsearchable components are found only by a search without wildcards.
+    public func components(matching search: ComponentDescription) -> [Component] {
+        let isExact = !search.type.isWildcard && !search.subtype.isWildcard && !search.manufacturer.isWildcard
+        return components.filter {
+            search.matches($0.description) && (isExact || !$0.description.componentFlags.contains(.unsearchable))
+        }
+    }
+
+    /// How many components a search matches (`AudioComponentCount`).
+    public func count(matching search: ComponentDescription) -> Int { components(matching: search).count }
+
+    /// Finds the one component a user's reference names: `type:subtype:manufacturer`,
+    /// `lv2:URI`, a bare URI, an identifier, or an exact name (case-insensitive if unique).
+    /// An unknown reference lists the closest names; an ambiguous one lists the candidates.
+    public func resolve(_ reference: String) throws(AudioUnitError) -> Component {
+        let text = reference.trimmingCharacters(in: .whitespaces)
+        var candidates: [Component] = []
+        if text.hasPrefix("lv2:") {
+            let uri = String(text.dropFirst(4))
+            candidates = components.filter { $0.format == .lv2 && $0.identifier == uri }
+        } else if text.contains("://") || text.hasPrefix("urn:") {
+            candidates = components.filter { $0.identifier == text }
+        } else if let search = ComponentDescription(parsing: text), text.split(separator: ":").count == 3 {
+            candidates = components(matching: search)
+        }
+        if candidates.isEmpty { candidates = components.filter { $0.identifier == text } }
+        if candidates.isEmpty { candidates = components.filter { $0.name == text } }
+        if candidates.isEmpty { candidates = components.filter { $0.name.caseInsensitiveCompare(text) == .orderedSame } }
+        if candidates.count == 1 { return candidates[0] }
+        if candidates.count > 1 {
+            let listed = candidates.prefix(10).map { "  \($0.description.description)  \($0.name)  (\($0.format.rawValue): \($0.identifier))" }
+            throw AudioUnitError(
+                .invalidPropertyValue,
+                "'\(reference)' is ambiguous: \(candidates.count) units match; name one by type:subtype:manufacturer or URI:\n"
+                    + listed.joined(separator: "\n"))
+        }
+        let suggestions = closestMatches(to: text)
+        throw AudioUnitError(
+            .extensionNotFound,
+            "no unit '\(reference)'" + (suggestions.isEmpty ? "" : "; closest matches:\n" + suggestions.map { "  \($0)" }.joined(separator: "\n")))
+    }
+
+    /// Up to `limit` references close to `text`, by edit distance to names, codes and URIs.
+    public func closestMatches(to text: String, limit: Int = 5) -> [String] {
+        let needle = text.lowercased()
+        let scored = components.map { component -> (Int, String) in
+            let keys = [component.name, component.description.description, component.identifier]
+            let distance = keys.map { key -> Int in
+                let lowered = key.lowercased()
+                return lowered.contains(needle) && !needle.isEmpty ? 0 : editDistance(needle, lowered)
+            }.min() ?? .max
+            return (distance, "\(component.description)  \(component.name)  (\(component.format.rawValue): \(component.identifier))")
+        }
+        return scored.sorted { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }.prefix(limit).map(\.1)
+    }
+
+    /// Resolves and instantiates in one step.
+    public func instantiate(_ reference: String) throws(AudioUnitError) -> AudioUnit {
+        try resolve(reference).instantiate()
+    }
+}
+
+/// The Levenshtein distance between two strings, by characters.
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        current[0] = i
+        for j in 1...b.count {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        swap(&previous, &current)
+    }
+    return previous[b.count]
+}
+

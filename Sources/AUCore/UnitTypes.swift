@@ -1,0 +1,127 @@
+import Foundation
+
+/// The life-cycle state of a unit instance.
+/// - Thread: any.
+public enum UnitState: String, Sendable {
+    /// Created and configurable; cannot render (`AudioComponentInstanceNew` done).
+    case uninitialized
+    /// Render resources allocated; can render (`AudioUnitInitialize` done).
+    case initialized
+    /// Disposed; every call fails (`AudioComponentInstanceDispose` done).
+    case disposed
+}
+
+/// A preset (`AUPreset`): a factory preset has a number of 0 or more; a user preset is < 0.
+/// - Thread: any.
+public struct UnitPreset: Hashable, Sendable, CustomStringConvertible {
+    public var number: Int
+    public var name: String
+    public init(number: Int, name: String) {
+        self.number = number
+        self.name = name
+    }
+    public var description: String { "\(number): \(name)" }
+}
+
+/// Feeds an input bus from another unit's output bus (`AudioUnitConnection`).
+/// - Thread: any.
+public struct UnitConnection: Sendable {
+    /// The unit pulled from; nil disconnects the input.
+    public var sourceUnit: AudioUnit?
+    public var sourceOutputBus: Element
+    public var destinationInputBus: Element
+    public init(sourceUnit: AudioUnit?, sourceOutputBus: Element, destinationInputBus: Element) {
+        self.sourceUnit = sourceUnit
+        self.sourceOutputBus = sourceOutputBus
+        self.destinationInputBus = destinationInputBus
+    }
+}
+
+/// Supplies an input bus's audio on demand (`AURenderCallbackStruct`).
+/// The closure is created on a control thread and called on the render thread: it must not
+/// allocate, lock or block, and it fills the given buffers (`frameCount` frames).
+/// - Thread: render (the call); control (creation).
+public struct RenderCallback: Sendable {
+    public let body: @Sendable (_ flags: inout RenderFlags, _ timestamp: RenderTimestamp, _ bus: Element, _ buffers: AudioBuffers) -> AudioUnitStatus
+    public init(_ body: @escaping @Sendable (inout RenderFlags, RenderTimestamp, Element, AudioBuffers) -> AudioUnitStatus) {
+        self.body = body
+    }
+}
+
+/// Where an input bus gets its audio.
+enum InputSource: Sendable {
+    case none
+    case connection(UnitConnection)
+    case callback(RenderCallback)
+}
+
+/// One bus of a unit: its stream format and name.
+/// - Thread: control.
+public struct BusConfiguration: Sendable {
+    public var format: StreamFormat
+    public var name: String
+    public init(format: StreamFormat, name: String) {
+        self.format = format
+        self.name = name
+    }
+
+    /// A canonical float bus.
+    public static func canonical(channels: Int, sampleRate: Double = 48_000, name: String) -> BusConfiguration {
+        BusConfiguration(format: .canonical(sampleRate: sampleRate, channels: channels), name: name)
+    }
+}
+
+/// A parameter change scheduled into the next render cycle (`AudioUnitParameterEvent`):
+/// immediate at a frame offset, or a linear ramp.
+/// - Thread: any.
+public struct ScheduledParameterEvent: Sendable {
+    public enum Kind: Sendable {
+        /// Jumps to `value` at `offset` frames into the next cycle.
+        case immediate(offset: Int, value: Float)
+        /// Moves linearly from `startValue` (nil: the value it has then) to `endValue` over
+        /// `duration` frames, starting `startOffset` frames into the next cycle.
+        case ramped(startOffset: Int, duration: Int, startValue: Float?, endValue: Float)
+    }
+    public var address: ParameterAddress
+    public var kind: Kind
+    public init(_ address: ParameterAddress, _ kind: Kind) {
+        self.address = address
+        self.kind = kind
+    }
+}
+
+/// A parameter event as it travels to the render thread: plain values only.
+struct ParameterEvent: BitwiseCopyable {
+    var index: Int32
+    var offset: Int32
+    /// 0 for an immediate change.
+    var duration: Int32
+    /// NaN: start the ramp from the value the parameter has when it begins.
+    var startValue: Float
+    var value: Float
+}
+
+/// A change made on the render thread, on its way to the listeners.
+struct UnitNotification: BitwiseCopyable {
+    /// A parameter slot (`isParameter`) or a property ID.
+    var identity: UInt32
+    var isParameter: Bool
+    var scope: UInt32
+    var element: Int32
+    var value: Float
+}
+
+/// What a unit's ``AudioUnit/process(_:)`` gets for one slice of a cycle.
+/// - Thread: render.
+public struct ProcessContext {
+    /// The frames to produce now (≤ MaximumFramesPerSlice).
+    public var frameCount: Int
+    /// The time of the slice's first frame.
+    public var timestamp: RenderTimestamp
+    /// One view per input bus, already filled.
+    public var inputs: UnsafeBufferPointer<AudioBuffers>
+    /// One view per output bus, to fill.
+    public var outputs: UnsafeBufferPointer<AudioBuffers>
+    /// MIDI events of this slice, sorted, offsets relative to the slice's first frame.
+    public var midiEvents: UnsafeBufferPointer<MIDIEvent>
+}

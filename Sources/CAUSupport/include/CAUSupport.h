@@ -1,0 +1,5 @@
+#ifndef CAUSUPPORT_H
+#define CAUSUPPORT_H
+#include "au_thread.h"
+#include "au_float.h"
+#endif
