@@ -1,1 +1,4 @@
-print(1)
+import AUHostKit
+import Foundation
+
+exit(AUHostCLI.run(Array(CommandLine.arguments.dropFirst())))

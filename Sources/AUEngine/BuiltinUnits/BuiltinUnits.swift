@@ -1,0 +1,30 @@
+import AUCore
+
+/// The units built into AUHost (manufacturer `AUHs`), as a component provider.
+/// - Thread: control.
+public struct BuiltinUnits: ComponentProvider {
+    public static let manufacturer: FourCharCode = "AUHs"
+    public static let manufacturerName = "AUHost"
+    public static let version = "1.0.0"
+
+    public init() {}
+
+    public var format: ComponentFormat { .builtin }
+
+    /// One entry per built-in unit: description, name, category and factory.
+    static let catalog: [(subtype: FourCharCode, type: FourCharCode, name: String, category: String, make: @Sendable (ComponentDescription) -> AudioUnit)] = [
+        ("splt", ComponentType.effect, "Splitter", "Utility", { SplitterUnit(description: $0) }),
+    ]
+
+    public func discoverComponents() -> (components: [Component], problems: [DiscoveryProblem]) {
+        let components = Self.catalog.map { entry in
+            let description = ComponentDescription(type: entry.type, subtype: entry.subtype, manufacturer: Self.manufacturer)
+            let make = entry.make
+            return Component(
+                description: description, name: entry.name, manufacturerName: Self.manufacturerName, version: Self.version,
+                format: .builtin, identifier: "builtin:\(entry.name)", category: entry.category,
+                factory: { () throws(AudioUnitError) -> AudioUnit in make(description) })
+        }
+        return (components, [])
+    }
+}

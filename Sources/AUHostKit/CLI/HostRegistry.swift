@@ -1,0 +1,15 @@
+import AUCore
+import AUEngine
+
+/// Builds the registry of every unit on the machine: built-in units, then each backend.
+/// - Thread: control.
+public enum HostRegistry {
+    /// The providers, in discovery order.
+    public static func providers() -> [any ComponentProvider] {
+        [BuiltinUnits()]
+    }
+
+    public static func make() -> ComponentRegistry {
+        ComponentRegistry(providers: providers())
+    }
+}
