@@ -3,6 +3,8 @@
 // AUHost: Core Audio's Audio Unit hosting model on Linux.
 // No outside packages: the standard library, Foundation, Dispatch, Synchronization,
 // Swift Testing, and C libraries from Debian through system-library targets.
+//
+// Each section below belongs to one layer (see ../shared/DESIGN.md §2); edit your own.
 
 import PackageDescription
 
@@ -16,31 +18,54 @@ func systemLibrary(_ name: String, pkgConfig: String, debian: String) -> Target 
     )
 }
 
+// MARK: - C libraries and the C support shim
+
+let cTargets: [Target] = [
+    systemLibrary("CLilv", pkgConfig: "lilv-0", debian: "liblilv-dev"),
+    systemLibrary("CJack", pkgConfig: "jack", debian: "libjack-jackd2-dev"),
+    systemLibrary("CSndfile", pkgConfig: "sndfile", debian: "libsndfile1-dev"),
+    systemLibrary("CSamplerate", pkgConfig: "samplerate", debian: "libsamplerate0-dev"),
+    // What Swift cannot do by itself: thread-local render marks, FTZ/DAZ, variadic wrappers.
+    .target(name: "CAUSupport", path: "Sources/CAUSupport"),
+]
+
+// MARK: - Core model, engine, CLI
+
+let coreTargets: [Target] = [
+    // The Audio Unit model and the real-time primitives. Imports no C library but CAUSupport.
+    .target(name: "AUCore", dependencies: ["CAUSupport"]),
+    // Built-in units, the graph and the renderer.
+    .target(name: "AUEngine", dependencies: ["AUCore"]),
+    // The registry assembled over every backend, and the command implementations.
+    .target(name: "AUHostKit", dependencies: ["AUCore", "AUEngine", "AULV2", "AUNative"]),
+    .executableTarget(name: "auhost", dependencies: ["AUHostKit"]),
+    .testTarget(name: "AUCoreTests", dependencies: ["AUCore", "AUEngine"]),
+    .testTarget(name: "AUHostKitTests", dependencies: ["AUHostKit"]),
+    .testTarget(name: "AUEngineTests", dependencies: ["AUEngine", "AUCore"]),
+]
+
+// MARK: - LV2 backend
+
+let lv2Targets: [Target] = [
+    .target(name: "AULV2", dependencies: ["AUCore", "CLilv", "CAUSupport"]),
+    .testTarget(name: "AULV2Tests", dependencies: ["AULV2", "AUCore"]),
+]
+
+// MARK: - Native units: the C ABI, the SDK, the loader, the units in Plugins/
+
+let nativeTargets: [Target] = [
+    .target(name: "AUNative", dependencies: ["AUCore"]),
+    .testTarget(name: "AUNativeTests", dependencies: ["AUNative", "AUCore"]),
+]
+
+let nativeProducts: [Product] = []
+
 let package = Package(
     name: "AUHost",
     products: [
         .executable(name: "auhost", targets: ["auhost"]),
         .library(name: "AUCore", targets: ["AUCore"]),
         .library(name: "AUEngine", targets: ["AUEngine"]),
-    ],
-    targets: [
-        // C libraries.
-        systemLibrary("CLilv", pkgConfig: "lilv-0", debian: "liblilv-dev"),
-        systemLibrary("CJack", pkgConfig: "jack", debian: "libjack-jackd2-dev"),
-        systemLibrary("CSndfile", pkgConfig: "sndfile", debian: "libsndfile1-dev"),
-        systemLibrary("CSamplerate", pkgConfig: "samplerate", debian: "libsamplerate0-dev"),
-        // What Swift cannot do by itself: thread-local render marks, FTZ/DAZ, variadic wrappers.
-        .target(name: "CAUSupport", path: "Sources/CAUSupport"),
-
-        // The Audio Unit model and the real-time primitives. Imports no C library but CAUSupport.
-        .target(name: "AUCore", dependencies: ["CAUSupport"]),
-        // Built-in units and (later) the graph and renderer.
-        .target(name: "AUEngine", dependencies: ["AUCore"]),
-        // The registry assembled over every backend, and the command implementations.
-        .target(name: "AUHostKit", dependencies: ["AUCore", "AUEngine"]),
-        .executableTarget(name: "auhost", dependencies: ["AUHostKit"]),
-
-        .testTarget(name: "AUCoreTests", dependencies: ["AUCore", "AUEngine"]),
-        .testTarget(name: "AUHostKitTests", dependencies: ["AUHostKit"]),
-    ]
+    ] + nativeProducts,
+    targets: cTargets + coreTargets + lv2Targets + nativeTargets
 )
