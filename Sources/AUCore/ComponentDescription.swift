@@ -30,7 +30,7 @@ public struct ComponentDescription: Hashable, Sendable, CustomStringConvertible 
         guard (1...3).contains(parts.count) else { return nil }
         var codes: [FourCharCode] = []
         for part in parts {
-            guard let code = FourCharCode(part) else { return nil }
+            guard let code = FourCharCode(parsing: part) else { return nil }
             codes.append(code)
         }
         while codes.count < 3 { codes.append(.wildcard) }

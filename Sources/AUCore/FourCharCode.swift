@@ -15,7 +15,7 @@ public struct FourCharCode: RawRepresentable, Hashable, Comparable, Sendable, Bi
 
     /// Parses one to four printable ASCII characters; shorter codes are padded with
     /// spaces (`"peq"` is `"peq "`). `"*"` and `"0"` are the wildcard. Returns nil otherwise.
-    public init?(_ text: String) {
+    public init?(parsing text: String) {
         if text == "*" || text == "0" { self = .wildcard; return }
         let bytes = Array(text.utf8)
         guard (1...4).contains(bytes.count), bytes.allSatisfy({ (0x20...0x7E).contains($0) }) else {
@@ -29,7 +29,7 @@ public struct FourCharCode: RawRepresentable, Hashable, Comparable, Sendable, Bi
     }
 
     public init(stringLiteral value: String) {
-        guard let code = FourCharCode(value) else {
+        guard let code = FourCharCode(parsing: value) else {
             preconditionFailure("'\(value)' is not a four-character code")
         }
         self = code

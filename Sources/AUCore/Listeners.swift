@@ -12,6 +12,11 @@ public struct PropertyChange: Sendable, Equatable {
     public var id: PropertyID
     public var scope: Scope
     public var element: Element
+    public init(id: PropertyID, scope: Scope, element: Element) {
+        self.id = id
+        self.scope = scope
+        self.element = element
+    }
 }
 
 /// Called after a property changed. Runs on a control thread, never on the render thread.

@@ -22,7 +22,7 @@ enum ListCommand: Command {
 
     static func run(_ arguments: inout Arguments, _ context: CommandContext) throws(CLIError) -> Int32 {
         func code(_ option: String) throws(CLIError) -> FourCharCode {
-            try arguments.option(option, expected: "a code of 1 to 4 characters", FourCharCode.init) ?? .wildcard
+            try arguments.option(option, expected: "a code of 1 to 4 characters") { FourCharCode(parsing: $0) } ?? .wildcard
         }
         let search = ComponentDescription(type: try code("--type"), subtype: try code("--subtype"), manufacturer: try code("--manufacturer"))
         let format = try arguments.option("--format", expected: "lv2, native or builtin", ComponentFormat.init(rawValue:))

@@ -1,0 +1,41 @@
+# AUHost: `make demo` and `make test` install what is missing, build, and run.
+
+SHELL := /bin/bash
+export PATH := /opt/swift/usr/bin:$(PATH)
+
+# Debian packages the build, the tests and the demo need.
+PACKAGES := pkg-config liblilv-dev lv2-dev lilv-utils libjack-jackd2-dev jackd2 \
+	libsndfile1-dev libsamplerate0-dev swh-lv2 mda-lv2 fomp so-synth-lv2 x42-plugins graphviz
+
+SWIFT ?= swift
+CONFIG ?= debug
+BIN := .build/$(CONFIG)/auhost
+
+.PHONY: all deps build release demo test clean
+
+all: build
+
+# Installs only the packages that are missing; runs apt-get update only then.
+deps:
+	@missing=$$(for p in $(PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "make: installing missing packages:" $$missing; \
+		if [ "$$(id -u)" -ne 0 ]; then SUDO=sudo; fi; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build -c $(CONFIG)
+
+release:
+	$(MAKE) build CONFIG=release
+
+demo: build
+	@bash scripts/demo.sh $(BIN)
+
+test: deps
+	$(SWIFT) build
+	$(SWIFT) test
+
+clean:
+	rm -rf .build
