@@ -1,0 +1,76 @@
+import AUCore
+import CAUPluginABI
+
+/// Everything ``NativeUnit/process(_:)`` hands to the C render call, allocated when the
+/// unit is initialized: the bus tables and their channel-pointer arrays, the event list of
+/// the call, the list the unit reports output parameters into, and the values last sent.
+/// - Thread: created and freed on the control thread; used on the render thread.
+final class NativeRenderState {
+    let inputBuses: UnsafeMutableBufferPointer<auhost_audio_bus>
+    let outputBuses: UnsafeMutableBufferPointer<auhost_audio_bus>
+    private let inputChannels: [UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>?>]
+    private let outputChannels: [UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>?>]
+    let events: UnsafeMutableBufferPointer<auhost_event>
+    let outputEvents: UnsafeMutableBufferPointer<auhost_event>
+    let outputEventCount: UnsafeMutablePointer<UInt32>
+    /// The value each parameter slot last had when sent to the unit (NaN: never sent).
+    let sentValues: UnsafeMutableBufferPointer<Float>
+
+    init(inputChannels inputs: [Int], outputChannels outputs: [Int], parameterCount: Int, eventCapacity: Int) {
+        func channelArrays(_ counts: [Int]) -> [UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>?>] {
+            counts.map {
+                let array = UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>?>.allocate(capacity: max(1, $0))
+                array.initialize(repeating: nil)
+                return array
+            }
+        }
+        inputChannels = channelArrays(inputs)
+        outputChannels = channelArrays(outputs)
+        inputBuses = .allocate(capacity: max(1, inputs.count))
+        outputBuses = .allocate(capacity: max(1, outputs.count))
+        for (bus, array) in inputChannels.enumerated() {
+            inputBuses.initializeElement(at: bus, to: auhost_audio_bus(channel_count: UInt32(inputs[bus]), channels: UnsafePointer(array.baseAddress!)))
+        }
+        for (bus, array) in outputChannels.enumerated() {
+            outputBuses.initializeElement(at: bus, to: auhost_audio_bus(channel_count: UInt32(outputs[bus]), channels: UnsafePointer(array.baseAddress!)))
+        }
+        events = .allocate(capacity: eventCapacity)
+        events.initialize(repeating: auhost_event())
+        outputEvents = .allocate(capacity: max(1, parameterCount) * 4)
+        outputEvents.initialize(repeating: auhost_event())
+        outputEventCount = .allocate(capacity: 1)
+        outputEventCount.initialize(to: 0)
+        sentValues = .allocate(capacity: max(1, parameterCount))
+        sentValues.initialize(repeating: .nan)
+    }
+
+    deinit {
+        for array in inputChannels + outputChannels { array.deallocate() }
+        inputBuses.deallocate()
+        outputBuses.deallocate()
+        events.deallocate()
+        outputEvents.deallocate()
+        outputEventCount.deallocate()
+        sentValues.deallocate()
+    }
+
+    /// Points bus `bus`'s channels at a view's channels (as many as both have).
+    /// - Thread: render.
+    @inline(__always)
+    func bind(_ buses: UnsafeMutableBufferPointer<auhost_audio_bus>, _ arrays: [UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>?>], bus: Int, to view: AudioBuffers) {
+        let array = arrays[bus]
+        let count = min(array.count, view.channelCount)
+        for channel in 0..<count { array[channel] = view.channelPointers[channel] }
+        buses[bus].channel_count = UInt32(count)
+    }
+
+    /// Points every bus at this slice's views.
+    /// - Thread: render.
+    func bind(inputs: UnsafeBufferPointer<AudioBuffers>, outputs: UnsafeBufferPointer<AudioBuffers>) -> (inputs: Int, outputs: Int) {
+        let inputCount = min(inputs.count, inputChannels.count)
+        let outputCount = min(outputs.count, outputChannels.count)
+        for bus in 0..<inputCount { bind(inputBuses, inputChannels, bus: bus, to: inputs[bus]) }
+        for bus in 0..<outputCount { bind(outputBuses, outputChannels, bus: bus, to: outputs[bus]) }
+        return (inputCount, outputCount)
+    }
+}

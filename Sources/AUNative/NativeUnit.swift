@@ -1,0 +1,238 @@
+import AUCore
+import CAUPluginABI
+import Foundation
+
+/// An instance of a native unit: an ``AudioUnit`` over the unit library's C function
+/// table. Parameter values live in the host's ``ParameterTable``; while the unit renders,
+/// every change reaches it as a parameter event at the frame it was scheduled for (the
+/// base class cuts the cycle there), and its output parameters come back through the
+/// render call's output event list.
+///
+/// Calls into the library are the trust boundary: the host cannot check what they do.
+/// - Thread: control for everything but ``process(_:)``, which is render-thread only.
+public final class NativeUnit: AudioUnit, @unchecked Sendable {
+    /// The library the unit comes from (kept loaded for the unit's life and beyond).
+    public let library: NativeLibrary
+    private var table: UnsafePointer<auhost_unit>?
+    private let parameterIDs: [UInt32]
+    private let outputSlots: [Bool]
+    private var renderState: NativeRenderState?
+    private var sampleRate = 48_000.0
+
+    /// Makes an uninitialized instance of unit `entry.index` of `library`.
+    /// - Thread: control.
+    init(library: NativeLibrary, entry: NativeLibrary.UnitEntry) throws(AudioUnitError) {
+        guard let table = library.createUnit(entry.index) else {
+            throw AudioUnitError(.failedInitialization, "\(library.path): the factory could not create \(entry.description) (\(entry.name))")
+        }
+        let functions = table.pointee
+        guard functions.struct_size >= UInt32(MemoryLayout<auhost_unit>.size), functions.parameter_count != nil, functions.parameter_info != nil,
+            functions.initialize != nil, functions.uninitialize != nil, functions.render != nil, functions.destroy != nil
+        else {
+            functions.destroy?(table)
+            throw AudioUnitError(.failedInitialization, "\(library.path): \(entry.description) (\(entry.name)) returned an incomplete function table")
+        }
+        var infos: [ParameterInfo] = []
+        for index in 0..<functions.parameter_count!(table) {
+            var info = auhost_parameter_info()
+            guard functions.parameter_info!(table, index, &info) else { continue }
+            infos.append(Self.parameterInfo(info))
+        }
+        self.library = library
+        self.table = table
+        parameterIDs = infos.map(\.id)
+        outputSlots = infos.map(\.isOutput)
+        super.init(
+            description: entry.description, name: entry.name,
+            inputs: entry.inputChannels.enumerated().map { .canonical(channels: $1, name: entry.inputChannels.count == 1 ? "Input" : "Input \($0 + 1)") },
+            outputs: entry.outputChannels.enumerated().map { .canonical(channels: $1, name: entry.outputChannels.count == 1 ? "Output" : "Output \($0 + 1)") },
+            parameters: infos)
+    }
+
+    deinit {
+        if let table { table.pointee.destroy!(table) }
+    }
+
+    /// A host parameter description of a C one.
+    static func parameterInfo(_ info: auhost_parameter_info) -> ParameterInfo {
+        var flags: ParameterFlags = info.flags & AUHOST_PARAMETER_IS_OUTPUT != 0 ? [.isOutput, .isReadable] : .readWrite
+        if info.flags & AUHOST_PARAMETER_IS_LOGARITHMIC != 0 { flags.insert(.isLogarithmic) }
+        if info.flags & AUHOST_PARAMETER_CAN_RAMP != 0 { flags.insert(.canRamp) }
+        var strings: [String]? = nil
+        if info.value_string_count > 0, let values = info.value_strings {
+            strings = (0..<Int(info.value_string_count)).map { values[$0].map { String(cString: $0) } ?? "" }
+        }
+        let identifier = info.identifier.map { String(cString: $0) } ?? "p\(info.id)"
+        return ParameterInfo(
+            id: info.id, identifier: identifier, name: info.name.map { String(cString: $0) } ?? identifier,
+            unit: ParameterUnit(rawValue: info.unit) ?? .generic, min: info.min_value, max: info.max_value,
+            default: info.default_value, flags: flags, valueStrings: strings)
+    }
+
+    private var functions: auhost_unit { table!.pointee }
+
+    // MARK: - Life cycle
+
+    /// Any channel count per bus (32-bit float, non-interleaved); the unit decides in `initialize`.
+    override public func validateFormat(_ format: StreamFormat, scope: Scope, element: Element) throws(AudioUnitError) {
+        try format.validate()
+        guard format.isFloat, !format.isInterleaved, format.bitsPerChannel == 32, (1...64).contains(format.channelsPerFrame) else {
+            throw AudioUnitError(.formatNotSupported, "\(name): \(scope) bus \(element) renders 1 to 64 channels of 32-bit float non-interleaved, not \(format)")
+        }
+    }
+
+    override public func allocateRenderResources() throws(AudioUnitError) {
+        let inputs = formats(.input), outputs = formats(.output)
+        sampleRate = (outputs.first ?? inputs.first)?.sampleRate ?? 48_000
+        let maximumFrames = try value(of: .maximumFramesPerSlice)
+        var setup = auhost_render_setup()
+        setup.sample_rate = sampleRate
+        setup.maximum_frames = UInt32(maximumFrames)
+        setup.input_bus_count = UInt32(inputs.count)
+        setup.output_bus_count = UInt32(outputs.count)
+        withUnsafeMutableBytes(of: &setup.input_channels) { raw in
+            for (bus, format) in inputs.enumerated() { raw.storeBytes(of: UInt32(format.channelsPerFrame), toByteOffset: bus * 4, as: UInt32.self) }
+        }
+        withUnsafeMutableBytes(of: &setup.output_channels) { raw in
+            for (bus, format) in outputs.enumerated() { raw.storeBytes(of: UInt32(format.channelsPerFrame), toByteOffset: bus * 4, as: UInt32.self) }
+        }
+        var message = [CChar](repeating: 0, count: 512)
+        let status = message.withUnsafeMutableBufferPointer { functions.initialize!(table, &setup, $0.baseAddress, UInt32($0.count)) }
+        guard status == 0 else {
+            let reason = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            throw AudioUnitError(
+                AudioUnitErrorCode(rawValue: status) ?? .failedInitialization,
+                "\(name) (\(library.path)) refused to initialize" + (reason.isEmpty ? " (status \(status))" : ": \(reason)"))
+        }
+        renderState = NativeRenderState(
+            inputChannels: inputs.map(\.channelsPerFrame), outputChannels: outputs.map(\.channelsPerFrame),
+            parameterCount: parameterIDs.count, eventCapacity: AudioUnit.eventCapacity + parameterIDs.count)
+    }
+
+    override public func deallocateRenderResources() {
+        functions.uninitialize!(table)
+        renderState = nil
+    }
+
+    override public func resetState() {
+        functions.reset?(table)
+    }
+
+    override public func disposeResources() {
+        guard let table else { return }
+        table.pointee.destroy!(table)
+        self.table = nil
+    }
+
+    // MARK: - Render
+
+    /// Sends the parameter changes since the last call as events at frame 0 of this slice
+    /// (the base class starts a slice at each scheduled change), then the slice's MIDI,
+    /// renders, and publishes the output parameters the unit reported.
+    /// - Thread: render. No allocation, no lock; the call into the unit is the trust boundary.
+    override public func process(_ context: ProcessContext) -> AudioUnitStatus {
+        guard let state = renderState, let table, let render = table.pointee.render else { return AudioUnitErrorCode.uninitialized.rawValue }
+        var count = 0
+        for slot in 0..<parameterIDs.count where !outputSlots[slot] {
+            let value = parameters.value(at: slot)
+            if value.bitPattern != state.sentValues[slot].bitPattern {
+                state.sentValues[slot] = value
+                state.events[count] = auhost_event(offset: 0, kind: AUHOST_EVENT_PARAMETER, id: parameterIDs[slot], value: value, midi: (0, 0, 0, 0))
+                count += 1
+            }
+        }
+        let frames = UInt32(context.frameCount)
+        for event in context.midiEvents where count < state.events.count {
+            state.events[count] = auhost_event(
+                offset: min(UInt32(max(0, event.offset)), frames == 0 ? 0 : frames - 1), kind: AUHOST_EVENT_MIDI, id: 0, value: 0,
+                midi: (event.status, event.data1, event.data2, 0))
+            count += 1
+        }
+        let buses = state.bind(inputs: context.inputs, outputs: context.outputs)
+        state.outputEventCount.pointee = 0
+        var process = auhost_process(
+            frame_count: frames, reserved: 0, sample_time: context.timestamp.sampleTime,
+            input_bus_count: UInt32(buses.inputs), output_bus_count: UInt32(buses.outputs),
+            inputs: UnsafePointer(state.inputBuses.baseAddress), outputs: UnsafePointer(state.outputBuses.baseAddress),
+            event_count: UInt32(count), events: UnsafePointer(state.events.baseAddress),
+            output_event_capacity: UInt32(state.outputEvents.count), output_events: state.outputEvents.baseAddress,
+            output_event_count: state.outputEventCount)
+        let status = render(table, &process)
+        let reported = min(Int(state.outputEventCount.pointee), state.outputEvents.count)
+        for index in 0..<reported where state.outputEvents[index].kind == AUHOST_EVENT_PARAMETER {
+            let event = state.outputEvents[index]
+            var slot = 0
+            while slot < parameterIDs.count && !(parameterIDs[slot] == event.id && outputSlots[slot]) { slot += 1 }
+            if slot < parameterIDs.count { publishOutputParameter(at: slot, value: event.value) }
+        }
+        return status
+    }
+
+    // MARK: - Parameters, presets, state, latency
+
+    /// While the unit does not render, a change goes straight to it.
+    override public func parameterDidChange(_ index: Int, value: Float) {
+        guard state != .initialized, let table, !outputSlots[index] else { return }
+        _ = table.pointee.set_parameter?(table, parameterIDs[index], value)
+    }
+
+    override public var latency: Double {
+        guard let table, let latency = table.pointee.latency else { return 0 }
+        return Double(latency(table)) / sampleRate
+    }
+
+    override public var tailTime: Double {
+        guard let table, let tail = table.pointee.tail_time else { return 0 }
+        return tail(table)
+    }
+
+    override public var factoryPresets: [UnitPreset] {
+        guard let table, let count = table.pointee.preset_count else { return [] }
+        return (0..<count(table)).map { index in
+            UnitPreset(number: Int(index), name: table.pointee.preset_name?(table, index).map { String(cString: $0) } ?? "Preset \(index)")
+        }
+    }
+
+    /// Sets the preset's values in the host's table: they reach the unit as events.
+    override public func applyFactoryPreset(_ preset: UnitPreset) throws(AudioUnitError) {
+        guard let table, let presetValues = table.pointee.preset_values, preset.number >= 0 else {
+            throw AudioUnitError(.invalidPropertyValue, "\(name) has no factory preset \(preset)")
+        }
+        let count = Int(presetValues(table, UInt32(preset.number), nil, 0))
+        var values = [auhost_parameter_value](repeating: auhost_parameter_value(), count: count)
+        _ = values.withUnsafeMutableBufferPointer { presetValues(table, UInt32(preset.number), $0.baseAddress, UInt32(count)) }
+        for entry in values {
+            guard let slot = parameterIDs.firstIndex(of: entry.id), !outputSlots[slot] else { continue }
+            let clamped = min(max(entry.value, parameters.infos[slot].minValue), parameters.infos[slot].maxValue)
+            parameters.exchangeValue(clamped, at: slot)
+            parameterDidChange(slot, value: clamped)
+        }
+    }
+
+    override public func saveCustomState() throws(AudioUnitError) -> Data? {
+        guard let table, let save = table.pointee.save_state else { return nil }
+        var size = save(table, nil, 0)
+        for _ in 0..<4 {
+            guard size >= 0 else { break }
+            var bytes = [UInt8](repeating: 0, count: Int(size))
+            let written = bytes.withUnsafeMutableBufferPointer { save(table, $0.baseAddress, UInt64($0.count)) }
+            if written >= 0 && written <= size { return Data(bytes.prefix(Int(written))) }
+            size = written
+        }
+        throw AudioUnitError(.invalidPropertyValue, "\(name) (\(library.path)) could not save its state")
+    }
+
+    /// The unit's own state can only be restored while it does not render.
+    override public func restoreCustomState(_ data: Data) throws(AudioUnitError) {
+        guard let table, let restore = table.pointee.restore_state else { return }
+        guard state != .initialized else {
+            throw AudioUnitError(.cannotDoInCurrentContext, "\(name): a native unit's state is restored while it is uninitialized; uninitialize it first")
+        }
+        let restored = data.withUnsafeBytes { raw in
+            restore(table, raw.bindMemory(to: UInt8.self).baseAddress, UInt64(raw.count))
+        }
+        guard restored else {
+            throw AudioUnitError(.invalidPropertyValue, "\(name) (\(library.path)) could not read the saved state (\(data.count) bytes)")
+        }
+    }
+}

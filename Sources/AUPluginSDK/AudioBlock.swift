@@ -1,0 +1,77 @@
+import CAUPluginABI
+
+/// The audio of one slice of a render call, as a unit's ``PluginUnit/process(_:)`` sees
+/// it: plain Swift buffers per channel over the host's memory, `frameCount` frames each.
+/// The SDK cuts a render call into slices at its events, so parameter values and MIDI
+/// messages apply at their exact frame. Making and using a block allocates nothing.
+///
+/// An input and an output channel may share memory (in-place processing): read sample
+/// `i` of the inputs before writing sample `i` of the outputs.
+/// - Thread: render.
+public struct AudioBlock {
+    @usableFromInline let process: UnsafePointer<auhost_process>
+    /// The first frame of this slice within the render call.
+    public let offset: Int
+    /// How many frames to produce.
+    public let frameCount: Int
+    /// The sample time of the slice's first frame.
+    public let sampleTime: Double
+
+    @usableFromInline
+    init(process: UnsafePointer<auhost_process>, offset: Int, frameCount: Int) {
+        self.process = process
+        self.offset = offset
+        self.frameCount = frameCount
+        sampleTime = process.pointee.sample_time + Double(offset)
+    }
+
+    /// How many input buses the host passed.
+    @inlinable public var inputBusCount: Int { Int(process.pointee.input_bus_count) }
+    /// How many output buses the host passed.
+    @inlinable public var outputBusCount: Int { Int(process.pointee.output_bus_count) }
+
+    /// How many channels input bus `bus` has (0 when there is no such bus).
+    @inlinable
+    public func inputChannelCount(bus: Int = 0) -> Int {
+        bus < inputBusCount ? Int(process.pointee.inputs[bus].channel_count) : 0
+    }
+
+    /// How many channels output bus `bus` has (0 when there is no such bus).
+    @inlinable
+    public func outputChannelCount(bus: Int = 0) -> Int {
+        bus < outputBusCount ? Int(process.pointee.outputs[bus].channel_count) : 0
+    }
+
+    /// The samples of one input channel. Precondition: the bus and channel exist.
+    @inlinable
+    public func input(_ channel: Int, bus: Int = 0) -> UnsafeMutableBufferPointer<Float> {
+        UnsafeMutableBufferPointer(start: process.pointee.inputs[bus].channels[channel]! + offset, count: frameCount)
+    }
+
+    /// The samples of one output channel, to fill. Precondition: the bus and channel exist.
+    @inlinable
+    public func output(_ channel: Int, bus: Int = 0) -> UnsafeMutableBufferPointer<Float> {
+        UnsafeMutableBufferPointer(start: process.pointee.outputs[bus].channels[channel]! + offset, count: frameCount)
+    }
+
+    /// Writes zeros into every channel of every output bus.
+    @inlinable
+    public func clearOutputs() {
+        for bus in 0..<outputBusCount {
+            for channel in 0..<outputChannelCount(bus: bus) { output(channel, bus: bus).update(repeating: 0) }
+        }
+    }
+
+    /// Reports the value of an output parameter (a meter, gain reduction) at this slice's
+    /// first frame. Dropped silently when the host's list is full.
+    @inlinable
+    public func report(_ id: UInt32, value: Float) {
+        let process = process.pointee
+        guard let counter = process.output_event_count, let events = process.output_events else { return }
+        let count = counter.pointee
+        guard count < process.output_event_capacity else { return }
+        events[Int(count)] = auhost_event(
+            offset: UInt32(offset), kind: AUHOST_EVENT_PARAMETER, id: id, value: value, midi: (0, 0, 0, 0))
+        counter.pointee = count + 1
+    }
+}

@@ -1,0 +1,30 @@
+/// Who a unit is and what buses it has: what the host lists and finds it by.
+/// - Thread: any (a plain value).
+public struct UnitDescriptor: Sendable {
+    public var type: FourCharacterCode
+    public var subtype: FourCharacterCode
+    public var manufacturer: FourCharacterCode
+    public var name: String
+    public var manufacturerName: String
+    public var version: String
+    public var category: String
+    /// The default channel count of each input bus (an effect: `[2]`; a generator: `[]`).
+    public var inputs: [Int]
+    /// The default channel count of each output bus.
+    public var outputs: [Int]
+
+    public init(
+        type: FourCharacterCode, subtype: FourCharacterCode, manufacturer: FourCharacterCode, name: String,
+        manufacturerName: String, version: String = "1.0.0", category: String = "", inputs: [Int] = [2], outputs: [Int] = [2]
+    ) {
+        self.type = type
+        self.subtype = subtype
+        self.manufacturer = manufacturer
+        self.name = name
+        self.manufacturerName = manufacturerName
+        self.version = version
+        self.category = category
+        self.inputs = inputs
+        self.outputs = outputs
+    }
+}

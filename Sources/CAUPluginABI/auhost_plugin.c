@@ -1,0 +1,6 @@
+/* Compiles the header once, so a mistake in it fails the build, and gives SwiftPM a
+ * source file for this otherwise header-only target. Defines nothing. */
+#include "auhost_plugin.h"
+
+_Static_assert(sizeof(auhost_event) == 20, "auhost_event is 20 bytes in ABI version 1");
+_Static_assert(sizeof(uint32_t) == 4, "uint32_t is 4 bytes");
