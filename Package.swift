@@ -53,13 +53,22 @@ let lv2Targets: [Target] = [
 
 // MARK: - Native units: the C ABI, the SDK, the loader, the units in Plugins/
 
+/// The units in Plugins/<Name>: each a dynamic library `libAUHost<Name>.so` built against
+/// the SDK only (never AUCore), as a third-party unit would be. `swift build` builds them.
+let nativeUnits = ["Gain", "Delay", "ParametricEQ", "Compressor", "Reverb", "ToneGenerator", "Synth"]
+
 let nativeTargets: [Target] = [
-    .target(name: "AUNative", dependencies: ["AUCore"]),
-    .testTarget(name: "AUNativeTests", dependencies: ["AUNative", "AUCore"]),
-]
+    // Header only: the versioned C ABI between the host and a native unit library.
+    .target(name: "CAUPluginABI", path: "Sources/CAUPluginABI"),
+    // What a unit author imports: a Swift protocol and the export thunks to the C ABI.
+    .target(name: "AUPluginSDK", dependencies: ["CAUPluginABI"]),
+    // The loader: dlopen, ABI check, NativeProvider and NativeUnit.
+    .target(name: "AUNative", dependencies: ["AUCore", "CAUPluginABI"]),
+    .testTarget(name: "AUNativeTests", dependencies: ["AUNative", "AUCore", "AUHostKit"]),
+] + nativeUnits.map { .target(name: "AUHost\($0)", dependencies: ["AUPluginSDK"], path: "Plugins/\($0)") }
 
-let nativeProducts: [Product] = []
-
+let nativeProducts: [Product] = [.library(name: "AUPluginSDK", targets: ["AUPluginSDK"])]
+    + nativeUnits.map { .library(name: "AUHost\($0)", type: .dynamic, targets: ["AUHost\($0)"]) }
 let package = Package(
     name: "AUHost",
     products: [

@@ -1,12 +1,13 @@
 import AUCore
 import AUEngine
+import AUNative
 
 /// Builds the registry of every unit on the machine: built-in units, then each backend.
 /// - Thread: control.
 public enum HostRegistry {
     /// The providers, in discovery order.
     public static func providers() -> [any ComponentProvider] {
-        [BuiltinUnits()]
+        [BuiltinUnits(), NativeProvider()]
     }
 
     public static func make() -> ComponentRegistry {
