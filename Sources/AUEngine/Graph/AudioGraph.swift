@@ -1,0 +1,518 @@
+import AUCore
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An audio processing graph with Core Audio's `AUGraph` life cycle:
+///
+/// ```swift
+/// let graph = AudioGraph(registry: registry)
+/// let eq = try graph.addNode(ComponentDescription(type: "aufx", subtype: "ipeq", manufacturer: "AUHs"))
+/// let out = try graph.addNode(ComponentDescription(type: "auou", subtype: "genr", manufacturer: "AUHs"))
+/// try graph.open()
+/// try graph.connect(eq, output: 0, to: out, input: 0)
+/// try graph.setInputCallback(callback, for: eq, input: 0)
+/// try graph.initialize()          // propagates formats, validates, compiles, publishes
+/// try graph.start()
+/// graph.render(frameCount: 256, timestamp: time, input: nil, output: buffers)   // render thread
+/// try graph.removeNode(eq); …; try graph.update()   // live edits, glitch-free
+/// graph.stop(); graph.uninitialize(); graph.close(); graph.dispose()
+/// ```
+///
+/// Edits change a ``GraphModel`` value; while the graph is initialized they wait for
+/// ``update()``, which compiles a new ``RenderPlan`` and hands it to the render thread with
+/// one atomic exchange. The render thread adopts it at the top of a cycle and hands the old
+/// plan back to be freed here. The graph owns its units: removing a node disposes its unit
+/// once the render thread no longer uses it.
+///
+/// The output node (type `auou`, at most one) is where the application meets the graph: its
+/// input bus 0 is what ``render(frameCount:timestamp:input:output:)`` returns, its output
+/// bus 0 carries the `input` the application passes in. The graph never calls the output
+/// unit's render; the driver that owns it (JACK, the offline driver, a test) calls
+/// ``render(frameCount:timestamp:input:output:)``.
+/// - Thread: control for everything but ``render(frameCount:timestamp:input:output:)`` (render)
+///   and ``scheduleParameter(_:_:value:atFrame:)`` (any thread but the render thread).
+public final class AudioGraph: @unchecked Sendable {
+    /// Where nodes added by description are instantiated from.
+    public let registry: ComponentRegistry?
+    /// The graph as edited (including edits that wait for ``update()``).
+    public private(set) var model = GraphModel()
+    public private(set) var isOpen = false
+    public private(set) var isInitialized = false
+    public private(set) var isRunning = false
+    public private(set) var isDisposed = false
+    /// True when edits were made since the last plan was published.
+    public private(set) var hasPendingEdits = false
+
+    /// The longest slice one unit call renders; longer cycles are split. Set before initialize.
+    public var maximumFramesPerSlice = AudioUnit.defaultMaximumFramesPerSlice {
+        didSet { precondition(!isInitialized && maximumFramesPerSlice > 0, "MaximumFramesPerSlice is set before initialize") }
+    }
+    /// Measure each node's share of render time (for ``dump()``); costs two clock reads per node.
+    public var measuresRenderTime = true
+
+    let renderer = GraphRenderer()
+    var runtimes: [GraphNode: NodeRuntime] = [:]
+    private var reuse = PlanCompiler.Reuse()
+    /// Facts about the latest compiled plan.
+    private(set) var report = PlanCompiler.Report()
+    private var generation = 0
+    /// Units of removed nodes, disposed once the render thread adopted a plan without them.
+    private var graveyard: [(unit: AudioUnit, generation: Int)] = []
+    private var noticeListeners: [Int: @Sendable (GraphNotice) -> Void] = [:]
+    private var nextListener = 1
+
+    /// A new, empty graph (`NewAUGraph`). Nodes added by description are made by `registry`.
+    /// - Thread: control.
+    public init(registry: ComponentRegistry? = nil) {
+        self.registry = registry
+    }
+
+    deinit {
+        if !isDisposed { dispose() }
+    }
+
+    // MARK: - Nodes
+
+    /// Adds a node for the unit `description` names (`AUGraphAddNode`); it is instantiated
+    /// now when the graph is open, else by ``open()``.
+    /// - Thread: control.
+    @discardableResult
+    public func addNode(_ description: ComponentDescription, name: String? = nil) throws(AudioUnitError) -> GraphNode {
+        try requireNotDisposed()
+        guard let registry else {
+            throw AudioUnitError(.invalidPropertyValue, "cannot add \(description) by description: the graph was made without a registry; add the unit instance instead")
+        }
+        guard let component = registry.components(matching: description).first else {
+            throw AudioUnitError(.extensionNotFound, "no unit matches \(description)")
+        }
+        try requireSingleOutput(component.description)
+        var entry = GraphModel.Node(description: component.description, name: name ?? component.name, unit: nil)
+        if isOpen { entry.unit = try component.instantiate() }
+        return insert(entry)
+    }
+
+    /// Adds a node for a unit instance the caller made; the graph owns it from now on.
+    /// - Thread: control.
+    @discardableResult
+    public func addNode(_ unit: AudioUnit, name: String? = nil) throws(AudioUnitError) -> GraphNode {
+        try requireNotDisposed()
+        guard unit.state != .disposed else { throw AudioUnitError(.instanceInvalidated, "cannot add \(unit.name): it has been disposed") }
+        if model.nodes.values.contains(where: { $0.unit === unit }) {
+            throw AudioUnitError(.invalidPropertyValue, "\(unit.name) is already a node of this graph")
+        }
+        try requireSingleOutput(unit.componentDescription)
+        return insert(GraphModel.Node(description: unit.componentDescription, name: name ?? unit.name, unit: unit))
+    }
+
+    private func requireSingleOutput(_ description: ComponentDescription) throws(AudioUnitError) {
+        if description.type == ComponentType.output, let existing = model.outputNode {
+            throw AudioUnitError(.invalidPropertyValue, "the graph already has an output node, \(model.label(existing)); a graph has at most one")
+        }
+    }
+
+    private func insert(_ entry: GraphModel.Node) -> GraphNode {
+        let node = GraphNode(rawValue: model.nextNode)
+        model.nextNode += 1
+        model.nodes[node] = entry
+        model.order.append(node)
+        runtimes[node] = NodeRuntime(node: node)
+        markEdited()
+        return node
+    }
+
+    /// Removes a node with its connections and callbacks (`AUGraphRemoveNode`). Its unit is
+    /// disposed at once when the graph is not initialized, else after the render thread
+    /// adopted a plan without it (call ``update()`` to apply the removal).
+    /// - Thread: control.
+    public func removeNode(_ node: GraphNode) throws(AudioUnitError) {
+        try requireNotDisposed()
+        let entry = try model.node(node)
+        model.nodes[node] = nil
+        model.order.removeAll { $0 == node }
+        model.connections.removeAll { $0.source == node || $0.destination == node }
+        for endpoint in model.inputCallbacks.keys where endpoint.node == node { model.inputCallbacks[endpoint] = nil }
+        model.bypassed.remove(node)
+        runtimes[node] = nil
+        if let unit = entry.unit {
+            if isInitialized { graveyard.append((unit, generation + 1)) } else { unit.dispose() }
+        }
+        markEdited()
+    }
+
+    /// The nodes, in the order they were added (`AUGraphGetNodeCount` / `GetIndNode`).
+    public var nodes: [GraphNode] { model.order }
+
+    /// The unit of a node (`AUGraphNodeInfo`); fails before the graph is opened.
+    /// - Thread: control.
+    public func unit(of node: GraphNode) throws(AudioUnitError) -> AudioUnit {
+        guard let unit = try model.node(node).unit else {
+            throw AudioUnitError(.uninitialized, "\(model.label(node)) has no unit yet: open the graph first")
+        }
+        return unit
+    }
+
+    /// The name a node was given.
+    public func name(of node: GraphNode) throws(AudioUnitError) -> String { try model.node(node).name }
+
+    /// The output node (type `auou`), if the graph has one.
+    public var outputNode: GraphNode? { model.outputNode }
+
+    // MARK: - Connections
+
+    /// Connects an output bus of `source` to an input bus of `destination`
+    /// (`AUGraphConnectNodeInput`). An input takes one connection or one callback.
+    /// Formats are checked by ``initialize()`` / ``update()``.
+    /// - Thread: control.
+    public func connect(_ source: GraphNode, output: Element = 0, to destination: GraphNode, input: Element = 0) throws(AudioUnitError) {
+        try requireNotDisposed()
+        let from = try model.node(source)
+        let to = try model.node(destination)
+        let connection = GraphConnection(source: source, sourceOutputBus: output, destination: destination, destinationInputBus: input)
+        guard source != destination || destination == model.outputNode else {
+            throw AudioUnitError(.invalidPropertyValue, "cannot connect \(model.label(source)) output \(output) to its own input \(input): that is a cycle")
+        }
+        if let unit = from.unit, !(0..<unit.elementCount(.output)).contains(output) {
+            throw AudioUnitError(.invalidElement, "\(model.label(source)) has \(unit.elementCount(.output)) output bus(es); there is no output \(output)")
+        }
+        if let unit = to.unit, !(0..<unit.elementCount(.input)).contains(input) {
+            throw AudioUnitError(.invalidElement, "\(model.label(destination)) has \(unit.elementCount(.input)) input bus(es); there is no input \(input)")
+        }
+        guard output >= 0, input >= 0 else { throw AudioUnitError(.invalidElement, "bus numbers are not negative") }
+        let endpoint = GraphEndpoint(destination, bus: input)
+        if let existing = model.connection(into: endpoint) {
+            throw AudioUnitError(
+                .invalidPropertyValue,
+                "\(model.label(destination)) input \(input) is already fed by \(model.label(existing.source)) output \(existing.sourceOutputBus); disconnect it first, or mix through a mixer (aumx:mcmx:AUHs)")
+        }
+        if model.inputCallbacks[endpoint] != nil {
+            throw AudioUnitError(.invalidPropertyValue, "\(model.label(destination)) input \(input) is fed by a render callback; remove it first")
+        }
+        model.connections.append(connection)
+        markEdited()
+    }
+
+    /// Removes the connection into an input bus (`AUGraphDisconnectNodeInput`).
+    /// - Thread: control.
+    public func disconnect(_ destination: GraphNode, input: Element = 0) throws(AudioUnitError) {
+        try requireNotDisposed()
+        _ = try model.node(destination)
+        let before = model.connections.count
+        model.connections.removeAll { $0.destination == destination && $0.destinationInputBus == input }
+        guard model.connections.count < before else {
+            throw AudioUnitError(.noConnection, "\(model.label(destination)) input \(input) is not connected")
+        }
+        markEdited()
+    }
+
+    /// Removes every connection and callback (`AUGraphClearConnections`).
+    /// - Thread: control.
+    public func clearConnections() {
+        model.connections.removeAll()
+        model.inputCallbacks.removeAll()
+        markEdited()
+    }
+
+    /// Every connection, in the order made (`AUGraphGetNumberOfInteractions` …).
+    public var connections: [GraphConnection] { model.connections }
+
+    /// Feeds an input bus from a render callback (`AUGraphSetNodeInputCallback`); nil
+    /// removes it. The callback runs on the render thread: it must not allocate or lock.
+    /// - Thread: control.
+    public func setInputCallback(_ callback: RenderCallback?, for node: GraphNode, input: Element = 0) throws(AudioUnitError) {
+        try requireNotDisposed()
+        let entry = try model.node(node)
+        if let unit = entry.unit, !(0..<unit.elementCount(.input)).contains(input) {
+            throw AudioUnitError(.invalidElement, "\(model.label(node)) has \(unit.elementCount(.input)) input bus(es); there is no input \(input)")
+        }
+        let endpoint = GraphEndpoint(node, bus: input)
+        if callback != nil, let existing = model.connection(into: endpoint) {
+            throw AudioUnitError(.invalidPropertyValue, "\(model.label(node)) input \(input) is connected to \(model.label(existing.source)); disconnect it first")
+        }
+        model.inputCallbacks[endpoint] = callback
+        markEdited()
+    }
+
+    private func markEdited() { hasPendingEdits = true }
+
+    // MARK: - Life cycle
+
+    /// Instantiates every node's unit (`AUGraphOpen`).
+    /// - Thread: control.
+    public func open() throws(AudioUnitError) {
+        try requireNotDisposed()
+        if isOpen { return }
+        for node in model.order where model.nodes[node]?.unit == nil {
+            let entry = model.nodes[node]!
+            guard let registry, let component = registry.components(matching: entry.description).first else {
+                throw AudioUnitError(.extensionNotFound, "cannot open \(model.label(node)): no unit matches \(entry.description)")
+            }
+            model.nodes[node]!.unit = try component.instantiate()
+        }
+        isOpen = true
+    }
+
+    /// Propagates stream formats along the connections, checks them, initializes every unit,
+    /// compiles the render plan and publishes it (`AUGraphInitialize`; opens first if needed).
+    /// Fails with an error naming the nodes and buses of a bad connection or a cycle.
+    /// - Thread: control.
+    public func initialize() throws(AudioUnitError) {
+        try requireNotDisposed()
+        if isInitialized { return }
+        try open()
+        try publishPlan()
+        renderer.enable()
+        isInitialized = true
+    }
+
+    /// Applies the edits made since the last plan while the graph runs (`AUGraphUpdate`):
+    /// new units are initialized, formats checked, a new plan compiled and published. The
+    /// render thread switches at the top of its next cycle; paths that were not edited keep
+    /// their state (delay lines included). Before ``initialize()`` edits need no update.
+    /// - Thread: control.
+    public func update() throws(AudioUnitError) {
+        try requireNotDisposed()
+        defer { reapGraveyard() }
+        guard isInitialized, hasPendingEdits else { return }
+        try publishPlan()
+    }
+
+    /// Waits until the render thread adopted the last published plan and the units it no
+    /// longer uses are disposed (`AUGraphUpdate`'s synchronous mode); false after `timeout`.
+    /// Only useful while another thread renders.
+    /// - Thread: control.
+    public func waitUntilUpdated(timeout: Double = 2) -> Bool {
+        let deadline = MonotonicClock.nanoseconds() + UInt64(timeout * 1e9)
+        while renderer.adoptedGeneration.load(ordering: .acquiring) < generation {
+            if MonotonicClock.nanoseconds() > deadline { return false }
+            var spec = timespec(tv_sec: 0, tv_nsec: 500_000)
+            nanosleep(&spec, nil)
+        }
+        reapGraveyard()
+        return true
+    }
+
+    private func publishPlan() throws(AudioUnitError) {
+        let order = try GraphTopology.renderOrder(model)
+        for node in model.order {
+            let unit = try unit(of: node)
+            guard unit.state == .uninitialized else { continue }
+            var frames = maximumFramesPerSlice
+            if case .fixed(let size) = PlanCompiler.requirement(of: unit) { frames = max(frames, size) }
+            do {
+                try unit.setValue(frames, for: .maximumFramesPerSlice)
+            } catch {
+                throw AudioUnitError(error.code, "\(model.label(node)): \(error.message)", underlying: error)
+            }
+        }
+        try FormatPropagation.propagate(model, order: order)
+        for node in model.order {
+            let unit = try unit(of: node)
+            guard unit.state == .uninitialized else { continue }
+            do {
+                try unit.initialize()
+            } catch {
+                throw AudioUnitError(error.code, "\(model.label(node)) failed to initialize: \(error.message)", underlying: error)
+            }
+        }
+        for (node, runtime) in runtimes {
+            runtime.isBypassed.store(model.bypassed.contains(node), ordering: .relaxed)
+        }
+        let compiler = PlanCompiler(
+            model: model, order: order, runtimes: runtimes, sliceFrames: maximumFramesPerSlice,
+            generation: generation + 1, measuresTime: measuresRenderTime)
+        let compiled = try compiler.compile(reusing: reuse)
+        generation += 1
+        reuse = compiled.reuse
+        report = compiled.report
+        renderer.publish(compiled.plan)
+        hasPendingEdits = false
+    }
+
+    /// Disposes the units of removed nodes that no plan in use refers to any more.
+    private func reapGraveyard() {
+        let adopted = renderer.adoptedGeneration.load(ordering: .acquiring)
+        renderer.collectRetiredPlans()
+        guard !graveyard.isEmpty else { return }
+        var kept: [(unit: AudioUnit, generation: Int)] = []
+        for entry in graveyard {
+            if entry.generation <= adopted { entry.unit.dispose() } else { kept.append(entry) }
+        }
+        graveyard = kept
+    }
+
+    /// Marks the graph running (`AUGraphStart`): the driver of its output node renders it.
+    /// - Thread: control.
+    public func start() throws(AudioUnitError) {
+        try requireNotDisposed()
+        guard isInitialized else { throw AudioUnitError(.uninitialized, "start: the graph is not initialized") }
+        isRunning = true
+    }
+
+    /// Marks the graph stopped (`AUGraphStop`).
+    /// - Thread: control.
+    public func stop() {
+        isRunning = false
+    }
+
+    /// Stops rendering (waits for a render in progress), frees the plans and uninitializes
+    /// every unit (`AUGraphUninitialize`). Edits are kept; ``initialize()`` compiles again.
+    /// - Thread: control.
+    public func uninitialize() {
+        guard isInitialized else { return }
+        stop()
+        renderer.disable()
+        for entry in graveyard { entry.unit.dispose() }
+        graveyard.removeAll()
+        for node in model.order { model.nodes[node]?.unit?.uninitialize() }
+        reuse = PlanCompiler.Reuse()
+        isInitialized = false
+        hasPendingEdits = true
+    }
+
+    /// Uninitializes and disposes every unit (`AUGraphClose`); the nodes stay and ``open()``
+    /// makes new units for them (from the registry).
+    /// - Thread: control.
+    public func close() {
+        uninitialize()
+        for node in model.order {
+            model.nodes[node]?.unit?.dispose()
+            model.nodes[node]?.unit = nil
+        }
+        isOpen = false
+    }
+
+    /// Closes the graph and forgets every node (`DisposeAUGraph`); every later call fails.
+    /// - Thread: control.
+    public func dispose() {
+        guard !isDisposed else { return }
+        close()
+        model = GraphModel()
+        runtimes.removeAll()
+        isDisposed = true
+    }
+
+    private func requireNotDisposed() throws(AudioUnitError) {
+        if isDisposed { throw AudioUnitError(.instanceInvalidated, "the graph has been disposed") }
+    }
+
+    // MARK: - Render
+
+    /// Renders `frameCount` frames of the graph into `output` (the output node's input bus 0),
+    /// with `input` as the output node's output bus 0 (silence when nil): the pull of the
+    /// generic output unit, and what a JACK or offline driver calls each cycle. Any frame
+    /// count works; cycles longer than MaximumFramesPerSlice are split. Adopts a newly
+    /// published plan first. Returns 0, or Uninitialized when the graph is not initialized
+    /// (the output is then silent).
+    /// - Thread: render. No allocation, no lock.
+    public func render(frameCount: Int, timestamp: RenderTimestamp, input: AudioBuffers? = nil, output: AudioBuffers) -> AudioUnitStatus {
+        renderer.render(frameCount: frameCount, timestamp: timestamp, input: input, output: output)
+    }
+
+    // MARK: - Live control
+
+    /// Bypasses a node: its inputs pass to the outputs of the same number, delayed by its
+    /// latency so that paths stay aligned. Takes effect at the next cycle (no update needed).
+    /// - Thread: control.
+    public func setBypass(_ isBypassed: Bool, for node: GraphNode) throws(AudioUnitError) {
+        _ = try model.node(node)
+        if isBypassed { model.bypassed.insert(node) } else { model.bypassed.remove(node) }
+        runtimes[node]?.isBypassed.store(isBypassed, ordering: .relaxed)
+    }
+
+    public func isBypassed(_ node: GraphNode) -> Bool { model.bypassed.contains(node) }
+
+    /// Sets a parameter of a node's unit `frame` frames into the next cycle the graph renders
+    /// (a later cycle when the next one is shorter), sample-accurately: the unit's render is
+    /// split there. Before initialize, sets the value at once. Listeners hear of it from
+    /// ``dispatchPendingNotifications()``. Units with a fixed block size get it at the start
+    /// of the block that holds that frame.
+    /// - Thread: any thread but the render thread; lock-free towards the render thread.
+    public func scheduleParameter(_ node: GraphNode, _ address: ParameterAddress, value: Float, atFrame frame: Int = 0) throws(AudioUnitError) {
+        let unit = try unit(of: node)
+        guard let index = unit.parameters.index(of: address) else {
+            throw AudioUnitError(.invalidParameter, "\(model.label(node)) has no parameter \(address)")
+        }
+        do {
+            try unit.parameters.infos[index].validate(value)
+        } catch {
+            throw AudioUnitError(error.code, "\(model.label(node)): \(error.message)")
+        }
+        guard frame >= 0 else { throw AudioUnitError(.invalidParameterValue, "\(model.label(node)): frame \(frame) is negative") }
+        guard isInitialized else {
+            try unit.setParameter(address.id, value: value, scope: address.scope, element: address.element)
+            return
+        }
+        let event = GraphParameterEvent(node: node.rawValue, index: Int32(index), offset: Int64(frame), value: value)
+        guard renderer.parameterEvents.push(event) else {
+            throw AudioUnitError(.cannotDoInCurrentContext, "\(model.label(node)): more than \(GraphRenderer.eventCapacity) parameter events are waiting for the render thread")
+        }
+    }
+
+    /// True when the node produced NaN or infinity and is muted.
+    public func isFaulted(_ node: GraphNode) -> Bool { runtimes[node]?.isFaulted.load(ordering: .relaxed) ?? false }
+
+    /// Resets a muted node's unit and lets it play again.
+    /// - Thread: control.
+    public func clearFault(_ node: GraphNode) throws(AudioUnitError) {
+        guard let runtime = runtimes[node] else { throw AudioUnitError(.invalidElement, "the graph has no node \(node)") }
+        guard runtime.isFaulted.load(ordering: .relaxed) else { return }
+        try unit(of: node).reset()
+        runtime.lastStatus.store(0, ordering: .relaxed)
+        runtime.isFaulted.store(false, ordering: .relaxed)
+    }
+
+    /// Calls `handler` with each notice the render thread sends (muted nodes, render errors,
+    /// plan adoption), from ``dispatchPendingNotifications()``.
+    /// - Thread: control.
+    @discardableResult
+    public func addNoticeListener(_ handler: @escaping @Sendable (GraphNotice) -> Void) -> Int {
+        let token = nextListener
+        nextListener += 1
+        noticeListeners[token] = handler
+        return token
+    }
+
+    public func removeNoticeListener(_ token: Int) { noticeListeners[token] = nil }
+
+    /// Delivers what the render thread reported since the last call: the graph's notices to
+    /// its listeners, and each unit's parameter and property changes to the unit's listeners.
+    /// Also frees retired plans and disposes removed units. Call it from a timer or after each
+    /// offline block. Returns the graph's notices.
+    /// - Thread: control.
+    @discardableResult
+    public func dispatchPendingNotifications() -> [GraphNotice] {
+        reapGraveyard()
+        var delivered: [GraphNotice] = []
+        while let notice = renderer.notices.pop() { delivered.append(notice) }
+        let handlers = noticeListeners.sorted { $0.key < $1.key }.map(\.value)
+        for notice in delivered { for handler in handlers { handler(notice) } }
+        for node in model.order { model.nodes[node]?.unit?.dispatchPendingNotifications() }
+        return delivered
+    }
+
+    // MARK: - Latency
+
+    /// The graph's latency in frames (input to output, through the slowest path) as of the
+    /// latest plan; 0 before initialize.
+    public var latencyFrames: Int { isInitialized ? report.latency : 0 }
+
+    /// The graph's latency in seconds at the output node's sample rate.
+    public var latency: Double {
+        guard let output = model.outputNode, let unit = model.nodes[output]?.unit, let format = unit.formats(.input).first else { return 0 }
+        return Double(latencyFrames) / format.sampleRate
+    }
+
+    /// A node's latency in frames as the plan counts it (its unit's plus a block adapter's).
+    public func latencyFrames(of node: GraphNode) -> Int { report.nodeLatency[node] ?? 0 }
+
+    /// The frames a delay inserted on a connection to align it with parallel paths.
+    public func compensationDelay(of connection: GraphConnection) -> Int { report.connectionDelay[connection] ?? 0 }
+
+    /// The format the application gets from ``render(frameCount:timestamp:input:output:)``.
+    public var outputFormat: StreamFormat? {
+        guard let output = model.outputNode, let unit = model.nodes[output]?.unit else { return nil }
+        return unit.formats(.input).first
+    }
+}

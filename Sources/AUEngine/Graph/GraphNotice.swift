@@ -1,0 +1,46 @@
+import AUCore
+
+/// Something the render thread reports about a node (it travels as a plain value through a
+/// ring and is delivered on the control side by ``AudioGraph/dispatchPendingNotifications()``).
+/// - Thread: any (a plain value).
+public struct GraphNotice: Sendable, Equatable, BitwiseCopyable, CustomStringConvertible {
+    public enum Kind: UInt8, Sendable, BitwiseCopyable {
+        /// The node produced NaN or infinity; it is muted until ``AudioGraph/clearFault(_:)``.
+        case nonFiniteOutput
+        /// The node's render returned a non-zero status; its output was silenced for the cycle.
+        case renderError
+        /// The render thread adopted a new plan (published by initialize or update).
+        case planAdopted
+    }
+
+    public var kind: Kind
+    public var node: GraphNode
+    /// The render status (render errors) or the plan generation (plan adoption).
+    public var status: Int32
+    /// The sample time of the cycle in which it happened.
+    public var sampleTime: Double
+
+    public init(kind: Kind, node: GraphNode, status: Int32, sampleTime: Double) {
+        self.kind = kind
+        self.node = node
+        self.status = status
+        self.sampleTime = sampleTime
+    }
+
+    public var description: String {
+        switch kind {
+        case .nonFiniteOutput: "node \(node) produced NaN or infinity at sample \(Int(sampleTime)); it is muted"
+        case .renderError: "node \(node) failed to render at sample \(Int(sampleTime)): status \(status)"
+        case .planAdopted: "plan \(status) adopted at sample \(Int(sampleTime))"
+        }
+    }
+}
+
+/// A parameter change on its way to the render thread, in the graph's time: `offset` frames
+/// into the next cycle the graph renders (it may exceed that cycle; it then lands in a later one).
+struct GraphParameterEvent: BitwiseCopyable {
+    var node: Int32
+    var index: Int32
+    var offset: Int64
+    var value: Float
+}

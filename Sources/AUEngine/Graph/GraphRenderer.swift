@@ -1,0 +1,379 @@
+import AUCore
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The render side of an ``AudioGraph``: receives compiled plans by one atomic pointer
+/// exchange, renders the current one, and hands retired plans back through a ring so that
+/// the control thread frees them. Also carries parameter events in and notices out.
+///
+/// Publishing: the control thread stores a retained plan pointer in `pending`; the render
+/// thread takes it with an exchange at the top of a cycle, pushes the plan it replaces into
+/// `retired`, and records the generation it adopted. A plan published before the render
+/// thread took the previous one replaces it (the control thread releases the one never seen).
+/// - Thread: ``render(frameCount:timestamp:input:output:)`` on the render thread; the rest on
+///   the control thread.
+final class GraphRenderer: @unchecked Sendable {
+    /// A retained `RenderPlan` pointer waiting for the render thread, or 0.
+    private let pending = Atomic<UInt>(0)
+    /// The plan the render thread renders (render thread only, except while disabled).
+    private var current: Unmanaged<RenderPlan>?
+    /// Plans the render thread replaced, for the control thread to release.
+    private let retired = RealTimeRing<UInt>(minimumCapacity: 64)
+    /// The generation of the plan the render thread renders (-1: none yet).
+    let adoptedGeneration = Atomic<Int>(-1)
+    /// Render calls in progress.
+    private let activeRenders = Atomic<Int>(0)
+    /// False while the graph is uninitialized: render returns at once.
+    private let isEnabled = Atomic<Bool>(false)
+
+    /// Parameter changes from control threads.
+    let parameterEvents = SharedProducerRing<GraphParameterEvent>(minimumCapacity: GraphRenderer.eventCapacity)
+    /// Events of the current and later cycles (render thread only), sorted by offset.
+    private let events: UnsafeMutablePointer<GraphParameterEvent>
+    private var eventCount = 0
+    /// Notices for the control side.
+    let notices = RealTimeRing<GraphNotice>(minimumCapacity: 1024)
+
+    /// Cycles rendered and time spent, for the dump.
+    let cycles = Atomic<UInt64>(0)
+    let renderNanoseconds = Atomic<UInt64>(0)
+
+    static let eventCapacity = 1024
+
+    init() {
+        events = .allocate(capacity: GraphRenderer.eventCapacity)
+    }
+
+    deinit {
+        disable()
+        events.deallocate()
+    }
+
+    // MARK: - Control side
+
+    /// Hands `plan` to the render thread (it adopts it at the top of its next cycle).
+    /// - Thread: control.
+    func publish(_ plan: RenderPlan) {
+        let bits = UInt(bitPattern: Unmanaged.passRetained(plan).toOpaque())
+        let replaced = pending.exchange(bits, ordering: .acquiringAndReleasing)
+        if replaced != 0 { Unmanaged<RenderPlan>.fromOpaque(UnsafeRawPointer(bitPattern: replaced)!).release() }
+    }
+
+    /// Releases the plans the render thread retired; returns how many.
+    /// - Thread: control.
+    @discardableResult
+    func collectRetiredPlans() -> Int {
+        var count = 0
+        while let bits = retired.pop() {
+            Unmanaged<RenderPlan>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release()
+            count += 1
+        }
+        return count
+    }
+
+    /// Lets render calls run.
+    /// - Thread: control.
+    func enable() { isEnabled.store(true, ordering: .sequentiallyConsistent) }
+
+    /// Stops render calls (new ones return at once), waits for those in progress, and
+    /// releases every plan. Afterwards the render side holds nothing.
+    /// - Thread: control.
+    func disable() {
+        isEnabled.store(false, ordering: .sequentiallyConsistent)
+        while activeRenders.load(ordering: .sequentiallyConsistent) != 0 { Self.pause() }
+        current?.release()
+        current = nil
+        let bits = pending.exchange(0, ordering: .acquiringAndReleasing)
+        if bits != 0 { Unmanaged<RenderPlan>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release() }
+        collectRetiredPlans()
+        adoptedGeneration.store(-1, ordering: .releasing)
+        eventCount = 0
+        while parameterEvents.pop() != nil {}
+    }
+
+    /// The plan the render thread will use next: the pending one, else the current one.
+    /// Only for reading immutable plan facts (latency) on the control thread.
+    /// - Thread: control.
+    func withLatestPlan<Result>(_ body: (RenderPlan?) -> Result) -> Result {
+        // The pending plan cannot be freed under us: only this (control) thread releases it.
+        let bits = pending.load(ordering: .acquiring)
+        if bits != 0 { return body(Unmanaged<RenderPlan>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue()) }
+        // The current plan is released only by the control thread too (after retirement).
+        return body(current?.takeUnretainedValue())
+    }
+
+    private static func pause() {
+        var spec = timespec(tv_sec: 0, tv_nsec: 200_000)
+        nanosleep(&spec, nil)
+    }
+
+    // MARK: - Render side
+
+    /// Renders one cycle of `frameCount` frames (any length: it is split into slices of at
+    /// most the plan's MaximumFramesPerSlice) into `output`; `input` feeds the output node's
+    /// output bus (the application's input), silence when nil.
+    /// - Thread: render. No allocation, no lock.
+    func render(frameCount: Int, timestamp: RenderTimestamp, input: AudioBuffers?, output: AudioBuffers) -> AudioUnitStatus {
+        RenderThread.run {
+            activeRenders.add(1, ordering: .sequentiallyConsistent)
+            defer { activeRenders.subtract(1, ordering: .sequentiallyConsistent) }
+            guard isEnabled.load(ordering: .sequentiallyConsistent) else {
+                clear(output, frames: frameCount)
+                return AudioUnitErrorCode.uninitialized.rawValue
+            }
+            adoptPendingPlan(timestamp)
+            guard let plan = current?._withUnsafeGuaranteedRef({ $0 }) else {
+                clear(output, frames: frameCount)
+                return AudioUnitErrorCode.uninitialized.rawValue
+            }
+            guard frameCount >= 0, output.frameCount >= frameCount else {
+                return AudioUnitErrorCode.parameterError.rawValue
+            }
+            let start = plan.measuresTime ? MonotonicClock.nanoseconds() : 0
+            takeParameterEvents()
+            var done = 0
+            while done < frameCount {
+                let frames = min(plan.sliceFrames, frameCount - done)
+                var sliceTime = timestamp
+                sliceTime.sampleTime += Double(done)
+                if let source = plan.source {
+                    let view = source.view(frames)
+                    if let input, input.frameCount >= done + frames {
+                        for channel in 0..<view.channelCount {
+                            if channel < input.channelCount {
+                                view.channelPointers[channel].update(from: input.channelPointers[channel] + done, count: frames)
+                            } else {
+                                view.channelPointers[channel].update(repeating: 0, count: frames)
+                            }
+                        }
+                    } else {
+                        view.clear()
+                    }
+                }
+                for index in 0..<plan.steps.count {
+                    renderStep(plan, index, sliceOffset: done, frames: frames, time: sliceTime)
+                }
+                if let sink = plan.sink {
+                    prepareInput(plan, sink, frames: frames, time: sliceTime)
+                    let view = sink.view(frames)
+                    for channel in 0..<output.channelCount {
+                        let target = output.channelPointers[channel] + done
+                        if channel < view.channelCount {
+                            target.update(from: view.channelPointers[channel], count: frames)
+                        } else {
+                            target.update(repeating: 0, count: frames)
+                        }
+                    }
+                } else {
+                    for channel in 0..<output.channelCount {
+                        (output.channelPointers[channel] + done).update(repeating: 0, count: frames)
+                    }
+                }
+                done += frames
+            }
+            retireParameterEvents(frameCount: frameCount)
+            if plan.measuresTime {
+                renderNanoseconds.add(MonotonicClock.nanoseconds() &- start, ordering: .relaxed)
+            }
+            cycles.add(1, ordering: .relaxed)
+            return 0
+        }
+    }
+
+    @inline(__always)
+    private func clear(_ output: AudioBuffers, frames: Int) {
+        let count = min(frames, output.frameCount)
+        for channel in 0..<output.channelCount { output.channelPointers[channel].update(repeating: 0, count: count) }
+    }
+
+    /// Takes a published plan, retiring the current one (when the retire ring has room).
+    @inline(__always)
+    private func adoptPendingPlan(_ timestamp: RenderTimestamp) {
+        guard pending.load(ordering: .relaxed) != 0, retired.count < retired.capacity else { return }
+        let bits = pending.exchange(0, ordering: .acquiringAndReleasing)
+        guard bits != 0 else { return }
+        if let old = current { retired.push(UInt(bitPattern: old.toOpaque())) }
+        let plan = Unmanaged<RenderPlan>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
+        current = plan
+        let generation = plan._withUnsafeGuaranteedRef { $0.generation }
+        adoptedGeneration.store(generation, ordering: .releasing)
+        notices.push(GraphNotice(kind: .planAdopted, node: GraphNode(rawValue: 0), status: Int32(truncatingIfNeeded: generation), sampleTime: timestamp.sampleTime))
+    }
+
+    // MARK: Parameter events
+
+    /// Moves waiting events into the cycle's list, sorted by offset (stable).
+    private func takeParameterEvents() {
+        while eventCount < GraphRenderer.eventCapacity, let event = parameterEvents.pop() {
+            var position = eventCount
+            while position > 0 && events[position - 1].offset > event.offset {
+                events[position] = events[position - 1]
+                position -= 1
+            }
+            events[position] = event
+            eventCount += 1
+        }
+    }
+
+    /// Drops the events this cycle applied; later ones move `frameCount` frames closer.
+    private func retireParameterEvents(frameCount: Int) {
+        var kept = 0
+        for index in 0..<eventCount {
+            var event = events[index]
+            if event.offset >= Int64(frameCount) {
+                event.offset -= Int64(frameCount)
+                events[kept] = event
+                kept += 1
+            }
+        }
+        eventCount = kept
+    }
+
+    // MARK: Steps
+
+    /// Fills an input bus for `frames` frames: delays, callbacks; direct and silent inputs
+    /// need nothing.
+    @inline(__always)
+    private func prepareInput(_ plan: RenderPlan, _ input: PlanInput, frames: Int, time: RenderTimestamp) {
+        switch input.kind {
+        case .silence, .direct:
+            break
+        case .delayed:
+            let source = AudioBuffers(
+                channelPointers: UnsafeMutableBufferPointer(start: input.sourceBase, count: input.sourceChannels), frameCount: frames)
+            input.delay.unsafelyUnwrapped.process(source, into: input.view(frames), frames: frames)
+        case .callback:
+            var flags = RenderFlags()
+            let view = input.view(frames)
+            if plan.callbacks[input.callback].body(&flags, time, input.bus, view) != 0 { view.clear() }
+        }
+    }
+
+    private func renderStep(_ plan: RenderPlan, _ index: Int, sliceOffset: Int, frames: Int, time: RenderTimestamp) {
+        let step = plan.steps[index]
+        let start = plan.measuresTime ? MonotonicClock.nanoseconds() : 0
+        for input in step.inputs { prepareInput(plan, input, frames: frames, time: time) }
+        let runtime = step.runtime
+        if runtime.isFaulted.load(ordering: .relaxed) {
+            for output in step.outputs { output.view(frames).clear() }
+            applyEvents(step, from: sliceOffset, to: sliceOffset + frames)
+        } else if runtime.isBypassed.load(ordering: .relaxed) {
+            for (bus, output) in step.outputs.enumerated() {
+                let target = output.view(frames)
+                if bus < step.inputs.count {
+                    let source = step.inputs[bus].view(frames)
+                    if let delay = step.bypassDelays[bus] { delay.process(source, into: target, frames: frames) } else { target.copy(from: source) }
+                } else {
+                    target.clear()
+                }
+            }
+            applyEvents(step, from: sliceOffset, to: sliceOffset + frames)
+        } else {
+            for (bus, delay) in step.bypassDelays.enumerated() {
+                if let delay { delay.feed(step.inputs[bus].view(frames), frames: frames) }
+            }
+            var status: AudioUnitStatus = 0
+            var position = 0
+            if eventCount > 0 && step.adapter == nil {
+                for eventIndex in 0..<eventCount {
+                    let event = events[eventIndex]
+                    guard event.node == step.node.rawValue else { continue }
+                    let at = Int(event.offset) - sliceOffset
+                    if at < 0 || at >= frames { continue }
+                    if at > position {
+                        let result = renderRange(step, offset: position, frames: at - position, time: time)
+                        if status == 0 { status = result }
+                        position = at
+                    }
+                    step.unit.publishOutputParameter(at: Int(event.index), value: event.value)
+                }
+            } else {
+                applyEvents(step, from: sliceOffset, to: sliceOffset + frames)
+            }
+            if position < frames {
+                let result = renderRange(step, offset: position, frames: frames - position, time: time)
+                if status == 0 { status = result }
+            }
+            if status != 0 {
+                for output in step.outputs { output.view(frames).clear() }
+                if runtime.lastStatus.exchange(status, ordering: .relaxed) != status {
+                    notices.push(GraphNotice(kind: .renderError, node: step.node, status: status, sampleTime: time.sampleTime))
+                }
+            } else {
+                for output in step.outputs where output.view(frames).containsNonFinite() {
+                    runtime.isFaulted.store(true, ordering: .relaxed)
+                    notices.push(GraphNotice(kind: .nonFiniteOutput, node: step.node, status: 0, sampleTime: time.sampleTime))
+                    for output in step.outputs { output.view(frames).clear() }
+                    break
+                }
+            }
+        }
+        if plan.measuresTime {
+            runtime.renderNanoseconds.add(MonotonicClock.nanoseconds() &- start, ordering: .relaxed)
+        }
+    }
+
+    /// Applies (without splitting) the events of `step` that fall in `[from, to)`.
+    @inline(__always)
+    private func applyEvents(_ step: PlanStep, from: Int, to: Int) {
+        guard eventCount > 0 else { return }
+        for eventIndex in 0..<eventCount {
+            let event = events[eventIndex]
+            if event.node == step.node.rawValue && event.offset >= Int64(from) && event.offset < Int64(to) {
+                step.unit.publishOutputParameter(at: Int(event.index), value: event.value)
+            }
+        }
+    }
+
+    /// Calls the unit for `frames` frames starting `offset` frames into the slice buffers,
+    /// in the block sizes it demands.
+    private func renderRange(_ step: PlanStep, offset: Int, frames: Int, time: RenderTimestamp) -> AudioUnitStatus {
+        if let adapter = step.adapter {
+            point(step, offset: 0, frames: frames + offset)
+            return adapter.render(
+                step.unit, inputs: UnsafeBufferPointer(step.inputViews), outputs: UnsafeBufferPointer(step.outputViews),
+                offset: offset, frames: frames, sampleTime: time.sampleTime + Double(offset))
+        }
+        guard step.needsPowerOfTwo else { return call(step, offset: offset, frames: frames, time: time) }
+        var position = offset
+        var left = frames
+        while left > 0 {
+            var chunk = 1
+            while chunk << 1 <= left { chunk <<= 1 }
+            let status = call(step, offset: position, frames: chunk, time: time)
+            if status != 0 { return status }
+            position += chunk
+            left -= chunk
+        }
+        return 0
+    }
+
+    /// Points the step's views at `offset` frames into its buffers, `frames` long.
+    @inline(__always)
+    private func point(_ step: PlanStep, offset: Int, frames: Int) {
+        for bus in 0..<step.inputs.count {
+            let input = step.inputs[bus]
+            let pointers = step.inputViews[bus].channelPointers
+            for channel in 0..<pointers.count { pointers[channel] = input.base[channel] + offset }
+            step.inputViews[bus].frameCount = frames
+        }
+        for bus in 0..<step.outputs.count {
+            let output = step.outputs[bus]
+            let pointers = step.outputViews[bus].channelPointers
+            for channel in 0..<pointers.count { pointers[channel] = output.base[channel] + offset }
+            step.outputViews[bus].frameCount = frames
+        }
+    }
+
+    @inline(__always)
+    private func call(_ step: PlanStep, offset: Int, frames: Int, time: RenderTimestamp) -> AudioUnitStatus {
+        point(step, offset: offset, frames: frames)
+        var callTime = time
+        callTime.sampleTime += Double(offset)
+        return step.unit.renderCycle(
+            timestamp: callTime, frameCount: frames, inputs: UnsafeBufferPointer(step.inputViews),
+            outputs: UnsafeBufferPointer(step.outputViews), midi: UnsafeBufferPointer(start: nil, count: 0))
+    }
+}

@@ -1,0 +1,204 @@
+import AUCore
+
+/// Compiles a ``GraphModel`` (whose units are initialized and whose formats agree) into a
+/// ``RenderPlan``: render order, one buffer per output bus, inputs resolved to their
+/// sources' buffers, latency-compensation delays on inputs whose paths are shorter, bypass
+/// delays, block adapters. Delay lines and adapters of the previous plan are reused when
+/// unchanged, so a live edit does not disturb the paths it did not touch.
+/// - Thread: control.
+struct PlanCompiler {
+    struct DelayKey: Hashable {
+        var connection: GraphConnection
+        var delay: Int
+        var channels: Int
+    }
+    struct BypassKey: Hashable {
+        var node: GraphNode
+        var bus: Int
+        var delay: Int
+        var channels: Int
+    }
+    struct AdapterKey: Hashable {
+        var node: GraphNode
+        var blockSize: Int
+    }
+
+    /// What survives from one compilation to the next.
+    struct Reuse {
+        var delays: [DelayKey: DelayLine] = [:]
+        var bypassDelays: [BypassKey: DelayLine] = [:]
+        var adapters: [AdapterKey: BlockAdapter] = [:]
+    }
+
+    /// Facts about a compiled plan that the control side reports (dump, latency).
+    struct Report {
+        var order: [GraphNode] = []
+        var nodeLatency: [GraphNode: Int] = [:]
+        var connectionDelay: [GraphConnection: Int] = [:]
+        var blockRequirement: [GraphNode: BlockSizeRequirement] = [:]
+        var latency = 0
+    }
+
+    let model: GraphModel
+    let order: [GraphNode]
+    let runtimes: [GraphNode: NodeRuntime]
+    let sliceFrames: Int
+    let generation: Int
+    let measuresTime: Bool
+
+    static func latencyFrames(of unit: AudioUnit) -> Int {
+        let rate = (unit.formats(.output).first ?? unit.formats(.input).first)?.sampleRate ?? 48_000
+        let seconds = unit.latency
+        guard seconds.isFinite, seconds > 0 else { return 0 }
+        return Int((seconds * rate).rounded())
+    }
+
+    static func requirement(of unit: AudioUnit) -> BlockSizeRequirement {
+        (unit as? BlockSizeConstrained)?.blockSizeRequirement ?? .any
+    }
+
+    func compile(reusing previous: Reuse) throws(AudioUnitError) -> (plan: RenderPlan, reuse: Reuse, report: Report) {
+        var reuse = Reuse()
+        var report = Report()
+        report.order = order
+        let outputNode = model.outputNode
+
+        // Latency of each node and the time at which its output is ready (arrival + latency).
+        var ready: [GraphNode: Int] = [:]
+        var arrival: [GraphNode: Int] = [:]
+        for node in order {
+            let unit = model.nodes[node]!.unit!
+            var latency = Self.latencyFrames(of: unit)
+            let requirement = Self.requirement(of: unit)
+            report.blockRequirement[node] = requirement
+            if case .fixed(let size) = requirement { latency += size }
+            report.nodeLatency[node] = latency
+            var time = 0
+            for bus in 0..<unit.elementCount(.input) {
+                guard let connection = model.connection(into: GraphEndpoint(node, bus: bus)) else { continue }
+                time = max(time, connection.source == outputNode ? 0 : ready[connection.source] ?? 0)
+            }
+            arrival[node] = time
+            ready[node] = time + latency
+        }
+        func readyTime(_ node: GraphNode) -> Int { node == outputNode ? 0 : ready[node] ?? 0 }
+
+        // Callbacks, in a fixed order.
+        let callbackEndpoints = model.inputCallbacks.keys.sorted { ($0.node, $0.bus) < ($1.node, $1.bus) }
+        var callbackIndex: [GraphEndpoint: Int] = [:]
+        for (index, endpoint) in callbackEndpoints.enumerated() { callbackIndex[endpoint] = index }
+
+        var sinkLatency = 0
+        if let outputNode, let connection = model.connection(into: GraphEndpoint(outputNode, bus: 0)) {
+            sinkLatency = readyTime(connection.source)
+        }
+        report.latency = sinkLatency
+
+        let plan = RenderPlan(
+            generation: generation, sliceFrames: sliceFrames, steps: order.count,
+            maxNodeID: model.order.map(\.rawValue).max() ?? 0, outputNode: outputNode ?? GraphNode(rawValue: 0),
+            callbacks: callbackEndpoints.map { model.inputCallbacks[$0]! }, latency: sinkLatency, measuresTime: measuresTime)
+
+        // Output buffers first, so that inputs can point at them.
+        var outputs: [GraphEndpoint: PlanOutput] = [:]
+        if let outputNode, let unit = model.nodes[outputNode]?.unit, unit.elementCount(.output) > 0 {
+            let channels = unit.formats(.output)[0].channelsPerFrame
+            let source = PlanOutput(base: plan.makeBuffer(channels: channels), channels: channels)
+            plan.source = source
+            outputs[GraphEndpoint(outputNode, bus: 0)] = source
+        }
+        for node in order {
+            let unit = model.nodes[node]!.unit!
+            for (bus, format) in unit.formats(.output).enumerated() {
+                outputs[GraphEndpoint(node, bus: bus)] = PlanOutput(base: plan.makeBuffer(channels: format.channelsPerFrame), channels: format.channelsPerFrame)
+            }
+        }
+
+        func resolveInput(_ node: GraphNode, bus: Int, channels: Int, arrivalTime: Int) throws(AudioUnitError) -> PlanInput {
+            let endpoint = GraphEndpoint(node, bus: bus)
+            let connection = model.connection(into: endpoint)
+            let isDirect = connection.map { arrivalTime == readyTime($0.source) } ?? false
+            var input = PlanInput(
+                kind: .silence, bus: bus, base: plan.makeBuffer(channels: isDirect ? 0 : channels), channels: channels,
+                sourceBase: plan.makeBuffer(channels: 0), sourceChannels: 0, delay: nil, callback: -1)
+            if let connection {
+                guard let source = outputs[GraphEndpoint(connection.source, bus: connection.sourceOutputBus)] else {
+                    throw AudioUnitError(.invalidElement, "\(model.label(connection.source)) has no output \(connection.sourceOutputBus) for \(model.label(node)) input \(bus)")
+                }
+                let delay = arrivalTime - readyTime(connection.source)
+                report.connectionDelay[connection] = delay
+                if delay == 0 {
+                    input.kind = .direct
+                    input.base = source.base
+                } else {
+                    let key = DelayKey(connection: connection, delay: delay, channels: channels)
+                    let line = previous.delays[key] ?? DelayLine(delay: delay, channels: channels, maximumFrames: sliceFrames)
+                    reuse.delays[key] = line
+                    plan.retain(line)
+                    input.kind = .delayed
+                    input.delay = line
+                    input.sourceBase = source.base
+                    input.sourceChannels = source.channels
+                }
+            } else if let index = callbackIndex[endpoint] {
+                input.kind = .callback
+                input.callback = index
+            }
+            return input
+        }
+
+        for (index, node) in order.enumerated() {
+            let unit = model.nodes[node]!.unit!
+            guard let runtime = runtimes[node] else { preconditionFailure("no runtime for \(node)") }
+            plan.retain(unit)
+            plan.retain(runtime)
+            let inputFormats = unit.formats(.input)
+            let outputFormats = unit.formats(.output)
+            let inputs = plan.allocate(PlanInput.self, count: inputFormats.count)
+            let inputViews = plan.allocate(AudioBuffers.self, count: inputFormats.count)
+            for (bus, format) in inputFormats.enumerated() {
+                inputs.initializeElement(at: bus, to: try resolveInput(node, bus: bus, channels: format.channelsPerFrame, arrivalTime: arrival[node]!))
+                inputViews.initializeElement(at: bus, to: plan.makeView(channels: format.channelsPerFrame))
+            }
+            let planOutputs = plan.allocate(PlanOutput.self, count: outputFormats.count)
+            let outputViews = plan.allocate(AudioBuffers.self, count: outputFormats.count)
+            let bypassDelays = plan.allocate(DelayLine?.self, count: outputFormats.count)
+            let latency = report.nodeLatency[node]!
+            for (bus, format) in outputFormats.enumerated() {
+                planOutputs.initializeElement(at: bus, to: outputs[GraphEndpoint(node, bus: bus)]!)
+                outputViews.initializeElement(at: bus, to: plan.makeView(channels: format.channelsPerFrame))
+                var line: DelayLine?
+                if latency > 0 && bus < inputFormats.count {
+                    let key = BypassKey(node: node, bus: bus, delay: latency, channels: format.channelsPerFrame)
+                    let made = previous.bypassDelays[key] ?? DelayLine(delay: latency, channels: format.channelsPerFrame, maximumFrames: sliceFrames)
+                    reuse.bypassDelays[key] = made
+                    plan.retain(made)
+                    line = made
+                }
+                bypassDelays.initializeElement(at: bus, to: line)
+            }
+            var adapter: BlockAdapter?
+            let requirement = report.blockRequirement[node]!
+            if case .fixed(let size) = requirement {
+                let key = AdapterKey(node: node, blockSize: size)
+                let made = previous.adapters[key] ?? BlockAdapter(
+                    blockSize: size, inputChannels: inputFormats.map(\.channelsPerFrame), outputChannels: outputFormats.map(\.channelsPerFrame))
+                reuse.adapters[key] = made
+                plan.retain(made)
+                adapter = made
+            }
+            plan.steps.initializeElement(at: index, to: PlanStep(
+                node: node, unit: unit, runtime: runtime, inputs: inputs, outputs: planOutputs,
+                inputViews: inputViews, outputViews: outputViews, latency: latency, bypassDelays: bypassDelays,
+                needsPowerOfTwo: requirement == .powerOfTwo, adapter: adapter))
+            plan.stepIndexByNode[Int(node.rawValue)] = Int32(index)
+        }
+
+        if let outputNode, let unit = model.nodes[outputNode]?.unit, unit.elementCount(.input) > 0 {
+            plan.retain(unit)
+            let channels = unit.formats(.input)[0].channelsPerFrame
+            plan.sink = try resolveInput(outputNode, bus: 0, channels: channels, arrivalTime: sinkLatency)
+        }
+        return (plan, reuse, report)
+    }
+}

@@ -1,0 +1,149 @@
+import AUCore
+import Synchronization
+
+/// How one input bus of a plan step gets its audio in a cycle.
+enum PlanInputKind: UInt8, BitwiseCopyable {
+    /// Nothing feeds it: it reads a buffer of zeros.
+    case silence
+    /// It reads its source's output buffer directly (no copy).
+    case direct
+    /// It reads its own buffer, into which a delay line copies the source, aligned.
+    case delayed
+    /// It reads its own buffer, which a render callback fills.
+    case callback
+}
+
+/// One input bus of a plan step, resolved to pointers.
+struct PlanInput {
+    var kind: PlanInputKind
+    var bus: Int
+    /// Channel base pointers the unit reads from (the source's buffer or its own).
+    var base: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    var channels: Int
+    /// The source's output channel pointers (delayed inputs).
+    var sourceBase: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    var sourceChannels: Int
+    /// The aligning delay (delayed inputs); the plan keeps it alive.
+    unowned(unsafe) var delay: DelayLine?
+    /// Index into ``RenderPlan/callbacks`` (callback inputs).
+    var callback: Int
+
+    /// A full-length view of what the unit reads.
+    @inline(__always)
+    func view(_ frames: Int) -> AudioBuffers {
+        AudioBuffers(channelPointers: UnsafeMutableBufferPointer(start: base, count: channels), frameCount: frames)
+    }
+}
+
+/// One output bus of a plan step: the buffer the unit writes and others read.
+struct PlanOutput {
+    var base: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    var channels: Int
+
+    @inline(__always)
+    func view(_ frames: Int) -> AudioBuffers {
+        AudioBuffers(channelPointers: UnsafeMutableBufferPointer(start: base, count: channels), frameCount: frames)
+    }
+}
+
+/// One node in render order, with everything resolved: no look-up happens on the render
+/// thread. Class references are unowned(unsafe): the plan holds the strong ones, so copying
+/// a step does no reference counting.
+struct PlanStep {
+    var node: GraphNode
+    unowned(unsafe) var unit: AudioUnit
+    unowned(unsafe) var runtime: NodeRuntime
+    var inputs: UnsafeMutableBufferPointer<PlanInput>
+    var outputs: UnsafeMutableBufferPointer<PlanOutput>
+    /// Views handed to the unit, re-pointed at an offset for each call.
+    var inputViews: UnsafeMutableBufferPointer<AudioBuffers>
+    var outputViews: UnsafeMutableBufferPointer<AudioBuffers>
+    /// Frames of latency (the unit's plus a block adapter's).
+    var latency: Int
+    /// Delays that keep a bypassed node's latency, one per output bus that has a matching
+    /// input (nil entries when the node has no latency).
+    var bypassDelays: UnsafeMutableBufferPointer<DelayLine?>
+    /// Splits every call into power-of-two lengths.
+    var needsPowerOfTwo: Bool
+    /// Buffers fixed-size blocks; the plan keeps it alive.
+    unowned(unsafe) var adapter: BlockAdapter?
+}
+
+/// The compiled graph: nodes in topological order with their buffers, aligning delays and
+/// resolved pointers. Built on the control thread by ``PlanCompiler``, published to the
+/// render thread by ``GraphRenderer``, and freed on the control thread after the render
+/// thread hands it back.
+/// - Thread: built and freed on the control thread; rendered on the render thread.
+final class RenderPlan: @unchecked Sendable {
+    let generation: Int
+    /// The longest slice one unit call renders (the graph's MaximumFramesPerSlice).
+    let sliceFrames: Int
+    let steps: UnsafeMutableBufferPointer<PlanStep>
+    /// The output node's input bus 0, copied to the application's output (nil: no output node).
+    var sink: PlanInput?
+    /// The output node's output bus 0, filled from the application's input.
+    var source: PlanOutput?
+    /// The output node, for notices.
+    let outputNode: GraphNode
+    let callbacks: [RenderCallback]
+    /// Node ID → step index (-1: not in the plan), for parameter events.
+    let stepIndexByNode: UnsafeMutableBufferPointer<Int32>
+    /// The graph's latency in frames: from the application's input (or any source) to its output.
+    let latency: Int
+    /// Whether each node's render time is measured (for the dump).
+    let measuresTime: Bool
+
+    /// Memory the plan allocated, freed in deinit.
+    private var allocations: [UnsafeMutableRawPointer] = []
+    /// Strong references to everything the steps point at unowned.
+    private var retained: [AnyObject] = []
+
+    init(generation: Int, sliceFrames: Int, steps: Int, maxNodeID: Int32, outputNode: GraphNode,
+         callbacks: [RenderCallback], latency: Int, measuresTime: Bool) {
+        self.generation = generation
+        self.sliceFrames = sliceFrames
+        self.steps = .allocate(capacity: steps)
+        self.outputNode = outputNode
+        self.callbacks = callbacks
+        stepIndexByNode = .allocate(capacity: Int(maxNodeID) + 1)
+        stepIndexByNode.initialize(repeating: -1)
+        self.latency = latency
+        self.measuresTime = measuresTime
+    }
+
+    deinit {
+        RenderThread.assertNotCurrent("RenderPlan.deinit")
+        steps.deallocate()
+        stepIndexByNode.deallocate()
+        for pointer in allocations { pointer.deallocate() }
+    }
+
+    // MARK: - Building (control thread)
+
+    /// Allocates `count` values that live as long as the plan.
+    func allocate<T>(_ type: T.Type, count: Int) -> UnsafeMutableBufferPointer<T> {
+        let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(1, count))
+        allocations.append(UnsafeMutableRawPointer(buffer.baseAddress!))
+        return UnsafeMutableBufferPointer(rebasing: buffer[0..<count])
+    }
+
+    /// Keeps `object` alive as long as the plan.
+    func retain(_ object: AnyObject) { retained.append(object) }
+
+    /// A zeroed buffer of `channels` × ``sliceFrames`` owned by the plan; returns its
+    /// channel base pointers.
+    func makeBuffer(channels: Int) -> UnsafeMutablePointer<UnsafeMutablePointer<Float>> {
+        let owned = OwnedAudioBuffers(channels: channels, capacity: sliceFrames)
+        retain(owned)
+        let pointers = allocate(UnsafeMutablePointer<Float>.self, count: max(1, channels))
+        let view = owned.buffers()
+        for channel in 0..<channels { pointers[channel] = view.channelPointers[channel] }
+        return pointers.baseAddress!
+    }
+
+    /// View storage of `channels` pointers (re-pointed per call).
+    func makeView(channels: Int) -> AudioBuffers {
+        let pointers = allocate(UnsafeMutablePointer<Float>.self, count: channels)
+        return AudioBuffers(channelPointers: pointers, frameCount: 0)
+    }
+}
