@@ -1,0 +1,31 @@
+import AUCore
+
+/// What an audio file holds, as libsndfile reports it.
+/// - Thread: any (a plain value).
+public struct AudioFileInfo: Sendable, CustomStringConvertible {
+    public let path: String
+    public let sampleRate: Double
+    public let channels: Int
+    /// Frames per channel (libsndfile's count; exact for every format AUFiles writes).
+    public let frames: Int
+    /// The container, when it is one AUFiles also writes; `nil` for others (AU, W64, CAF...).
+    public let format: AudioFileFormat?
+    /// libsndfile's name of the container, such as `WAV (Microsoft)`.
+    public let containerName: String
+    /// libsndfile's name of the encoding, such as `Signed 24 bit PCM`.
+    public let encodingName: String
+
+    /// Duration in seconds.
+    public var duration: Double { Double(frames) / sampleRate }
+
+    /// The canonical (float, non-interleaved) stream format of the decoded samples.
+    public var streamFormat: StreamFormat { .canonical(sampleRate: sampleRate, channels: channels) }
+
+    /// `in.wav: WAV (Microsoft), Signed 16 bit PCM, 44100 Hz, 2 ch, 88200 frames (2.000 s)`.
+    public var description: String {
+        let rate = sampleRate == sampleRate.rounded() ? String(Int(sampleRate)) : String(sampleRate)
+        let millis = Int((duration * 1000).rounded())
+        let seconds = "\(millis / 1000).\(String(1000 + millis % 1000).dropFirst())"
+        return "\(path): \(containerName), \(encodingName), \(rate) Hz, \(channels) ch, \(frames) frames (\(seconds) s)"
+    }
+}

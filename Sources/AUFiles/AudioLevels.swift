@@ -1,0 +1,61 @@
+/// The levels of one channel: sample peak, RMS and true peak, linear (full scale 1.0) and
+/// in decibels.
+/// - Thread: any (a plain value).
+public struct ChannelLevels: Sendable, Equatable {
+    /// The largest sample magnitude.
+    public var samplePeak: Double
+    /// The root mean square over every frame.
+    public var rms: Double
+    /// The largest magnitude of the 4× oversampled signal (BS.1770), never below ``samplePeak``.
+    public var truePeak: Double
+
+    public var samplePeakDBFS: Double { Decibels.fromAmplitude(samplePeak) }
+    public var rmsDBFS: Double { Decibels.fromAmplitude(rms) }
+    public var truePeakDBTP: Double { Decibels.fromAmplitude(truePeak) }
+}
+
+/// The levels of a file: per channel and overall (peaks are the loudest channel's; RMS is
+/// over every sample of every channel), with the clipping predicates the render command
+/// warns with.
+/// - Thread: any (a plain value).
+public struct AudioLevels: Sendable, Equatable, CustomStringConvertible {
+    public var channels: [ChannelLevels]
+    /// Frames measured.
+    public var frames: Int
+
+    public var samplePeak: Double { channels.map(\.samplePeak).max() ?? 0 }
+    public var truePeak: Double { channels.map(\.truePeak).max() ?? 0 }
+    public var rms: Double {
+        guard !channels.isEmpty else { return 0 }
+        let meanSquare = channels.map { $0.rms * $0.rms }.reduce(0, +) / Double(channels.count)
+        return meanSquare.squareRoot()
+    }
+
+    public var samplePeakDBFS: Double { Decibels.fromAmplitude(samplePeak) }
+    public var rmsDBFS: Double { Decibels.fromAmplitude(rms) }
+    public var truePeakDBTP: Double { Decibels.fromAmplitude(truePeak) }
+
+    /// Some sample reaches full scale: an integer file clamps it (and a float file played
+    /// by most systems does too).
+    public var isClipping: Bool { samplePeak >= 1 }
+
+    /// The true peak exceeds `ceilingDBTP` (0 dBTP by default): converters and lossy
+    /// encoders may clip between the samples even when no sample does.
+    public func exceedsTruePeak(ceilingDBTP: Double = 0) -> Bool { truePeakDBTP > ceilingDBTP }
+
+    /// The warning to print, or `nil` when the levels are safe.
+    public var clippingWarning: String? {
+        if isClipping {
+            return "clipping: sample peak \(Decibels.format(samplePeakDBFS)) dBFS reaches full scale"
+        }
+        if exceedsTruePeak() {
+            return "possible inter-sample clipping: true peak \(Decibels.format(truePeakDBTP)) dBTP is above 0 dBTP"
+        }
+        return nil
+    }
+
+    /// `peak -3.01 dBFS, RMS -6.02 dBFS, true peak -3.00 dBTP`.
+    public var description: String {
+        "peak \(Decibels.format(samplePeakDBFS)) dBFS, RMS \(Decibels.format(rmsDBFS)) dBFS, true peak \(Decibels.format(truePeakDBTP)) dBTP"
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// A one-line progress bar on the terminal: `render.wav [#########.........]  45%`.
+///
+/// It draws only when its output (standard error by default) is a terminal, so a piped or
+/// redirected run gets nothing extra. It redraws only when the drawn line changes (at most
+/// 1000 times over a whole run), and ``finish()`` ends the line.
+/// - Thread: control; one bar is drawn by one thread at a time.
+public final class ProgressBar {
+    public let label: String
+    public let total: Int
+    public let width: Int
+    /// False when the output is not a terminal: every call does nothing.
+    public let isEnabled: Bool
+    private let descriptor: Int32
+    private var lastLine = ""
+    private var isFinished = false
+
+    /// - Parameters:
+    ///   - total: the amount of work (frames, files); 0 shows an empty bar until finished.
+    ///   - descriptor: where to draw, standard error by default.
+    ///   - isEnabled: `nil` (the default) draws when `descriptor` is a terminal.
+    public init(label: String, total: Int, width: Int = 30, descriptor: Int32 = STDERR_FILENO, isEnabled: Bool? = nil) {
+        self.label = label
+        self.total = max(0, total)
+        self.width = max(1, width)
+        self.descriptor = descriptor
+        self.isEnabled = isEnabled ?? (isatty(descriptor) == 1)
+    }
+
+    /// Shows `completed` of ``total``.
+    public func update(completed: Int) {
+        guard isEnabled, !isFinished else { return }
+        let line = Self.line(label: label, completed: completed, total: total, width: width)
+        guard line != lastLine else { return }
+        lastLine = line
+        draw("\r\u{1B}[2K" + line)
+    }
+
+    /// Shows 100% and ends the line.
+    public func finish() {
+        guard isEnabled, !isFinished else { return }
+        update(completed: total)
+        isFinished = true
+        draw("\n")
+    }
+
+    /// The bar's text for `completed` of `total` (no control characters).
+    public static func line(label: String, completed: Int, total: Int, width: Int) -> String {
+        let fraction = total > 0 ? min(1, max(0, Double(completed) / Double(total))) : 0
+        let filled = Int((fraction * Double(width)).rounded(.down))
+        let percent = Int((fraction * 100).rounded(.down))
+        let number = String(percent)
+        let padded = String(repeating: " ", count: 3 - number.count) + number
+        return "\(label) [\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] \(padded)%"
+    }
+
+    private func draw(_ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if written <= 0 { return }
+            offset += written
+        }
+    }
+}
