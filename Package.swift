@@ -69,6 +69,13 @@ let nativeTargets: [Target] = [
 
 let nativeProducts: [Product] = [.library(name: "AUPluginSDK", targets: ["AUPluginSDK"])]
     + nativeUnits.map { .library(name: "AUHost\($0)", type: .dynamic, targets: ["AUHost\($0)"]) }
+// MARK: - Audio files: libsndfile reading and atomic writing, libsamplerate, levels
+
+let fileTargets: [Target] = [
+    .target(name: "AUFiles", dependencies: ["AUCore", "CSndfile", "CSamplerate"]),
+    .testTarget(name: "AUFilesTests", dependencies: ["AUFiles", "AUCore"]),
+]
+
 let package = Package(
     name: "AUHost",
     products: [
@@ -76,5 +83,5 @@ let package = Package(
         .library(name: "AUCore", targets: ["AUCore"]),
         .library(name: "AUEngine", targets: ["AUEngine"]),
     ] + nativeProducts,
-    targets: cTargets + coreTargets + lv2Targets + nativeTargets
+    targets: cTargets + coreTargets + lv2Targets + nativeTargets + fileTargets
 )
