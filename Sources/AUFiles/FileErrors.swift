@@ -9,6 +9,11 @@ extension AudioUnitError {
         AudioUnitError(code, "\(path): \(text)")
     }
 
+    /// This error with its message prefixed by `path`, unless it already names it.
+    func naming(_ path: String) -> AudioUnitError {
+        message.hasPrefix("\(path): ") ? self : AudioUnitError(code, "\(path): \(message)", underlying: underlying)
+    }
+
     /// The error for the C library call that set `errno`, with its text.
     static func system(_ path: String, _ code: AudioUnitErrorCode, _ text: String, errno number: Int32) -> AudioUnitError {
         AudioUnitError(code, "\(path): \(text): \(String(cString: strerror(number)))")
