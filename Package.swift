@@ -76,6 +76,13 @@ let fileTargets: [Target] = [
     .testTarget(name: "AUFilesTests", dependencies: ["AUFiles", "AUCore"]),
 ]
 
+// MARK: - Chain preset files
+
+let presetTargets: [Target] = [
+    .target(name: "AUPresets", dependencies: ["AUCore"]),
+    .testTarget(name: "AUPresetsTests", dependencies: ["AUPresets", "AUCore", "AUEngine"]),
+]
+
 let package = Package(
     name: "AUHost",
     products: [
@@ -83,5 +90,5 @@ let package = Package(
         .library(name: "AUCore", targets: ["AUCore"]),
         .library(name: "AUEngine", targets: ["AUEngine"]),
     ] + nativeProducts,
-    targets: cTargets + coreTargets + lv2Targets + nativeTargets + fileTargets
+    targets: cTargets + coreTargets + lv2Targets + nativeTargets + fileTargets + presetTargets
 )

@@ -1,0 +1,138 @@
+import AUCore
+import Foundation
+
+/// Checks each node against the registry and makes its instance: the id (well formed,
+/// unique), the unit reference (resolved through ``ComponentRegistry/resolve(_:)``), the
+/// factory preset, the saved state and every parameter, applying each to the new instance
+/// as it goes. What fails is reported and left out; the rest is still checked.
+/// - Thread: control.
+struct NodeValidator {
+    let registry: ComponentRegistry
+
+    /// A node as far as it got: its component and instance when they could be made.
+    struct Result {
+        var component: Component?
+        var unit: AudioUnit?
+        var settings = NodeSettings()
+    }
+
+    func validate(_ decoded: DecodedPreset, problems: inout ProblemCollector) -> [Result] {
+        let nodesPath = JSONPath.root.key("nodes")
+        var firstWithID: [String: Int] = [:]
+        var results: [Result] = []
+        for (index, node) in decoded.preset.nodes.enumerated() {
+            let path = nodesPath.index(index)
+            guard decoded.isNodeUsable[index] else {
+                results.append(Result())
+                continue
+            }
+            if !Self.isValidID(node.id) {
+                problems.add(.invalidValue, path.key("id"),
+                             "expected a node id of letters, digits, '_' and '-' (not \"input\" or \"output\"), found \(quoted(node.id))")
+            } else if let earlier = firstWithID[node.id] {
+                problems.add(.duplicateNodeID, path.key("id"), "duplicate node id \(quoted(node.id)); expected a unique id (\(nodesPath.index(earlier)) has it too)")
+            } else {
+                firstWithID[node.id] = index
+            }
+            results.append(validate(node, at: path, problems: &problems))
+        }
+        return results
+    }
+
+    /// Letters, digits, `_` and `-`, not empty, not one of the graph's ends.
+    static func isValidID(_ id: String) -> Bool {
+        !id.isEmpty && id != PresetEndpoint.inputName && id != PresetEndpoint.outputName
+            && id.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" }
+    }
+
+    private func validate(_ node: PresetNode, at path: JSONPath, problems: inout ProblemCollector) -> Result {
+        var result = Result()
+        guard let component = resolve(node.unit, at: path.key("unit"), problems: &problems) else { return result }
+        result.component = component
+        if let reason = component.brokenReason {
+            problems.add(.unitUnavailable, path.key("unit"), "'\(component.name)' is known not to work: \(reason)")
+            return result
+        }
+        let unit: AudioUnit
+        do {
+            unit = try component.instantiate()
+        } catch {
+            problems.add(.unitUnavailable, path.key("unit"), "'\(component.name)' could not be created: \(error.message)")
+            return result
+        }
+        result.unit = unit
+        if let name = node.preset {
+            let presets = unit.factoryPresets
+            if let preset = presets.first(where: { $0.name == name })
+                ?? presets.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) {
+                do {
+                    try unit.setValue(preset, for: .presentPreset)
+                    result.settings.factoryPreset = preset
+                } catch {
+                    problems.add(.unknownFactoryPreset, path.key("preset"), "'\(unit.name)' could not load factory preset \(quoted(name)): \(error.message)")
+                }
+            } else if presets.isEmpty {
+                problems.add(.unknownFactoryPreset, path.key("preset"), "\(quoted(name)) is not a factory preset; '\(unit.name)' has none")
+            } else {
+                problems.add(.unknownFactoryPreset, path.key("preset"),
+                             "\(quoted(name)) is not a factory preset of '\(unit.name)'; expected one of: \(listing(presets.map(\.name)))")
+            }
+        }
+        if let state = node.state {
+            do {
+                try unit.setValue(state, for: .classInfo)
+                result.settings.state = state
+            } catch {
+                problems.add(.badState, path.key("state"), "expected the saved state of '\(unit.name)', found state it refuses: \(error.message)")
+            }
+        }
+        for parameter in node.parameters {
+            let parameterPath = path.key("parameters").key(parameter.key)
+            do {
+                let resolved = try ParameterCheck.resolve(key: parameter.key, value: parameter.value, unit: unit)
+                try resolved.apply(to: unit)
+                result.settings.parameters.append(resolved)
+            } catch let issue as ParameterIssue {
+                problems.add(issue.kind, parameterPath, issue.message)
+            } catch {
+                problems.add(.valueOutOfRange, parameterPath, "'\(unit.name)' refused \(parameter.value): \(error)")
+            }
+        }
+        if node.isBypassed {
+            do {
+                try unit.setValue(true, for: .bypassEffect)
+                result.settings.isBypassed = true
+            } catch {
+                problems.add(.invalidValue, path.key("bypass"), "'\(unit.name)' cannot be bypassed: \(error.message)")
+            }
+        }
+        return result
+    }
+
+    /// The component a reference names, or nil after reporting an unknown or ambiguous one.
+    private func resolve(_ reference: String, at path: JSONPath, problems: inout ProblemCollector) -> Component? {
+        do {
+            return try registry.resolve(reference)
+        } catch {
+            switch error.code {
+            case .extensionNotFound:
+                let matches = registry.closestMatches(to: reference, limit: 3).map(Self.oneLine)
+                problems.add(.unknownUnit, path,
+                             "no unit matches \(quoted(reference)); expected type:subtype:manufacturer, lv2:URI or an exact name"
+                                 + (matches.isEmpty ? " (the registry has no units)" : "; closest matches: \(matches.joined(separator: "; "))"))
+            case .invalidPropertyValue:
+                let candidates = error.message.split(separator: "\n").dropFirst().map { Self.oneLine(String($0)) }
+                problems.add(.ambiguousUnit, path,
+                             "\(quoted(reference)) names \(candidates.isEmpty ? "several units" : "\(candidates.count) units"); expected one of: \(candidates.joined(separator: "; "))")
+            default:
+                problems.add(.unitUnavailable, path, Self.oneLine(error.message))
+            }
+            return nil
+        }
+    }
+
+    /// A registry line with its runs of spaces folded: `aufx:splt:AUHs Splitter (builtin: builtin:Splitter)`.
+    static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).joined(separator: " ")
+    }
+}

@@ -1,0 +1,240 @@
+import Foundation
+
+/// Reads the JSON of a version 1 chain preset into a ``ChainPreset``, reporting every
+/// problem of form: wrong JSON types, unknown and duplicate keys, missing required keys,
+/// an unsupported version, state that is not base64, a connection end that is not
+/// `"node:bus"`. What it cannot read it leaves out and marks, so the checks against the
+/// registry that follow do not report it again.
+/// - Thread: control.
+struct PresetDecoder {
+    var problems: ProblemCollector
+
+    init(file: String) { problems = ProblemCollector(file: file) }
+
+    /// Parses and decodes; nil when nothing more can be checked (not JSON, not an object,
+    /// another schema version).
+    mutating func decode(_ bytes: [UInt8]) -> DecodedPreset? {
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            problems.add(.malformedJSON, error.path, "not valid JSON: \(error.message)", at: error.position)
+            return nil
+        }
+        problems.recordPositions(of: root)
+        return decode(root)
+    }
+
+    private mutating func decode(_ root: JSONNode) -> DecodedPreset? {
+        guard let members = object(root, .root, keys: ChainPreset.keys, what: "an object with \"auhost\": 1, \"name\", \"nodes\" and \"chain\" or \"connections\"") else {
+            return nil
+        }
+        let path = JSONPath.root
+        if let version = members["auhost"] {
+            guard case .number(let number) = version.value else {
+                problems.add(.wrongType, path.key("auhost"), "expected the schema version \(ChainPreset.schemaVersion), found \(version.foundDescription)")
+                return decodeBody(members)
+            }
+            guard number == Double(ChainPreset.schemaVersion) else {
+                problems.add(.unsupportedVersion, path.key("auhost"),
+                             "unsupported schema version \(formatNumber(number)); expected \(ChainPreset.schemaVersion) (this AUHost reads version \(ChainPreset.schemaVersion) files)")
+                return nil
+            }
+        } else {
+            problems.add(.missingKey, path.key("auhost"), "missing required key; expected \"auhost\": \(ChainPreset.schemaVersion), the schema version")
+        }
+        return decodeBody(members)
+    }
+
+    private mutating func decodeBody(_ members: [String: JSONNode]) -> DecodedPreset {
+        let path = JSONPath.root
+        let name = required(members, "name", at: path, what: "the chain's name").flatMap { string($0, path.key("name")) } ?? ""
+        let description = members["description"].flatMap { string($0, path.key("description")) }
+        let sampleRate = members["sampleRate"].flatMap { number($0, path.key("sampleRate"), what: "a sample rate in Hz") }
+
+        var nodes: [PresetNode] = []
+        var isNodeUsable: [Bool] = []
+        var hasAllNodeIDs = true
+        if let list = required(members, "nodes", at: path, what: "an array of nodes").flatMap({ array($0, path.key("nodes"), what: "an array of nodes") }) {
+            for (index, element) in list.enumerated() {
+                let (node, usable, hasID) = decodeNode(element, path.key("nodes").index(index))
+                nodes.append(node)
+                isNodeUsable.append(usable)
+                hasAllNodeIDs = hasAllNodeIDs && hasID
+            }
+        } else {
+            hasAllNodeIDs = false
+        }
+
+        let countBefore = problems.problems.count
+        var routing = PresetRouting.chain([])
+        var routingPaths: [JSONPath] = []
+        switch (members["chain"], members["connections"]) {
+        case (let chain?, let connections?):
+            problems.add(.invalidValue, path.key("connections"),
+                         "a file has chain or connections, not both; expected one of them (chain is at line \(chain.position.line))",
+                         at: connections.position)
+            (routing, routingPaths) = decodeChain(chain)
+        case (let chain?, nil):
+            (routing, routingPaths) = decodeChain(chain)
+        case (nil, let connections?):
+            (routing, routingPaths) = decodeConnections(connections)
+        case (nil, nil):
+            problems.add(.missingKey, path.key("chain"), "missing required key; expected \"chain\" (node ids in order) or \"connections\" (pairs of \"node:bus\")")
+        }
+        let preset = ChainPreset(name: name, description: description, sampleRate: sampleRate, nodes: nodes, routing: routing)
+        return DecodedPreset(
+            preset: preset, isNodeUsable: isNodeUsable, hasAllNodeIDs: hasAllNodeIDs, routingPaths: routingPaths,
+            isRoutingComplete: problems.problems.count == countBefore)
+    }
+
+    /// A node, whether it can be checked further, and whether its id was read.
+    private mutating func decodeNode(_ element: JSONNode, _ path: JSONPath) -> (PresetNode, Bool, Bool) {
+        guard let members = object(element, path, keys: PresetNode.keys, what: "a node object with \"id\" and \"unit\"") else {
+            return (PresetNode(id: "", unit: ""), false, false)
+        }
+        let id = required(members, "id", at: path, what: "the node's id").flatMap { string($0, path.key("id"), what: "a node id") }
+        let unit = required(members, "unit", at: path, what: "a unit reference (type:subtype:manufacturer, lv2:URI or a name)")
+            .flatMap { string($0, path.key("unit"), what: "a unit reference") }
+        var node = PresetNode(id: id ?? "", unit: unit ?? "")
+        let usable = id != nil && unit != nil
+        if let parameters = members["parameters"] {
+            let parametersPath = path.key("parameters")
+            if case .object(let entries) = parameters.value {
+                var seen: Set<String> = []
+                for entry in entries {
+                    let entryPath = parametersPath.key(entry.key)
+                    guard seen.insert(entry.key).inserted else {
+                        problems.add(.duplicateKey, entryPath, "duplicate key; expected each parameter once", at: entry.keyPosition)
+                        continue
+                    }
+                    switch entry.value.value {
+                    case .number(let number): node.parameters.append(PresetParameter(key: entry.key, value: .number(number)))
+                    case .string(let text): node.parameters.append(PresetParameter(key: entry.key, value: .named(text)))
+                    default:
+                        problems.add(.wrongType, entryPath, "expected a number or a value string, found \(entry.value.foundDescription)")
+                    }
+                }
+            } else {
+                problems.add(.wrongType, parametersPath, "expected an object of parameter values keyed by symbol or identifier, found \(parameters.foundDescription)")
+            }
+        }
+        node.preset = members["preset"].flatMap { string($0, path.key("preset"), what: "a factory preset name") }
+        if let bypass = members["bypass"] {
+            if case .bool(let flag) = bypass.value {
+                node.bypass = flag
+            } else {
+                problems.add(.wrongType, path.key("bypass"), "expected true or false, found \(bypass.foundDescription)")
+            }
+        }
+        if let state = members["state"], let text = string(state, path.key("state"), what: "base64 ClassInfo data") {
+            if let data = Data(base64Encoded: text) {
+                node.state = data
+            } else {
+                problems.add(.badState, path.key("state"), "expected base64 ClassInfo data, found \(state.foundDescription), which is not base64")
+            }
+        }
+        return (node, usable, id != nil)
+    }
+
+    private mutating func decodeChain(_ chain: JSONNode) -> (PresetRouting, [JSONPath]) {
+        let path = JSONPath.root.key("chain")
+        guard let elements = array(chain, path, what: "an array of node ids") else { return (.chain([]), []) }
+        var ids: [String] = []
+        var paths: [JSONPath] = []
+        for (index, element) in elements.enumerated() {
+            if let id = string(element, path.index(index), what: "a node id") {
+                ids.append(id)
+                paths.append(path.index(index))
+            }
+        }
+        return (.chain(ids), paths)
+    }
+
+    private mutating func decodeConnections(_ list: JSONNode) -> (PresetRouting, [JSONPath]) {
+        let path = JSONPath.root.key("connections")
+        guard let elements = array(list, path, what: "an array of [\"source:bus\", \"destination:bus\"] pairs") else {
+            return (.connections([]), [])
+        }
+        var connections: [PresetConnection] = []
+        var paths: [JSONPath] = []
+        for (index, element) in elements.enumerated() {
+            let pairPath = path.index(index)
+            guard let pair = array(element, pairPath, what: "a pair [\"source:bus\", \"destination:bus\"]") else { continue }
+            guard pair.count == 2 else {
+                problems.add(.badConnection, pairPath, "expected a pair [\"source:bus\", \"destination:bus\"], found \(pair.count) element\(pair.count == 1 ? "" : "s")")
+                continue
+            }
+            let ends = pair.enumerated().map { offset, end in endpoint(end, pairPath.index(offset)) }
+            if let source = ends[0], let destination = ends[1] {
+                connections.append(PresetConnection(source, destination))
+                paths.append(pairPath)
+            }
+        }
+        return (.connections(connections), paths)
+    }
+
+    private mutating func endpoint(_ node: JSONNode, _ path: JSONPath) -> PresetEndpoint? {
+        guard let text = string(node, path, what: "\"node:bus\"") else { return nil }
+        guard let endpoint = PresetEndpoint(parsing: text) else {
+            problems.add(.badConnection, path, "expected \"node:bus\" (such as \"eq:0\", \"input:0\" or \"output:0\"), found \(quoted(text))")
+            return nil
+        }
+        return endpoint
+    }
+
+    // MARK: - Typed reads that report what they found
+
+    /// The members of an object by key, after reporting duplicate and unknown keys.
+    private mutating func object(_ node: JSONNode, _ path: JSONPath, keys: [String], what: String) -> [String: JSONNode]? {
+        guard case .object(let members) = node.value else {
+            problems.add(.wrongType, path, "expected \(what), found \(node.foundDescription)")
+            return nil
+        }
+        var byKey: [String: JSONNode] = [:]
+        for member in members {
+            let memberPath = path.key(member.key)
+            if byKey[member.key] != nil {
+                problems.add(.duplicateKey, memberPath, "duplicate key; expected each key once", at: member.keyPosition)
+            } else if !keys.contains(member.key) {
+                problems.add(.unknownKey, memberPath, "unknown key; expected one of: \(listing(keys))", at: member.keyPosition)
+            } else {
+                byKey[member.key] = member.value
+            }
+        }
+        return byKey
+    }
+
+    /// The member, or nil after reporting it missing.
+    private mutating func required(_ members: [String: JSONNode], _ key: String, at path: JSONPath, what: String) -> JSONNode? {
+        guard let node = members[key] else {
+            problems.add(.missingKey, path.key(key), "missing required key; expected \(what)")
+            return nil
+        }
+        return node
+    }
+
+    private mutating func string(_ node: JSONNode, _ path: JSONPath, what: String = "a string") -> String? {
+        guard case .string(let text) = node.value else {
+            problems.add(.wrongType, path, "expected \(what), found \(node.foundDescription)")
+            return nil
+        }
+        return text
+    }
+
+    private mutating func number(_ node: JSONNode, _ path: JSONPath, what: String) -> Double? {
+        guard case .number(let number) = node.value else {
+            problems.add(.wrongType, path, "expected \(what), found \(node.foundDescription)")
+            return nil
+        }
+        return number
+    }
+
+    private mutating func array(_ node: JSONNode, _ path: JSONPath, what: String) -> [JSONNode]? {
+        guard case .array(let elements) = node.value else {
+            problems.add(.wrongType, path, "expected \(what), found \(node.foundDescription)")
+            return nil
+        }
+        return elements
+    }
+}

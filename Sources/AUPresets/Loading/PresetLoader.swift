@@ -1,0 +1,121 @@
+import AUCore
+import Foundation
+
+/// Loads chain presets: reads the file, checks everything against the registry before any
+/// audio is touched, and hands back configured instances (``LoadedPreset``). Every problem
+/// is reported at once, one line each, in file order (``PresetError``).
+///
+/// ```swift
+/// let overrides = try ParameterOverride.parse(setArguments)
+/// let loaded = try PresetLoader(registry: registry).load(file: "Presets/vocal.json", overrides: overrides)
+/// ```
+/// - Thread: control.
+public struct PresetLoader: Sendable {
+    public let registry: ComponentRegistry
+    /// How many buses the graph's `input` and `output` ends have (`input:0` … `input:N-1`).
+    public var graphInputBuses: Int
+    public var graphOutputBuses: Int
+
+    public init(registry: ComponentRegistry, graphInputBuses: Int = 1, graphOutputBuses: Int = 1) {
+        self.registry = registry
+        self.graphInputBuses = graphInputBuses
+        self.graphOutputBuses = graphOutputBuses
+    }
+
+    /// Reads and loads a preset file; `path` is named in problems as given.
+    public func load(file path: String, overrides: [ParameterOverride] = []) throws(PresetError) -> LoadedPreset {
+        try load(data: try Self.contents(of: path), file: path, overrides: overrides)
+    }
+
+    /// Loads a preset from its JSON text; `file` names it in problems.
+    public func load(data: Data, file: String, overrides: [ParameterOverride] = []) throws(PresetError) -> LoadedPreset {
+        var decoder = PresetDecoder(file: file)
+        guard let decoded = decoder.decode(Array(data)) else { throw PresetError(decoder.problems.sortedProblems) }
+        return try load(decoded, problems: decoder.problems, overrides: overrides)
+    }
+
+    /// Checks and loads a preset made in code (a capture, an edited value); `file` names it
+    /// in problems, and paths count nodes and connections by position.
+    public func load(_ preset: ChainPreset, file: String, overrides: [ParameterOverride] = []) throws(PresetError) -> LoadedPreset {
+        try load(DecodedPreset(preset), problems: ProblemCollector(file: file), overrides: overrides)
+    }
+
+    /// Reads a preset file into values, checking its form only (JSON, types, keys, version),
+    /// not its units.
+    public static func read(file path: String) throws(PresetError) -> ChainPreset {
+        try decode(data: try contents(of: path), file: path)
+    }
+
+    /// Decodes a preset's JSON text, checking its form only.
+    public static func decode(data: Data, file: String) throws(PresetError) -> ChainPreset {
+        var decoder = PresetDecoder(file: file)
+        guard let decoded = decoder.decode(Array(data)) else { throw PresetError(decoder.problems.sortedProblems) }
+        if !decoder.problems.problems.isEmpty { throw PresetError(decoder.problems.sortedProblems) }
+        return decoded.preset
+    }
+
+    private static func contents(of path: String) throws(PresetError) -> Data {
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let reason: String
+            var isDirectory: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+                reason = "no such file; expected a chain preset (.json)"
+            } else if isDirectory.boolValue {
+                reason = "is a folder; expected a chain preset file"
+            } else {
+                reason = "cannot be read: \((error as NSError).localizedDescription)"
+            }
+            throw PresetError([PresetProblem(.unreadableFile, file: path, path: "", message: reason)])
+        }
+    }
+
+    private func load(_ decoded: DecodedPreset, problems: ProblemCollector, overrides: [ParameterOverride]) throws(PresetError) -> LoadedPreset {
+        var problems = problems
+        var preset = decoded.preset
+        if let rate = preset.sampleRate, !(rate > 0 && rate <= 1_536_000) {
+            problems.add(.invalidValue, JSONPath.root.key("sampleRate"), "expected a sample rate in 1...1536000 Hz, found \(formatNumber(rate))")
+        }
+        var results = NodeValidator(registry: registry).validate(decoded, problems: &problems)
+        var routing = RoutingValidator(
+            nodes: zip(preset.nodes, results).map { RoutingValidator.Node(id: $0.id, unit: $1.unit) },
+            hasAllNodeIDs: decoded.hasAllNodeIDs, graphInputBuses: graphInputBuses, graphOutputBuses: graphOutputBuses)
+        let connections = routing.validate(preset.routing, paths: decoded.routingPaths, isComplete: decoded.isRoutingComplete, problems: &problems)
+        for (index, counts) in routing.elementCounts { results[index].settings.elementCounts = counts }
+
+        var overrideProblems: [PresetProblem] = []
+        for override in overrides {
+            guard let index = preset.nodes.firstIndex(where: { $0.id == override.node }) else {
+                overrideProblems.append(ParameterOverride.problem(
+                    .unknownNode, override.target,
+                    "unknown node \(quoted(override.node)); expected one of: \(listing(preset.nodes.map(\.id)))"))
+                continue
+            }
+            guard let unit = results[index].unit else { continue }
+            do {
+                let resolved = try override.resolve(against: unit)
+                try resolved.apply(to: unit)
+                results[index].settings.parameters.removeAll { $0.info.address == resolved.info.address }
+                results[index].settings.parameters.append(resolved)
+                preset.nodes[index].setValue(override.value, of: override.parameter)
+            } catch let error as PresetError {
+                overrideProblems += error.problems
+            } catch {
+                overrideProblems.append(ParameterOverride.problem(.valueOutOfRange, override.target, "'\(unit.name)' refused \(override.value): \(error)"))
+            }
+        }
+
+        let all = problems.sortedProblems + overrideProblems
+        guard all.isEmpty else {
+            for result in results { result.unit?.dispose() }
+            throw PresetError(all)
+        }
+        let nodes = preset.nodes.indices.map { index in
+            LoadedNode(
+                id: preset.nodes[index].id, reference: preset.nodes[index].unit, component: results[index].component!,
+                unit: results[index].unit!, settings: results[index].settings)
+        }
+        return LoadedPreset(file: problems.file, preset: preset, nodes: nodes, connections: connections)
+    }
+}

@@ -1,0 +1,33 @@
+/// A chain preset (schema version 1): the units of a graph, their settings, and how they
+/// are wired. This is the file's content as values; ``PresetLoader`` reads and checks it
+/// against the registry, ``PresetWriter`` saves it.
+///
+/// ```json
+/// {"auhost": 1, "name": "Vocal", "nodes": [{"id": "eq", "unit": "aufx:ipeq:AUHs"}], "chain": ["eq"]}
+/// ```
+/// - Thread: any (a plain value).
+public struct ChainPreset: Hashable, Sendable {
+    /// The value of the `auhost` key this version of AUHost reads and writes.
+    public static let schemaVersion = 1
+
+    /// The top-level keys of a version 1 file, in the order a save writes them.
+    public static let keys = ["auhost", "name", "description", "sampleRate", "nodes", "chain", "connections"]
+
+    public var name: String
+    public var description: String?
+    /// The rate the chain runs at; nil: the input file's, or the JACK server's.
+    public var sampleRate: Double?
+    public var nodes: [PresetNode]
+    public var routing: PresetRouting
+
+    public init(name: String, description: String? = nil, sampleRate: Double? = nil, nodes: [PresetNode], routing: PresetRouting) {
+        self.name = name
+        self.description = description
+        self.sampleRate = sampleRate
+        self.nodes = nodes
+        self.routing = routing
+    }
+
+    /// The node with this id, if any.
+    public func node(id: String) -> PresetNode? { nodes.first { $0.id == id } }
+}

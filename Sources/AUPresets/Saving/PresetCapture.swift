@@ -1,0 +1,143 @@
+import AUCore
+import Foundation
+
+/// Builds a ``ChainPreset`` from live units, for `auhost save` and the live `save`
+/// command: each node's unit reference, parameter values, factory preset, bypass and state.
+///
+/// What a node records:
+/// - `preset`: the factory preset the unit reports as present (`PresentPreset` number ≥ 0).
+/// - `parameters` (``ParameterSelection``): by default only the values that differ from the
+///   baseline a load starts from — the parameter's default, or, when a factory preset is
+///   recorded, every writable parameter (the preset moved the baseline, and its values are
+///   not known without loading it). `.all` records every writable parameter. Values are
+///   saved as the shortest decimal that reads back to the same Float.
+/// - `bypass`: `true` when bypassed, left out otherwise.
+/// - `state`: the unit's `ClassInfo` when the unit keeps state beyond its parameters
+///   (``AudioUnit/saveCustomState()`` returns data), else left out; ``StateSelection``
+///   changes that.
+/// - Thread: control.
+public struct PresetCapture: Sendable {
+    /// Which parameter values a captured node records.
+    public enum ParameterSelection: Sendable {
+        /// Values that differ from the defaults (every value when a factory preset is recorded).
+        case changedFromDefaults
+        /// Every writable parameter.
+        case all
+    }
+
+    /// When a captured node records its `ClassInfo` state.
+    public enum StateSelection: Sendable {
+        /// When the unit has state beyond its parameters.
+        case whenCustom
+        case always
+        case never
+    }
+
+    /// A live unit to capture: the id to give it and the reference to write for it.
+    public struct Unit: Sendable {
+        public var id: String
+        public var unit: AudioUnit
+        /// `type:subtype:manufacturer`, `lv2:URI` or a name; see ``PresetCapture/reference(for:in:)``.
+        public var reference: String
+        public init(id: String, unit: AudioUnit, reference: String) {
+            self.id = id
+            self.unit = unit
+            self.reference = reference
+        }
+    }
+
+    public var parameters: ParameterSelection
+    public var state: StateSelection
+
+    public init(parameters: ParameterSelection = .changedFromDefaults, state: StateSelection = .whenCustom) {
+        self.parameters = parameters
+        self.state = state
+    }
+
+    /// A whole chain; `routing` is written in the `chain` form when it is a simple chain
+    /// (see ``PresetRouting/compacted(nodeIDs:)``).
+    public func chain(
+        name: String, description: String? = nil, sampleRate: Double? = nil, units: [Unit], routing: PresetRouting
+    ) throws(PresetError) -> ChainPreset {
+        var nodes: [PresetNode] = []
+        var problems: [PresetProblem] = []
+        for unit in units {
+            do {
+                nodes.append(try node(unit))
+            } catch {
+                problems += error.problems
+            }
+        }
+        if !problems.isEmpty { throw PresetError(problems) }
+        let ids = units.map(\.id)
+        return ChainPreset(name: name, description: description, sampleRate: sampleRate, nodes: nodes, routing: routing.compacted(nodeIDs: ids))
+    }
+
+    /// One node from a live unit.
+    public func node(_ captured: Unit) throws(PresetError) -> PresetNode {
+        let unit = captured.unit
+        func fail(_ message: String) -> PresetError {
+            PresetError([PresetProblem(.captureFailed, file: "", path: "node '\(captured.id)'", message: message)])
+        }
+        var node = PresetNode(id: captured.id, unit: captured.reference)
+        do {
+            let present = try unit.value(of: .presentPreset)
+            if present.number >= 0 { node.preset = present.name }
+            if try unit.value(of: .bypassEffect) { node.bypass = true }
+            let keepsCustomState = try unit.saveCustomState() != nil
+            if state == .always || (state == .whenCustom && keepsCustomState) { node.state = try unit.value(of: .classInfo) }
+        } catch {
+            throw fail("cannot read the state of '\(unit.name)': \(error.message)")
+        }
+        let everything = parameters == .all || node.preset != nil
+        var seen: Set<String> = []
+        for (index, info) in unit.parameters.infos.enumerated() where info.isWritable && seen.insert(info.identifier).inserted {
+            let value = unit.parameters.value(at: index)
+            guard everything || value != info.defaultValue else { continue }
+            if let name = info.valueString(for: value), info.unit == .indexed, info.value(named: name) == value {
+                node.parameters.append(PresetParameter(key: info.identifier, value: .named(name)))
+            } else {
+                node.parameters.append(PresetParameter(key: info.identifier, value: .number(decimalDouble(value))))
+            }
+        }
+        return node
+    }
+
+    /// The reference to write for a unit: `lv2:URI` for an LV2 plugin, else its
+    /// `type:subtype:manufacturer` when that names one unit, else its identifier or name.
+    public static func reference(for unit: AudioUnit, in registry: ComponentRegistry) -> String {
+        let description = unit.componentDescription
+        let matching = registry.components.filter {
+            $0.description.type == description.type && $0.description.subtype == description.subtype
+                && $0.description.manufacturer == description.manufacturer
+        }
+        let component = matching.count == 1 ? matching[0] : matching.first { $0.name == unit.name }
+        if let component, component.format == .lv2 { return "lv2:\(component.identifier)" }
+        if let component, (try? registry.resolve(description.description))?.identifier == component.identifier {
+            return description.description
+        }
+        if let component, (try? registry.resolve(component.identifier))?.identifier == component.identifier { return component.identifier }
+        return component?.name ?? unit.name
+    }
+}
+
+extension LoadedPreset {
+    /// The preset as the loaded units are now (after live edits), with the file's name,
+    /// description, sample rate, references and routing.
+    /// - Thread: control.
+    public func capture(_ capture: PresetCapture = PresetCapture()) throws(PresetError) -> ChainPreset {
+        var problems: [PresetProblem] = []
+        var nodes: [PresetNode] = []
+        for node in self.nodes {
+            do {
+                nodes.append(try capture.node(PresetCapture.Unit(id: node.id, unit: node.unit, reference: node.reference)))
+            } catch {
+                problems += error.problems
+            }
+        }
+        if !problems.isEmpty { throw PresetError(problems) }
+        var result = preset
+        result.nodes = nodes
+        return result
+    }
+}
