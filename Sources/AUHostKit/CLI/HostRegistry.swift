@@ -1,5 +1,6 @@
 import AUCore
 import AUEngine
+import AULV2
 import AUNative
 
 /// Builds the registry of every unit on the machine: built-in units, then each backend.
@@ -7,7 +8,7 @@ import AUNative
 public enum HostRegistry {
     /// The providers, in discovery order.
     public static func providers() -> [any ComponentProvider] {
-        [BuiltinUnits(), NativeProvider()]
+        [BuiltinUnits(), LV2Provider(), NativeProvider()]
     }
 
     public static func make() -> ComponentRegistry {

@@ -2,4 +2,5 @@
 #define CAUSUPPORT_H
 #include "au_thread.h"
 #include "au_float.h"
+#include "au_lv2.h"
 #endif

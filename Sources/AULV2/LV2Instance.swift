@@ -1,0 +1,233 @@
+import AUCore
+import CLilv
+
+/// A running plugin instance and everything its `run()` touches, allocated together on
+/// the control thread when the unit is initialized and freed together (deactivate, free
+/// the instance, then the features it was given) when it is uninitialized.
+///
+/// All render-side tables are raw buffers so that the render thread reads them without
+/// ARC traffic or allocation.
+/// - Thread: created and released on the control thread; the `render…` members are used on
+///   the render thread.
+final class LV2Instance: @unchecked Sendable {
+    let raw: UnsafeMutablePointer<LilvInstance>
+    let features: LV2HostFeatures
+    let handle: LV2_Handle?
+    let runFunction: @convention(c) (LV2_Handle?, UInt32) -> Void
+    let connectFunction: @convention(c) (LV2_Handle?, UInt32, UnsafeMutableRawPointer?) -> Void
+    let urids: AtomURIDs
+    let sampleRate: Double
+    let maximumFrames: Int
+    let powerOf2: Bool
+
+    /// One float per port; control ports are connected here once.
+    let controls: UnsafeMutablePointer<Float>
+    /// One float per port where state saving puts port values for lilv (control side).
+    let stateValues: UnsafeMutablePointer<Float>
+    /// (parameter slot, port index) of control inputs, then of control outputs.
+    let inputControls: UnsafeMutableBufferPointer<(slot: Int, port: UInt32)>
+    let outputControls: UnsafeMutableBufferPointer<(slot: Int, port: UInt32)>
+    /// Port index per channel of each bus, flattened; `…BusStarts[bus]` is its first channel.
+    let inputPorts: UnsafeMutableBufferPointer<UInt32>
+    let inputBusStarts: UnsafeMutableBufferPointer<Int>
+    let outputPorts: UnsafeMutableBufferPointer<UInt32>
+    let outputBusStarts: UnsafeMutableBufferPointer<Int>
+    /// Atom ports: index, direction, what they carry, and their buffers.
+    let atomPorts: UnsafeMutableBufferPointer<AtomPort>
+    /// Silence for input channels the caller did not give; a sink for output channels.
+    let silence: UnsafeMutablePointer<Float>
+    let sink: UnsafeMutablePointer<Float>
+    /// The slot of the `lv2:reportsLatency` output, or -1.
+    let latencySlot: Int
+    /// The sample time the next cycle continues from (time:Position is sent on a jump).
+    var expectedSampleTime = -Double.infinity
+
+    struct AtomPort {
+        var index: UInt32
+        var isInput: Bool
+        var carriesMIDI: Bool
+        var carriesTime: Bool
+        var sequence: AtomSequence
+    }
+
+    /// Instantiates the plugin and connects its control and atom ports.
+    /// - Thread: control, inside the world's lock.
+    init(
+        plugin: OpaquePointer, uri: String, layout: LV2PortLayout, features: LV2HostFeatures, urids: URIDMap,
+        sampleRate: Double, maximumFrames: Int, sequenceSize: Int, powerOf2: Bool, parameters: ParameterTable
+    ) throws(AudioUnitError) {
+        guard let raw = lilv_plugin_instantiate(plugin, sampleRate, features.pointer) else {
+            features.log.drain()
+            let said = features.log.recentMessages
+            throw AudioUnitError(
+                .failedInitialization,
+                "\(uri): the plugin's instantiate() returned NULL at \(Int(sampleRate)) Hz"
+                    + (said.isEmpty ? "" : "; it logged: " + said.joined(separator: " | ")))
+        }
+        self.raw = raw
+        self.features = features
+        handle = raw.pointee.lv2_handle
+        guard let descriptor = raw.pointee.lv2_descriptor, let run = descriptor.pointee.run, let connect = descriptor.pointee.connect_port else {
+            lilv_instance_free(raw)
+            throw AudioUnitError(.failedInitialization, "\(uri): the plugin's descriptor has no run() or connect_port()")
+        }
+        runFunction = run
+        connectFunction = connect
+        self.urids = AtomURIDs(urids)
+        self.sampleRate = sampleRate
+        self.maximumFrames = maximumFrames
+        self.powerOf2 = powerOf2
+
+        let portCount = layout.ports.count
+        controls = .allocate(capacity: max(1, portCount))
+        controls.initialize(repeating: 0, count: max(1, portCount))
+        stateValues = .allocate(capacity: max(1, portCount))
+        stateValues.initialize(repeating: 0, count: max(1, portCount))
+        var inputs: [(slot: Int, port: UInt32)] = []
+        var outputs: [(slot: Int, port: UInt32)] = []
+        var latency = -1
+        for (slot, port) in layout.parameterPorts.enumerated() {
+            let info = layout.ports[Int(port)]
+            controls[Int(port)] = parameters.value(at: slot)
+            if info.isInput { inputs.append((slot, port)) } else { outputs.append((slot, port)) }
+            if !info.isInput && info.reportsLatency && latency < 0 { latency = slot }
+        }
+        latencySlot = latency
+        inputControls = .allocate(capacity: inputs.count)
+        _ = inputControls.initialize(from: inputs)
+        outputControls = .allocate(capacity: outputs.count)
+        _ = outputControls.initialize(from: outputs)
+
+        func flatten(_ buses: [LV2PortLayout.Bus]) -> (UnsafeMutableBufferPointer<UInt32>, UnsafeMutableBufferPointer<Int>) {
+            let ports = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: buses.reduce(0) { $0 + $1.ports.count })
+            let starts = UnsafeMutableBufferPointer<Int>.allocate(capacity: buses.count + 1)
+            var position = 0
+            for (index, bus) in buses.enumerated() {
+                starts[index] = position
+                for port in bus.ports { ports[position] = port; position += 1 }
+            }
+            starts[buses.count] = position
+            return (ports, starts)
+        }
+        (inputPorts, inputBusStarts) = flatten(layout.inputBuses)
+        (outputPorts, outputBusStarts) = flatten(layout.outputBuses)
+
+        silence = .allocate(capacity: maximumFrames)
+        silence.initialize(repeating: 0, count: maximumFrames)
+        sink = .allocate(capacity: maximumFrames)
+        sink.initialize(repeating: 0, count: maximumFrames)
+
+        var atoms: [AtomPort] = []
+        for port in layout.ports where port.kind == .atom {
+            let buffer = UnsafeMutableRawPointer.allocate(byteCount: sequenceSize, alignment: 16)
+            buffer.initializeMemory(as: UInt8.self, repeating: 0, count: sequenceSize)
+            let sequence = AtomSequence(buffer: buffer, capacity: sequenceSize)
+            if port.isInput { sequence.clear(self.urids) } else { sequence.prepareOutput(self.urids) }
+            atoms.append(AtomPort(index: port.index, isInput: port.isInput, carriesMIDI: port.supportsMIDI, carriesTime: port.supportsTimePosition, sequence: sequence))
+        }
+        atomPorts = .allocate(capacity: atoms.count)
+        _ = atomPorts.initialize(from: atoms)
+
+        for port in layout.ports {
+            switch port.kind {
+            case .control: connect(handle, port.index, controls + Int(port.index))
+            case .atom: break
+            case .audio, .cv: connect(handle, port.index, port.isInput ? silence : sink)
+            case .unsupported: connect(handle, port.index, nil)
+            }
+        }
+        for atom in atomPorts { connect(handle, atom.index, atom.sequence.buffer) }
+
+        let workerInterface = descriptor.pointee.extension_data?(LV2URI.workerInterface)
+        features.worker.attach(handle: handle, interface: workerInterface?.assumingMemoryBound(to: LV2_Worker_Interface.self))
+    }
+
+    /// Activates the instance (after any state was restored).
+    /// - Thread: control.
+    func activate() { raw.pointee.lv2_descriptor.pointee.activate?(handle) }
+
+    deinit {
+        features.worker.stop()
+        raw.pointee.lv2_descriptor.pointee.deactivate?(handle)
+        lilv_instance_free(raw)
+        features.log.drain()
+        controls.deallocate()
+        stateValues.deallocate()
+        inputControls.deallocate()
+        outputControls.deallocate()
+        inputPorts.deallocate()
+        inputBusStarts.deallocate()
+        outputPorts.deallocate()
+        outputBusStarts.deallocate()
+        for atom in atomPorts { atom.sequence.buffer.deallocate() }
+        atomPorts.deallocate()
+        silence.deallocate()
+        sink.deallocate()
+    }
+
+    // MARK: - Render
+
+    /// Connects every audio and CV port to `frames` frames of the caller's buses from `offset`.
+    /// - Thread: render.
+    @inline(__always)
+    func connectAudio(inputs: UnsafeBufferPointer<AudioBuffers>, outputs: UnsafeBufferPointer<AudioBuffers>, offset: Int) {
+        for bus in 0..<(inputBusStarts.count - 1) {
+            let start = inputBusStarts[bus]
+            for channel in 0..<(inputBusStarts[bus + 1] - start) {
+                let pointer = bus < inputs.count && channel < inputs[bus].channelCount ? inputs[bus].channelPointers[channel] + offset : silence
+                connectFunction(handle, inputPorts[start + channel], pointer)
+            }
+        }
+        for bus in 0..<(outputBusStarts.count - 1) {
+            let start = outputBusStarts[bus]
+            for channel in 0..<(outputBusStarts[bus + 1] - start) {
+                let pointer = bus < outputs.count && channel < outputs[bus].channelCount ? outputs[bus].channelPointers[channel] + offset : sink
+                connectFunction(handle, outputPorts[start + channel], pointer)
+            }
+        }
+    }
+
+    /// Fills the input sequences for a run of `frames` frames starting `offset` frames into
+    /// the slice (MIDI events in that window, a time:Position when the transport jumped)
+    /// and offers every output sequence its whole capacity.
+    /// - Thread: render.
+    @inline(__always)
+    func prepareAtoms(midi: UnsafeBufferPointer<MIDIEvent>, offset: Int, frames: Int, sampleTime: Double, speed: Float, beatsPerMinute: Double) {
+        let sendPosition = sampleTime != expectedSampleTime
+        for atom in atomPorts {
+            guard atom.isInput else {
+                atom.sequence.prepareOutput(urids)
+                continue
+            }
+            atom.sequence.clear(urids)
+            if atom.carriesTime && sendPosition {
+                _ = atom.sequence.appendPosition(sampleTime: sampleTime, sampleRate: sampleRate, speed: speed, beatsPerMinute: beatsPerMinute, urids)
+            }
+            if atom.carriesMIDI {
+                for event in midi where Int(event.offset) >= offset && Int(event.offset) < offset + frames {
+                    _ = atom.sequence.appendMIDI(event, frames: Int64(Int(event.offset) - offset), urids)
+                }
+            }
+        }
+        expectedSampleTime = sampleTime + Double(frames)
+    }
+
+    /// Runs the plugin for `frames` frames, then delivers worker responses.
+    /// - Thread: render. The plugin call is the trust boundary.
+    @inline(__always)
+    func run(frames: Int) {
+        runFunction(handle, UInt32(frames))
+        features.worker.deliverResponses()
+    }
+
+    /// Passes the MIDI the plugin wrote to `ring`, offsets made relative to the slice.
+    /// - Thread: render.
+    @inline(__always)
+    func collectMIDIOutput(offset: Int, into ring: RealTimeRing<MIDIEvent>) {
+        for atom in atomPorts where !atom.isInput && atom.carriesMIDI {
+            atom.sequence.forEachMIDI(urids) { frames, status, data1, data2 in
+                ring.push(MIDIEvent(offset: Int32(frames) + Int32(offset), status: status, data1: data1, data2: data2))
+            }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import CLilv
+
+/// The URI nodes the backend queries with, interned once per world (never per query).
+/// - Thread: control; freed by the world before the world itself.
+final class LV2Nodes: @unchecked Sendable {
+    let audioPort, controlPort, cvPort, atomPort, inputPort, outputPort: OpaquePointer?
+    let integer, toggled, enumeration, logarithmic, sampleRate, reportsLatency: OpaquePointer?
+    let connectionOptional, isSideChain, unit, group, supports, midiEvent, timePosition: OpaquePointer?
+    let minimumSize, preset, rdfsLabel, doapName, foafName, maintainer, project: OpaquePointer?
+    let minorVersion, microVersion, hardRTCapable, pluginProperty, hardRtCapableOld, lv2Name: OpaquePointer?
+    private var all: [OpaquePointer?] = []
+
+    init(world: OpaquePointer) {
+        var all: [OpaquePointer?] = []
+        func uri(_ text: String) -> OpaquePointer? {
+            let node = lilv_new_uri(world, text)
+            all.append(node)
+            return node
+        }
+        audioPort = uri(LV2URI.coreAudioPort)
+        controlPort = uri(LV2URI.coreControlPort)
+        cvPort = uri(LV2URI.coreCVPort)
+        atomPort = uri(LV2URI.atomAtomPort)
+        inputPort = uri(LV2URI.coreInputPort)
+        outputPort = uri(LV2URI.coreOutputPort)
+        integer = uri(LV2URI.coreInteger)
+        toggled = uri(LV2URI.coreToggled)
+        enumeration = uri(LV2URI.coreEnumeration)
+        logarithmic = uri(LV2URI.portPropsLogarithmic)
+        sampleRate = uri(LV2URI.coreSampleRate)
+        reportsLatency = uri(LV2URI.coreReportsLatency)
+        connectionOptional = uri(LV2URI.coreConnectionOptional)
+        isSideChain = uri(LV2URI.coreIsSideChain)
+        unit = uri(LV2URI.unitsUnit)
+        group = uri(LV2URI.portGroupsGroup)
+        supports = uri(LV2URI.atomSupports)
+        midiEvent = uri(LV2URI.midiMidiEvent)
+        timePosition = uri(LV2URI.timePosition)
+        minimumSize = uri(LV2URI.resizePortMinimumSize)
+        preset = uri(LV2URI.presetsPreset)
+        rdfsLabel = uri(LV2URI.rdfsLabel)
+        doapName = uri(LV2URI.doapName)
+        foafName = uri(LV2URI.foafName)
+        maintainer = uri(LV2URI.doapMaintainer)
+        project = uri(LV2URI.coreProject)
+        minorVersion = uri(LV2URI.coreMinorVersion)
+        microVersion = uri(LV2URI.coreMicroVersion)
+        hardRTCapable = uri(LV2URI.coreHardRTCapable)
+        pluginProperty = uri(LV2URI.corePluginProperty)
+        hardRtCapableOld = uri(LV2URI.coreHardRtCapableOld)
+        lv2Name = uri(LV2URI.lv2Core + "name")
+        self.all = all
+    }
+
+    /// Frees every node; called by the world's deinit, before `lilv_world_free`.
+    func free() {
+        for node in all { lilv_node_free(node) }
+        all = []
+    }
+}

@@ -1,0 +1,44 @@
+import AUCore
+
+/// One port of an LV2 plugin as the host uses it.
+/// - Thread: any (a plain value).
+struct LV2Port: Sendable {
+    enum Kind: Sendable, Equatable {
+        case audio, control, cv, atom
+        /// A port type the host cannot connect (an event port…), with its class URIs.
+        case unsupported(String)
+    }
+
+    var index: UInt32
+    var symbol: String
+    var name: String
+    var kind: Kind
+    var isInput: Bool
+    /// `lv2:connectionOptional`: may be left unconnected (the host connects a dummy).
+    var isOptional: Bool
+
+    // Control ports.
+    var minimum: Float = .nan
+    var maximum: Float = .nan
+    var defaultValue: Float = .nan
+    var isInteger = false
+    var isToggled = false
+    var isEnumeration = false
+    var isLogarithmic = false
+    /// `lv2:sampleRate`: the range is a fraction of the sample rate.
+    var isSampleRateRelative = false
+    var reportsLatency = false
+    var scalePoints: [(value: Float, label: String)] = []
+    var unitURI: String?
+
+    // Audio and CV ports.
+    var groupURI: String?
+    var groupLabel: String?
+    var isSideChain = false
+
+    // Atom ports.
+    var supportsMIDI = false
+    var supportsTimePosition = false
+    /// `rsz:minimumSize` in bytes, 0 when not given.
+    var minimumSize = 0
+}

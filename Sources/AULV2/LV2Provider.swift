@@ -1,0 +1,66 @@
+import AUCore
+import CLilv
+import Foundation
+
+/// Every LV2 plugin on the LV2 path as a component (docs/LV2.md): type from its class and
+/// ports, manufacturer and subtype codes derived from its maker and URI, marked broken when
+/// a cached probe verdict says so. Ports are read only when a unit is instantiated.
+/// - Thread: control.
+public struct LV2Provider: ComponentProvider {
+    /// A colon-separated LV2 path; nil uses `LV2_PATH` or lilv's default.
+    public let lv2Path: String?
+    /// Where probe verdicts are read from; nil reads none.
+    public let probeCacheFile: URL?
+
+    public init(lv2Path: String? = nil, probeCacheFile: URL? = LV2ProbeCache.standardFile) {
+        self.lv2Path = lv2Path
+        self.probeCacheFile = probeCacheFile
+    }
+
+    public var format: ComponentFormat { .lv2 }
+
+    public func discoverComponents() -> (components: [Component], problems: [DiscoveryProblem]) {
+        let world = LV2World(lv2Path: lv2Path)
+        var infos: [(plugin: OpaquePointer, info: LV2PluginInfo)] = []
+        var problems: [DiscoveryProblem] = []
+        world.withLock {
+            let plugins = lilv_world_get_all_plugins(world.raw)
+            var iterator = lilv_plugins_begin(plugins)
+            while !lilv_plugins_is_end(plugins, iterator) {
+                if let plugin = lilv_plugins_get(plugins, iterator) {
+                    switch LV2PluginInfo.read(plugin, world: world) {
+                    case .success(let info): infos.append((plugin, info))
+                    case .failure(let error):
+                        let location = LV2Node.string(lilv_plugin_get_bundle_uri(plugin)) ?? LV2Node.string(lilv_plugin_get_uri(plugin)) ?? "?"
+                        problems.append(DiscoveryProblem(format: .lv2, location: location, message: error.message))
+                    }
+                }
+                iterator = lilv_plugins_next(plugins, iterator)
+            }
+        }
+        let codes = LV2ComponentCodes.assign(infos.map { LV2ComponentCodes.Entry(uri: $0.info.uri, maker: $0.info.maker) })
+        let cache = probeCacheFile.map { LV2ProbeCache(file: $0) }
+        let components = infos.map { entry -> Component in
+            let info = entry.info
+            let plugin = LV2PluginPointer(raw: entry.plugin)
+            let code = codes[info.uri]!
+            var flags: ComponentFlags = []
+            if info.isHardRealTimeCapable { flags.insert(.isRealTimeSafe) }
+            let broken = cache?.verdict(uri: info.uri, binaryPath: info.binaryPath)?.brokenReason
+            if broken != nil { flags.insert(.isKnownBroken) }
+            let description = ComponentDescription(type: info.type, subtype: code.subtype, manufacturer: code.manufacturer, componentFlags: flags)
+            return Component(
+                description: description, name: info.name, manufacturerName: info.maker, version: info.version, format: .lv2,
+                identifier: info.uri, category: info.classLabel, requiredFeatures: info.requiredFeatures, brokenReason: broken,
+                factory: { () throws(AudioUnitError) -> AudioUnit in
+                    try LV2Unit(world: world, plugin: plugin.raw, info: info, description: description)
+                })
+        }
+        return (components, problems)
+    }
+}
+
+/// A `LilvPlugin*`, which lives as long as its world and is used only under the world's lock.
+struct LV2PluginPointer: @unchecked Sendable {
+    let raw: OpaquePointer
+}

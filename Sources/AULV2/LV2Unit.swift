@@ -1,0 +1,194 @@
+import AUCore
+import CLilv
+import Foundation
+
+/// An LV2 plugin as an Audio Unit: audio ports become buses, control ports parameters
+/// (outputs read-only), atom ports carry MIDI and transport. The lilv instance is made in
+/// ``allocateRenderResources()`` (when the sample rate is known) and freed in
+/// ``deallocateRenderResources()``.
+/// - Thread: control for everything but ``process(_:)`` (render).
+public final class LV2Unit: AudioUnit, @unchecked Sendable {
+    /// The plugin's URI.
+    public let pluginURI: String
+    /// How the unit renders: live (worker thread, `lv2:isLive`) or offline (immediate
+    /// worker, deterministic). Set before ``initialize()``.
+    public var renderMode: LV2RenderMode = .live
+    /// Tempo sent in `time:Position` to plugins that follow the transport.
+    public var beatsPerMinute: Double = 120
+    /// Whether the plugin's errors and warnings are echoed on standard error.
+    public var echoesPluginLog = true
+
+    let world: LV2World
+    let plugin: OpaquePointer
+    let info: LV2PluginInfo
+    let layout: LV2PortLayout
+    let gate = RenderGate()
+    /// The instance while initialized (control side owns it).
+    var instance: LV2Instance?
+    /// The same instance for the render thread, without retain/release.
+    private unowned(unsafe) var renderInstance: LV2Instance?
+    /// State waiting for an instance: restored right after instantiation.
+    var pendingState: LV2StateSnapshot?
+    private let midiOutput = RealTimeRing<MIDIEvent>(minimumCapacity: 1024)
+    /// The factory presets, read on first use.
+    var presetCache: [(uri: String, label: String)]?
+
+    /// Reads the plugin's ports and makes an uninitialized unit.
+    /// - Thread: control.
+    init(world: LV2World, plugin: OpaquePointer, info: LV2PluginInfo, description: ComponentDescription) throws(AudioUnitError) {
+        let missing = LV2HostFeatures.missing(info.requiredFeatures, in: .offline).filter { $0 != LV2URI.coreIsLive }
+        guard missing.isEmpty else {
+            throw AudioUnitError(
+                .unsupportedType,
+                "\(info.uri) requires the host feature\(missing.count > 1 ? "s" : "") \(missing.joined(separator: ", ")), which AUHost does not provide")
+        }
+        let ports = world.withLock { LV2PortReader.ports(of: plugin, world: world) }
+        for port in ports {
+            if case .unsupported(let classes) = port.kind, !port.isOptional {
+                throw AudioUnitError(.unsupportedType, "\(info.uri): port '\(port.symbol)' has a type AUHost cannot connect (\(classes))")
+            }
+        }
+        let layout = LV2PortLayout(ports: ports, sampleRate: 48_000)
+        for bus in layout.inputBuses + layout.outputBuses where bus.ports.count > 64 {
+            throw AudioUnitError(.unsupportedType, "\(info.uri): bus '\(bus.name)' has \(bus.ports.count) channels; at most 64 are supported")
+        }
+        pluginURI = info.uri
+        self.world = world
+        self.plugin = plugin
+        self.info = info
+        self.layout = layout
+        super.init(
+            description: description, name: info.name, inputs: layout.configurations(layout.inputBuses, sampleRate: 48_000),
+            outputs: layout.configurations(layout.outputBuses, sampleRate: 48_000), parameters: layout.parameters)
+    }
+
+    deinit { dispose() }
+
+    // MARK: - Life cycle
+
+    public override func allocateRenderResources() throws(AudioUnitError) {
+        if renderMode == .offline, info.requiredFeatures.contains(LV2URI.coreIsLive) {
+            throw AudioUnitError(.failedInitialization, "\(pluginURI) requires lv2:isLive; it can only render live, not offline")
+        }
+        let sampleRate = try value(of: .sampleRate)
+        let maximumFrames = try value(of: .maximumFramesPerSlice)
+        let sequenceSize = max(8192, layout.ports.map(\.minimumSize).max() ?? 0)
+        let mentions = info.requiredFeatures + info.optionalFeatures
+        let powerOf2 = mentions.contains(LV2URI.bufSizePowerOf2BlockLength)
+        let features = LV2HostFeatures(
+            urids: world.urids, pluginURI: pluginURI, sampleRate: sampleRate, maximumFrames: maximumFrames,
+            sequenceSize: sequenceSize, mode: renderMode, powerOf2: powerOf2, echoLog: echoesPluginLog)
+        let made = try world.withLock { () throws(AudioUnitError) -> LV2Instance in
+            try LV2Instance(
+                plugin: plugin, uri: pluginURI, layout: layout, features: features, urids: world.urids, sampleRate: sampleRate,
+                maximumFrames: maximumFrames, sequenceSize: sequenceSize, powerOf2: powerOf2, parameters: parameters)
+        }
+        instance = made
+        if let pending = pendingState {
+            try restore(pending, into: made)
+            pendingState = nil
+        } else if mentions.contains(LV2URI.stateLoadDefaultState), let defaults = LV2StateSnapshot(defaultStateOf: pluginURI, world: world) {
+            try restore(defaults, into: made)
+        }
+        made.activate()
+        renderInstance = made
+    }
+
+    public override func deallocateRenderResources() {
+        renderInstance = nil
+        instance = nil
+    }
+
+    public override func resetState() {
+        guard let instance else { return }
+        gate.withControl {
+            instance.raw.pointee.lv2_descriptor.pointee.deactivate?(instance.handle)
+            instance.activate()
+            instance.expectedSampleTime = -.infinity
+        }
+    }
+
+    public override func disposeResources() {
+        instance = nil
+        pendingState = nil
+    }
+
+    /// The latency the plugin reports on its `lv2:reportsLatency` output, in seconds.
+    public override var latency: Double {
+        let slot = layout.latencySlot
+        guard slot >= 0 else { return 0 }
+        let rate = (try? value(of: .sampleRate)) ?? 48_000
+        return Double(parameters.value(at: slot)) / rate
+    }
+
+    // MARK: - State and presets (LV2Unit+State.swift)
+
+    public override func saveCustomState() throws(AudioUnitError) -> Data? { try savePluginState() }
+    public override func restoreCustomState(_ data: Data) throws(AudioUnitError) { try restorePluginState(data) }
+    public override var factoryPresets: [UnitPreset] { presetList }
+    public override func applyFactoryPreset(_ preset: UnitPreset) throws(AudioUnitError) { try applyPreset(preset) }
+
+    /// MIDI the plugin sent on its atom outputs since the last call, offsets relative to the
+    /// slice that produced them.
+    /// - Thread: control (the consumer of the render thread's ring).
+    public func takeMIDIOutput() -> [MIDIEvent] {
+        var events: [MIDIEvent] = []
+        while let event = midiOutput.pop() { events.append(event) }
+        return events
+    }
+
+    /// What the plugin logged recently (`level: text`, oldest first).
+    /// - Thread: control.
+    public var pluginLog: [String] {
+        guard let instance else { return [] }
+        instance.features.log.drain()
+        return instance.features.log.recentMessages
+    }
+
+    /// How often the plugin asked, from `run()`, for a URID the host had not mapped yet.
+    public var renderThreadURIDMisses: Int { world.urids.renderThreadMisses }
+
+    // MARK: - Render
+
+    public override func process(_ context: ProcessContext) -> AudioUnitStatus {
+        guard let instance = renderInstance else { return AudioUnitErrorCode.uninitialized.rawValue }
+        guard gate.enterRender() else {
+            for output in context.outputs { output.clear() }
+            return 0
+        }
+        defer { gate.leaveRender() }
+        for control in instance.inputControls {
+            instance.controls[Int(control.port)] = parameters.value(at: control.slot)
+        }
+        let previousLatency = instance.latencySlot >= 0 ? parameters.value(at: instance.latencySlot) : 0
+        var start = 0
+        while start < context.frameCount {
+            var frames = context.frameCount - start
+            if instance.powerOf2 { frames = 1 << (Int.bitWidth - 1 - frames.leadingZeroBitCount) }
+            instance.connectAudio(inputs: context.inputs, outputs: context.outputs, offset: start)
+            instance.prepareAtoms(
+                midi: context.midiEvents, offset: start, frames: frames, sampleTime: context.timestamp.sampleTime + Double(start),
+                speed: Float(context.timestamp.rateScalar), beatsPerMinute: beatsPerMinute)
+            instance.run(frames: frames)
+            instance.collectMIDIOutput(offset: start, into: midiOutput)
+            start += frames
+        }
+        for control in instance.outputControls {
+            publishOutputParameter(at: control.slot, value: instance.controls[Int(control.port)])
+        }
+        if instance.latencySlot >= 0 && parameters.value(at: instance.latencySlot) != previousLatency {
+            notifyPropertyChangeFromRender(.latency)
+        }
+        return 0
+    }
+}
+
+extension LV2PortLayout {
+    /// The parameter slot of the first `lv2:reportsLatency` output, or -1.
+    var latencySlot: Int {
+        for (slot, port) in parameterPorts.enumerated() where !ports[Int(port)].isInput && ports[Int(port)].reportsLatency {
+            return slot
+        }
+        return -1
+    }
+}

@@ -1,0 +1,43 @@
+import AUCore
+import Foundation
+@testable import AULV2
+
+/// Shared set-up for the LV2 tests: each test makes its own world through these.
+enum LV2TestSupport {
+    /// The installed plugins (lilv's default path), without the probe cache.
+    static func provider(path: String? = nil) -> LV2Provider { LV2Provider(lv2Path: path, probeCacheFile: nil) }
+
+    /// An uninitialized unit of the installed plugin with `uri`, from a fresh world.
+    static func unit(_ uri: String, path: String? = nil) throws -> LV2Unit {
+        let found = provider(path: path).discoverComponents()
+        guard let component = found.components.first(where: { $0.identifier == uri }) else {
+            throw AudioUnitError(.extensionNotFound, "\(uri) is not installed")
+        }
+        return try component.instantiate() as! LV2Unit
+    }
+
+    /// A sine of `frequency` Hz and `amplitude`, sample `frame` at `sampleRate`.
+    static func sine(_ frame: Int, frequency: Double = 440, amplitude: Double = 0.5, sampleRate: Double = 48_000) -> Float {
+        Float(amplitude * sin(2 * Double.pi * frequency * Double(frame) / sampleRate))
+    }
+
+    /// The largest absolute difference between two signals (over the shorter length).
+    static func maximumDifference(_ a: [Float], _ b: [Float]) -> Float {
+        zip(a, b).reduce(0) { max($0, abs($1.0 - $1.1)) }
+    }
+
+    /// The frequency of a signal by counting upward zero crossings (with linear interpolation).
+    static func zeroCrossingFrequency(_ samples: ArraySlice<Float>, sampleRate: Double) -> Double {
+        var crossings: [Double] = []
+        var index = samples.startIndex + 1
+        while index < samples.endIndex {
+            let previous = samples[index - 1], current = samples[index]
+            if previous < 0 && current >= 0 {
+                crossings.append(Double(index - 1) + Double(-previous / (current - previous)))
+            }
+            index += 1
+        }
+        guard crossings.count > 2 else { return 0 }
+        return Double(crossings.count - 1) / (crossings.last! - crossings.first!) * sampleRate
+    }
+}
