@@ -69,6 +69,15 @@ let nativeTargets: [Target] = [
 
 let nativeProducts: [Product] = [.library(name: "AUPluginSDK", targets: ["AUPluginSDK"])]
     + nativeUnits.map { .library(name: "AUHost\($0)", type: .dynamic, targets: ["AUHost\($0)"]) }
+
+// MARK: - JACK: the live I/O unit
+
+let jackTargets: [Target] = [
+    .target(name: "CAUJack", dependencies: ["CJack"], path: "Sources/CAUJack", linkerSettings: [.linkedLibrary("jack")]),
+    .target(name: "AUJACK", dependencies: ["AUCore", "CJack", "CAUJack"]),
+    .testTarget(name: "AUJACKTests", dependencies: ["AUJACK", "AUCore"]),
+]
+
 // MARK: - Audio files: libsndfile reading and atomic writing, libsamplerate, levels
 
 let fileTargets: [Target] = [
@@ -90,5 +99,5 @@ let package = Package(
         .library(name: "AUCore", targets: ["AUCore"]),
         .library(name: "AUEngine", targets: ["AUEngine"]),
     ] + nativeProducts,
-    targets: cTargets + coreTargets + lv2Targets + nativeTargets + fileTargets + presetTargets
+    targets: cTargets + coreTargets + lv2Targets + nativeTargets + presetTargets + jackTargets + fileTargets
 )

@@ -1,0 +1,135 @@
+import Glibc
+import AUCore
+import CAUJack
+import CJack
+import Synchronization
+
+/// A connection to a JACK server (`jack_client_t`), owned: closing happens in `deinit` at
+/// the latest. Registers ports, connects them, reports server events.
+/// - Thread: control, except where a member says otherwise.
+public final class JACKClient: @unchecked Sendable {
+    let handle: OpaquePointer
+    /// The name JACK gave the client (it may differ from the one asked for).
+    public let name: String
+    public let serverName: String?
+    private var isClosed = false
+    /// Server events, written by JACK's threads, read anywhere.
+    let events = JACKEvents()
+
+    /// Opens a client; never starts a server. Fails with a message naming the server and
+    /// the reason (not running, name taken…).
+    public init(name: String, serverName: String? = nil) throws(JACKError) {
+        au_jack_silence_library_messages()
+        var status = jack_status_t(rawValue: 0)
+        let client: OpaquePointer? = name.withCString { clientName in
+            if let serverName {
+                return serverName.withCString { au_jack_client_open(clientName, $0, &status) }
+            }
+            return au_jack_client_open(clientName, nil, &status)
+        }
+        guard let client else { throw .open(client: name, server: serverName, status: status) }
+        handle = client
+        self.name = String(cString: jack_get_client_name(client))
+        self.serverName = serverName
+        events.install(on: client)
+    }
+
+    deinit { close() }
+
+    /// Deactivates and closes the client; ports are unregistered by JACK. Idempotent.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        if !events.serverIsGone {
+            jack_deactivate(handle)
+        }
+        jack_client_close(handle)
+    }
+
+    /// The server's sample rate in Hz.
+    public var sampleRate: Double { Double(jack_get_sample_rate(handle)) }
+    /// The server's current period in frames.
+    public var bufferSize: Int { Int(jack_get_buffer_size(handle)) }
+    /// The server's DSP load in percent.
+    public var cpuLoad: Double { Double(jack_cpu_load(handle)) }
+    /// Whether the server runs with real-time scheduling.
+    public var isRealTime: Bool { jack_is_realtime(handle) != 0 }
+
+    /// Registers a port `NAME` on this client.
+    public func registerPort(_ portName: String, kind: JACKPort.Kind, direction: JACKPort.Direction) throws(JACKError) -> JACKPort {
+        let type = kind == .audio ? au_jack_audio_type()! : au_jack_midi_type()!
+        let flags = direction == .input ? JackPortIsInput.rawValue : JackPortIsOutput.rawValue
+        guard let port = jack_port_register(handle, portName, type, UInt(flags), 0) else {
+            throw JACKError("cannot register \(kind) \(direction) port '\(name):\(portName)'")
+        }
+        return JACKPort(handle: port, kind: kind, direction: direction, fullName: String(cString: jack_port_name(port)))
+    }
+
+    /// Starts calling the process callback.
+    public func activate() throws(JACKError) {
+        guard jack_activate(handle) == 0 else { throw JACKError("cannot activate JACK client '\(name)'") }
+    }
+
+    /// Stops calling the process callback (ports stay registered).
+    public func deactivate() {
+        if !events.serverIsGone { jack_deactivate(handle) }
+    }
+
+    /// Connects two ports by full name (`client:port`), output first.
+    public func connect(_ source: String, to destination: String) throws(JACKError) {
+        let result = jack_connect(handle, source, destination)
+        guard result == 0 || result == Int32(EEXIST) else {
+            throw JACKError("cannot connect JACK port '\(source)' to '\(destination)'")
+        }
+    }
+
+    /// Full names of the ports matching a regular expression, a kind and flags.
+    public func ports(matching pattern: String? = nil, kind: JACKPort.Kind, direction: JACKPort.Direction, physicalOnly: Bool = false) -> [String] {
+        let type = kind == .audio ? au_jack_audio_type()! : au_jack_midi_type()!
+        var flags = direction == .input ? JackPortIsInput.rawValue : JackPortIsOutput.rawValue
+        if physicalOnly { flags |= JackPortIsPhysical.rawValue }
+        guard let list = jack_get_ports(handle, pattern, type, UInt(flags)) else { return [] }
+        defer { jack_free(UnsafeMutableRawPointer(mutating: list)) }
+        var names: [String] = []
+        var index = 0
+        while let entry = list[index] {
+            names.append(String(cString: entry))
+            index += 1
+        }
+        return names
+    }
+
+    /// The number of xruns the server reported since the client opened.
+    public var xrunCount: Int { events.xruns }
+    /// True once the server has shut down or thrown the client out.
+    public var serverIsGone: Bool { events.serverIsGone }
+    /// JACK's reason for the shutdown, once it happened.
+    public var shutdownReason: String? { events.shutdownReason }
+}
+
+/// A registered port.
+/// - Thread: control.
+public struct JACKPort: @unchecked Sendable {
+    public enum Kind: String, Sendable { case audio, midi }
+    public enum Direction: String, Sendable { case input, output }
+
+    let handle: OpaquePointer
+    public let kind: Kind
+    public let direction: Direction
+    /// `client:port`.
+    public let fullName: String
+
+    /// Tells JACK how many frames this port's signal lags (playback) or leads (capture).
+    public func setLatency(frames: Int) {
+        var range = jack_latency_range_t(min: UInt32(frames), max: UInt32(frames))
+        jack_port_set_latency_range(handle, direction == .output ? JackPlaybackLatency : JackCaptureLatency, &range)
+    }
+
+    /// The latency JACK reports for the port in the given mode, as (min, max) frames.
+    public func latency(playback: Bool) -> (min: Int, max: Int) {
+        var range = jack_latency_range_t()
+        jack_port_get_latency_range(handle, playback ? JackPlaybackLatency : JackCaptureLatency, &range)
+        return (Int(range.min), Int(range.max))
+    }
+}
+
