@@ -3,8 +3,8 @@ import Foundation
 /// A one-line progress bar on the terminal: `render.wav [#########.........]  45%`.
 ///
 /// It draws only when its output (standard error by default) is a terminal, so a piped or
-/// redirected run gets nothing extra. It redraws only when the drawn line changes (at most
-/// 1000 times over a whole run), and ``finish()`` ends the line.
+/// redirected run gets nothing extra. It redraws only when the drawn line changes (once per
+/// percent or bar cell, so a few hundred times at most per run), and ``finish()`` ends the line.
 /// - Thread: control; one bar is drawn by one thread at a time.
 public final class ProgressBar {
     public let label: String
