@@ -19,10 +19,10 @@ func decimalDouble(_ number: Float) -> Double {
     return Double("\(number)") ?? Double(number)
 }
 
-/// Text in double quotes with JSON escapes, shortened past 60 characters, for messages.
+/// Text in double quotes with JSON escapes, shortened past `limit` characters, for messages.
 /// - Thread: any.
-func quoted(_ text: String) -> String {
-    let shown = text.count > 60 ? String(text.prefix(57)) + "..." : text
+func quoted(_ text: String, limit: Int = 60) -> String {
+    let shown = text.count > limit ? String(text.prefix(limit - 3)) + "..." : text
     var result = "\""
     appendJSONEscaped(shown, to: &result)
     return result + "\""

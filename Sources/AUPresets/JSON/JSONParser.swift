@@ -162,9 +162,8 @@ struct JSONParser {
     }
 
     private mutating func parseLiteral(_ word: String) throws(JSONSyntaxError) {
-        let start = position
         for expected in word.utf8 {
-            guard current == expected else { throw failure("expected '\(word)'", at: start) }
+            guard current == expected else { throw failure("expected '\(word)'") }
             advance()
         }
     }

@@ -75,8 +75,8 @@ public struct LoadedNode: Sendable {
     }
 }
 
-/// The checked settings of a node, in the order they are applied: bus counts, the
-/// factory preset, the saved state, the parameters, bypass.
+/// The checked settings of a node, in the order they are applied: bus counts, the saved
+/// state, the factory preset, the parameters, bypass.
 /// - Thread: control.
 public struct NodeSettings: Sendable {
     /// Bus counts changed so the connections fit (a mixer's inputs, a splitter's outputs).
@@ -96,8 +96,8 @@ public struct NodeSettings: Sendable {
         for scope in [Scope.input, .output] {
             if let count = elementCounts[scope] { try unit.setValue(count, for: .elementCount, scope: scope) }
         }
-        if let factoryPreset { try unit.setValue(factoryPreset, for: .presentPreset) }
         if let state { try unit.setValue(state, for: .classInfo) }
+        if let factoryPreset { try unit.setValue(factoryPreset, for: .presentPreset) }
         for parameter in parameters { try parameter.apply(to: unit) }
         if isBypassed { try unit.setValue(true, for: .bypassEffect) }
     }

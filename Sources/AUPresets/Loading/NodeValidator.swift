@@ -61,6 +61,14 @@ struct NodeValidator {
             return result
         }
         result.unit = unit
+        if let state = node.state {
+            do {
+                try unit.setValue(state, for: .classInfo)
+                result.settings.state = state
+            } catch {
+                problems.add(.badState, path.key("state"), "expected the saved state of '\(unit.name)', found state it refuses: \(error.message)")
+            }
+        }
         if let name = node.preset {
             let presets = unit.factoryPresets
             if let preset = presets.first(where: { $0.name == name })
@@ -76,14 +84,6 @@ struct NodeValidator {
             } else {
                 problems.add(.unknownFactoryPreset, path.key("preset"),
                              "\(quoted(name)) is not a factory preset of '\(unit.name)'; expected one of: \(listing(presets.map(\.name)))")
-            }
-        }
-        if let state = node.state {
-            do {
-                try unit.setValue(state, for: .classInfo)
-                result.settings.state = state
-            } catch {
-                problems.add(.badState, path.key("state"), "expected the saved state of '\(unit.name)', found state it refuses: \(error.message)")
             }
         }
         for parameter in node.parameters {

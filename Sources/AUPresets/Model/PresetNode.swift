@@ -2,9 +2,9 @@ import Foundation
 
 /// One unit of a chain: its id in the file, which unit, and how it is set.
 ///
-/// When a node is loaded its settings are applied in this order: the factory ``preset``,
-/// then the saved ``state``, then each of ``parameters`` (so an explicit parameter wins),
-/// then ``isBypassed``.
+/// When a node is loaded its settings are applied in this order: the saved ``state``
+/// (custom state and parameter values), then the factory ``preset`` (its values), then
+/// each of ``parameters`` (so an explicit parameter wins), then ``isBypassed``.
 /// - Thread: any (a plain value).
 public struct PresetNode: Hashable, Sendable {
     /// The keys of a node object, in the order a save writes them.

@@ -20,7 +20,7 @@ enum AtomicFile {
         let folder = url.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw fail(.writeFailed, "cannot write: the folder \(quoted(folder)) does not exist")
+            throw fail(.writeFailed, "cannot write: the folder \(quoted(folder, limit: .max)) does not exist")
         }
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw fail(.writeFailed, "is a folder; expected a file name to save the preset to")
