@@ -7,9 +7,9 @@ import CAUPluginABI
 public final class NativeLibrary: @unchecked Sendable {
     /// The library file, as found on the search path.
     public let path: String
-    let entry: UnsafePointer<auhost_plugin_entry>
+    let entry: UnsafePointer<auhost_plugin_entry_t>
 
-    private init(path: String, entry: UnsafePointer<auhost_plugin_entry>) {
+    private init(path: String, entry: UnsafePointer<auhost_plugin_entry_t>) {
         self.path = path
         self.entry = entry
     }

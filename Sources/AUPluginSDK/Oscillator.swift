@@ -10,15 +10,14 @@ public enum Waveform: Int, Sendable, CaseIterable {
 }
 
 /// A band-limited oscillator: a phase accumulator in Double, PolyBLEP edges for the
-/// square and sawtooth (so they do not alias audibly), a leaky-integrated square for the
-/// triangle, and a xorshift white noise. Makes no allocation.
+/// square and sawtooth (so they do not alias audibly), a plain triangle, and a xorshift
+/// white noise. Makes no allocation.
 /// - Thread: render (configure on control or render; it is a plain value).
 public struct Oscillator: Sendable {
     public var waveform: Waveform = .sine
     /// Phase in cycles, 0 ..< 1.
     public var phase: Double = 0
     @usableFromInline var increment: Double = 0
-    @usableFromInline var triangleState: Double = 0
     @usableFromInline var noiseState: UInt32 = 0x1234_5678
 
     public init(waveform: Waveform = .sine) { self.waveform = waveform }
@@ -31,7 +30,6 @@ public struct Oscillator: Sendable {
     /// Starts again from phase 0 (a new note).
     public mutating func restart() {
         phase = 0
-        triangleState = 0
     }
 
     /// The next sample, −1 ... 1.
@@ -45,17 +43,15 @@ public struct Oscillator: Sendable {
             value = sin(2 * Double.pi * t)
         case .sawtooth:
             value = 2 * t - 1 - Oscillator.polyBLEP(t, dt)
-        case .square, .triangle:
+        case .square:
             value = t < 0.5 ? 1 : -1
             value += Oscillator.polyBLEP(t, dt)
             var shifted = t + 0.5
             if shifted >= 1 { shifted -= 1 }
             value -= Oscillator.polyBLEP(shifted, dt)
-            if waveform == .triangle {
-                // Integrate the square: a triangle of ±1 (leaky, so no DC builds up).
-                triangleState = flushDenormal(dt * 4 * value + (1 - dt * 0.05) * triangleState)
-                value = triangleState
-            }
+        case .triangle:
+            // Its harmonics fall as 1/n², so the plain shape aliases little.
+            value = t < 0.5 ? 4 * t - 1 : 3 - 4 * t
         case .noise:
             noiseState ^= noiseState << 13
             noiseState ^= noiseState >> 17

@@ -7,11 +7,11 @@ import Synchronization
 /// @_cdecl("auhost_plugin_entry") public func entry() -> UnsafeRawPointer { PluginExport.entry(Gain.self, Delay.self) }
 /// ```
 ///
-/// The first call builds the `auhost_plugin_entry` table and the unit descriptions; later
+/// The first call builds the `auhost_plugin_entry_t` table and the unit descriptions; later
 /// calls return the same table.
 /// - Thread: control.
 public enum PluginExport {
-    /// The library's `auhost_plugin_entry` table for `units`, as the entry symbol returns it.
+    /// The library's `auhost_plugin_entry_t` table for `units`, as the entry symbol returns it.
     /// - Thread: control.
     public static func entry(_ units: any PluginUnit.Type...) -> UnsafeRawPointer {
         entry(units)
@@ -68,7 +68,7 @@ final class ExportedLibrary: @unchecked Sendable {
 
     let units: [any PluginUnit.Type]
     let descriptions: UnsafeMutablePointer<auhost_unit_description>
-    let entry: UnsafeMutablePointer<auhost_plugin_entry>
+    let entry: UnsafeMutablePointer<auhost_plugin_entry_t>
 
     init(units: [any PluginUnit.Type]) {
         self.units = units
@@ -94,7 +94,7 @@ final class ExportedLibrary: @unchecked Sendable {
             (descriptions + index).initialize(to: description)
         }
         entry = .allocate(capacity: 1)
-        entry.initialize(to: auhost_plugin_entry(
+        entry.initialize(to: auhost_plugin_entry_t(
             abi_version: AUHOST_PLUGIN_ABI_VERSION, reserved: 0,
             init: { _, message, capacity in
                 let problems = PluginExport.problems(in: ExportedLibrary.current?.units ?? [])

@@ -3,7 +3,7 @@
  *
  * A native unit library is a shared object that exports one C function,
  *
- *     const auhost_plugin_entry *auhost_plugin_entry(void);
+ *     const auhost_plugin_entry_t *auhost_plugin_entry(void);
  *
  * The host loads the library with RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE, calls the
  * function, reads `abi_version` before touching anything else, and never unloads it.
@@ -220,8 +220,9 @@ typedef struct auhost_host_info {
     const char *version;        /**< "0.1.0" */
 } auhost_host_info;
 
-/** The table the entry symbol returns. `abi_version` comes first in every version. */
-typedef struct auhost_plugin_entry {
+/** The table the entry symbol returns (named `_t` so the type and the symbol can share a
+ *  C translation unit). `abi_version` comes first in every version. */
+typedef struct auhost_plugin_entry_t {
     uint32_t abi_version;       /**< AUHOST_PLUGIN_ABI_VERSION the library was built for */
     uint32_t reserved;
 
@@ -237,11 +238,12 @@ typedef struct auhost_plugin_entry {
     /** Thread: control. A new, uninitialized instance of unit `index`, or NULL on failure.
      *  Parameters hold their defaults. */
     const auhost_unit *(*create_unit)(uint32_t index, const auhost_host_info *host);
-} auhost_plugin_entry;
+} auhost_plugin_entry_t;
 
-/** The entry point every library exports (see AUHOST_PLUGIN_ENTRY_SYMBOL).
+/** The type of the entry point every library exports (see AUHOST_PLUGIN_ENTRY_SYMBOL):
+ *  `const auhost_plugin_entry_t *auhost_plugin_entry(void)`.
  *  Thread: control. Returns the same table every time. */
-typedef const auhost_plugin_entry *(*auhost_plugin_entry_function)(void);
+typedef const auhost_plugin_entry_t *(*auhost_plugin_entry_function)(void);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+
+/// Small unit libraries written in C and built in the test with `cc -shared`: a good unit
+/// (proving a unit needs no Swift at all) and one library per failure mode.
+enum CLibraryFixtures {
+    /// The ABI header's folder in this checkout.
+    static let abiInclude = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Sources/CAUPluginABI/include").path
+
+    /// A gain unit, `aufx:cgan:Test`, entirely in C: one parameter (linear gain, ID 7).
+    static let goodUnit = """
+        #include <stdlib.h>
+        #include <string.h>
+        #include "auhost_plugin.h"
+
+        typedef struct { float gain; int initialized; } state;
+
+        static uint32_t parameter_count(const auhost_unit *u) { (void)u; return 1; }
+        static bool parameter_info(const auhost_unit *u, uint32_t i, auhost_parameter_info *info) {
+            (void)u;
+            if (i != 0) return false;
+            memset(info, 0, sizeof *info);
+            info->id = 7; info->unit = 14; info->min_value = 0; info->max_value = 4; info->default_value = 1;
+            info->identifier = "gain"; info->name = "Linear Gain";
+            return true;
+        }
+        static float get_parameter(const auhost_unit *u, uint32_t id) { return id == 7 ? ((state *)u->unit_data)->gain : 0; }
+        static bool set_parameter(const auhost_unit *u, uint32_t id, float v) {
+            if (id != 7) return false;
+            ((state *)u->unit_data)->gain = v;
+            return true;
+        }
+        static int32_t initialize(const auhost_unit *u, const auhost_render_setup *s, char *m, uint32_t c) {
+            (void)m; (void)c; (void)s; ((state *)u->unit_data)->initialized = 1; return 0;
+        }
+        static void uninitialize(const auhost_unit *u) { ((state *)u->unit_data)->initialized = 0; }
+        static int32_t render(const auhost_unit *u, const auhost_process *p) {
+            state *st = u->unit_data;
+            uint32_t next = 0;
+            for (uint32_t f = 0; f < p->frame_count; f++) {
+                while (next < p->event_count && p->events[next].offset <= f) {
+                    if (p->events[next].kind == AUHOST_EVENT_PARAMETER && p->events[next].id == 7) st->gain = p->events[next].value;
+                    next++;
+                }
+                for (uint32_t c = 0; c < p->outputs[0].channel_count; c++)
+                    p->outputs[0].channels[c][f] = p->inputs[0].channels[c][f] * st->gain;
+            }
+            return 0;
+        }
+        static void reset(const auhost_unit *u) { (void)u; }
+        static uint32_t latency(const auhost_unit *u) { (void)u; return 0; }
+        static double tail_time(const auhost_unit *u) { (void)u; return 0; }
+        static int64_t save_state(const auhost_unit *u, uint8_t *b, uint64_t cap) {
+            if (b && cap >= sizeof(float)) memcpy(b, &((state *)u->unit_data)->gain, sizeof(float));
+            return sizeof(float);
+        }
+        static bool restore_state(const auhost_unit *u, const uint8_t *d, uint64_t n) {
+            if (n != sizeof(float)) return false;
+            memcpy(&((state *)u->unit_data)->gain, d, sizeof(float));
+            return true;
+        }
+        static uint32_t preset_count(const auhost_unit *u) { (void)u; return 0; }
+        static const char *preset_name(const auhost_unit *u, uint32_t i) { (void)u; (void)i; return NULL; }
+        static uint32_t preset_values(const auhost_unit *u, uint32_t i, auhost_parameter_value *v, uint32_t c) { (void)u; (void)i; (void)v; (void)c; return 0; }
+        static void destroy(const auhost_unit *u) { free(u->unit_data); free((void *)u); }
+
+        static bool init(const char *path, char *m, uint32_t c) { (void)path; (void)m; (void)c; return INIT_RESULT; }
+        static uint32_t unit_count(void) { return 1; }
+        static const auhost_unit_description description = {
+            .type = 0x61756678, .subtype = 0x6367616e, .manufacturer = 0x54657374,
+            .name = "C Gain", .manufacturer_name = "Test", .version = "1.0.0", .category = "Utility",
+            .input_bus_count = 1, .input_channels = {2}, .output_bus_count = 1, .output_channels = {2},
+        };
+        static const auhost_unit_description *unit_description(uint32_t i) { return i == 0 ? &description : NULL; }
+        static const auhost_unit *create_unit(uint32_t i, const auhost_host_info *h) {
+            (void)h;
+            if (i != 0) return NULL;
+            auhost_unit *u = calloc(1, sizeof *u);
+            state *st = calloc(1, sizeof *st);
+            st->gain = 1;
+            u->struct_size = sizeof *u; u->unit_data = st;
+            u->parameter_count = parameter_count; u->parameter_info = parameter_info;
+            u->get_parameter = get_parameter; u->set_parameter = set_parameter;
+            u->initialize = initialize; u->uninitialize = uninitialize; u->render = render; u->reset = reset;
+            u->latency = latency; u->tail_time = tail_time; u->save_state = save_state; u->restore_state = restore_state;
+            u->preset_count = preset_count; u->preset_name = preset_name; u->preset_values = preset_values;
+            u->destroy = destroy;
+            return u;
+        }
+        static const auhost_plugin_entry_t entry = { ABI_VERSION, 0, init, unit_count, unit_description, create_unit };
+        const auhost_plugin_entry_t *auhost_plugin_entry(void) { return &entry; }
+        """
+
+    /// A library with no entry symbol.
+    static let noSymbol = "int some_function(void) { return 42; }\n"
+
+    /// A library that needs a symbol nobody provides: dlopen with RTLD_NOW fails.
+    static let unresolvedSymbol = """
+        extern void auhost_test_missing_function(void);
+        void call_it(void) { auhost_test_missing_function(); }
+        """
+
+    /// A fresh private folder (mode 0755) under the system's temporary folder.
+    static func makeFolder(_ name: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-native-\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        return folder
+    }
+
+    /// Compiles `source` into `folder/name` with `cc -shared`; extra `-D` definitions allowed.
+    @discardableResult
+    static func build(_ source: String, named name: String, in folder: URL, defines: [String] = []) throws -> URL {
+        let sourceFile = folder.appendingPathComponent(name + ".c")
+        try source.write(to: sourceFile, atomically: true, encoding: .utf8)
+        let library = folder.appendingPathComponent(name)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["cc", "-shared", "-fPIC", "-std=c11", "-Wall", "-I", abiInclude] + defines.map { "-D" + $0 }
+            + ["-o", library.path, sourceFile.path]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "cc failed for \(name): \(message)")
+        return library
+    }
+
+    /// The good C unit, with the given ABI version and `init` result.
+    @discardableResult
+    static func buildGoodUnit(named name: String, in folder: URL, abiVersion: UInt32 = 1, initSucceeds: Bool = true) throws -> URL {
+        try build(goodUnit, named: name, in: folder, defines: ["ABI_VERSION=\(abiVersion)u", "INIT_RESULT=\(initSucceeds ? "true" : "false")"])
+    }
+}

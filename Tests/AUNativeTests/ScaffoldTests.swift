@@ -1,0 +1,69 @@
+import AUCore
+import AUHostKit
+import AUNative
+import Foundation
+import Testing
+
+/// `auhost new-unit` end to end: scaffold outside the repository, `swift build`, install
+/// into a plugin folder, load, render. Builds the SDK once in the scaffold (about a minute).
+@Suite struct ScaffoldTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test func aScaffoldedUnitBuildsInstallsAndLoads() throws {
+        let workspace = try CLibraryFixtures.makeFolder("scaffold")
+        let output = TextOutput(), errors = TextOutput()
+        let status = AUHostCLI.run(
+            ["new-unit", "Tremble", "--type", "aufx", "--subtype", "trmb", "--manufacturer", "Test", "--dir", workspace.path, "--sdk", Self.repository.path],
+            output: output, errors: errors)
+        #expect(status == 0, "\(errors.captured)")
+        let package = workspace.appendingPathComponent("Tremble")
+        #expect(FileManager.default.fileExists(atPath: package.appendingPathComponent("Package.swift").path))
+        #expect(output.captured.contains("swift build"))
+
+        let build = Process()
+        build.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        build.arguments = ["swift", "build", "--package-path", package.path]
+        let log = Pipe()
+        build.standardOutput = log
+        build.standardError = log
+        try build.run()
+        let text = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        build.waitUntilExit()
+        try #require(build.terminationStatus == 0, "swift build of the scaffold failed:\n\(text.suffix(3000))")
+
+        // Install as docs/WRITING-UNITS.md says: copy the library into a plugin folder.
+        let plugins = workspace.appendingPathComponent("plugins")
+        try FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        try FileManager.default.copyItem(
+            at: package.appendingPathComponent(".build/debug/libTremble.so"), to: plugins.appendingPathComponent("libTremble.so"))
+        let found = NativeProvider(searchPath: PluginSearchPath([plugins.path])).discoverComponents()
+        #expect(found.problems.isEmpty, "\(found.problems)")
+        let component = try #require(found.components.first)
+        #expect(component.description.description == "aufx:trmb:Test")
+        #expect(component.name == "Tremble")
+
+        let unit = try component.instantiate()
+        try unit.setParameter(0, value: -6)
+        let rendered = try NativeHarness.render(unit, input: [[Float](repeating: 1, count: 4800)], frames: 4800)
+        #expect(abs(Double(rendered[0].last!) - pow(10, -6.0 / 20)) < 1e-4)
+
+        let registry = ComponentRegistry(providers: [NativeProvider(searchPath: PluginSearchPath([plugins.path]))])
+        let info = TextOutput()
+        #expect(AUHostCLI.run(["info", "aufx:trmb:Test"], output: info, errors: errors, makeRegistry: { registry }) == 0)
+        #expect(info.captured.contains("gain"))
+    }
+
+    @Test func newUnitRefusesBadArgumentsAndFoldersInsideTheRepository() throws {
+        let errors = TextOutput()
+        #expect(AUHostCLI.run(["new-unit", "9lives", "--type", "aufx", "--subtype", "x"], output: TextOutput(), errors: errors) == 64)
+        #expect(errors.captured.contains("NAME must start with a letter"))
+        #expect(AUHostCLI.run(["new-unit", "Fine", "--type", "aufz", "--subtype", "x"], output: TextOutput(), errors: TextOutput()) == 64)
+        #expect(AUHostCLI.run(["new-unit", "Fine", "--type", "aufx", "--subtype", "toolong"], output: TextOutput(), errors: TextOutput()) == 64)
+        let inside = TextOutput()
+        #expect(AUHostCLI.run(
+            ["new-unit", "Fine", "--type", "aufx", "--subtype", "fine", "--dir", Self.repository.path + "/Plugins", "--sdk", Self.repository.path],
+            output: TextOutput(), errors: inside) == 1)
+        #expect(inside.captured.contains("inside the AUHost package"))
+        #expect(!FileManager.default.fileExists(atPath: Self.repository.path + "/Plugins/Fine"))
+    }
+}
