@@ -6,8 +6,8 @@ import Foundation
 /// and unique over it.
 ///
 /// - Manufacturer, from the maker (author name, else project name, else the URI's host):
-///   ASCII letters and digits of its words, two characters from each of the first words,
-///   first letter upper-case (`Steve Harris` → `StHa`, `gareus` → `Gare`).
+///   ASCII letters and digits of its words, each word capitalised, two characters from each
+///   of the first words, filled up from the rest (`Steve Harris` → `StHa`, `gareus` → `Gare`).
 /// - Subtype, from the URI's last path segment and fragment, lower-case:
 ///   without a fragment, the segment abbreviated to four (`amp` → `amp `, `JX10` → `jx10`);
 ///   with one, the segment's first character and the fragment abbreviated to three
@@ -70,14 +70,14 @@ enum LV2ComponentCodes {
         return result
     }
 
-    /// Two characters from each word, first letter upper-case, four at most.
+    /// Two characters from each capitalised word, four in all.
     static func manufacturerBase(_ maker: String) -> String {
-        let words = asciiWords(maker)
+        let words = asciiWords(maker).map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }
         var code = ""
         for word in words where code.count < 4 { code += word.prefix(min(2, 4 - code.count)) }
         if code.count < 4 { code += words.joined().dropFirst(code.count).prefix(4 - code.count) }
         while code.count < 4 { code += "x" }
-        return code.prefix(1).uppercased() + code.dropFirst().lowercased().prefix(3)
+        return code
     }
 
     /// The subtype from a URI's last segment and fragment.
