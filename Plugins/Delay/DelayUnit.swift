@@ -1,4 +1,5 @@
 import AUPluginSDK
+import Glibc
 
 /// `aufx:dely:AUHs`: a feedback delay per channel. The delay time is exact in samples
 /// (fractional times read between two samples linearly); feedback and mix are smoothed.
@@ -78,7 +79,12 @@ final class DelayUnit: PluginUnit {
     /// The delay in samples (at least 1 when the line feeds back on itself).
     private var delaySamples: Double { min(Double(timeMilliseconds) / 1000 * sampleRate, Double(length - 2)) }
 
-    var tailTime: Double { Double(timeMilliseconds) / 1000 * 30 }
+    /// Until the echoes have fallen by 60 dB: one delay per repeat, −60 dB / (20·log10 feedback) repeats.
+    var tailTime: Double {
+        let delay = Double(timeMilliseconds) / 1000
+        let gain = Double(feedback.target)
+        return gain <= 0.001 ? delay : delay * (1 + (-3 / log10(gain)).rounded(.up))
+    }
 
     func process(_ block: AudioBlock) {
         guard let lines else { return block.clearOutputs() }
