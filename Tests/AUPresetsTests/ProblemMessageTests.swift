@@ -58,7 +58,7 @@ let problemCases: [ProblemCase] = [
         kind: .invalidValue, path: "sampleRate", fragments: ["expected a sample rate in 1...1536000 Hz, found 0"]),
     ProblemCase(
         name: "bad node id", json: preset(nodes: #"{"id": "my eq", "unit": "aufx:fxeq:Test"}"#, routing: #""chain": ["my eq"]"#),
-        kind: .invalidValue, path: "nodes[0].id", fragments: ["expected a node id of letters, digits", "found \"my eq\""]),
+        kind: .invalidValue, path: "nodes[0].id", fragments: ["expected a node id of ASCII letters, digits", "found \"my eq\""]),
     ProblemCase(
         name: "duplicate node id", json: preset(nodes: eq + ",\n" + eq),
         kind: .duplicateNodeID, path: "nodes[1].id", fragments: ["duplicate node id \"eq\"; expected a unique id (nodes[0] has it too)"]),

@@ -28,7 +28,7 @@ struct NodeValidator {
             }
             if !Self.isValidID(node.id) {
                 problems.add(.invalidValue, path.key("id"),
-                             "expected a node id of letters, digits, '_' and '-' (not \"input\" or \"output\"), found \(quoted(node.id))")
+                             "expected a node id of ASCII letters, digits, '_' and '-' (not \"input\" or \"output\"), found \(quoted(node.id))")
             } else if let earlier = firstWithID[node.id] {
                 problems.add(.duplicateNodeID, path.key("id"), "duplicate node id \(quoted(node.id)); expected a unique id (\(nodesPath.index(earlier)) has it too)")
             } else {
@@ -39,10 +39,11 @@ struct NodeValidator {
         return results
     }
 
-    /// Letters, digits, `_` and `-`, not empty, not one of the graph's ends.
+    /// ASCII letters, digits, `_` and `-` (easy to type in `--set` and shells), not empty,
+    /// not one of the graph's ends.
     static func isValidID(_ id: String) -> Bool {
         !id.isEmpty && id != PresetEndpoint.inputName && id != PresetEndpoint.outputName
-            && id.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" }
+            && id.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" }
     }
 
     private func validate(_ node: PresetNode, at path: JSONPath, problems: inout ProblemCollector) -> Result {

@@ -10,7 +10,7 @@ public struct PresetNode: Hashable, Sendable {
     /// The keys of a node object, in the order a save writes them.
     public static let keys = ["id", "unit", "parameters", "preset", "bypass", "state"]
 
-    /// Names the node in `chain`, `connections` and `--set`: letters, digits, `_` and `-`;
+    /// Names the node in `chain`, `connections` and `--set`: ASCII letters, digits, `_` and `-`;
     /// not `input` or `output`.
     public var id: String
     /// `type:subtype:manufacturer`, `lv2:URI` (or a bare URI), or the unit's exact name.
