@@ -49,6 +49,13 @@ let coreTargets: [Target] = [
 let lv2Targets: [Target] = [
     .target(name: "AULV2", dependencies: ["AUCore", "CLilv", "CAUSupport"]),
     .testTarget(name: "AULV2Tests", dependencies: ["AULV2", "AUCore"]),
+    // Fixture plugins for the failure modes (bad Turtle, missing binary, missing feature,
+    // NULL instance, crash in run); the tests copy the .so into temporary bundles.
+    .target(name: "LV2Fixtures", path: "Tests/LV2Fixtures"),
+]
+
+let lv2Products: [Product] = [
+    .library(name: "LV2Fixtures", type: .dynamic, targets: ["LV2Fixtures"]),
 ]
 
 // MARK: - Native units: the C ABI, the SDK, the loader, the units in Plugins/
@@ -98,6 +105,6 @@ let package = Package(
         .executable(name: "auhost", targets: ["auhost"]),
         .library(name: "AUCore", targets: ["AUCore"]),
         .library(name: "AUEngine", targets: ["AUEngine"]),
-    ] + nativeProducts,
+    ] + nativeProducts + lv2Products,
     targets: cTargets + coreTargets + lv2Targets + nativeTargets + presetTargets + jackTargets + fileTargets
 )

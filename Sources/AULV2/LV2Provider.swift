@@ -19,6 +19,24 @@ public struct LV2Provider: ComponentProvider {
 
     public var format: ComponentFormat { .lv2 }
 
+    /// Each plugin's shared library path by URI (what probe verdicts are keyed by).
+    public func binaryPaths() -> [String: String] {
+        let world = LV2World(lv2Path: lv2Path)
+        return world.withLock {
+            var paths: [String: String] = [:]
+            let plugins = lilv_world_get_all_plugins(world.raw)
+            var iterator = lilv_plugins_begin(plugins)
+            while !lilv_plugins_is_end(plugins, iterator) {
+                if let plugin = lilv_plugins_get(plugins, iterator), let uri = LV2Node.string(lilv_plugin_get_uri(plugin)),
+                   let path = LV2PluginInfo.filePath(lilv_plugin_get_library_uri(plugin)) {
+                    paths[uri] = path
+                }
+                iterator = lilv_plugins_next(plugins, iterator)
+            }
+            return paths
+        }
+    }
+
     public func discoverComponents() -> (components: [Component], problems: [DiscoveryProblem]) {
         let world = LV2World(lv2Path: lv2Path)
         var infos: [(plugin: OpaquePointer, info: LV2PluginInfo)] = []

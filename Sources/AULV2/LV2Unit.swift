@@ -42,6 +42,9 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
                 .unsupportedType,
                 "\(info.uri) requires the host feature\(missing.count > 1 ? "s" : "") \(missing.joined(separator: ", ")), which AUHost does not provide")
         }
+        if let binary = info.binaryPath, !FileManager.default.fileExists(atPath: binary) {
+            throw AudioUnitError(.unsupportedType, "\(info.uri): its binary \(binary) does not exist")
+        }
         let ports = world.withLock { LV2PortReader.ports(of: plugin, world: world) }
         for port in ports {
             if case .unsupported(let classes) = port.kind, !port.isOptional {
@@ -70,7 +73,8 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
         if renderMode == .offline, info.requiredFeatures.contains(LV2URI.coreIsLive) {
             throw AudioUnitError(.failedInitialization, "\(pluginURI) requires lv2:isLive; it can only render live, not offline")
         }
-        let sampleRate = try value(of: .sampleRate)
+        // A unit without buses reads the global rate as AUCore's untyped default; use 48 kHz then.
+        let sampleRate = (try? value(of: .sampleRate)) ?? 48_000
         let maximumFrames = try value(of: .maximumFramesPerSlice)
         let sequenceSize = max(8192, layout.ports.map(\.minimumSize).max() ?? 0)
         let mentions = info.requiredFeatures + info.optionalFeatures

@@ -6,7 +6,7 @@ enum ListCommand: Command {
     static let name = "list"
     static let summary = "list the units on this machine"
     static let help = """
-        usage: auhost list [--type T] [--subtype S] [--manufacturer M] [--format lv2|native|builtin] [--json]
+        usage: auhost list [--type T] [--subtype S] [--manufacturer M] [--format lv2|native|builtin] [--probe] [--json]
 
         Lists every unit AUHost can load, one line each: type:subtype:manufacturer, name,
         format and identifier (LV2 URI, library path or built-in name). Units a probe found
@@ -16,6 +16,8 @@ enum ListCommand: Command {
           --subtype S       only units with subtype S
           --manufacturer M  only units by manufacturer code M
           --format F        only lv2, native or builtin units
+          --probe           first run each LV2 plugin once in a child process (verdicts are
+                            cached by binary path, size and mtime; see docs/LV2.md)
           --json            a JSON array of objects (see docs/CLI.md)
 
         """
@@ -27,10 +29,12 @@ enum ListCommand: Command {
         let search = ComponentDescription(type: try code("--type"), subtype: try code("--subtype"), manufacturer: try code("--manufacturer"))
         let format = try arguments.option("--format", expected: "lv2, native or builtin", ComponentFormat.init(rawValue:))
         let json = arguments.flag("--json")
+        let probe = arguments.flag("--probe")
         _ = try arguments.finish()
 
-        let units = context.registry.components(matching: search).filter { format == nil || $0.format == format }
+        var units = context.registry.components(matching: search).filter { format == nil || $0.format == format }
         context.reportDiscoveryProblems()
+        if probe { units = ProbeUnitCommand.probeAndMark(units, context) }
         if json {
             context.output.line(try JSONOutput.encode(units.map(UnitSummary.init)))
             return 0

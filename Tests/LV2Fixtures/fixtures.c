@@ -1,0 +1,59 @@
+// Fixture LV2 plugins for the failure modes AUHost must survive (Tests/AULV2Tests).
+// One shared library, several descriptors; the tests write the Turtle for each into a
+// temporary LV2_PATH bundle next to a copy of this library.
+#include "lv2_fixtures.h"
+
+#include <signal.h>
+#include <stdlib.h>
+
+#include <lv2/core/lv2.h>
+
+typedef struct {
+    const float *input;
+    float *output;
+} Passthrough;
+
+static LV2_Handle instantiate_passthrough(const LV2_Descriptor *descriptor, double rate, const char *bundle,
+                                          const LV2_Feature *const *features) {
+    (void)descriptor; (void)rate; (void)bundle; (void)features;
+    return calloc(1, sizeof(Passthrough));
+}
+
+static LV2_Handle instantiate_null(const LV2_Descriptor *descriptor, double rate, const char *bundle,
+                                   const LV2_Feature *const *features) {
+    (void)descriptor; (void)rate; (void)bundle; (void)features;
+    return NULL;
+}
+
+static void connect_port(LV2_Handle instance, uint32_t port, void *data) {
+    Passthrough *self = (Passthrough *)instance;
+    if (port == 0) self->input = (const float *)data;
+    else if (port == 1) self->output = (float *)data;
+}
+
+static void run_passthrough(LV2_Handle instance, uint32_t frames) {
+    Passthrough *self = (Passthrough *)instance;
+    for (uint32_t i = 0; i < frames; ++i) self->output[i] = self->input[i];
+}
+
+static void run_crash(LV2_Handle instance, uint32_t frames) {
+    (void)instance; (void)frames;
+    raise(SIGSEGV);
+}
+
+static void cleanup(LV2_Handle instance) { free(instance); }
+
+static const LV2_Descriptor descriptors[] = {
+    {"urn:auhost:fixture:passthrough", instantiate_passthrough, connect_port, NULL, run_passthrough, NULL, cleanup, NULL},
+    {"urn:auhost:fixture:needs-feature", instantiate_passthrough, connect_port, NULL, run_passthrough, NULL, cleanup, NULL},
+    {"urn:auhost:fixture:null-instance", instantiate_null, connect_port, NULL, run_passthrough, NULL, cleanup, NULL},
+    {"urn:auhost:fixture:crash-in-run", instantiate_passthrough, connect_port, NULL, run_crash, NULL, cleanup, NULL},
+    {"urn:auhost:fixture:bad-turtle", instantiate_passthrough, connect_port, NULL, run_passthrough, NULL, cleanup, NULL},
+    {"urn:auhost:fixture:missing-binary", instantiate_passthrough, connect_port, NULL, run_passthrough, NULL, cleanup, NULL},
+};
+
+LV2_SYMBOL_EXPORT const LV2_Descriptor *lv2_descriptor(uint32_t index) {
+    return index < sizeof descriptors / sizeof descriptors[0] ? &descriptors[index] : NULL;
+}
+
+int auhost_lv2_fixtures_count(void) { return (int)(sizeof descriptors / sizeof descriptors[0]); }
