@@ -79,7 +79,7 @@ import Testing
     private func map(_ input: [[Float]], to outputs: Int) -> [[Float]] {
         let frames = input[0].count
         let source = OwnedAudioBuffers(channels: input.count, capacity: frames)
-        for (channel, samples) in input.enumerated() { source.buffers()[channel].update(fromContentsOf: samples) }
+        for (channel, samples) in input.enumerated() { _ = source.buffers()[channel].update(fromContentsOf: samples) }
         let target = OwnedAudioBuffers(channels: outputs, capacity: frames)
         source.withView { input in target.withView { ChannelMapper(from: input.channelCount, to: outputs).map(input, into: $0) } }
         return (0..<outputs).map { Signals.array(target, channel: $0) }
