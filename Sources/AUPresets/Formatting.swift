@@ -32,6 +32,25 @@ func quoted(_ text: String, limit: Int = 60) -> String {
 /// - Thread: any.
 func listing(_ items: [String]) -> String { items.joined(separator: ", ") }
 
+/// "one of: a, b, c" for a short list; for a long one (a mixer's hundreds of parameters)
+/// "one of N, such as: …" naming the few that look most like `text`, so the line stays readable.
+/// - Thread: any.
+func choices(_ items: [String], near text: String, limit: Int = 16) -> String {
+    guard items.count > limit else { return "one of: \(listing(items))" }
+    let needle = text.lowercased()
+    func score(_ item: String) -> (Int, Int, Int) {
+        let lowered = item.lowercased()
+        let shared = zip(lowered, needle).prefix { $0 == $1 }.count
+        let related = lowered.contains(needle) || needle.contains(lowered)
+        return (related ? 0 : 1, -shared, abs(lowered.count - needle.count))
+    }
+    let closest = items.enumerated().sorted { left, right in
+        let a = score(left.element), b = score(right.element)
+        return a != b ? a < b : left.offset < right.offset
+    }.prefix(6).map(\.element)
+    return "one of \(items.count), such as: \(listing(closest))"
+}
+
 /// Appends `text` with the escapes JSON requires (quote, backslash, control characters).
 /// - Thread: any.
 func appendJSONEscaped(_ text: String, to output: inout String) {

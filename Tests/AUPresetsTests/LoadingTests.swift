@@ -123,6 +123,21 @@ import Testing
         }
     }
 
+    @Test func aLongParameterListIsCutToTheClosest() {
+        let registry = makeRegistry()
+        registry.register(Component(
+            description: ComponentDescription(type: "aufx", subtype: "wide", manufacturer: "Test"), name: "Wide", manufacturerName: "Test",
+            version: "1", format: .builtin, identifier: "test:wide",
+            factory: { () throws(AudioUnitError) -> AudioUnit in
+                AudioUnit(
+                    description: ComponentDescription(type: "aufx", subtype: "wide", manufacturer: "Test"), name: "Wide",
+                    inputs: [.canonical(channels: 2, name: "In")], outputs: [.canonical(channels: 2, name: "Out")],
+                    parameters: (0..<40).map { ParameterInfo(id: ParameterID($0), identifier: "p\($0)", name: "P\($0)", min: 0, max: 1, default: 0) })
+            }))
+        let found = problems(in: preset(nodes: #"{"id": "w", "unit": "Wide", "parameters": {"p3x": 1}}"#, routing: #""chain": ["w"]"#), registry: registry)
+        #expect(found.map(\.message) == ["unknown parameter of 'Wide'; expected one of 40, such as: p3, p30, p31, p32, p33, p34"])
+    }
+
     @Test func builtInUnitsResolveByEveryKindOfReference() throws {
         for reference in ["aufx:splt:AUHs", "Splitter", "splitter", "builtin:Splitter"] {
             let loaded = try load(preset(nodes: #"{"id": "s", "unit": "\#(reference)"}"#, routing: #""chain": ["s"]"#))

@@ -21,12 +21,12 @@ enum ParameterCheck {
             if writable.isEmpty {
                 throw ParameterIssue(kind: .unknownParameter, message: "unknown parameter; '\(unit.name)' has no parameters that can be set")
             }
-            throw ParameterIssue(kind: .unknownParameter, message: "unknown parameter of '\(unit.name)'; expected one of: \(listing(writable))")
+            throw ParameterIssue(kind: .unknownParameter, message: "unknown parameter of '\(unit.name)'; expected \(choices(writable, near: key))")
         }
         guard info.isWritable else {
             throw ParameterIssue(
                 kind: .readOnlyParameter,
-                message: "'\(key)' is a read-only output of '\(unit.name)'; expected one of: \(listing(writable))")
+                message: "'\(key)' is a read-only output of '\(unit.name)'; expected \(choices(writable, near: key))")
         }
         let number: Double
         switch value {
