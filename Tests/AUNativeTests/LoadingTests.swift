@@ -36,7 +36,7 @@ import Testing
 
     @Test func listAndInfoShowTheNativeUnits() throws {
         let output = TextOutput(), errors = TextOutput()
-        let registry = ComponentRegistry(providers: [NativeProvider(searchPath: PluginSearchPath([NativeHarness.pluginFolder]))])
+        let registry = ComponentRegistry(providers: [NativeProvider(searchPath: NativeHarness.searchPath)])
         #expect(AUHostCLI.run(["list", "--format", "native"], output: output, errors: errors, makeRegistry: { registry }) == 0)
         for (code, name) in Self.expected {
             #expect(output.captured.contains(code) && output.captured.contains(name), "list lacks \(code)")

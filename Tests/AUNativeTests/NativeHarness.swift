@@ -14,8 +14,11 @@ enum NativeHarness {
         return candidates.first { FileManager.default.fileExists(atPath: $0 + "/libAUHostGain.so") } ?? candidates.last!
     }()
 
+    /// ``pluginFolder`` as a build folder: other libraries there (LV2 fixtures…) are skipped.
+    static let searchPath = PluginSearchPath(folders: [.init(path: pluginFolder, isBuildFolder: true)])
+
     /// Every unit in ``pluginFolder``, discovered once for all tests.
-    static let discovery = NativeProvider(searchPath: PluginSearchPath([pluginFolder])).discoverComponents()
+    static let discovery = NativeProvider(searchPath: searchPath).discoverComponents()
 
     static let registry: ComponentRegistry = {
         let registry = ComponentRegistry()
