@@ -14,6 +14,7 @@ public struct BuiltinUnits: ComponentProvider {
     /// One entry per built-in unit: description, name, category and factory.
     static let catalog: [(subtype: FourCharCode, type: FourCharCode, name: String, category: String, make: @Sendable (ComponentDescription) -> AudioUnit)] = [
         ("splt", ComponentType.effect, "Splitter", "Utility", { SplitterUnit(description: $0) }),
+        ("mcmx", ComponentType.mixer, "Multichannel Mixer", "Mixer", { MultichannelMixerUnit(description: $0) }),
         ("genr", ComponentType.output, "Generic Output", "Output", { GenericOutputUnit(description: $0) }),
     ]
 

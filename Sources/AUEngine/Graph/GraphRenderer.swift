@@ -243,7 +243,7 @@ final class GraphRenderer: @unchecked Sendable {
         case .delayed:
             let source = AudioBuffers(
                 channelPointers: UnsafeMutableBufferPointer(start: input.sourceBase, count: input.sourceChannels), frameCount: frames)
-            input.delay.unsafelyUnwrapped.process(source, into: input.view(frames), frames: frames)
+            input.delay.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.process(source, into: input.view(frames), frames: frames) }
         case .callback:
             var flags = RenderFlags()
             let view = input.view(frames)
@@ -254,25 +254,25 @@ final class GraphRenderer: @unchecked Sendable {
     private func renderStep(_ plan: RenderPlan, _ index: Int, sliceOffset: Int, frames: Int, time: RenderTimestamp) {
         let step = plan.steps[index]
         let start = plan.measuresTime ? MonotonicClock.nanoseconds() : 0
-        for input in step.inputs { prepareInput(plan, input, frames: frames, time: time) }
+        for bus in 0..<step.inputs.count { prepareInput(plan, step.inputs[bus], frames: frames, time: time) }
         let runtime = step.runtime
         if runtime.isFaulted.load(ordering: .relaxed) {
-            for output in step.outputs { output.view(frames).clear() }
+            for bus in 0..<step.outputs.count { step.outputs[bus].view(frames).clear() }
             applyEvents(step, from: sliceOffset, to: sliceOffset + frames)
         } else if runtime.isBypassed.load(ordering: .relaxed) {
-            for (bus, output) in step.outputs.enumerated() {
-                let target = output.view(frames)
+            for bus in 0..<step.outputs.count {
+                let target = step.outputs[bus].view(frames)
                 if bus < step.inputs.count {
                     let source = step.inputs[bus].view(frames)
-                    if let delay = step.bypassDelays[bus] { delay.process(source, into: target, frames: frames) } else { target.copy(from: source) }
+                    if let delay = step.bypassDelays[bus] { delay._withUnsafeGuaranteedRef { $0.process(source, into: target, frames: frames) } } else { target.copy(from: source) }
                 } else {
                     target.clear()
                 }
             }
             applyEvents(step, from: sliceOffset, to: sliceOffset + frames)
         } else {
-            for (bus, delay) in step.bypassDelays.enumerated() {
-                if let delay { delay.feed(step.inputs[bus].view(frames), frames: frames) }
+            for bus in 0..<step.bypassDelays.count {
+                if let delay = step.bypassDelays[bus] { delay._withUnsafeGuaranteedRef { $0.feed(step.inputs[bus].view(frames), frames: frames) } }
             }
             var status: AudioUnitStatus = 0
             var position = 0
@@ -297,15 +297,15 @@ final class GraphRenderer: @unchecked Sendable {
                 if status == 0 { status = result }
             }
             if status != 0 {
-                for output in step.outputs { output.view(frames).clear() }
+                for bus in 0..<step.outputs.count { step.outputs[bus].view(frames).clear() }
                 if runtime.lastStatus.exchange(status, ordering: .relaxed) != status {
                     notices.push(GraphNotice(kind: .renderError, node: step.node, status: status, sampleTime: time.sampleTime))
                 }
             } else {
-                for output in step.outputs where output.view(frames).containsNonFinite() {
+                for bus in 0..<step.outputs.count where step.outputs[bus].view(frames).containsNonFinite() {
                     runtime.isFaulted.store(true, ordering: .relaxed)
                     notices.push(GraphNotice(kind: .nonFiniteOutput, node: step.node, status: 0, sampleTime: time.sampleTime))
-                    for output in step.outputs { output.view(frames).clear() }
+                    for other in 0..<step.outputs.count { step.outputs[other].view(frames).clear() }
                     break
                 }
             }
@@ -332,9 +332,9 @@ final class GraphRenderer: @unchecked Sendable {
     private func renderRange(_ step: PlanStep, offset: Int, frames: Int, time: RenderTimestamp) -> AudioUnitStatus {
         if let adapter = step.adapter {
             point(step, offset: 0, frames: frames + offset)
-            return adapter.render(
+            return adapter._withUnsafeGuaranteedRef { adapter in adapter.render(
                 step.unit, inputs: UnsafeBufferPointer(step.inputViews), outputs: UnsafeBufferPointer(step.outputViews),
-                offset: offset, frames: frames, sampleTime: time.sampleTime + Double(offset))
+                offset: offset, frames: frames, sampleTime: time.sampleTime + Double(offset)) }
         }
         guard step.needsPowerOfTwo else { return call(step, offset: offset, frames: frames, time: time) }
         var position = offset

@@ -136,7 +136,7 @@ struct PlanCompiler {
                     reuse.delays[key] = line
                     plan.retain(line)
                     input.kind = .delayed
-                    input.delay = line
+                    input.delay = Unmanaged.passUnretained(line)
                     input.sourceBase = source.base
                     input.sourceChannels = source.channels
                 }
@@ -162,22 +162,22 @@ struct PlanCompiler {
             }
             let planOutputs = plan.allocate(PlanOutput.self, count: outputFormats.count)
             let outputViews = plan.allocate(AudioBuffers.self, count: outputFormats.count)
-            let bypassDelays = plan.allocate(DelayLine?.self, count: outputFormats.count)
+            let bypassDelays = plan.allocate(Unmanaged<DelayLine>?.self, count: outputFormats.count)
             let latency = report.nodeLatency[node]!
             for (bus, format) in outputFormats.enumerated() {
                 planOutputs.initializeElement(at: bus, to: outputs[GraphEndpoint(node, bus: bus)]!)
                 outputViews.initializeElement(at: bus, to: plan.makeView(channels: format.channelsPerFrame))
-                var line: DelayLine?
+                var line: Unmanaged<DelayLine>?
                 if latency > 0 && bus < inputFormats.count {
                     let key = BypassKey(node: node, bus: bus, delay: latency, channels: format.channelsPerFrame)
                     let made = previous.bypassDelays[key] ?? DelayLine(delay: latency, channels: format.channelsPerFrame, maximumFrames: sliceFrames)
                     reuse.bypassDelays[key] = made
                     plan.retain(made)
-                    line = made
+                    line = Unmanaged.passUnretained(made)
                 }
                 bypassDelays.initializeElement(at: bus, to: line)
             }
-            var adapter: BlockAdapter?
+            var adapter: Unmanaged<BlockAdapter>?
             let requirement = report.blockRequirement[node]!
             if case .fixed(let size) = requirement {
                 let key = AdapterKey(node: node, blockSize: size)
@@ -185,10 +185,10 @@ struct PlanCompiler {
                     blockSize: size, inputChannels: inputFormats.map(\.channelsPerFrame), outputChannels: outputFormats.map(\.channelsPerFrame))
                 reuse.adapters[key] = made
                 plan.retain(made)
-                adapter = made
+                adapter = Unmanaged.passUnretained(made)
             }
             plan.steps.initializeElement(at: index, to: PlanStep(
-                node: node, unit: unit, runtime: runtime, inputs: inputs, outputs: planOutputs,
+                node: node, unitReference: Unmanaged.passUnretained(unit), runtimeReference: Unmanaged.passUnretained(runtime), inputs: inputs, outputs: planOutputs,
                 inputViews: inputViews, outputViews: outputViews, latency: latency, bypassDelays: bypassDelays,
                 needsPowerOfTwo: requirement == .powerOfTwo, adapter: adapter))
             plan.stepIndexByNode[Int(node.rawValue)] = Int32(index)

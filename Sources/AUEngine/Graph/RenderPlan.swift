@@ -24,7 +24,7 @@ struct PlanInput {
     var sourceBase: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     var sourceChannels: Int
     /// The aligning delay (delayed inputs); the plan keeps it alive.
-    unowned(unsafe) var delay: DelayLine?
+    var delay: Unmanaged<DelayLine>?
     /// Index into ``RenderPlan/callbacks`` (callback inputs).
     var callback: Int
 
@@ -47,12 +47,12 @@ struct PlanOutput {
 }
 
 /// One node in render order, with everything resolved: no look-up happens on the render
-/// thread. Class references are unowned(unsafe): the plan holds the strong ones, so copying
-/// a step does no reference counting.
+/// thread. Class references are unmanaged: the plan holds the strong ones, so copying a step
+/// does no reference counting.
 struct PlanStep {
     var node: GraphNode
-    unowned(unsafe) var unit: AudioUnit
-    unowned(unsafe) var runtime: NodeRuntime
+    var unitReference: Unmanaged<AudioUnit>
+    var runtimeReference: Unmanaged<NodeRuntime>
     var inputs: UnsafeMutableBufferPointer<PlanInput>
     var outputs: UnsafeMutableBufferPointer<PlanOutput>
     /// Views handed to the unit, re-pointed at an offset for each call.
@@ -62,11 +62,17 @@ struct PlanStep {
     var latency: Int
     /// Delays that keep a bypassed node's latency, one per output bus that has a matching
     /// input (nil entries when the node has no latency).
-    var bypassDelays: UnsafeMutableBufferPointer<DelayLine?>
+    var bypassDelays: UnsafeMutableBufferPointer<Unmanaged<DelayLine>?>
     /// Splits every call into power-of-two lengths.
     var needsPowerOfTwo: Bool
     /// Buffers fixed-size blocks; the plan keeps it alive.
-    unowned(unsafe) var adapter: BlockAdapter?
+    var adapter: Unmanaged<BlockAdapter>?
+
+    /// The unit, without reference counting (the plan keeps it alive).
+    @inline(__always)
+    var unit: AudioUnit { unitReference._withUnsafeGuaranteedRef { $0 } }
+    @inline(__always)
+    var runtime: NodeRuntime { runtimeReference._withUnsafeGuaranteedRef { $0 } }
 }
 
 /// The compiled graph: nodes in topological order with their buffers, aligning delays and
