@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func anUnsupportedVersionStopsBeforeTheRest() {
-        let json = preset(nodes: #"{"id": "eq", "unit": "Fixtur EQQ"}"#).replacingOccurrences(of: "\"auhost\": 1", with: "\"auhost\": 3")
+        let json = preset(nodes: #"{"id": "eq", "unit": "Fixtur EQQ"}"#, extra: "\n  \"routes\": {},").replacingOccurrences(of: "\"auhost\": 1", with: "\"auhost\": 3")
         #expect(problems(in: json).map(\.kind) == [.unsupportedVersion])
     }
 

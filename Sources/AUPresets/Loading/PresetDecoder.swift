@@ -26,19 +26,20 @@ struct PresetDecoder {
     }
 
     private mutating func decode(_ root: JSONNode) -> DecodedPreset? {
+        // Another version may have other keys: say only that, before judging any key.
+        if case .object(let raw) = root.value, let version = raw.first(where: { $0.key == "auhost" })?.value,
+           case .number(let number) = version.value, number != Double(ChainPreset.schemaVersion) {
+            problems.add(.unsupportedVersion, JSONPath.root.key("auhost"),
+                         "unsupported schema version \(formatNumber(number)); expected \(ChainPreset.schemaVersion) (this AUHost reads version \(ChainPreset.schemaVersion) files)")
+            return nil
+        }
         guard let members = object(root, .root, keys: ChainPreset.keys, what: "an object with \"auhost\": 1, \"name\", \"nodes\" and \"chain\" or \"connections\"") else {
             return nil
         }
         let path = JSONPath.root
         if let version = members["auhost"] {
-            guard case .number(let number) = version.value else {
+            if case .number = version.value {} else {
                 problems.add(.wrongType, path.key("auhost"), "expected the schema version \(ChainPreset.schemaVersion), found \(version.foundDescription)")
-                return decodeBody(members)
-            }
-            guard number == Double(ChainPreset.schemaVersion) else {
-                problems.add(.unsupportedVersion, path.key("auhost"),
-                             "unsupported schema version \(formatNumber(number)); expected \(ChainPreset.schemaVersion) (this AUHost reads version \(ChainPreset.schemaVersion) files)")
-                return nil
             }
         } else {
             problems.add(.missingKey, path.key("auhost"), "missing required key; expected \"auhost\": \(ChainPreset.schemaVersion), the schema version")
