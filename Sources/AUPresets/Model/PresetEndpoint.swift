@@ -1,0 +1,35 @@
+/// One end of a connection, `"node:bus"`: a node id, or `input` (where audio enters the
+/// graph; a source only) or `output` (where it leaves; a destination only).
+/// - Thread: any (a plain value).
+public struct PresetEndpoint: Hashable, Sendable, CustomStringConvertible {
+    public static let inputName = "input"
+    public static let outputName = "output"
+
+    public var node: String
+    public var bus: Int
+
+    public init(node: String, bus: Int) {
+        self.node = node
+        self.bus = bus
+    }
+
+    /// The graph's input, bus `bus`.
+    public static func input(_ bus: Int = 0) -> PresetEndpoint { PresetEndpoint(node: inputName, bus: bus) }
+    /// The graph's output, bus `bus`.
+    public static func output(_ bus: Int = 0) -> PresetEndpoint { PresetEndpoint(node: outputName, bus: bus) }
+
+    /// Parses `"node:bus"` (the last colon splits; the bus is a decimal number); nil when
+    /// the text is not that.
+    public init?(parsing text: String) {
+        guard let colon = text.lastIndex(of: ":") else { return nil }
+        let node = String(text[..<colon])
+        let busText = text[text.index(after: colon)...]
+        guard !node.isEmpty, !busText.isEmpty, busText.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+              let bus = Int(busText)
+        else { return nil }
+        self.init(node: node, bus: bus)
+    }
+
+    /// `node:bus`, as the file writes it.
+    public var description: String { "\(node):\(bus)" }
+}
