@@ -46,6 +46,19 @@ import Testing
         ])
     }
 
+    @Test func withoutGraphInputsOnlyAGeneratorCanStartAChain() throws {
+        let loader = PresetLoader(registry: registry, graphInputBuses: 0)
+        let synth = preset(nodes: #"{"id": "syn", "unit": "augn:fsyn:Test"}, {"id": "eq", "unit": "aufx:fxeq:Test"}"#, routing: #""chain": ["syn", "eq"]"#)
+        let loaded = try loader.load(data: Data(synth.utf8), file: "synth.json")
+        loaded.dispose()
+        do {
+            _ = try loader.load(data: Data(preset().utf8), file: "fx.json")
+            Issue.record("an effect chain loaded without a graph input")
+        } catch {
+            #expect(error.description == "fx.json: nodes[0]: nothing feeds node 'eq'; expected a connection into one of its 1 input bus(es)")
+        }
+    }
+
     @Test func busCountsGrowWhereTheUnitAllows() throws {
         let loaded = try load(preset(
             nodes: #"""

@@ -90,7 +90,8 @@ struct RoutingValidator {
             items.append((index, path))
         }
         var edges: [Edge] = []
-        var previous: LoadedEndpoint? = .graphInput(bus: 0)
+        // A graph without input buses (a synth patch run live) feeds nothing from input.
+        var previous: LoadedEndpoint? = graphInputBuses > 0 ? .graphInput(bus: 0) : nil
         var previousID = PresetEndpoint.inputName
         for (offset, item) in items.enumerated() {
             let unit = nodes[item.index].unit
