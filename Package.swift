@@ -52,6 +52,8 @@ let lv2Targets: [Target] = [
     // Fixture plugins for the failure modes (bad Turtle, missing binary, missing feature,
     // NULL instance, crash in run); the tests copy the .so into temporary bundles.
     .target(name: "LV2Fixtures", path: "Tests/LV2Fixtures"),
+    // Times discovery for docs/BENCHMARKS.md (release builds only).
+    .executableTarget(name: "LV2DiscoveryBenchmark", dependencies: ["AULV2"], path: "Tests/LV2DiscoveryBenchmark"),
 ]
 
 let lv2Products: [Product] = [
