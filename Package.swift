@@ -35,12 +35,12 @@ let coreTargets: [Target] = [
     // The Audio Unit model and the real-time primitives. Imports no C library but CAUSupport.
     .target(name: "AUCore", dependencies: ["CAUSupport"]),
     // Built-in units, the graph and the renderer.
-    .target(name: "AUEngine", dependencies: ["AUCore"]),
+    .target(name: "AUEngine", dependencies: ["AUCore", "CSamplerate"]),
     // The registry assembled over every backend, and the command implementations.
-    .target(name: "AUHostKit", dependencies: ["AUCore", "AUEngine", "AULV2", "AUNative"]),
+    .target(name: "AUHostKit", dependencies: ["AUCore", "AUEngine", "AULV2", "AUNative", "AUPresets", "AUFiles", "AUJACK"]),
     .executableTarget(name: "auhost", dependencies: ["AUHostKit"]),
     .testTarget(name: "AUCoreTests", dependencies: ["AUCore", "AUEngine"]),
-    .testTarget(name: "AUHostKitTests", dependencies: ["AUHostKit"]),
+    .testTarget(name: "AUHostKitTests", dependencies: ["AUHostKit", "AUTestSupport"]),
     .testTarget(name: "AUEngineTests", dependencies: ["AUEngine", "AUCore"]),
 ]
 
@@ -84,7 +84,9 @@ let nativeProducts: [Product] = [.library(name: "AUPluginSDK", targets: ["AUPlug
 let jackTargets: [Target] = [
     .target(name: "CAUJack", dependencies: ["CJack"], path: "Sources/CAUJack", linkerSettings: [.linkedLibrary("jack")]),
     .target(name: "AUJACK", dependencies: ["AUCore", "CJack", "CAUJack"]),
-    .testTarget(name: "AUJACKTests", dependencies: ["AUJACK", "AUCore"]),
+    .testTarget(name: "AUJACKTests", dependencies: ["AUJACK", "AUCore", "AUTestSupport"]),
+    // What the live tests share: a jackd of their own, recordings in plain memory.
+    .target(name: "AUTestSupport", dependencies: ["AUJACK"], path: "Tests/AUTestSupport"),
 ]
 
 // MARK: - Audio files: libsndfile reading and atomic writing, libsamplerate, levels

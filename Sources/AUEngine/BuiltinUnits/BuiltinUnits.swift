@@ -15,6 +15,8 @@ public struct BuiltinUnits: ComponentProvider {
     static let catalog: [(subtype: FourCharCode, type: FourCharCode, name: String, category: String, make: @Sendable (ComponentDescription) -> AudioUnit)] = [
         ("splt", ComponentType.effect, "Splitter", "Utility", { SplitterUnit(description: $0) }),
         ("mcmx", ComponentType.mixer, "Multichannel Mixer", "Mixer", { MultichannelMixerUnit(description: $0) }),
+        ("ipeq", ComponentType.effect, "iPod EQ", "EQ", { GraphicEQUnit(description: $0) }),
+        ("conv", ComponentType.formatConverter, "Format Converter", "Converter", { FormatConverterUnit(description: $0) }),
         ("genr", ComponentType.output, "Generic Output", "Output", { GenericOutputUnit(description: $0) }),
     ]
 

@@ -42,6 +42,17 @@ enum FormatPropagation {
                     "\(model.label(node)) input \(first.bus) is at \(Int(first.rate)) Hz but input \(other.bus) is at \(Int(other.rate)) Hz: sample rates must agree; \(converterHint)")
             }
             guard let rate = connectedRates.first?.rate, node != model.outputNode else { continue }
+            let type = entry.description.type
+            if unit.elementCount(.input) == 1, type != ComponentType.mixer, type != ComponentType.formatConverter, unit.state != .initialized {
+                // An effect's outputs follow its input's channel count when the unit accepts it.
+                let channels = try unit.busConfiguration(scope: .input, element: 0).format.channelsPerFrame
+                for bus in 0..<unit.elementCount(.output) {
+                    let format = try unit.busConfiguration(scope: .output, element: bus).format
+                    guard format.channelsPerFrame != channels else { continue }
+                    let following = StreamFormat(sampleRate: format.sampleRate, channels: channels, bitsPerChannel: format.bitsPerChannel, flags: format.formatFlags)
+                    try? unit.setValue(following, for: .streamFormat, scope: .output, element: bus)
+                }
+            }
             if entry.description.type == ComponentType.formatConverter {
                 let outputRate = try unit.busConfiguration(scope: .output, element: 0).format.sampleRate
                 if outputRate != rate {

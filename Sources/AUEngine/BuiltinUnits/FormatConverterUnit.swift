@@ -1,0 +1,210 @@
+import AUCore
+import CSamplerate
+
+/// `aufc:conv:AUHs`: the format converter (Core Audio's AUConverter).
+///
+/// In a graph it converts channel layouts: up-mix (mono to every output channel; other
+/// extra channels silent) and down-mix (to mono: the mean of every input channel; to fewer
+/// channels: output channel `c` is the mean of input channels `c`, `c + M`, `c + 2M`…).
+/// Every node of a graph renders the same frames per cycle, so there both buses must have
+/// the same sample rate.
+///
+/// At the graph's edge (files, devices) ``convert(_:frameCount:into:capacity:)`` also changes
+/// the sample rate (libsamplerate, quality set by parameter 0 before initialize) and the
+/// sample format: any linear PCM format ``SampleConverter`` reads or writes on either bus
+/// (interleaved or not, 16-bit integer, 8.24 fixed point, float).
+/// - Thread: control for set-up; ``process(_:)`` and ``convert(_:frameCount:into:capacity:)``
+///   on the render thread (or the one thread that drives an offline conversion).
+public final class FormatConverterUnit: AudioUnit, @unchecked Sendable {
+    /// What ``convert(_:frameCount:into:capacity:)`` did.
+    public struct Conversion: Sendable, Equatable {
+        /// Input frames read (the rest must be passed again).
+        public var consumed: Int
+        /// Output frames written.
+        public var produced: Int
+        public init(consumed: Int, produced: Int) {
+            self.consumed = consumed
+            self.produced = produced
+        }
+    }
+
+    /// Parameter 0: libsamplerate's converter (0 best sinc … 2 fastest sinc, 3 zero-order hold, 4 linear).
+    public static let qualityParameter: ParameterID = 0
+
+    private var decoder: SampleConverter?
+    private var encoder: SampleConverter?
+    private var resampler: OpaquePointer?
+    private var ratio = 1.0
+    private var inputChannels = 0
+    private var outputChannels = 0
+    private var chunk = 0
+    /// Planar scratch: decoded input, mixed, resampled output; interleaved scratch for libsamplerate.
+    private var decoded: OwnedAudioBuffers?
+    private var mixed: OwnedAudioBuffers?
+    private var resampled: OwnedAudioBuffers?
+    private var interleavedIn: UnsafeMutablePointer<Float>?
+    private var interleavedOut: UnsafeMutablePointer<Float>?
+    private var rawOutput: UnsafeMutablePointer<UnsafeMutableRawPointer>?
+    private var rawInput: UnsafeMutablePointer<UnsafeRawPointer>?
+
+    init(description: ComponentDescription) {
+        super.init(
+            description: description, name: "Format Converter", inputs: [.canonical(channels: 2, name: "Input")],
+            outputs: [.canonical(channels: 2, name: "Output")],
+            parameters: [ParameterInfo(
+                id: Self.qualityParameter, identifier: "quality", name: "Resampling Quality", unit: .indexed, min: 0, max: 4, default: 1,
+                valueStrings: ["Best", "Medium", "Fastest", "Zero-order hold", "Linear"])])
+    }
+
+    /// Any linear PCM format ``SampleConverter`` handles, on either bus.
+    public override func validateFormat(_ format: StreamFormat, scope: Scope, element: Element) throws(AudioUnitError) {
+        _ = try SampleConverter(format: format)
+    }
+
+    public override func allocateRenderResources() throws(AudioUnitError) {
+        let input = formats(.input)[0], output = formats(.output)[0]
+        decoder = try SampleConverter(format: input)
+        encoder = try SampleConverter(format: output)
+        inputChannels = input.channelsPerFrame
+        outputChannels = output.channelsPerFrame
+        ratio = output.sampleRate / input.sampleRate
+        var frames = 4096
+        try? frames = value(of: .maximumFramesPerSlice)
+        chunk = frames
+        decoded = OwnedAudioBuffers(channels: inputChannels, capacity: chunk)
+        mixed = OwnedAudioBuffers(channels: outputChannels, capacity: chunk)
+        if ratio != 1 {
+            let outputChunk = Int((Double(chunk) * ratio).rounded(.up)) + 16
+            resampled = OwnedAudioBuffers(channels: outputChannels, capacity: outputChunk)
+            interleavedIn = .allocate(capacity: chunk * outputChannels)
+            interleavedOut = .allocate(capacity: outputChunk * outputChannels)
+            var error: Int32 = 0
+            let quality = Int32(parameters.value(at: 0))
+            resampler = src_new(quality, Int32(outputChannels), &error)
+            guard resampler != nil else {
+                deallocateRenderResources()
+                throw AudioUnitError(.failedInitialization, "\(name): libsamplerate refused \(input.sampleRate) -> \(output.sampleRate) Hz: \(String(cString: src_strerror(error)))")
+            }
+        }
+        rawOutput = .allocate(capacity: max(1, outputChannels))
+        rawInput = .allocate(capacity: max(1, inputChannels))
+    }
+
+    public override func deallocateRenderResources() {
+        if let resampler { src_delete(resampler) }
+        resampler = nil
+        interleavedIn?.deallocate()
+        interleavedOut?.deallocate()
+        rawOutput?.deallocate()
+        rawInput?.deallocate()
+        interleavedIn = nil
+        interleavedOut = nil
+        rawOutput = nil
+        rawInput = nil
+        decoded = nil
+        mixed = nil
+        resampled = nil
+        decoder = nil
+        encoder = nil
+    }
+
+    public override func resetState() {
+        if let resampler { src_reset(resampler) }
+    }
+
+    /// The latency of the resampler is small and varies; it is not reported.
+    public override var latency: Double { 0 }
+
+    /// Remixes `frames` frames of `input` channels into `output` channels.
+    /// - Thread: render.
+    static func remix(_ input: AudioBuffers, into output: AudioBuffers, frames: Int) {
+        let inCount = input.channelCount, outCount = output.channelCount
+        for channel in 0..<outCount {
+            let target = output.channelPointers[channel]
+            if inCount == 1 {
+                target.update(from: input.channelPointers[0], count: frames)
+            } else if inCount < outCount {
+                if channel < inCount { target.update(from: input.channelPointers[channel], count: frames) } else { target.update(repeating: 0, count: frames) }
+            } else {
+                // Same count, fewer (fold channels c, c + M, …) or mono (all of them): the mean.
+                target.update(from: input.channelPointers[channel], count: frames)
+                var contributors = 1
+                var source = channel + outCount
+                while source < inCount {
+                    let samples = input.channelPointers[source]
+                    for frame in 0..<frames { target[frame] += samples[frame] }
+                    contributors += 1
+                    source += outCount
+                }
+                if contributors > 1 {
+                    let scale = 1 / Float(contributors)
+                    for frame in 0..<frames { target[frame] *= scale }
+                }
+            }
+        }
+    }
+
+    public override func process(_ context: ProcessContext) -> AudioUnitStatus {
+        guard ratio == 1 else { return AudioUnitErrorCode.formatNotSupported.rawValue }
+        Self.remix(context.inputs[0], into: context.outputs[0], frames: context.frameCount)
+        return 0
+    }
+
+    /// Converts up to `frameCount` frames of raw input (in the input bus's format: one buffer
+    /// when interleaved, else one per channel) into raw output (the output bus's format),
+    /// writing at most `capacity` frames. Remixes channels, resamples when the rates differ,
+    /// converts sample formats. Returns what it read and wrote; input it did not read (when the
+    /// output filled up) is to be passed again.
+    /// - Thread: render (no allocation, no lock); requires an initialized unit.
+    public func convert(_ input: UnsafeBufferPointer<UnsafeRawPointer>, frameCount: Int, into output: UnsafeBufferPointer<UnsafeMutableRawPointer>, capacity: Int) -> Conversion {
+        RenderThread.run {
+            guard state == .initialized, let decoder, let encoder, let decoded, let mixed, let rawOutput, let rawInput else {
+                return Conversion(consumed: 0, produced: 0)
+            }
+            let inputFormat = decoder.format, outputFormat = encoder.format
+            var consumed = 0
+            var produced = 0
+            while consumed < frameCount && produced < capacity {
+                // Point raw views at the unread input and the unwritten output.
+                for buffer in 0..<decoder.bufferCount { rawInput[buffer] = input[buffer] + consumed * inputFormat.bytesPerFrame }
+                for buffer in 0..<encoder.bufferCount {
+                    rawOutput[buffer] = output[buffer] + produced * outputFormat.bytesPerFrame
+                }
+                let inputView = UnsafeBufferPointer(start: UnsafePointer(rawInput), count: decoder.bufferCount)
+                let outputView = UnsafeBufferPointer(start: UnsafePointer(rawOutput), count: encoder.bufferCount)
+                if ratio == 1 {
+                    let frames = min(chunk, frameCount - consumed, capacity - produced)
+                    decoder.decode(inputView, frameCount: frames, into: decoded.buffers(frameCount: frames))
+                    Self.remix(decoded.buffers(frameCount: frames), into: mixed.buffers(frameCount: frames), frames: frames)
+                    encoder.encode(mixed.buffers(frameCount: frames), frameCount: frames, into: outputView)
+                    consumed += frames
+                    produced += frames
+                    continue
+                }
+                guard let resampler, let resampled, let interleavedIn, let interleavedOut else { break }
+                let frames = min(chunk, frameCount - consumed)
+                decoder.decode(inputView, frameCount: frames, into: decoded.buffers(frameCount: frames))
+                Self.remix(decoded.buffers(frameCount: frames), into: mixed.buffers(frameCount: frames), frames: frames)
+                let planar = mixed.buffers(frameCount: frames)
+                for frame in 0..<frames {
+                    for channel in 0..<outputChannels { interleavedIn[frame * outputChannels + channel] = planar.channelPointers[channel][frame] }
+                }
+                let room = min(resampled.capacity, capacity - produced)
+                var data = SRC_DATA(
+                    data_in: interleavedIn, data_out: interleavedOut, input_frames: frames, output_frames: room,
+                    input_frames_used: 0, output_frames_gen: 0, end_of_input: 0, src_ratio: ratio)
+                if src_process(resampler, &data) != 0 { break }
+                let made = Int(data.output_frames_gen)
+                let out = resampled.buffers(frameCount: made)
+                for frame in 0..<made {
+                    for channel in 0..<outputChannels { out.channelPointers[channel][frame] = interleavedOut[frame * outputChannels + channel] }
+                }
+                encoder.encode(out, frameCount: made, into: outputView)
+                consumed += Int(data.input_frames_used)
+                produced += made
+                if data.input_frames_used == 0 && made == 0 { break }
+            }
+            return Conversion(consumed: consumed, produced: produced)
+        }
+    }
+}
