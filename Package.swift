@@ -42,6 +42,14 @@ let coreTargets: [Target] = [
     .testTarget(name: "AUCoreTests", dependencies: ["AUCore", "AUEngine"]),
     .testTarget(name: "AUHostKitTests", dependencies: ["AUHostKit", "AUTestSupport"]),
     .testTarget(name: "AUEngineTests", dependencies: ["AUEngine", "AUCore"]),
+    // An LD_PRELOAD shim counting allocations, retains and locks on marked threads (the AllocCounter product).
+    .target(name: "CAllocCounter", path: "Sources/CAllocCounter"),
+    // Renders a graph under the shim and reports what the render thread allocated (run by AUEngineTests).
+    .executableTarget(name: "alloc-check", dependencies: ["AUEngine", "AUCore"], path: "Sources/alloc-check"),
+]
+
+let coreProducts: [Product] = [
+    .library(name: "AllocCounter", type: .dynamic, targets: ["CAllocCounter"]),
 ]
 
 // MARK: - LV2 backend
@@ -109,6 +117,6 @@ let package = Package(
         .executable(name: "auhost", targets: ["auhost"]),
         .library(name: "AUCore", targets: ["AUCore"]),
         .library(name: "AUEngine", targets: ["AUEngine"]),
-    ] + nativeProducts + lv2Products,
+    ] + coreProducts + nativeProducts + lv2Products,
     targets: cTargets + coreTargets + lv2Targets + nativeTargets + presetTargets + jackTargets + fileTargets
 )

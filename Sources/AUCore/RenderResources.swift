@@ -113,20 +113,25 @@ final class RenderResources: @unchecked Sendable {
     /// - Thread: render.
     func takeMIDIEvents(from ring: SharedProducerRing<MIDIEvent>, adding extra: UnsafeBufferPointer<MIDIEvent>, frameCount: Int) -> Int {
         var count = 0
-        func insert(_ event: MIDIEvent) {
-            var event = event
-            event.offset = max(0, min(event.offset, Int32(max(0, frameCount - 1))))
-            var position = count
-            while position > 0 && midi[position - 1].offset > event.offset {
-                midi[position] = midi[position - 1]
-                position -= 1
-            }
-            midi[position] = event
-            count += 1
-        }
-        for event in extra where count < AudioUnit.eventCapacity { insert(event) }
-        while count < AudioUnit.eventCapacity, let event = ring.pop() { insert(event) }
+        for event in extra where count < AudioUnit.eventCapacity { insertMIDI(event, count: &count, frameCount: frameCount) }
+        while count < AudioUnit.eventCapacity, let event = ring.pop() { insertMIDI(event, count: &count, frameCount: frameCount) }
         return count
+    }
+
+    /// Inserts one event in offset order (a method, not a nested function: a nested function
+    /// capturing `count` boxes it on the heap in debug builds).
+    /// - Thread: render.
+    @inline(__always)
+    private func insertMIDI(_ event: MIDIEvent, count: inout Int, frameCount: Int) {
+        var event = event
+        event.offset = max(0, min(event.offset, Int32(max(0, frameCount - 1))))
+        var position = count
+        while position > 0 && midi[position - 1].offset > event.offset {
+            midi[position] = midi[position - 1]
+            position -= 1
+        }
+        midi[position] = event
+        count += 1
     }
 
     /// Starts (or restarts) a ramp of one parameter slot.
