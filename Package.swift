@@ -45,7 +45,7 @@ let coreTargets: [Target] = [
     // An LD_PRELOAD shim counting allocations, retains and locks on marked threads (the AllocCounter product).
     .target(name: "CAllocCounter", path: "Sources/CAllocCounter"),
     // Renders a graph under the shim and reports what the render thread allocated (run by AUEngineTests).
-    .executableTarget(name: "alloc-check", dependencies: ["AUEngine", "AUCore"], path: "Sources/alloc-check"),
+    .executableTarget(name: "alloc-check", dependencies: ["AUEngine", "AUCore", "AULV2", "AUNative"], path: "Sources/alloc-check"),
 ]
 
 let coreProducts: [Product] = [

@@ -10,6 +10,8 @@
 // lock, 1 when it did, 2 when the shim is not loaded. Used by AUEngineTests.
 import AUCore
 import AUEngine
+import AULV2
+import AUNative
 import Foundation
 import Synchronization
 
@@ -93,30 +95,50 @@ if selfTest {
     exit(counts.mallocs > 0 && counts.frees > 0 && counts.locks > 0 ? 0 : 1)
 }
 
-// The graph: application input -> EQ (Bass Booster) -> splitter -> mixer input 0;
-// splitter output 1 -> [live edits: a second EQ inserted and removed] -> mixer input 1;
-// a converter (stereo to stereo) on a third path; mixer -> output.
-let registry = ComponentRegistry(providers: [BuiltinUnits()])
+// The graph: application input -> EQ (Bass Booster) -> native Gain -> splitter -> mixer
+// input 0; splitter output 1 -> [live edits: a second EQ inserted and removed] -> mixer
+// input 1; splitter output 2 -> converter (stereo to mono) -> LV2 swh amp (mono) -> mixer
+// input 2; mixer -> output. Without the LV2 or native unit (not installed, not built) the
+// graph is built without it and the report says so (lv2=0 / native=0).
+let registry = ComponentRegistry(providers: [BuiltinUnits(), LV2Provider(probeCacheFile: nil), NativeProvider()])
+let lv2Amp = registry.components(matching: ComponentDescription(type: "aufx", subtype: "amp ", manufacturer: "StHa"))
+    .first { $0.identifier == "http://plugin.org.uk/swh-plugins/amp" }
+let nativeGain = registry.components(matching: ComponentDescription(type: "aufx", subtype: "gain", manufacturer: "AUHs"))
+    .first { $0.format == .native }
 let graph = AudioGraph(registry: registry)
 func node(_ code: String, _ name: String) throws -> GraphNode {
     try graph.addNode(ComponentDescription(parsing: code)!, name: name)
 }
 let built: (output: GraphNode, eq: GraphNode, splitter: GraphNode, mixer: GraphNode, converter: GraphNode)
+var plugins: (lv2: GraphNode?, native: GraphNode?) = (nil, nil)
 do {
     let output = try node("auou:genr:AUHs", "Out")
     let eq = try node("aufx:ipeq:AUHs", "EQ")
     let splitter = try node("aufx:splt:AUHs", "Split")
     let mixer = try node("aumx:mcmx:AUHs", "Mixer")
     let converter = try node("aufc:conv:AUHs", "Converter")
+    if let nativeGain { plugins.native = try graph.addNode(try nativeGain.instantiate(), name: "Native Gain") }
+    if let lv2Amp { plugins.lv2 = try graph.addNode(try lv2Amp.instantiate(), name: "LV2 Amp") }
     try graph.open()
     try graph.unit(of: splitter).setValue(3, for: .elementCount, scope: .output)
     try graph.unit(of: eq).setValue(UnitPreset(number: 2, name: "Bass Booster"), for: .presentPreset)
+    try graph.unit(of: converter).setValue(StreamFormat.canonical(sampleRate: 48_000, channels: 1), for: .streamFormat, scope: .output)
     try graph.connect(output, to: eq)
-    try graph.connect(eq, to: splitter)
+    if let gain = plugins.native {
+        try graph.connect(eq, to: gain)
+        try graph.connect(gain, to: splitter)
+    } else {
+        try graph.connect(eq, to: splitter)
+    }
     try graph.connect(splitter, output: 0, to: mixer, input: 0)
     try graph.connect(splitter, output: 1, to: mixer, input: 1)
     try graph.connect(splitter, output: 2, to: converter)
-    try graph.connect(converter, to: mixer, input: 2)
+    if let amp = plugins.lv2 {
+        try graph.connect(converter, to: amp)
+        try graph.connect(amp, to: mixer, input: 2)
+    } else {
+        try graph.connect(converter, to: mixer, input: 2)
+    }
     try graph.connect(mixer, to: output)
     graph.maximumFramesPerSlice = 1024
     try graph.initialize()
@@ -168,6 +190,14 @@ do {
             try graph.scheduleParameter(built.mixer, ParameterAddress(0, scope: .input, element: 1), value: Float(parameterChanges % 4) * 0.25, atFrame: (parameterChanges * 7) % frames)
             try graph.scheduleParameter(built.mixer, ParameterAddress(2, scope: .input, element: 0), value: Float(parameterChanges % 3) - 1)
             parameterChanges += 3
+            if let node = plugins.native, let unit = try? graph.unit(of: node), let info = unit.parameters.infos.first(where: { $0.isWritable }) {
+                try graph.scheduleParameter(node, info.address, value: max(info.minValue, min(info.maxValue, -Float(parameterChanges % 12))), atFrame: parameterChanges % frames)
+                parameterChanges += 1
+            }
+            if let node = plugins.lv2, let unit = try? graph.unit(of: node), let info = unit.parameters.infos.first(where: { $0.isWritable }) {
+                try graph.scheduleParameter(node, info.address, value: max(info.minValue, min(info.maxValue, -Float(parameterChanges % 12))), atFrame: parameterChanges % frames)
+                parameterChanges += 1
+            }
             graph.dispatchPendingNotifications()
         }
         if now - lastEditAt >= max(1, cycles / 20) {
@@ -196,6 +226,6 @@ while !renderThread.isFinished { usleep(1000) }
 let counts = shim.counts()
 graph.dispatchPendingNotifications()
 graph.dispose()
-report(counts, "cycles=\(cycles) warmup=\(warmup) frames=\(frames) edits=\(edits) parameterChanges=\(parameterChanges) renderFailures=\(failures.load(ordering: .relaxed)) nonFiniteCycles=\(nonFinite.load(ordering: .relaxed))")
+report(counts, "cycles=\(cycles) warmup=\(warmup) frames=\(frames) edits=\(edits) parameterChanges=\(parameterChanges) lv2=\(plugins.lv2 == nil ? 0 : 1) native=\(plugins.native == nil ? 0 : 1) renderFailures=\(failures.load(ordering: .relaxed)) nonFiniteCycles=\(nonFinite.load(ordering: .relaxed))")
 let clean = counts.mallocs + counts.callocs + counts.reallocs + counts.frees + counts.locks == 0
 exit(clean && failures.load(ordering: .relaxed) == 0 && edits > 0 ? 0 : 1)

@@ -46,7 +46,7 @@ struct AllocationTests {
         #expect(run.report["locks", default: 0] > 0)
     }
 
-    @Test("10,000 cycles with parameter changes, bypass and live edits: no allocation, free or lock on the render thread")
+    @Test("10,000 cycles of LV2, native and built-in units with parameter changes, bypass and live edits: no allocation, free or lock on the render thread")
     func renderThreadIsClean() throws {
         let run = try runAllocCheck(["--cycles", "10000", "--frames", "64"])
         #expect(run.status == 0, "\(run.text)")
@@ -57,6 +57,9 @@ struct AllocationTests {
         #expect(run.report["edits", default: 0] >= 10)
         #expect(run.report["parameterChanges", default: 0] >= 100)
         #expect(run.report["renderFailures"] == 0)
+        // The graph holds the swh amp LV2 plugin (installed by `make deps`) and the native Gain unit (built with the package).
+        #expect(run.report["lv2"] == 1, "no LV2 unit in the graph: \(run.text)")
+        #expect(run.report["native"] == 1, "no native unit in the graph: \(run.text)")
         // Retains and releases are counted and reported (the debug build's ARC traffic), and balance.
         #expect(run.report["retains"] == run.report["releases"])
     }
