@@ -127,6 +127,7 @@ public final class AudioGraph: @unchecked Sendable {
     /// adopted a plan without it (call ``update()`` to apply the removal).
     /// - Thread: control.
     public func removeNode(_ node: GraphNode) throws(AudioUnitError) {
+        RenderThread.assertNotCurrent("AudioGraph.removeNode")
         try requireNotDisposed()
         let entry = try model.node(node)
         model.nodes[node] = nil
@@ -294,6 +295,7 @@ public final class AudioGraph: @unchecked Sendable {
     }
 
     private func publishPlan() throws(AudioUnitError) {
+        RenderThread.assertNotCurrent("AudioGraph.initialize/update")
         let order = try GraphTopology.renderOrder(model)
         for node in model.order {
             let unit = try unit(of: node)
@@ -360,6 +362,7 @@ public final class AudioGraph: @unchecked Sendable {
     /// every unit (`AUGraphUninitialize`). Edits are kept; ``initialize()`` compiles again.
     /// - Thread: control.
     public func uninitialize() {
+        RenderThread.assertNotCurrent("AudioGraph.uninitialize")
         guard isInitialized else { return }
         stop()
         renderer.disable()
@@ -425,11 +428,13 @@ public final class AudioGraph: @unchecked Sendable {
 
     /// Sets a parameter of a node's unit `frame` frames into the next cycle the graph renders
     /// (a later cycle when the next one is shorter), sample-accurately: the unit's render is
-    /// split there. Before initialize, sets the value at once. Listeners hear of it from
+    /// split there. Before initialize, sets the value at once. An event for a node the render
+    /// thread has not adopted yet (added since the last ``update()`` it picked up) is dropped. Listeners hear of it from
     /// ``dispatchPendingNotifications()``. Units with a fixed block size get it at the start
     /// of the block that holds that frame.
     /// - Thread: any thread but the render thread; lock-free towards the render thread.
     public func scheduleParameter(_ node: GraphNode, _ address: ParameterAddress, value: Float, atFrame frame: Int = 0) throws(AudioUnitError) {
+        RenderThread.assertNotCurrent("AudioGraph.scheduleParameter")
         let unit = try unit(of: node)
         guard let index = unit.parameters.index(of: address) else {
             throw AudioUnitError(.invalidParameter, "\(model.label(node)) has no parameter \(address)")
