@@ -45,8 +45,15 @@ public final class JACKDriver: @unchecked Sendable {
     private var isRunning = false
 
     /// Opens the client and registers `in_N`, `out_N` and `midi_in` ports.
-    public init(_ configuration: Configuration, render: @escaping JACKRenderFunction) throws(JACKError) {
-        client = try JACKClient(name: configuration.clientName, serverName: configuration.serverName)
+    public convenience init(_ configuration: Configuration, render: @escaping JACKRenderFunction) throws(JACKError) {
+        let client = try JACKClient(name: configuration.clientName, serverName: configuration.serverName)
+        try self.init(client: client, configuration, render: render)
+    }
+
+    /// Registers `in_N`, `out_N` and `midi_in` ports on a client already open (whose sample
+    /// rate the caller needed first); the configuration's names are not used.
+    public init(client: JACKClient, _ configuration: Configuration, render: @escaping JACKRenderFunction) throws(JACKError) {
+        self.client = client
         var inputs: [JACKPort] = []
         var outputs: [JACKPort] = []
         for channel in 0..<configuration.inputChannels {

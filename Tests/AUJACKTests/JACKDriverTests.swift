@@ -1,5 +1,6 @@
 import AUCore
 import AUJACK
+import AUTestSupport
 import Foundation
 import Testing
 

@@ -2,11 +2,11 @@ import AUJACK
 import Foundation
 
 /// A real `jackd -d dummy` server of the test's own, under a unique name, stopped by PID.
-final class JACKTestServer {
-    let name: String
+public final class JACKTestServer {
+    public let name: String
     private let process = Process()
 
-    init(periodFrames: Int = 64, sampleRate: Int = 48_000, realTime: Bool = false) throws {
+    public init(periodFrames: Int = 64, sampleRate: Int = 48_000, realTime: Bool = false) throws {
         name = "auhost-test-\(getpid())-\(UUID().uuidString.prefix(8))"
         process.executableURL = URL(fileURLWithPath: "/usr/bin/jackd")
         process.arguments = ["-n", name, realTime ? "-R" : "-r", "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(periodFrames)"]
@@ -22,10 +22,10 @@ final class JACKTestServer {
         throw JACKError("jackd -n \(name) did not come up")
     }
 
-    var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { process.processIdentifier }
 
     /// Stops the server (SIGTERM to its PID) and waits for it.
-    func stop() {
+    public func stop() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
@@ -35,20 +35,20 @@ final class JACKTestServer {
 }
 
 /// Plain memory that a render function writes into and the test reads afterwards.
-final class Recording: @unchecked Sendable {
-    let samples: UnsafeMutableBufferPointer<Float>
-    private(set) var count = 0
-    init(capacity: Int) {
+public final class Recording: @unchecked Sendable {
+    public let samples: UnsafeMutableBufferPointer<Float>
+    public private(set) var count = 0
+    public init(capacity: Int) {
         samples = .allocate(capacity: capacity)
         samples.initialize(repeating: 0)
     }
     deinit { samples.deallocate() }
     /// - Thread: render.
-    func append(_ source: UnsafeMutableBufferPointer<Float>) {
+    public func append(_ source: UnsafeMutableBufferPointer<Float>) {
         let room = min(source.count, samples.count - count)
         guard room > 0 else { return }
         (samples.baseAddress! + count).update(from: source.baseAddress!, count: room)
         count += room
     }
-    var array: [Float] { Array(samples[0..<count]) }
+    public var array: [Float] { Array(samples[0..<count]) }
 }

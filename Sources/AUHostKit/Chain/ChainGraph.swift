@@ -1,0 +1,101 @@
+import AUCore
+import AUEngine
+import AUPresets
+
+/// A loaded chain preset wired into a running-ready ``AudioGraph``: one node per preset
+/// node, a generic output node (`auou:genr`) for the graph's `input` and `output` ends,
+/// every connection made, formats propagated at `sampleRate`. The graph's input has as
+/// many channels as the first bus fed from `input` takes; its output as many as the bus
+/// feeding `output` gives.
+/// - Thread: control, but ``render(frameCount:timestamp:input:output:)`` (render).
+public final class ChainGraph: @unchecked Sendable {
+    public let graph: AudioGraph
+    public let loaded: LoadedPreset
+    /// Node id → graph node, in file order.
+    public let nodes: [(id: String, node: GraphNode, unit: AudioUnit)]
+    public let sampleRate: Double
+    public let inputChannels: Int
+    public let outputChannels: Int
+
+    /// Builds and initializes the graph with `units` (the loaded ones, or fresh ones from
+    /// ``LoadedPreset/makeUnits()`` for another job). The graph owns the units afterwards.
+    public init(_ loaded: LoadedPreset, units: [AudioUnit]? = nil, registry: ComponentRegistry, sampleRate: Double, maximumFrames: Int = 4096) throws(AudioUnitError) {
+        self.loaded = loaded
+        self.sampleRate = sampleRate
+        let units = units ?? loaded.nodes.map(\.unit)
+        let graph = AudioGraph(registry: registry)
+        graph.maximumFramesPerSlice = maximumFrames
+        var nodes: [(id: String, node: GraphNode, unit: AudioUnit)] = []
+        var bypassed: [GraphNode] = []
+        for (node, unit) in zip(loaded.nodes, units) {
+            try unit.setValue(sampleRate, for: .sampleRate)
+            try unit.setValue(maximumFrames, for: .maximumFramesPerSlice)
+            // The graph's bypass keeps parallel paths aligned; the unit's own does not.
+            let isBypassed = try unit.value(of: .bypassEffect)
+            if isBypassed { try unit.setValue(false, for: .bypassEffect) }
+            let graphNode = try graph.addNode(unit, name: node.id)
+            if isBypassed { bypassed.append(graphNode) }
+            nodes.append((node.id, graphNode, unit))
+        }
+        let output = try graph.addNode(ComponentDescription(type: ComponentType.output, subtype: "genr", manufacturer: BuiltinUnits.manufacturer), name: "io")
+        try graph.open()
+
+        func unit(at index: Int) -> AudioUnit { nodes[index].unit }
+        var inputChannels: Int?
+        var outputChannels = 0
+        for connection in loaded.connections {
+            if case .graphInput = connection.source, case .node(let index, let bus) = connection.destination, inputChannels == nil {
+                inputChannels = try unit(at: index).busConfiguration(scope: .input, element: bus).format.channelsPerFrame
+            }
+            if case .node(let index, let bus) = connection.source, case .graphOutput = connection.destination {
+                outputChannels = try unit(at: index).busConfiguration(scope: .output, element: bus).format.channelsPerFrame
+            }
+        }
+        let ioUnit = try graph.unit(of: output)
+        let inputs = inputChannels ?? outputChannels
+        try ioUnit.setValue(.canonical(sampleRate: sampleRate, channels: max(1, inputs)), for: .streamFormat, scope: .output)
+        try ioUnit.setValue(.canonical(sampleRate: sampleRate, channels: max(1, outputChannels)), for: .streamFormat, scope: .input)
+
+        for connection in loaded.connections {
+            let (source, sourceBus): (GraphNode, Int)
+            switch connection.source {
+            case .graphInput: (source, sourceBus) = (output, 0)
+            case .node(let index, let bus): (source, sourceBus) = (nodes[index].node, bus)
+            case .graphOutput: continue
+            }
+            switch connection.destination {
+            case .graphOutput: try graph.connect(source, output: sourceBus, to: output, input: 0)
+            case .node(let index, let bus): try graph.connect(source, output: sourceBus, to: nodes[index].node, input: bus)
+            case .graphInput: continue
+            }
+        }
+        for node in bypassed { try graph.setBypass(true, for: node) }
+        try graph.initialize()
+        self.graph = graph
+        self.nodes = nodes
+        self.inputChannels = max(1, inputs)
+        self.outputChannels = max(1, outputChannels)
+    }
+
+    /// The node with this id.
+    public func node(_ id: String) throws(AudioUnitError) -> (id: String, node: GraphNode, unit: AudioUnit) {
+        guard let entry = nodes.first(where: { $0.id == id }) else {
+            throw AudioUnitError(.invalidElement, "no node '\(id)'; the chain's nodes are: \(nodes.map(\.id).joined(separator: ", "))")
+        }
+        return entry
+    }
+
+    /// True when a node takes MIDI (a music device, music effect or MIDI processor).
+    public var takesMIDI: Bool {
+        nodes.contains { [ComponentType.musicDevice, ComponentType.musicEffect, ComponentType.midiProcessor].contains($0.unit.componentDescription.type) }
+    }
+
+    /// The chain's latency in frames (plugin delay compensation included).
+    public var latencyFrames: Int { graph.latencyFrames }
+
+    /// Stops and disposes the graph and its units.
+    public func dispose() {
+        graph.stop()
+        graph.dispose()
+    }
+}

@@ -1,0 +1,135 @@
+import AUCore
+import AUEngine
+import AUPresets
+import Foundation
+
+/// Carries out control commands (``ControlCommand``) on a running chain: set and get
+/// parameters by node id and parameter identifier, bypass nodes, load factory presets,
+/// read meters and status, save the chain as a preset. Every command has a one-line reply.
+/// - Thread: control (one command at a time; the caller serialises).
+public final class ChainSession: @unchecked Sendable {
+    public let chain: ChainGraph
+    private let registry: ComponentRegistry
+    /// Extra facts for `status` (the driver's DSP load, xruns…), as `key=value` words.
+    private let statusProvider: @Sendable () -> String
+
+    public init(chain: ChainGraph, registry: ComponentRegistry, status: @escaping @Sendable () -> String = { "" }) {
+        self.chain = chain
+        self.registry = registry
+        statusProvider = status
+    }
+
+    /// The reply to one line: `ok…` or `error: …`, and whether the client asked to quit.
+    public func reply(to line: String) -> (reply: String, quits: Bool) {
+        do {
+            let command = try ControlCommand(parsing: line)
+            return ("ok" + (try execute(command)).map { " " + $0 }.joined(), command == .quit)
+        } catch {
+            return ("error: " + error.message.replacingOccurrences(of: "\n", with: "; "), false)
+        }
+    }
+
+    /// Carries out one command; returns the words after `ok`.
+    public func execute(_ command: ControlCommand) throws(ControlCommandError) -> [String] {
+        do {
+            switch command {
+            case .set(let id, let parameter, let text):
+                let unit = try chain.node(id).unit
+                let value: PresetParameterValue = Double(text).map { .number($0) } ?? .named(text)
+                let resolved = try presetChecked { () throws(PresetError) in
+                    try ParameterOverride(node: id, parameter: parameter, value: value).resolve(against: unit)
+                }
+                try unit.setParameter(resolved.info.id, value: resolved.value, scope: resolved.info.address.scope, element: resolved.info.address.element)
+                return [format(resolved.value, resolved.info)]
+            case .get(let id, let parameter):
+                let unit = try chain.node(id).unit
+                let info = try parameterInfo(parameter, of: unit, node: id)
+                let value = try unit.parameterValue(info.id, scope: info.address.scope, element: info.address.element)
+                return [format(value, info)]
+            case .bypass(let id, let isOn):
+                try chain.graph.setBypass(isOn, for: try chain.node(id).node)
+                return [isOn ? "on" : "off"]
+            case .preset(let id, let name):
+                let unit = try chain.node(id).unit
+                let presets = try unit.value(of: .factoryPresets)
+                guard let preset = presets.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) else {
+                    throw ControlCommandError(
+                        "node '\(id)' has no factory preset '\(name)'" + (presets.isEmpty ? "; it has none" : "; it has: \(presets.map(\.name).joined(separator: ", "))"))
+                }
+                try unit.setValue(preset, for: .presentPreset)
+                return [quotedIfNeeded(preset.name)]
+            case .meters:
+                return meters()
+            case .status:
+                let latency = chain.latencyFrames
+                let milliseconds = Double(latency) / chain.sampleRate * 1000
+                let faulted = chain.nodes.filter { chain.graph.isFaulted($0.node) }.map(\.id)
+                var words = ["rate=\(Int(chain.sampleRate))", "latency=\(latency)", String(format: "latency_ms=%.2f", milliseconds), "nodes=\(chain.nodes.count)"]
+                if !faulted.isEmpty { words.append("faulted=\(faulted.joined(separator: ","))") }
+                let extra = statusProvider()
+                if !extra.isEmpty { words.append(extra) }
+                return words
+            case .save(let path, let force):
+                let preset = try capture()
+                try presetChecked { () throws(PresetError) in try PresetWriter.save(preset, to: path, force: force) }
+                return ["saved \(path)"]
+            case .help:
+                return [ControlCommand.summary]
+            case .quit:
+                return ["bye"]
+            }
+        } catch let error as ControlCommandError {
+            throw error
+        } catch let error as AudioUnitError {
+            throw ControlCommandError(error.message)
+        } catch {
+            throw ControlCommandError("\(error)")
+        }
+    }
+
+    /// The chain as it is now, as a preset (graph bypass included).
+    public func capture() throws(ControlCommandError) -> ChainPreset {
+        var preset = try presetChecked { () throws(PresetError) in try chain.loaded.capture() }
+        for index in preset.nodes.indices {
+            let node = preset.nodes[index]
+            if let entry = chain.nodes.first(where: { $0.id == node.id }) {
+                preset.nodes[index].bypass = chain.graph.isBypassed(entry.node) ? true : nil
+            }
+        }
+        return preset
+    }
+
+    /// Every output parameter (meters, gain reduction, reported latency) as `node.param=value`.
+    private func meters() -> [String] {
+        chain.graph.dispatchPendingNotifications()
+        var words: [String] = []
+        for (id, _, unit) in chain.nodes {
+            for (index, info) in unit.parameters.infos.enumerated() where info.isOutput {
+                words.append("\(id).\(info.identifier)=\(format(unit.parameters.value(at: index), info))")
+            }
+        }
+        return words.isEmpty ? ["none"] : words
+    }
+
+    private func parameterInfo(_ key: String, of unit: AudioUnit, node: String) throws(ControlCommandError) -> ParameterInfo {
+        if let index = unit.parameters.index(ofIdentifier: key) { return unit.parameters.infos[index] }
+        if let info = unit.parameters.infos.first(where: { $0.name.caseInsensitiveCompare(key) == .orderedSame }) { return info }
+        let known = unit.parameters.infos.map(\.identifier).joined(separator: ", ")
+        throw ControlCommandError("node '\(node)' has no parameter '\(key)'; its parameters are: \(known)")
+    }
+
+    private func format(_ value: Float, _ info: ParameterInfo) -> String {
+        if let name = info.valueString(for: value) { return quotedIfNeeded(name) }
+        return formatValue(value)
+    }
+
+    private func quotedIfNeeded(_ text: String) -> String { text.contains(" ") ? "\"\(text)\"" : text }
+
+    private func presetChecked<T>(_ body: () throws(PresetError) -> T) throws(ControlCommandError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw ControlCommandError(error.problems.map { "\($0.path): \($0.message)" }.joined(separator: "; "))
+        }
+    }
+}

@@ -1,0 +1,78 @@
+/// One line of the live control protocol that `auhost run` reads on standard input and on
+/// its control port. Each command gets exactly one reply line: `ok[ …]` or `error: …`.
+///
+/// ```
+/// set NODE PARAM VALUE      get NODE PARAM      bypass NODE on|off
+/// preset NODE NAME          meters              status
+/// save FILE [--force]       help                quit
+/// ```
+/// - Thread: any (a plain value).
+public enum ControlCommand: Equatable, Sendable {
+    case set(node: String, parameter: String, value: String)
+    case get(node: String, parameter: String)
+    case bypass(node: String, isOn: Bool)
+    case preset(node: String, name: String)
+    case meters
+    case status
+    case save(path: String, force: Bool)
+    case help
+    case quit
+
+    /// The protocol summary `help` replies with (one line).
+    public static let summary =
+        "commands: set NODE PARAM VALUE | get NODE PARAM | bypass NODE on|off | preset NODE NAME | meters | status | save FILE [--force] | help | quit"
+
+    /// Parses one line; the error text is the reply's message.
+    public init(parsing line: String) throws(ControlCommandError) {
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        guard let verb = words.first?.lowercased() else { throw ControlCommandError("empty command; try 'help'") }
+        let arguments = Array(words.dropFirst())
+        func expect(_ count: Int, _ usage: String) throws(ControlCommandError) {
+            guard arguments.count == count else { throw ControlCommandError("usage: \(usage)") }
+        }
+        switch verb {
+        case "set":
+            try expect(3, "set NODE PARAM VALUE")
+            self = .set(node: arguments[0], parameter: arguments[1], value: arguments[2])
+        case "get":
+            try expect(2, "get NODE PARAM")
+            self = .get(node: arguments[0], parameter: arguments[1])
+        case "bypass":
+            try expect(2, "bypass NODE on|off")
+            switch arguments[1].lowercased() {
+            case "on", "true", "1": self = .bypass(node: arguments[0], isOn: true)
+            case "off", "false", "0": self = .bypass(node: arguments[0], isOn: false)
+            default: throw ControlCommandError("bypass takes on or off, not '\(arguments[1])'")
+            }
+        case "preset":
+            guard arguments.count >= 2 else { throw ControlCommandError("usage: preset NODE NAME") }
+            self = .preset(node: arguments[0], name: arguments.dropFirst().joined(separator: " "))
+        case "meters":
+            try expect(0, "meters")
+            self = .meters
+        case "status":
+            try expect(0, "status")
+            self = .status
+        case "save":
+            let force = arguments.contains("--force")
+            let paths = arguments.filter { $0 != "--force" }
+            guard paths.count == 1 else { throw ControlCommandError("usage: save FILE [--force]") }
+            self = .save(path: paths[0], force: force)
+        case "help":
+            self = .help
+        case "quit", "exit":
+            try expect(0, "quit")
+            self = .quit
+        default:
+            throw ControlCommandError("unknown command '\(verb)'; try 'help'")
+        }
+    }
+}
+
+/// A control line that could not be parsed or carried out; its message is the reply.
+/// - Thread: any.
+public struct ControlCommandError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,236 @@
+import AUCore
+import AUJACK
+import AUTestSupport
+import Foundation
+import Testing
+
+/// `auhost run` under a real jackd: a test client feeds a signal through it and records
+/// the result next to the signal itself.
+final class LiveRig: @unchecked Sendable {
+    let server: JACKTestServer
+    let process = Process()
+    let input = Pipe()
+    let output = Pipe()
+    let errors = Pipe()
+    let through = Recording(capacity: 48_000 * 20)
+    let direct = Recording(capacity: 48_000 * 20)
+    private(set) var tester: JACKDriver?
+    let clientName = "under-test"
+    private var replies: [String] = []
+    private let replyLock = NSLock()
+    private var errorText = ""
+
+    init(preset: String, extraArguments: [String] = []) throws {
+        server = try JACKTestServer()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-live-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("chain.json")
+        try preset.write(to: file, atomically: true, encoding: .utf8)
+        process.executableURL = try auhostExecutable()
+        process.arguments = ["run", file.path, "--server", server.name, "--name", clientName] + extraArguments
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let text = String(decoding: handle.availableData, as: UTF8.self)
+            guard let self else { return }
+            self.replyLock.lock()
+            self.replies += text.split(separator: "\n").map(String.init)
+            self.replyLock.unlock()
+        }
+        errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let text = String(decoding: handle.availableData, as: UTF8.self)
+            guard let self else { return }
+            self.replyLock.lock()
+            self.errorText += text
+            self.replyLock.unlock()
+        }
+        try process.run()
+    }
+
+    var standardError: String {
+        replyLock.lock()
+        defer { replyLock.unlock() }
+        return errorText
+    }
+
+    /// Waits until the client's ports exist, then wires the tester: out_1 → auhost in_1…,
+    /// auhost out_1 → tester in_1, tester out_1 → tester in_2 (the reference).
+    func connectTester() throws {
+        let probe = try JACKClient(name: "probe-ports", serverName: server.name)
+        for _ in 0..<200 where probe.ports(matching: "\(clientName):out_1", kind: .audio, direction: .output).isEmpty {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let auhostInputs = probe.ports(matching: "\(clientName):in_", kind: .audio, direction: .input)
+        let auhostOutput = try #require(probe.ports(matching: "\(clientName):out_1", kind: .audio, direction: .output).first)
+        let source = NoiseSource()
+        let through = self.through, direct = self.direct
+        let tester = try JACKDriver(.init(clientName: "tester", serverName: server.name, inputChannels: 2, outputChannels: 1)) {
+            _, _, inputs, outputs, _ in
+            source.fill(outputs[0])
+            through.append(inputs[0])
+            direct.append(inputs[1])
+            return 0
+        }
+        try tester.start()
+        for port in auhostInputs { try tester.client.connect(tester.outputPorts[0].fullName, to: port) }
+        try tester.client.connect(auhostOutput, to: tester.inputPorts[0].fullName)
+        try tester.client.connect(tester.outputPorts[0].fullName, to: tester.inputPorts[1].fullName)
+        self.tester = tester
+    }
+
+    /// Sends a command on standard input and waits for its reply line.
+    func send(_ line: String) throws -> String {
+        replyLock.lock()
+        let before = replies.count
+        replyLock.unlock()
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+        for _ in 0..<200 {
+            replyLock.lock()
+            let reply = replies.count > before ? replies[before] : nil
+            replyLock.unlock()
+            if let reply { return reply }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        throw CLIErrorForTests("no reply to '\(line)'; stderr: \(standardError)")
+    }
+
+    /// The gain and the lag of the path through auhost over the next `frames` frames: the
+    /// lag of best correlation, and the median gain over ten blocks (so that a block hit by
+    /// an xrun of the loaded test machine does not decide).
+    func measure(frames: Int = 9_600) -> (gain: Float, lag: Int) {
+        Thread.sleep(forTimeInterval: 0.1)  // let a change settle
+        let start = direct.count
+        while direct.count < start + frames + 512 { Thread.sleep(forTimeInterval: 0.02) }
+        let reference = Array(direct.samples[start..<(start + frames)])
+        let delayed = Array(through.samples[start..<(start + frames + 512)])
+        var best = (lag: 0, score: -Float.infinity)
+        for lag in 0...512 {
+            var score: Float = 0
+            for index in 0..<frames { score += delayed[index + lag] * reference[index] }
+            if score > best.score { best = (lag, score) }
+        }
+        func rms(_ values: ArraySlice<Float>) -> Float { (values.reduce(0) { $0 + $1 * $1 } / Float(values.count)).squareRoot() }
+        let block = frames / 10
+        let gains = (0..<10).map { index in
+            let range = (index * block)..<((index + 1) * block)
+            return rms(delayed[(range.lowerBound + best.lag)..<(range.upperBound + best.lag)]) / rms(reference[range])
+        }.sorted()
+        return ((gains[4] + gains[5]) / 2, best.lag)
+    }
+
+    func waitForExit(timeout: Double = 10) -> Int32? {
+        var waited = 0.0
+        while process.isRunning && waited < timeout {
+            Thread.sleep(forTimeInterval: 0.05)
+            waited += 0.05
+        }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
+    func tearDown() {
+        tester?.stop()
+        tester = nil
+        if process.isRunning { process.terminate() }
+        _ = waitForExit()
+        server.stop()
+    }
+}
+
+struct CLIErrorForTests: Error, CustomStringConvertible {
+    let description: String
+    init(_ text: String) { description = text }
+}
+
+/// A deterministic pseudo-random signal, so the correlation peak is unique.
+final class NoiseSource: @unchecked Sendable {
+    private var seed: UInt32 = 987_654
+    func fill(_ output: UnsafeMutableBufferPointer<Float>) {
+        for frame in 0..<output.count {
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            output[frame] = (Float(seed >> 8) / Float(1 << 24) - 0.5) * 0.5
+        }
+    }
+}
+
+let gainChain = """
+    {"auhost": 1, "name": "Live gain",
+     "nodes": [{"id": "gain", "unit": "aufx:gain:AUHs", "parameters": {"gain": -6.0206, "smoothing": 0}}],
+     "chain": ["gain"]}
+    """
+
+@Suite(.serialized) struct LiveRunTests {
+    @Test func aGainChainRunsAndIsControlledFromStdinAndThePort() throws {
+        let rig = try LiveRig(preset: gainChain, extraArguments: ["--control", "0"])
+        defer { rig.tearDown() }
+        try rig.connectTester()
+
+        let status = try rig.send("status")
+        #expect(status.hasPrefix("ok rate=48000 latency=0 "), "\(status)")
+        let first = rig.measure()
+        #expect(abs(first.gain - 0.5) < 1e-3, "gain \(first.gain)")
+        #expect(first.lag == 0, "measured latency \(first.lag) frames, reported 0")
+
+        #expect(try rig.send("set gain gain 0") == "ok 0")
+        #expect(abs(rig.measure().gain - 1) < 1e-3)
+        #expect(try rig.send("get gain gain") == "ok 0")
+        #expect(try rig.send("set gain gain 99").hasPrefix("error: "))
+        #expect(try rig.send("set nowhere gain 1").hasPrefix("error: "))
+        #expect(try rig.send("frobnicate").hasPrefix("error: unknown command"))
+        #expect(abs(rig.measure().gain - 1) < 1e-3)  // bad commands changed nothing
+
+        // The same protocol on the control port.
+        let portLine = try #require(rig.standardError.split(separator: "\n").first { $0.contains("control port 127.0.0.1:") })
+        let port = try #require(UInt16(portLine.split(separator: ":").last!))
+        let reply = try controlRequest("set gain gain -12.0412", port: port)
+        #expect(reply == "ok -12.0412")
+        #expect(abs(rig.measure().gain - 0.25) < 1e-3)
+
+        #expect(try rig.send("bypass gain on") == "ok on")
+        #expect(abs(rig.measure().gain - 1) < 1e-3)
+        #expect(try rig.send("bypass gain off") == "ok off")
+
+        #expect(try rig.send("quit") == "ok bye")
+        #expect(rig.waitForExit() == 0)
+    }
+
+    @Test func killingTheServerEndsTheRunWithAClearMessage() throws {
+        let rig = try LiveRig(preset: gainChain)
+        defer { rig.tearDown() }
+        try rig.connectTester()
+        _ = try rig.send("status")
+        rig.tester?.stop()
+        rig.server.stop()
+        let status = rig.waitForExit()
+        #expect(status == 1)
+        #expect(rig.standardError.contains("auhost: the JACK server '\(rig.server.name)' went away"), "\(rig.standardError)")
+        #expect(!rig.standardError.contains("Backtrace"))
+        #expect(!rig.standardError.contains("Fatal error"))
+    }
+
+    @Test func aMissingServerIsOneClearError() throws {
+        let result = try runExecutable(["run", "Presets/does-not-matter.json", "--server", "nothing-here"])
+        #expect(result.status == 1)
+        #expect(result.errors.hasPrefix("auhost: "))
+    }
+}
+
+/// Sends one line to the control port and returns the reply line.
+func controlRequest(_ line: String, port: UInt16) throws -> String {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { throw CLIErrorForTests("cannot connect to 127.0.0.1:\(port)") }
+    let bytes = Array((line + "\n").utf8)
+    _ = bytes.withUnsafeBytes { write(socket, $0.baseAddress, $0.count) }
+    var reply = [UInt8]()
+    var byte: UInt8 = 0
+    while read(socket, &byte, 1) == 1, byte != 0x0A { reply.append(byte) }
+    return String(decoding: reply, as: UTF8.self)
+}
