@@ -21,6 +21,8 @@ open class AudioUnit: @unchecked Sendable {
     private var outputBuses: [BusConfiguration]
     private var inputSources: [InputSource]
     private var maximumFrames = AudioUnit.defaultMaximumFramesPerSlice
+    /// The global SampleRate, for units without buses (MIDI processors); buses carry their own.
+    private var unitSampleRate = 48_000.0
     private var presentPreset = UnitPreset(number: -1, name: "Untitled")
 
     /// Default for `MaximumFramesPerSlice` (large enough for 4096-frame offline blocks).
@@ -301,7 +303,7 @@ open class AudioUnit: @unchecked Sendable {
         case .sampleRate:
             if scope == .global {
                 try requireGlobalElement(id, element)
-                return (outputBuses.first ?? inputBuses.first)?.format.sampleRate ?? 48_000
+                return (outputBuses.first ?? inputBuses.first)?.format.sampleRate ?? unitSampleRate
             }
             return try busConfiguration(scope: scope, element: element).format.sampleRate
         case .elementName:
@@ -384,7 +386,11 @@ open class AudioUnit: @unchecked Sendable {
                     changes.append(PropertyChange(id: .streamFormat, scope: busScope, element: bus))
                 }
             }
-            if scope == .global { try requireGlobalElement(id, element); changes.insert(change, at: 0) }
+            if scope == .global {
+                try requireGlobalElement(id, element)
+                unitSampleRate = rate
+                changes.insert(change, at: 0)
+            }
             return changes
         case .elementName:
             var bus = try busConfiguration(scope: scope, element: element)

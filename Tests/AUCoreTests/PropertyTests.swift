@@ -33,6 +33,13 @@ func throwsCode(_ code: AudioUnitErrorCode, _ body: () throws -> Void) -> Bool {
         #expect(throwsCode(.formatNotSupported) { try unit.setValue(-1, for: .sampleRate) })
     }
 
+    @Test func aUnitWithoutBusesKeepsItsSampleRate() throws {
+        let unit = AudioUnit(description: ComponentDescription(type: "aumi", subtype: "none", manufacturer: "Test"), name: "MIDI only", inputs: [], outputs: [], parameters: [])
+        #expect(try unit.value(of: .sampleRate) == 48_000)
+        try unit.setValue(96_000, for: .sampleRate)
+        #expect(try unit.value(of: .sampleRate) == 96_000)
+    }
+
     @Test func formatChangesAreValidated() throws {
         let unit = TestGainUnit()
         #expect(throwsCode(.formatNotSupported) {
