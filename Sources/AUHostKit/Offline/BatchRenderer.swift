@@ -1,0 +1,118 @@
+import AUCore
+import AUEngine
+import AUFiles
+import AULV2
+import AUPresets
+import Foundation
+import Synchronization
+
+/// Renders a list of files through one loaded chain, `settings.jobs` files at a time.
+///
+/// Every file gets a graph of its own, built from fresh instances
+/// (``LoadedPreset/makeUnits()``) at the rate that file runs at — the preset's
+/// `sampleRate`, else the file's — so a file's samples never depend on the files rendered
+/// before it, nor on `--jobs`. Graphs are built and disposed one at a time (plugin
+/// instantiation is control-thread work on shared worlds); they render in parallel.
+/// LV2 units render in offline mode (their worker runs immediately, deterministically).
+///
+/// A file that fails (unreadable, corrupt, an existing output without `--force`, a full
+/// disk) is reported and leaves nothing at its output path; the other files still render.
+/// - Thread: control. ``run(progress:finished:)`` starts `settings.jobs` worker threads
+///   (each a control thread playing the render thread for its own graph) and waits for them.
+final class BatchRenderer: @unchecked Sendable {
+    let loaded: LoadedPreset
+    let registry: ComponentRegistry
+    let settings: RenderSettings
+    let jobs: [RenderJob]
+    /// Serializes building and disposing graphs.
+    private let buildLock = Mutex(())
+
+    init(loaded: LoadedPreset, registry: ComponentRegistry, settings: RenderSettings, jobs: [RenderJob]) {
+        self.loaded = loaded
+        self.registry = registry
+        self.settings = settings
+        self.jobs = jobs
+    }
+
+    /// Renders every job; `finished` is called for each, in job order, as soon as it and
+    /// every job before it are done (from whichever thread finished last, one call at a
+    /// time). Returns the outcomes in job order.
+    func run(
+        progress: RenderProgress? = nil,
+        finished: @escaping @Sendable (Int, Result<RenderReport, AudioUnitError>) -> Void = { _, _ in }
+    ) -> [Result<RenderReport, AudioUnitError>] {
+        struct Shared {
+            var next = 0
+            var outcomes: [Result<RenderReport, AudioUnitError>?]
+            var reported = 0
+        }
+        let shared = Mutex(Shared(outcomes: Array(repeating: nil, count: jobs.count)))
+        let workers = min(settings.jobs, jobs.count)
+        let group = DispatchGroup()
+        for _ in 0..<workers {
+            group.enter()
+            let thread = Thread { [self] in
+                while let index = shared.withLock({ state -> Int? in
+                    guard state.next < jobs.count else { return nil }
+                    defer { state.next += 1 }
+                    return state.next
+                }) {
+                    let outcome = render(jobs[index]) { progress?.update(file: index, permille: $0) }
+                    shared.withLock { state in
+                        state.outcomes[index] = outcome
+                        while state.reported < jobs.count, let done = state.outcomes[state.reported] {
+                            finished(state.reported, done)
+                            state.reported += 1
+                        }
+                    }
+                }
+                group.leave()
+            }
+            thread.name = "auhost render job"
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        group.wait()
+        return shared.withLock { $0.outcomes.map { $0! } }
+    }
+
+    /// Renders one job on the calling thread.
+    /// - Thread: control (a worker), playing the render thread for its graph.
+    func render(_ job: RenderJob, progress: (Int) -> Void) -> Result<RenderReport, AudioUnitError> {
+        do throws(AudioUnitError) {
+            if !settings.overwrite, FileManager.default.fileExists(atPath: job.output) {
+                throw AudioUnitError(.invalidFilePath, "\(job.output): already exists; pass --force to replace it")
+            }
+            let info = try AudioFileReader(path: job.input, maxFramesPerRead: 1).info
+            let rate = loaded.preset.sampleRate ?? info.sampleRate
+            let chain = try buildChain(at: rate, for: job)
+            defer { buildLock.withLock { _ in chain.dispose() } }
+            try LatencyPriming.prime(chain, blockSize: settings.blockSize)
+            let renderer = try OfflineFileRenderer(job: job, chain: chain, settings: settings, fileInfo: info)
+            return .success(try renderer.run(progress: progress))
+        } catch {
+            return .failure(error.naming(job))
+        }
+    }
+
+    /// A fresh graph of the chain at `rate`, LV2 units in offline mode.
+    private func buildChain(at rate: Double, for job: RenderJob) throws(AudioUnitError) -> ChainGraph {
+        try buildLock.withLock { _ throws(AudioUnitError) -> ChainGraph in
+            let units: [AudioUnit]
+            do throws(PresetError) {
+                units = try loaded.makeUnits()
+            } catch {
+                throw AudioUnitError(.failedInitialization, error.problems.map { $0.description }.joined(separator: "; "))
+            }
+            for unit in units {
+                (unit as? LV2Unit)?.renderMode = .offline
+            }
+            do throws(AudioUnitError) {
+                return try ChainGraph(loaded, units: units, registry: registry, sampleRate: rate, maximumFrames: settings.blockSize)
+            } catch {
+                units.forEach { $0.dispose() }
+                throw AudioUnitError(error.code, "the chain cannot run at \(RenderReport.rate(rate)) Hz: \(error.message)", underlying: error)
+            }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import AUCore
+import AULV2
+
+/// Makes a chain's latency known before its first real cycle.
+///
+/// An LV2 plugin reports its latency on a control output that it writes only when it runs
+/// (`lv2:reportsLatency`), so a fresh graph counts it as 0 and the offline driver would
+/// not compensate it. When the chain holds LV2 units, ``prime(_:blockSize:)`` renders one
+/// cycle of silence, then uninitializes and initializes the graph again: the units start
+/// over from a clean state (new LV2 instances), and the plan is compiled with the latency
+/// each unit reported — the graph's `latencyFrames` and its compensation delays include it.
+/// - Thread: control (it plays the render thread for the one silent cycle).
+enum LatencyPriming {
+    /// Primes `chain` (initialized, not yet rendered) when it holds LV2 units; leaves it started.
+    static func prime(_ chain: ChainGraph, blockSize: Int) throws(AudioUnitError) {
+        try chain.graph.start()
+        guard chain.nodes.contains(where: { $0.unit is LV2Unit }) else { return }
+        let input = OwnedAudioBuffers(channels: chain.inputChannels, capacity: blockSize)
+        let output = OwnedAudioBuffers(channels: chain.outputChannels, capacity: blockSize)
+        let status = chain.graph.render(
+            frameCount: blockSize, timestamp: RenderTimestamp(sampleTime: 0), input: input.buffers(), output: output.buffers())
+        guard status == 0 else { throw AudioUnitError(status: status, context: "the chain failed to render a first cycle") }
+        chain.graph.dispatchPendingNotifications()
+        chain.graph.uninitialize()
+        try chain.graph.initialize()
+        try chain.graph.start()
+    }
+}

@@ -1,0 +1,152 @@
+import AUCore
+import AUEngine
+import AUFiles
+
+/// Renders one input file through one chain graph into one output file: the offline
+/// driver's loop, which plays the part of the JACK callback.
+///
+/// `init` does all the allocating: it opens the input (converted to the chain's rate and
+/// channels), the output (converted back to the file's), and the block buffers. ``run(progress:)``
+/// then pulls a block of input, renders the graph, and writes what belongs to the output:
+///
+/// - the first `latencyFrames` rendered frames are dropped and as many extra frames are
+///   rendered after the input ends, so the output is time-aligned with the input
+///   (an impulse at input frame n comes out at output frame n);
+/// - after the input's length, the ``TailCutter`` decides how much tail is kept.
+///
+/// The loop itself allocates nothing: reads and writes go through buffers made in `init`;
+/// `progress` is called only when the per-mille done changes.
+/// - Thread: control (the job's thread). ``run(progress:)`` plays the render thread: each
+///   `graph.render` call marks itself as render-thread code.
+final class OfflineFileRenderer {
+    let job: RenderJob
+    let chain: ChainGraph
+    private let input: AudioFileInput
+    private let output: AudioFileOutput
+    private let blockSize: Int
+    private let fileSampleRate: Double
+    private let inputBlock: OwnedAudioBuffers
+    private let outputBlock: OwnedAudioBuffers
+    /// Channel pointers for views into part of ``outputBlock``.
+    private let window: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
+    private var tail: TailCutter
+    private var isDone = false
+
+    /// Opens the input and the output for `chain` (built at the rate the job runs at, started
+    /// and primed by ``LatencyPriming``).
+    /// Nothing is rendered; on failure nothing is left at the output path.
+    /// - Thread: control.
+    init(job: RenderJob, chain: ChainGraph, settings: RenderSettings, fileInfo: AudioFileInfo) throws(AudioUnitError) {
+        self.job = job
+        self.chain = chain
+        blockSize = settings.blockSize
+        let fileSampleRate = settings.outputSampleRate ?? fileInfo.sampleRate
+        self.fileSampleRate = fileSampleRate
+        input = try AudioFileInput(
+            path: job.input, sampleRate: chain.sampleRate, channels: chain.inputChannels, blockSize: blockSize)
+        output = try AudioFileOutput(
+            path: job.output, encoding: job.encoding,
+            fileSampleRate: fileSampleRate, fileChannels: fileInfo.channels,
+            chainSampleRate: chain.sampleRate, chainChannels: chain.outputChannels, blockSize: blockSize,
+            overwrite: settings.overwrite)
+        inputBlock = OwnedAudioBuffers(channels: chain.inputChannels, capacity: blockSize)
+        outputBlock = OwnedAudioBuffers(channels: chain.outputChannels, capacity: blockSize)
+        window = .allocate(capacity: chain.outputChannels)
+        tail = TailCutter(settings.tail, sampleRate: chain.sampleRate, reportedTail: Self.reportedTail(of: chain))
+    }
+
+    deinit {
+        if !isDone { output.cancel() }
+        window.deallocate()
+    }
+
+    /// The chain's TailTime in seconds: the sum over its units (a conservative bound for
+    /// parallel paths); infinite if any unit's is.
+    static func reportedTail(of chain: ChainGraph) -> Double {
+        var total = 0.0
+        for node in chain.nodes {
+            let seconds = (try? node.unit.value(of: .tailTime)) ?? 0
+            if seconds.isNaN || seconds < 0 { continue }
+            total += seconds
+        }
+        return total
+    }
+
+    /// Renders the whole file and completes the output (renamed into place); on any error
+    /// the output is abandoned and nothing is left at its path. `progress` gets the
+    /// per-mille of the input done (0...1000), only when it changes.
+    /// - Thread: control, playing the render thread for each cycle.
+    func run(progress: (Int) -> Void) throws(AudioUnitError) -> RenderReport {
+        precondition(!isDone, "OfflineFileRenderer.run twice")
+        isDone = true
+        do {
+            try renderLoop(progress: progress)
+            let levels = try output.finish()
+            return RenderReport(
+                job: job, sampleRate: fileSampleRate, channels: levels.channels.count, frames: levels.frames,
+                chainSampleRate: chain.sampleRate, chainChannels: chain.outputChannels, latencyFrames: chain.latencyFrames,
+                tailSeconds: Double(tail.frames) / chain.sampleRate, tailEndedAtCap: tail.endedAtCap, levels: levels)
+        } catch {
+            output.cancel()
+            throw error.naming(job)
+        }
+    }
+
+    /// The cycle loop: read, render, write the aligned part, until the tail is over.
+    private func renderLoop(progress: (Int) -> Void) throws(AudioUnitError) {
+        let latency = chain.latencyFrames
+        let bodyFrames = input.totalFrames
+        let total = max(1, bodyFrames)
+        let inputView = inputBlock.buffers()
+        let outputView = outputBlock.buffers()
+        var rendered = 0
+        var written = 0
+        var permille = -1
+        while true {
+            if written == bodyFrames, tail.isFinished { break }
+            _ = try input.read(into: inputView)
+            let status = chain.graph.render(
+                frameCount: blockSize, timestamp: RenderTimestamp(sampleTime: Double(rendered)), input: inputView, output: outputView)
+            guard status == 0 else {
+                throw AudioUnitError(status: status, context: "the chain failed to render at frame \(rendered)")
+            }
+            // Frames still inside the chain's latency belong to no output frame.
+            var offset = min(blockSize, max(0, latency - rendered))
+            rendered += blockSize
+            let body = min(blockSize - offset, bodyFrames - written)
+            if body > 0 {
+                try write(outputView, from: offset, count: body)
+                written += body
+                offset += body
+            }
+            if written == bodyFrames, offset < blockSize, !tail.isFinished {
+                let kept = tail.accept(view(outputView, from: offset, count: blockSize - offset))
+                if kept > 0 { try write(outputView, from: offset, count: kept) }
+            }
+            let done = min(1000, written * 1000 / total)
+            if done != permille {
+                permille = done
+                progress(done)
+            }
+        }
+    }
+
+    private func view(_ buffers: AudioBuffers, from offset: Int, count: Int) -> AudioBuffers {
+        for channel in 0..<buffers.channelCount { window[channel] = buffers.channelPointers[channel] + offset }
+        return AudioBuffers(channelPointers: window, frameCount: count)
+    }
+
+    private func write(_ buffers: AudioBuffers, from offset: Int, count: Int) throws(AudioUnitError) {
+        try output.write(view(buffers, from: offset, count: count))
+    }
+}
+
+extension AudioUnitError {
+    /// This error naming the job's file: kept when it names the input or the output
+    /// already, else prefixed with the input's path.
+    /// - Thread: control.
+    func naming(_ job: RenderJob) -> AudioUnitError {
+        if message.hasPrefix("\(job.input): ") || message.hasPrefix("\(job.output): ") { return self }
+        return AudioUnitError(code, "\(job.input): \(message)", underlying: underlying)
+    }
+}

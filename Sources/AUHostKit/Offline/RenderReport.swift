@@ -1,0 +1,49 @@
+import AUFiles
+import Foundation
+
+/// What rendering one file produced: its length, the chain's rate and latency, the tail
+/// kept, and the levels written.
+/// - Thread: any (a plain value).
+public struct RenderReport: Sendable {
+    public let job: RenderJob
+    /// The output file's rate, channels and frames.
+    public let sampleRate: Double
+    public let channels: Int
+    public let frames: Int
+    /// The rate and channels the chain ran at.
+    public let chainSampleRate: Double
+    public let chainChannels: Int
+    /// The chain's latency, compensated (frames at the chain's rate).
+    public let latencyFrames: Int
+    /// Seconds of tail after the input's end.
+    public let tailSeconds: Double
+    /// `--tail auto` stopped at its cap with the output still above -90 dBFS.
+    public let tailEndedAtCap: Bool
+    public let levels: AudioLevels
+
+    public var duration: Double { sampleRate > 0 ? Double(frames) / sampleRate : 0 }
+
+    /// `in.wav -> out.flac: 3.250 s, 44100 Hz, 2 ch, flac 24-bit (chain 48000 Hz, 2 ch, latency 64, tail 0.250 s); peak ...`
+    public var summary: String {
+        var chain = "chain \(Self.rate(chainSampleRate)) Hz, \(chainChannels) ch"
+        if latencyFrames > 0 { chain += ", latency \(latencyFrames) frames compensated" }
+        chain += ", tail \(Self.seconds(tailSeconds)) s"
+        return "\(job.input) -> \(job.output): \(Self.seconds(duration)) s, \(Self.rate(sampleRate)) Hz, \(channels) ch, \(job.encoding) (\(chain)); \(levels)"
+    }
+
+    /// Warnings to print after the summary: clipping, a tail cut at its cap.
+    public var warnings: [String] {
+        var lines: [String] = []
+        if let clipping = levels.clippingWarning { lines.append("\(job.output): \(clipping)") }
+        if tailEndedAtCap {
+            lines.append("\(job.output): the tail was still above \(Int(TailLength.quietThresholdDBFS)) dBFS when it was cut at \(Self.seconds(tailSeconds)) s; pass --tail SECONDS for a longer one")
+        }
+        return lines
+    }
+
+    static func rate(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+
+    static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
+}

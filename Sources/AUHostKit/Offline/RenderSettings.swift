@@ -1,0 +1,22 @@
+import AUFiles
+
+/// The options of one `auhost render` run that apply to every file.
+/// - Thread: any (a plain value).
+public struct RenderSettings: Sendable {
+    /// Frames per cycle (`--block`): the chain's MaximumFramesPerSlice too.
+    public var blockSize = 1024
+    public var tail: TailLength = .auto
+    /// The output files' rate (`--sample-rate`); `nil`: each input's own rate.
+    public var outputSampleRate: Double?
+    /// Replace existing outputs (`--force`).
+    public var overwrite = false
+    /// Files rendered at once (`--jobs`), each through its own graph.
+    public var jobs = 1
+
+    /// The accepted `--block` values.
+    public static let blockSizes = 1...16384
+    /// The accepted `--jobs` values.
+    public static let jobCounts = 1...64
+
+    public init() {}
+}

@@ -1,0 +1,39 @@
+/// How much of the effect tail `auhost render` keeps after the input ends (`--tail`).
+///
+/// - ``seconds(_:)``: exactly that much, whatever it sounds like (`--tail 0` cuts the tail:
+///   the output is as long as the input).
+/// - ``auto``: at least the chain's reported tail (the sum of its units' TailTime), then
+///   until every channel has stayed below -90 dBFS for half a second; the quiet half second
+///   is kept. It stops at a cap of 30 s, or the reported tail when that is longer (a unit
+///   reporting an infinite tail gets the 30 s cap).
+/// - Thread: any (a plain value).
+public enum TailLength: Sendable, Equatable, CustomStringConvertible {
+    case seconds(Double)
+    case auto
+
+    /// The threshold of ``auto``.
+    public static let quietThresholdDBFS = -90.0
+    /// How long ``auto`` waits below the threshold.
+    public static let quietWindowSeconds = 0.5
+    /// The longest tail ``auto`` renders unless the chain reports a longer one.
+    public static let autoCapSeconds = 30.0
+    /// The longest tail either form renders (an hour).
+    public static let maximumSeconds = 3600.0
+
+    /// Parses `auto` or a number of seconds in 0...3600; `nil` otherwise.
+    public init?(argument: String) {
+        if argument.lowercased() == "auto" {
+            self = .auto
+            return
+        }
+        guard let seconds = Double(argument), seconds.isFinite, (0...Self.maximumSeconds).contains(seconds) else { return nil }
+        self = .seconds(seconds)
+    }
+
+    public var description: String {
+        switch self {
+        case .auto: "auto"
+        case .seconds(let seconds): "\(seconds) s"
+        }
+    }
+}
