@@ -325,6 +325,39 @@ private let lookaheadNode = #"{"id": "limiter", "unit": "http://plugin.org.uk/sw
         #expect(quiet.status == 0 && quiet.errors.isEmpty, "\(quiet.errors)")
     }
 
+    /// SIGINT while rendering: exit 130, the output in progress is abandoned, nothing
+    /// partial (no temporary file) is left.
+    @Test func anInterruptedRenderLeavesNothing() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = folder.file("long.wav")
+        try writeAudio(input, sampleRate: 8000, channels: 1, frames: 8000 * 60, encoding: try AudioFileEncoding(format: .wav, bitDepth: .int16)) { _, frame in
+            Float(frame % 80) / 160
+        }
+        // 60 s at 192 kHz in 1-frame cycles: minutes of work, interrupted long before the end.
+        let chain = try folder.preset("slow.json", preset(gainNode, chain: ["gain"], sampleRate: 192_000))
+        let process = Process()
+        process.executableURL = try auhostExecutable()
+        process.arguments = ["render", chain, input, "-o", folder.file("out.wav"), "--block", "1"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        var started = false
+        for _ in 0..<600 where !started {
+            started = folder.contents().contains { $0.hasPrefix(".out.wav.auhost-") }
+            if !started { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        #expect(started, "no temporary output appeared")
+        Thread.sleep(forTimeInterval: 0.2)
+        kill(process.processIdentifier, SIGINT)
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130, "\(text)")
+        #expect(text.contains("interrupted"), "\(text)")
+        #expect(folder.contents() == ["long.wav", "slow.json"])
+    }
+
     @Test(arguments: [
         (["p.json", "in.wav"], "'render' needs -o OUTPUT or --output-dir DIR"),
         (["p.json"], "'render' needs a PRESET.json and at least one INPUT"),

@@ -36,7 +36,8 @@ enum RenderCommand: Command {
 
         A progress bar is drawn on standard error when it is a terminal. Exits 0 when every
         file rendered; 1 when any failed (the others are still rendered) or the preset does
-        not load; 64 for usage errors.
+        not load; 64 for usage errors; 130 when interrupted (SIGINT or SIGTERM: the files in
+        progress are abandoned, nothing partial is left).
 
         """
 
@@ -88,6 +89,8 @@ enum RenderCommand: Command {
         let progress = RenderProgress(label: label, files: jobs.count)
         let out = context.output, errors = context.errors
         let renderer = BatchRenderer(loaded: loaded, registry: context.registry, settings: settings, jobs: jobs)
+        renderer.cancellation.watchSignals()
+        defer { renderer.cancellation.stopWatchingSignals() }
         let outcomes = renderer.run(progress: progress) { _, outcome in
             progress.printing {
                 switch outcome {
@@ -101,6 +104,9 @@ enum RenderCommand: Command {
         }
         progress.finish()
         let failures = outcomes.filter { if case .failure = $0 { true } else { false } }.count
+        if renderer.cancellation.isCancelled {
+            throw CLIError("interrupted; \(jobs.count - failures) of \(jobs.count) files were rendered, no partial output was left", status: 130)
+        }
         // A single file's error line was printed already; a batch adds a summary.
         if failures == 0 { return 0 }
         if jobs.count == 1 { return CLIError.failureStatus }

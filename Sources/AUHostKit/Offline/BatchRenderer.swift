@@ -24,6 +24,8 @@ final class BatchRenderer: @unchecked Sendable {
     let registry: ComponentRegistry
     let settings: RenderSettings
     let jobs: [RenderJob]
+    /// Set by a signal or ``RenderCancellation/cancel()``: jobs stop at their next cycle.
+    let cancellation = RenderCancellation()
     /// Serializes building and disposing graphs.
     private let buildLock = Mutex(())
 
@@ -80,6 +82,9 @@ final class BatchRenderer: @unchecked Sendable {
     /// - Thread: control (a worker), playing the render thread for its graph.
     func render(_ job: RenderJob, progress: (Int) -> Void) -> Result<RenderReport, AudioUnitError> {
         do throws(AudioUnitError) {
+            if cancellation.isCancelled {
+                throw AudioUnitError(.cannotDoInCurrentContext, "not rendered: interrupted")
+            }
             if !settings.overwrite, FileManager.default.fileExists(atPath: job.output) {
                 throw AudioUnitError(.invalidFilePath, "\(job.output): already exists; pass --force to replace it")
             }
@@ -89,7 +94,7 @@ final class BatchRenderer: @unchecked Sendable {
             defer { buildLock.withLock { _ in chain.dispose() } }
             try LatencyPriming.prime(chain, blockSize: settings.blockSize)
             let renderer = try OfflineFileRenderer(job: job, chain: chain, settings: settings, fileInfo: info)
-            return .success(try renderer.run(progress: progress))
+            return .success(try renderer.run(cancellation: cancellation, progress: progress))
         } catch {
             return .failure(error.naming(job))
         }

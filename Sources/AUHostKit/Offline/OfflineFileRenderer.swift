@@ -6,7 +6,7 @@ import AUFiles
 /// driver's loop, which plays the part of the JACK callback.
 ///
 /// `init` does all the allocating: it opens the input (converted to the chain's rate and
-/// channels), the output (converted back to the file's), and the block buffers. ``run(progress:)``
+/// channels), the output (converted back to the file's), and the block buffers. ``run(cancellation:progress:)``
 /// then pulls a block of input, renders the graph, and writes what belongs to the output:
 ///
 /// - the first `latencyFrames` rendered frames are dropped and as many extra frames are
@@ -16,7 +16,7 @@ import AUFiles
 ///
 /// The loop itself allocates nothing: reads and writes go through buffers made in `init`;
 /// `progress` is called only when the per-mille done changes.
-/// - Thread: control (the job's thread). ``run(progress:)`` plays the render thread: each
+/// - Thread: control (the job's thread). ``run(cancellation:progress:)`` plays the render thread: each
 ///   `graph.render` call marks itself as render-thread code.
 final class OfflineFileRenderer {
     let job: RenderJob
@@ -73,14 +73,15 @@ final class OfflineFileRenderer {
     }
 
     /// Renders the whole file and completes the output (renamed into place); on any error
-    /// the output is abandoned and nothing is left at its path. `progress` gets the
+    /// the output is abandoned and nothing is left at its path; so it is when `cancellation`
+    /// is set (checked once per cycle). `progress` gets the
     /// per-mille of the input done (0...1000), only when it changes.
     /// - Thread: control, playing the render thread for each cycle.
-    func run(progress: (Int) -> Void) throws(AudioUnitError) -> RenderReport {
+    func run(cancellation: RenderCancellation? = nil, progress: (Int) -> Void) throws(AudioUnitError) -> RenderReport {
         precondition(!isDone, "OfflineFileRenderer.run twice")
         isDone = true
         do {
-            try renderLoop(progress: progress)
+            try renderLoop(cancellation: cancellation, progress: progress)
             let levels = try output.finish()
             return RenderReport(
                 job: job, sampleRate: fileSampleRate, channels: levels.channels.count, frames: levels.frames,
@@ -93,7 +94,7 @@ final class OfflineFileRenderer {
     }
 
     /// The cycle loop: read, render, write the aligned part, until the tail is over.
-    private func renderLoop(progress: (Int) -> Void) throws(AudioUnitError) {
+    private func renderLoop(cancellation: RenderCancellation?, progress: (Int) -> Void) throws(AudioUnitError) {
         let latency = chain.latencyFrames
         let bodyFrames = input.totalFrames
         let total = max(1, bodyFrames)
@@ -104,6 +105,9 @@ final class OfflineFileRenderer {
         var permille = -1
         while true {
             if written == bodyFrames, tail.isFinished { break }
+            if let cancellation, cancellation.isCancelled {
+                throw AudioUnitError(.cannotDoInCurrentContext, "interrupted; the partial output was deleted")
+            }
             _ = try input.read(into: inputView)
             let status = chain.graph.render(
                 frameCount: blockSize, timestamp: RenderTimestamp(sampleTime: Double(rendered)), input: inputView, output: outputView)
