@@ -46,6 +46,8 @@ let coreTargets: [Target] = [
     .target(name: "CAllocCounter", path: "Sources/CAllocCounter"),
     // Renders a graph under the shim and reports what the render thread allocated (run by AUEngineTests).
     .executableTarget(name: "alloc-check", dependencies: ["AUEngine", "AUCore", "AULV2", "AUNative"], path: "Sources/alloc-check"),
+    // The reference chain of `auhost bench graph` as a plain C loop over lilv (the baseline).
+    .executableTarget(name: "lv2-chain-bench", dependencies: ["CLilv"], path: "Sources/lv2-chain-bench", linkerSettings: [.linkedLibrary("m")]),
 ]
 
 let coreProducts: [Product] = [

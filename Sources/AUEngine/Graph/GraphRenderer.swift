@@ -124,10 +124,18 @@ final class GraphRenderer: @unchecked Sendable {
                 return AudioUnitErrorCode.uninitialized.rawValue
             }
             adoptPendingPlan(timestamp)
-            guard let plan = current?._withUnsafeGuaranteedRef({ $0 }) else {
+            guard let current else {
                 clear(output, frames: frameCount)
                 return AudioUnitErrorCode.uninitialized.rawValue
             }
+            return current._withUnsafeGuaranteedRef { plan in renderPlan(plan, frameCount: frameCount, timestamp: timestamp, input: input, output: output) }
+        }
+    }
+
+    /// Renders one cycle of the current plan.
+    @inline(__always)
+    private func renderPlan(_ plan: RenderPlan, frameCount: Int, timestamp: RenderTimestamp, input: AudioBuffers?, output: AudioBuffers) -> AudioUnitStatus {
+        do {
             guard frameCount >= 0, output.frameCount >= frameCount else {
                 return AudioUnitErrorCode.parameterError.rawValue
             }
@@ -255,11 +263,11 @@ final class GraphRenderer: @unchecked Sendable {
         let step = plan.steps[index]
         let start = plan.measuresTime ? MonotonicClock.nanoseconds() : 0
         for bus in 0..<step.inputs.count { prepareInput(plan, step.inputs[bus], frames: frames, time: time) }
-        let runtime = step.runtime
-        if runtime.isFaulted.load(ordering: .relaxed) {
+        let runtime = step.runtimeReference
+        if runtime._withUnsafeGuaranteedRef { $0.isFaulted.load(ordering: .relaxed) } {
             for bus in 0..<step.outputs.count { step.outputs[bus].view(frames).clear() }
             applyEvents(step, from: sliceOffset, to: sliceOffset + frames)
-        } else if runtime.isBypassed.load(ordering: .relaxed) {
+        } else if runtime._withUnsafeGuaranteedRef { $0.isBypassed.load(ordering: .relaxed) } {
             for bus in 0..<step.outputs.count {
                 let target = step.outputs[bus].view(frames)
                 if bus < step.inputs.count {
@@ -287,7 +295,7 @@ final class GraphRenderer: @unchecked Sendable {
                         if status == 0 { status = result }
                         position = at
                     }
-                    step.unit.publishOutputParameter(at: Int(event.index), value: event.value)
+                    step.unitReference._withUnsafeGuaranteedRef { $0.publishOutputParameter(at: Int(event.index), value: event.value) }
                 }
             } else {
                 applyEvents(step, from: sliceOffset, to: sliceOffset + frames)
@@ -298,12 +306,12 @@ final class GraphRenderer: @unchecked Sendable {
             }
             if status != 0 {
                 for bus in 0..<step.outputs.count { step.outputs[bus].view(frames).clear() }
-                if runtime.lastStatus.exchange(status, ordering: .relaxed) != status {
+                if runtime._withUnsafeGuaranteedRef({ $0.lastStatus.exchange(status, ordering: .relaxed) }) != status {
                     notices.push(GraphNotice(kind: .renderError, node: step.node, status: status, sampleTime: time.sampleTime))
                 }
             } else {
-                for bus in 0..<step.outputs.count where step.outputs[bus].view(frames).containsNonFinite() {
-                    runtime.isFaulted.store(true, ordering: .relaxed)
+                for bus in 0..<step.outputs.count where Self.containsNonFinite(step.outputs[bus], frames: frames) {
+                    runtime._withUnsafeGuaranteedRef { $0.isFaulted.store(true, ordering: .relaxed) }
                     notices.push(GraphNotice(kind: .nonFiniteOutput, node: step.node, status: 0, sampleTime: time.sampleTime))
                     for other in 0..<step.outputs.count { step.outputs[other].view(frames).clear() }
                     break
@@ -311,8 +319,21 @@ final class GraphRenderer: @unchecked Sendable {
             }
         }
         if plan.measuresTime {
-            runtime.renderNanoseconds.add(MonotonicClock.nanoseconds() &- start, ordering: .relaxed)
+            runtime._withUnsafeGuaranteedRef { $0.renderNanoseconds.add(MonotonicClock.nanoseconds() &- start, ordering: .relaxed) }
         }
+    }
+
+    /// True when a sample of the bus is NaN or infinite: the largest exponent field is all
+    /// ones. An integer max-reduction over the bit patterns, which vectorizes.
+    @inline(__always)
+    static func containsNonFinite(_ output: PlanOutput, frames: Int) -> Bool {
+        var largest: UInt32 = 0
+        for channel in 0..<output.channels {
+            UnsafeRawPointer(output.base[channel]).withMemoryRebound(to: UInt32.self, capacity: frames) { bits in
+                for frame in 0..<frames { largest = max(largest, bits[frame] & 0x7F80_0000) }
+            }
+        }
+        return largest == 0x7F80_0000
     }
 
     /// Applies (without splitting) the events of `step` that fall in `[from, to)`.
@@ -322,7 +343,7 @@ final class GraphRenderer: @unchecked Sendable {
         for eventIndex in 0..<eventCount {
             let event = events[eventIndex]
             if event.node == step.node.rawValue && event.offset >= Int64(from) && event.offset < Int64(to) {
-                step.unit.publishOutputParameter(at: Int(event.index), value: event.value)
+                step.unitReference._withUnsafeGuaranteedRef { $0.publishOutputParameter(at: Int(event.index), value: event.value) }
             }
         }
     }
@@ -332,9 +353,9 @@ final class GraphRenderer: @unchecked Sendable {
     private func renderRange(_ step: PlanStep, offset: Int, frames: Int, time: RenderTimestamp) -> AudioUnitStatus {
         if let adapter = step.adapter {
             point(step, offset: 0, frames: frames + offset)
-            return adapter._withUnsafeGuaranteedRef { adapter in adapter.render(
-                step.unit, inputs: UnsafeBufferPointer(step.inputViews), outputs: UnsafeBufferPointer(step.outputViews),
-                offset: offset, frames: frames, sampleTime: time.sampleTime + Double(offset)) }
+            return adapter._withUnsafeGuaranteedRef { adapter in step.unitReference._withUnsafeGuaranteedRef { unit in adapter.render(
+                unit, inputs: UnsafeBufferPointer(step.inputViews), outputs: UnsafeBufferPointer(step.outputViews),
+                offset: offset, frames: frames, sampleTime: time.sampleTime + Double(offset)) } }
         }
         guard step.needsPowerOfTwo else { return call(step, offset: offset, frames: frames, time: time) }
         var position = offset
@@ -372,8 +393,10 @@ final class GraphRenderer: @unchecked Sendable {
         point(step, offset: offset, frames: frames)
         var callTime = time
         callTime.sampleTime += Double(offset)
-        return step.unit.renderCycle(
-            timestamp: callTime, frameCount: frames, inputs: UnsafeBufferPointer(step.inputViews),
-            outputs: UnsafeBufferPointer(step.outputViews), midi: UnsafeBufferPointer(start: nil, count: 0))
+        return step.unitReference._withUnsafeGuaranteedRef {
+            $0.renderCycle(
+                timestamp: callTime, frameCount: frames, inputs: UnsafeBufferPointer(step.inputViews),
+                outputs: UnsafeBufferPointer(step.outputViews), midi: UnsafeBufferPointer(start: nil, count: 0))
+        }
     }
 }

@@ -1,0 +1,186 @@
+import AUCore
+import AUEngine
+import Foundation
+
+/// `auhost bench graph`: what the graph's renderer costs. Build with `-c release` first:
+/// debug builds add reference counting and bounds checks to every call.
+/// - Thread: control (it renders on the calling thread, which it marks as the render thread).
+enum BenchCommand: Command {
+    static let name = "bench"
+    static let summary = "measure the graph renderer: cost per cycle and host overhead per node"
+    static let help = """
+        usage: auhost bench graph [--cycles N] [--frames N]
+
+        Renders plans of 1, 8, 64 and 256 trivial nodes (the built-in Splitter with one
+        output: a copy) in a chain, and the same units called directly one after the other
+        without a graph, and prints the cost per cycle and per node; the difference is the
+        graph's overhead per node. Then renders the reference chain (x42 fil4 stereo EQ ->
+        swh sc4 compressor -> mda Delay -> mda Ambience -> x42 dpl limiter), when those LV2
+        plugins are installed, and prints its cost per cycle and real-time factor.
+
+          --cycles N   cycles per measurement (default 20000; divided by the node count for large plans, at least 2000)
+          --frames N   frames per cycle (default 64)
+
+        Figures are medians of 5 runs. Use a release build: swift build -c release.
+
+        """
+
+    static func run(_ arguments: inout Arguments, _ context: CommandContext) throws(CLIError) -> Int32 {
+        let cycles = try arguments.option("--cycles", expected: "a positive number of cycles") { Int($0).flatMap { $0 > 0 ? $0 : nil } } ?? 20_000
+        let frames = try arguments.option("--frames", expected: "a frame count in 1...4096") { Int($0).flatMap { (1...4096).contains($0) ? $0 : nil } } ?? 64
+        let what = try arguments.finish(positionals: 1...1, names: "what to measure (graph)")[0]
+        guard what == "graph" else { throw .usage("bench measures 'graph', not '\(what)'", command: name) }
+        #if DEBUG
+        context.errors.line("auhost: warning: this is a debug build; measure with 'swift build -c release'")
+        #endif
+        let output = context.output
+        output.line("graph renderer, \(frames)-frame cycles, 48 kHz stereo, medians of 5 runs")
+        output.line("nodes  graph ns/cycle  graph ns/node  direct ns/node  overhead ns/node")
+        do {
+            for count in [1, 8, 64, 256] {
+                let runCycles = max(2000, cycles / max(1, count / 8))
+                let graphTime = try measureGraph(nodes: count, cycles: runCycles, frames: frames)
+                let directTime = try measureDirect(nodes: count, cycles: runCycles, frames: frames)
+                output.line(String(
+                    format: "%5d  %14.0f  %13.1f  %14.1f  %16.1f", count, graphTime, graphTime / Double(count),
+                    directTime / Double(count), (graphTime - directTime) / Double(count)))
+            }
+        } catch {
+            throw CLIError("bench: \(error)")
+        }
+        output.line("")
+        do {
+            let chain = try measureReferenceChain(context.registry, cycles: cycles, frames: frames)
+            let budget = Double(frames) / 48_000 * 1e9
+            output.line(String(format: "reference chain (5 LV2 plugins): %.0f ns/cycle, %.0fx real time", chain, budget / chain))
+        } catch {
+            output.line("reference chain: not measured: \(error)")
+        }
+        return 0
+    }
+
+    /// The median of five timed runs of `body` (after one warm-up run), in ns per cycle.
+    private static func median(cycles: Int, _ body: () -> Void) -> Double {
+        body()
+        var results: [Double] = []
+        for _ in 0..<5 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            body()
+            results.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(cycles))
+        }
+        return results.sorted()[2]
+    }
+
+    private static func trivialUnit(_ registry: ComponentRegistry) throws(AudioUnitError) -> AudioUnit {
+        let unit = try registry.instantiate("aufx:splt:AUHs")
+        try unit.setValue(1, for: .elementCount, scope: .output)
+        return unit
+    }
+
+    /// A chain of `nodes` trivial nodes from the application's input to its output.
+    static func measureGraph(nodes: Int, cycles: Int, frames: Int) throws(AudioUnitError) -> Double {
+        let registry = ComponentRegistry(providers: [BuiltinUnits()])
+        let graph = AudioGraph(registry: registry)
+        defer { graph.dispose() }
+        graph.measuresRenderTime = false
+        graph.maximumFramesPerSlice = max(frames, 64)
+        let output = try graph.addNode(ComponentDescription(parsing: "auou:genr:AUHs")!)
+        var previous = output
+        for _ in 0..<nodes {
+            let node = try graph.addNode(try trivialUnit(registry))
+            try graph.connect(previous, to: node)
+            previous = node
+        }
+        try graph.connect(previous, to: output)
+        try graph.initialize()
+        let input = OwnedAudioBuffers(channels: 2, capacity: frames)
+        let out = OwnedAudioBuffers(channels: 2, capacity: frames)
+        let inputView = input.buffers(), outputView = out.buffers()
+        var time = 0.0
+        // The views point into `input` and `out`: keep them alive while rendering.
+        return withExtendedLifetime((input, out)) {
+            median(cycles: cycles) {
+                for _ in 0..<cycles {
+                    _ = graph.render(frameCount: frames, timestamp: RenderTimestamp(sampleTime: time), input: inputView, output: outputView)
+                    time += Double(frames)
+                }
+            }
+        }
+    }
+
+    /// The same units called one after the other through `renderCycle`, no graph.
+    static func measureDirect(nodes: Int, cycles: Int, frames: Int) throws(AudioUnitError) -> Double {
+        let registry = ComponentRegistry(providers: [BuiltinUnits()])
+        var units: [AudioUnit] = []
+        for _ in 0..<nodes {
+            let unit = try trivialUnit(registry)
+            try unit.setValue(max(frames, 64), for: .maximumFramesPerSlice)
+            try unit.initialize()
+            units.append(unit)
+        }
+        defer { for unit in units { unit.dispose() } }
+        let buffers = (0...nodes).map { _ in OwnedAudioBuffers(channels: 2, capacity: frames) }
+        let views = UnsafeMutableBufferPointer<AudioBuffers>.allocate(capacity: nodes + 1)
+        defer { views.deallocate() }
+        for index in 0...nodes { views.initializeElement(at: index, to: buffers[index].buffers(frameCount: frames)) }
+        var time = 0.0
+        // The views point into `buffers`: keep them alive while rendering.
+        return withExtendedLifetime(buffers) {
+            median(cycles: cycles) {
+                for _ in 0..<cycles {
+                    RenderThread.run {
+                        for index in 0..<nodes {
+                            _ = units[index].renderCycle(
+                                timestamp: RenderTimestamp(sampleTime: time), frameCount: frames,
+                                inputs: UnsafeBufferPointer(rebasing: views[index..<index + 1]),
+                                outputs: UnsafeBufferPointer(rebasing: views[index + 1..<index + 2]),
+                                midi: UnsafeBufferPointer(start: nil, count: 0))
+                        }
+                    }
+                    time += Double(frames)
+                }
+            }
+        }
+    }
+
+    static let referenceChain = [
+        "lv2:http://gareus.org/oss/lv2/fil4#stereo",
+        "lv2:http://plugin.org.uk/swh-plugins/sc4",
+        "lv2:http://drobilla.net/plugins/mda/Delay",
+        "lv2:http://drobilla.net/plugins/mda/Ambience",
+        "lv2:http://gareus.org/oss/lv2/dpl#stereo",
+    ]
+
+    /// The reference chain through the graph, stereo.
+    static func measureReferenceChain(_ registry: ComponentRegistry, cycles: Int, frames: Int) throws(AudioUnitError) -> Double {
+        let graph = AudioGraph(registry: registry)
+        defer { graph.dispose() }
+        graph.measuresRenderTime = false
+        graph.maximumFramesPerSlice = max(frames, 64)
+        let output = try graph.addNode(try registry.instantiate("auou:genr:AUHs"))
+        var previous = output
+        for reference in referenceChain {
+            let node = try graph.addNode(try registry.instantiate(reference))
+            try graph.connect(previous, to: node)
+            previous = node
+        }
+        try graph.connect(previous, to: output)
+        try graph.initialize()
+        let input = OwnedAudioBuffers(channels: 2, capacity: frames)
+        for channel in 0..<2 {
+            for frame in 0..<frames { input.buffers()[channel][frame] = Float(sin(Double(frame) * 0.1)) * 0.3 }
+        }
+        let out = OwnedAudioBuffers(channels: 2, capacity: frames)
+        let inputView = input.buffers(), outputView = out.buffers()
+        var time = 0.0
+        // The views point into `input` and `out`: keep them alive while rendering.
+        return withExtendedLifetime((input, out)) {
+            median(cycles: cycles) {
+                for _ in 0..<cycles {
+                    _ = graph.render(frameCount: frames, timestamp: RenderTimestamp(sampleTime: time), input: inputView, output: outputView)
+                    time += Double(frames)
+                }
+            }
+        }
+    }
+}
