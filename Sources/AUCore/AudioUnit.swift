@@ -35,6 +35,8 @@ open class AudioUnit: @unchecked Sendable {
     private let listeners = ListenerCenter()
     private let parameterEvents = SharedProducerRing<ParameterEvent>(minimumCapacity: AudioUnit.eventCapacity)
     private let midiEvents = SharedProducerRing<MIDIEvent>(minimumCapacity: AudioUnit.eventCapacity)
+    /// MIDI a driver hands over on the render thread for the next cycle (single producer).
+    private let renderMIDIEvents = RealTimeRing<MIDIEvent>(minimumCapacity: AudioUnit.eventCapacity)
     private let notifications = RealTimeRing<UnitNotification>(minimumCapacity: 1024)
     private let bypassed = AtomicFlag()
     private let lastRenderError = AtomicStatus()
@@ -167,6 +169,7 @@ open class AudioUnit: @unchecked Sendable {
         try requireNotDisposed()
         while parameterEvents.pop() != nil {}
         while midiEvents.pop() != nil {}
+        while renderMIDIEvents.pop() != nil {}
         renderResources?.clearRunningState()
         resetState()
     }
@@ -630,6 +633,31 @@ open class AudioUnit: @unchecked Sendable {
         }
     }
 
+    /// Hands MIDI events to the unit's next cycle from the render thread (a JACK driver's
+    /// MIDI input, before the graph renders): offsets are within that cycle. Events beyond
+    /// the queue's capacity are dropped; returns how many were taken.
+    /// - Thread: render. No allocation, no lock.
+    @discardableResult
+    public func sendMIDIEventsFromRender(_ events: UnsafeBufferPointer<MIDIEvent>) -> Int {
+        var taken = 0
+        for event in events where renderMIDIEvents.push(event) { taken += 1 }
+        return taken
+    }
+
+    /// The host's transport, read by units that follow tempo and position (LV2
+    /// `time:Position`, native transport info). Set before initialize; nil: none.
+    /// - Thread: control (set); render (read).
+    public var hostTransport: HostTransport? {
+        didSet { hostTransportReference = hostTransport.map { Unmanaged.passUnretained($0) } }
+    }
+    private var hostTransportReference: Unmanaged<HostTransport>?
+
+    /// The host's transport at the top of this cycle, nil when the host gives none.
+    /// - Thread: render. No retain.
+    public var currentTransport: TransportState? {
+        hostTransportReference?._withUnsafeGuaranteedRef { $0.state }
+    }
+
     /// Publishes a value the unit produced (a meter, a reported latency) to an output
     /// parameter; listeners hear of it through ``dispatchPendingNotifications()``.
     /// - Thread: render.
@@ -767,7 +795,7 @@ open class AudioUnit: @unchecked Sendable {
                 return 0
             }
             let eventCount = resources.takeParameterEvents(from: parameterEvents)
-            let midiCount = resources.takeMIDIEvents(from: midiEvents, adding: midi, frameCount: frameCount)
+            let midiCount = resources.takeMIDIEvents(from: midiEvents, renderRing: renderMIDIEvents, adding: midi, frameCount: frameCount)
             var status: AudioUnitStatus = 0
             if eventCount == 0 && resources.activeRampCount == 0 {
                 status = process(ProcessContext(

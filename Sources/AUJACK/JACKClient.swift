@@ -99,6 +99,11 @@ public final class JACKClient: @unchecked Sendable {
         return names
     }
 
+    /// Starts JACK transport rolling (for every client of the server).
+    public func startTransport() { jack_transport_start(handle) }
+    /// Stops JACK transport.
+    public func stopTransport() { jack_transport_stop(handle) }
+
     /// The number of xruns the server reported since the client opened.
     public var xrunCount: Int { events.xruns }
     /// True once the server has shut down or thrown the client out.

@@ -26,14 +26,20 @@ public final class JACKDriver: @unchecked Sendable {
         public var midiInput: Bool
         /// Frames of fade-out when stopping (no click).
         public var fadeFrames: Int
+        /// Filled from JACK transport at the top of each cycle, when given.
+        public var transport: HostTransport?
 
-        public init(clientName: String = "auhost", serverName: String? = nil, inputChannels: Int = 2, outputChannels: Int = 2, midiInput: Bool = false, fadeFrames: Int = 2_400) {
+        public init(
+            clientName: String = "auhost", serverName: String? = nil, inputChannels: Int = 2, outputChannels: Int = 2, midiInput: Bool = false,
+            fadeFrames: Int = 2_400, transport: HostTransport? = nil
+        ) {
             self.clientName = clientName
             self.serverName = serverName
             self.inputChannels = inputChannels
             self.outputChannels = outputChannels
             self.midiInput = midiInput
             self.fadeFrames = fadeFrames
+            self.transport = transport
         }
     }
 
@@ -67,7 +73,7 @@ public final class JACKDriver: @unchecked Sendable {
         outputPorts = outputs
         process = JACKProcessState(
             client: client.handle, inputs: inputs, outputs: outputs, midi: midiPort, fadeFrames: configuration.fadeFrames,
-            render: render)
+            transport: configuration.transport, render: render)
         process.install()
     }
 
@@ -155,6 +161,7 @@ final class JACKProcessState: @unchecked Sendable {
     private let outputs: UnsafeMutableBufferPointer<OpaquePointer>
     private let midiPort: OpaquePointer?
     private let render: JACKRenderFunction
+    private let transport: HostTransport?
     private let inputPointers: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
     private let outputPointers: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
     private let midiEvents: UnsafeMutablePointer<MIDIEvent>
@@ -168,7 +175,8 @@ final class JACKProcessState: @unchecked Sendable {
     private let cycleCount = Atomic<Int>(0)
     static let midiCapacity = 512
 
-    init(client: OpaquePointer, inputs: [JACKPort], outputs: [JACKPort], midi: JACKPort?, fadeFrames: Int, render: @escaping JACKRenderFunction) {
+    init(client: OpaquePointer, inputs: [JACKPort], outputs: [JACKPort], midi: JACKPort?, fadeFrames: Int, transport: HostTransport?, render: @escaping JACKRenderFunction) {
+        self.transport = transport
         self.client = client
         self.inputs = .allocate(capacity: inputs.count)
         _ = self.inputs.initialize(from: inputs.map(\.handle))
@@ -235,6 +243,7 @@ final class JACKProcessState: @unchecked Sendable {
                 return 0
             }
             let midiCount = readMIDI(frames: frames)
+            if let transport { readTransport(into: transport) }
             let timestamp = RenderTimestamp(
                 sampleTime: Double(jack_last_frame_time(client)), hostTime: jack_get_time() &* 1_000,
                 flags: [.sampleTimeValid, .hostTimeValid])
@@ -266,6 +275,29 @@ final class JACKProcessState: @unchecked Sendable {
             count += 1
         }
         return count
+    }
+
+    /// JACK transport as a ``TransportState``: rolling, tempo and bar/beat when a timebase
+    /// master provides them, else beats counted from the frame at 120 BPM.
+    /// - Thread: render (`jack_transport_query` is real-time safe).
+    private func readTransport(into transport: HostTransport) {
+        var position = jack_position_t()
+        let state = jack_transport_query(client, &position)
+        var result = TransportState(isRolling: state == JackTransportRolling, frame: Int64(position.frame))
+        if position.valid.rawValue & JackPositionBBT.rawValue != 0, position.beats_per_bar > 0, position.ticks_per_beat > 0 {
+            result.beatsPerMinute = position.beats_per_minute
+            result.beatsPerBar = Double(position.beats_per_bar)
+            result.beatUnit = Int(position.beat_type)
+            result.bar = Int(position.bar) - 1
+            let tick = position.valid.rawValue & JackTickDouble.rawValue != 0 ? position.tick_double : Double(position.tick)
+            result.beatInBar = Double(position.beat - 1) + tick / position.ticks_per_beat
+            result.beat = Double(result.bar) * result.beatsPerBar + result.beatInBar
+        } else if position.frame_rate > 0 {
+            result.beat = Double(position.frame) / Double(position.frame_rate) * result.beatsPerMinute / 60
+            result.bar = Int(result.beat / result.beatsPerBar)
+            result.beatInBar = result.beat - Double(result.bar) * result.beatsPerBar
+        }
+        transport.state = result
     }
 
     /// A linear fade to silence over `fadeFrames`, then silence.

@@ -90,24 +90,22 @@ struct AtomSequence {
         }
     }
 
-    /// Appends a `time:Position` object: frame, speed, tempo and the bar / beat position
-    /// in 4/4 at `beatsPerMinute`.
-    func appendPosition(sampleTime: Double, sampleRate: Double, speed: Float, beatsPerMinute: Double, _ urids: AtomURIDs) -> Bool {
+    /// Appends a `time:Position` object: frame, speed (rolling or stopped), tempo, bar,
+    /// beat within the bar and the time signature, from the transport.
+    func appendPosition(_ transport: TransportState, _ urids: AtomURIDs) -> Bool {
         // Object body (id, otype) + 7 properties of (key, context, LV2_Atom, value padded).
         let size = 8 + 7 * 16 + 8 * 7
         return append(frames: 0, type: urids.object, size: size) { body in
             body.storeBytes(of: UInt32(0), as: UInt32.self)
             body.storeBytes(of: urids.position, toByteOffset: 4, as: UInt32.self)
-            let beats = sampleTime / sampleRate * beatsPerMinute / 60
-            let bar = (beats / 4).rounded(.down)
             var offset = 8
-            Self.property(body, &offset, urids.frame, urids.long, 8).storeBytes(of: Int64(sampleTime), as: Int64.self)
-            Self.property(body, &offset, urids.speed, urids.float, 4).storeBytes(of: speed, as: Float.self)
-            Self.property(body, &offset, urids.beatsPerMinute, urids.float, 4).storeBytes(of: Float(beatsPerMinute), as: Float.self)
-            Self.property(body, &offset, urids.bar, urids.long, 8).storeBytes(of: Int64(bar), as: Int64.self)
-            Self.property(body, &offset, urids.barBeat, urids.float, 4).storeBytes(of: Float(beats - bar * 4), as: Float.self)
-            Self.property(body, &offset, urids.beatUnit, urids.int, 4).storeBytes(of: Int32(4), as: Int32.self)
-            Self.property(body, &offset, urids.beatsPerBar, urids.float, 4).storeBytes(of: Float(4), as: Float.self)
+            Self.property(body, &offset, urids.frame, urids.long, 8).storeBytes(of: transport.frame, as: Int64.self)
+            Self.property(body, &offset, urids.speed, urids.float, 4).storeBytes(of: Float(transport.isRolling ? 1 : 0), as: Float.self)
+            Self.property(body, &offset, urids.beatsPerMinute, urids.float, 4).storeBytes(of: Float(transport.beatsPerMinute), as: Float.self)
+            Self.property(body, &offset, urids.bar, urids.long, 8).storeBytes(of: Int64(transport.bar), as: Int64.self)
+            Self.property(body, &offset, urids.barBeat, urids.float, 4).storeBytes(of: Float(transport.beatInBar), as: Float.self)
+            Self.property(body, &offset, urids.beatUnit, urids.int, 4).storeBytes(of: Int32(transport.beatUnit), as: Int32.self)
+            Self.property(body, &offset, urids.beatsPerBar, urids.float, 4).storeBytes(of: Float(transport.beatsPerBar), as: Float.self)
         }
     }
 

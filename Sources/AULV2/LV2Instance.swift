@@ -41,6 +41,9 @@ final class LV2Instance: @unchecked Sendable {
     let latencySlot: Int
     /// The sample time the next cycle continues from (time:Position is sent on a jump).
     var expectedSampleTime = -Double.infinity
+    /// The transport sent last, to send a new time:Position when it stops, starts, jumps or changes tempo.
+    var lastTransport = TransportState(frame: Int64.min / 2)
+    var lastFrames = 0
 
     struct AtomPort {
         var index: UInt32
@@ -192,8 +195,11 @@ final class LV2Instance: @unchecked Sendable {
     /// and offers every output sequence its whole capacity.
     /// - Thread: render.
     @inline(__always)
-    func prepareAtoms(midi: UnsafeBufferPointer<MIDIEvent>, offset: Int, frames: Int, sampleTime: Double, speed: Float, beatsPerMinute: Double) {
-        let sendPosition = sampleTime != expectedSampleTime
+    func prepareAtoms(midi: UnsafeBufferPointer<MIDIEvent>, offset: Int, frames: Int, sampleTime: Double, transport: TransportState) {
+        let sendPosition = sampleTime != expectedSampleTime || transport.isRolling != lastTransport.isRolling
+            || transport.beatsPerMinute != lastTransport.beatsPerMinute || transport.frame != lastTransport.frame + Int64(lastFrames)
+        lastTransport = transport
+        lastFrames = transport.isRolling ? frames : 0
         for atom in atomPorts {
             guard atom.isInput else {
                 atom.sequence.prepareOutput(urids)
@@ -201,7 +207,7 @@ final class LV2Instance: @unchecked Sendable {
             }
             atom.sequence.clear(urids)
             if atom.carriesTime && sendPosition {
-                _ = atom.sequence.appendPosition(sampleTime: sampleTime, sampleRate: sampleRate, speed: speed, beatsPerMinute: beatsPerMinute, urids)
+                _ = atom.sequence.appendPosition(transport, urids)
             }
             if atom.carriesMIDI {
                 for event in midi where Int(event.offset) >= offset && Int(event.offset) < offset + frames {

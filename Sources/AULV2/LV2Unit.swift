@@ -13,7 +13,8 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     /// How the unit renders: live (worker thread, `lv2:isLive`) or offline (immediate
     /// worker, deterministic). Set before ``initialize()``.
     public var renderMode: LV2RenderMode = .live
-    /// Tempo sent in `time:Position` to plugins that follow the transport.
+    /// Tempo sent in `time:Position` to plugins that follow the transport when the host
+    /// gives no ``AudioUnit/hostTransport`` (offline rendering).
     public var beatsPerMinute: Double = 120
     /// Whether the plugin's errors and warnings are echoed on standard error.
     public var echoesPluginLog = true
@@ -172,7 +173,7 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
             instance.connectAudio(inputs: context.inputs, outputs: context.outputs, offset: start)
             instance.prepareAtoms(
                 midi: context.midiEvents, offset: start, frames: frames, sampleTime: context.timestamp.sampleTime + Double(start),
-                speed: Float(context.timestamp.rateScalar), beatsPerMinute: beatsPerMinute)
+                transport: transport(at: context.timestamp, offset: start, sampleRate: instance.sampleRate))
             instance.run(frames: frames)
             instance.collectMIDIOutput(offset: start, into: midiOutput)
             start += frames
@@ -194,5 +195,30 @@ extension LV2PortLayout {
             return slot
         }
         return -1
+    }
+}
+
+extension LV2Unit {
+    /// The transport `frames` into the cycle: the host's (JACK transport) when it gives one,
+    /// else a rolling 4/4 transport at ``beatsPerMinute`` counted from the sample time.
+    /// - Thread: render.
+    @inline(__always)
+    func transport(at timestamp: RenderTimestamp, offset: Int, sampleRate: Double) -> TransportState {
+        if let host = currentTransport {
+            var state = host
+            guard state.isRolling, offset > 0 else { return state }
+            let beats = Double(offset) / sampleRate * state.beatsPerMinute / 60
+            state.frame += Int64(offset)
+            state.beat += beats
+            state.beatInBar += beats
+            while state.beatInBar >= state.beatsPerBar {
+                state.beatInBar -= state.beatsPerBar
+                state.bar += 1
+            }
+            return state
+        }
+        var state = TransportState.counted(sampleTime: timestamp.sampleTime + Double(offset), sampleRate: sampleRate, beatsPerMinute: beatsPerMinute)
+        state.isRolling = timestamp.rateScalar != 0
+        return state
     }
 }

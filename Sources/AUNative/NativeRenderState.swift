@@ -13,6 +13,8 @@ final class NativeRenderState {
     let events: UnsafeMutableBufferPointer<auhost_event>
     let outputEvents: UnsafeMutableBufferPointer<auhost_event>
     let outputEventCount: UnsafeMutablePointer<UInt32>
+    /// The transport handed to the unit each call.
+    let transport: UnsafeMutablePointer<auhost_transport>
     /// The value each parameter slot last had when sent to the unit (NaN: never sent).
     let sentValues: UnsafeMutableBufferPointer<Float>
 
@@ -40,6 +42,8 @@ final class NativeRenderState {
         outputEvents.initialize(repeating: auhost_event())
         outputEventCount = .allocate(capacity: 1)
         outputEventCount.initialize(to: 0)
+        transport = .allocate(capacity: 1)
+        transport.initialize(to: auhost_transport())
         sentValues = .allocate(capacity: max(1, parameterCount))
         sentValues.initialize(repeating: .nan)
     }
@@ -51,6 +55,7 @@ final class NativeRenderState {
         events.deallocate()
         outputEvents.deallocate()
         outputEventCount.deallocate()
+        transport.deallocate()
         sentValues.deallocate()
     }
 

@@ -150,13 +150,18 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
         }
         let buses = state.bind(inputs: context.inputs, outputs: context.outputs)
         state.outputEventCount.pointee = 0
+        let transport = currentTransport ?? TransportState.counted(sampleTime: context.timestamp.sampleTime, sampleRate: sampleRate)
+        state.transport.pointee = auhost_transport(
+            flags: transport.isRolling ? AUHOST_TRANSPORT_ROLLING : 0, beat_unit: UInt32(transport.beatUnit),
+            beats_per_minute: transport.beatsPerMinute, beat: transport.beat, beats_per_bar: transport.beatsPerBar,
+            beat_in_bar: transport.beatInBar, bar: Int64(transport.bar), frame: transport.frame)
         var process = auhost_process(
             frame_count: frames, reserved: 0, sample_time: context.timestamp.sampleTime,
             input_bus_count: UInt32(buses.inputs), output_bus_count: UInt32(buses.outputs),
             inputs: UnsafePointer(state.inputBuses.baseAddress), outputs: UnsafePointer(state.outputBuses.baseAddress),
             event_count: UInt32(count), events: UnsafePointer(state.events.baseAddress),
             output_event_capacity: UInt32(state.outputEvents.count), output_events: state.outputEvents.baseAddress,
-            output_event_count: state.outputEventCount)
+            output_event_count: state.outputEventCount, transport: UnsafePointer(state.transport))
         let status = render(table, &process)
         let reported = min(Int(state.outputEventCount.pointee), state.outputEvents.count)
         for index in 0..<reported where state.outputEvents[index].kind == AUHOST_EVENT_PARAMETER {

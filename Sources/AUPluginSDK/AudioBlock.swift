@@ -25,6 +25,13 @@ public struct AudioBlock {
         sampleTime = process.pointee.sample_time + Double(offset)
     }
 
+    /// The host's transport at the render call's first frame (tempo, bar and beat,
+    /// rolling; this slice starts ``offset`` frames later), nil when the host gives none.
+    @inlinable public var transport: Transport? {
+        guard let pointer = process.pointee.transport else { return nil }
+        return Transport(pointer.pointee)
+    }
+
     /// How many input buses the host passed.
     @inlinable public var inputBusCount: Int { Int(process.pointee.input_bus_count) }
     /// How many output buses the host passed.

@@ -70,15 +70,18 @@ func rms(_ samples: ArraySlice<Float>) -> Float {
     }
 
     @Test func noServerGivesAClearError() {
-        #expect {
-            _ = try JACKDriver(.init(clientName: "lonely", serverName: "no-such-server-\(getpid())")) { _, _, _, _, _ in 0 }
-        } throws: { error in
-            "\(error)".contains("no JACK server 'no-such-server-") && "\(error)".contains("is running")
+        JACKTestServer.exclusively {
+            #expect {
+                _ = try JACKDriver(.init(clientName: "lonely", serverName: "no-such-server-\(getpid())")) { _, _, _, _, _ in 0 }
+            } throws: { error in
+                "\(error)".contains("no JACK server 'no-such-server-") && "\(error)".contains("is running")
+            }
         }
     }
 
     @Test func theServerGoingAwayIsNoticed() throws {
         let server = try JACKTestServer()
+        defer { withExtendedLifetime(server) {} }
         let driver = try JACKDriver(.init(clientName: "survivor", serverName: server.name)) { _, _, _, outputs, _ in
             outputs.clear()
             return 0
@@ -121,4 +124,38 @@ final class SignalSource: @unchecked Sendable {
             output[frame] = (Float(seed >> 8) / Float(1 << 24) - 0.5) * 0.8
         }
     }
+}
+
+@Suite(.serialized) struct JACKTransportTests {
+    @Test func jackTransportReachesTheHostTransport() throws {
+        let server = try JACKTestServer()
+        defer { server.stop() }
+        let transport = HostTransport()
+        let seen = TransportLog()
+        let driver = try JACKDriver(.init(clientName: "follower", serverName: server.name, transport: transport)) { _, _, _, outputs, _ in
+            seen.record(transport.state)
+            outputs.clear()
+            return 0
+        }
+        try driver.start()
+        defer { driver.stop() }
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(!seen.latest.isRolling)
+        driver.client.startTransport()
+        Thread.sleep(forTimeInterval: 0.5)
+        let rolling = seen.latest
+        #expect(rolling.isRolling)
+        #expect(rolling.frame > 0)
+        // No timebase master: beats are counted from the frame at 120 BPM.
+        #expect(abs(rolling.beat - Double(rolling.frame) / 48_000 * 2) < 1e-9)
+        driver.client.stopTransport()
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(!seen.latest.isRolling)
+    }
+}
+
+/// The last transport state the render function saw (plain memory, read after a pause).
+final class TransportLog: @unchecked Sendable {
+    private(set) var latest = TransportState()
+    func record(_ state: TransportState) { latest = state }
 }

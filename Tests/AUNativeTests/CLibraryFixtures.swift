@@ -43,8 +43,15 @@ enum CLibraryFixtures {
                     if (p->events[next].kind == AUHOST_EVENT_PARAMETER && p->events[next].id == 7) st->gain = p->events[next].value;
                     next++;
                 }
+        #ifdef GAIN_FROM_TRANSPORT
+                /* tempo / 120, negative when stopped, 0 without a transport */
+                float gain = p->transport ? (float)(p->transport->beats_per_minute / 120.0)
+                    * ((p->transport->flags & AUHOST_TRANSPORT_ROLLING) ? 1.0f : -1.0f) : 0.0f;
+        #else
+                float gain = st->gain;
+        #endif
                 for (uint32_t c = 0; c < p->outputs[0].channel_count; c++)
-                    p->outputs[0].channels[c][f] = p->inputs[0].channels[c][f] * st->gain;
+                    p->outputs[0].channels[c][f] = p->inputs[0].channels[c][f] * gain;
             }
             return 0;
         }
@@ -129,7 +136,9 @@ enum CLibraryFixtures {
 
     /// The good C unit, with the given ABI version and `init` result.
     @discardableResult
-    static func buildGoodUnit(named name: String, in folder: URL, abiVersion: UInt32 = 1, initSucceeds: Bool = true) throws -> URL {
-        try build(goodUnit, named: name, in: folder, defines: ["ABI_VERSION=\(abiVersion)u", "INIT_RESULT=\(initSucceeds ? "true" : "false")"])
+    static func buildGoodUnit(
+        named name: String, in folder: URL, abiVersion: UInt32 = 1, initSucceeds: Bool = true, extraDefines: [String] = []
+    ) throws -> URL {
+        try build(goodUnit, named: name, in: folder, defines: ["ABI_VERSION=\(abiVersion)u", "INIT_RESULT=\(initSucceeds ? "true" : "false")"] + extraDefines)
     }
 }

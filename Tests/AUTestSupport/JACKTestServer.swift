@@ -2,23 +2,47 @@ import AUJACK
 import Foundation
 
 /// A real `jackd -d dummy` server of the test's own, under a unique name, stopped by PID.
-public final class JACKTestServer {
+///
+/// libjack keeps process-wide state, and clients of different servers opened from
+/// concurrent tests of one process crash it; so one test at a time holds a server: the
+/// lock is taken by `init` and given back when the server object goes away (keep it alive
+/// until the test's JACK clients are gone).
+public final class JACKTestServer: @unchecked Sendable {
     public let name: String
     private let process = Process()
+    /// A semaphore, not a mutex: the test that takes it may give it back from another thread.
+    private static let exclusive = DispatchSemaphore(value: 1)
+    private var ownsTurn = true
+
+    /// Runs `body` while no other test of the process talks to JACK.
+    public static func exclusively<T>(_ body: () throws -> T) rethrows -> T {
+        exclusive.wait()
+        defer { exclusive.signal() }
+        return try body()
+    }
 
     public init(periodFrames: Int = 64, sampleRate: Int = 48_000, realTime: Bool = false) throws {
+        Self.exclusive.wait()
         name = "auhost-test-\(getpid())-\(UUID().uuidString.prefix(8))"
         process.executableURL = URL(fileURLWithPath: "/usr/bin/jackd")
         process.arguments = ["-n", name, realTime ? "-R" : "-r", "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(periodFrames)"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        do {
+            try process.run()
+        } catch {
+            ownsTurn = false
+            Self.exclusive.signal()
+            throw error
+        }
         // Ready when a client can connect.
         for _ in 0..<100 {
             if (try? JACKClient(name: "probe", serverName: name)) != nil { return }
             Thread.sleep(forTimeInterval: 0.05)
         }
         stop()
+        ownsTurn = false
+        Self.exclusive.signal()
         throw JACKError("jackd -n \(name) did not come up")
     }
 
@@ -31,7 +55,10 @@ public final class JACKTestServer {
         process.waitUntilExit()
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        if ownsTurn { Self.exclusive.signal() }
+    }
 }
 
 /// Plain memory that a render function writes into and the test reads afterwards.

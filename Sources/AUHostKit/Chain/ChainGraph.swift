@@ -16,6 +16,10 @@ public final class ChainGraph: @unchecked Sendable {
     public let sampleRate: Double
     public let inputChannels: Int
     public let outputChannels: Int
+    /// The transport the driver publishes to every unit (LV2 `time:Position`, native transport).
+    public let transport = HostTransport()
+    /// The units that take MIDI, in plain memory for the render thread.
+    private let midiUnits: UnsafeMutableBufferPointer<Unmanaged<AudioUnit>>
 
     /// Builds and initializes the graph with `units` (the loaded ones, or fresh ones from
     /// ``LoadedPreset/makeUnits()`` for another job). The graph owns the units afterwards.
@@ -28,6 +32,7 @@ public final class ChainGraph: @unchecked Sendable {
         var nodes: [(id: String, node: GraphNode, unit: AudioUnit)] = []
         var bypassed: [GraphNode] = []
         for (node, unit) in zip(loaded.nodes, units) {
+            unit.hostTransport = transport
             try unit.setValue(sampleRate, for: .sampleRate)
             try unit.setValue(maximumFrames, for: .maximumFramesPerSlice)
             // The graph's bypass keeps parallel paths aligned; the unit's own does not.
@@ -74,7 +79,17 @@ public final class ChainGraph: @unchecked Sendable {
         self.graph = graph
         self.nodes = nodes
         self.inputChannels = max(1, inputs)
-        self.outputChannels = max(1, outputChannels)
+        // Formats propagate at initialize (a stereo unit after a mono one runs mono): ask the graph.
+        self.outputChannels = graph.outputFormat?.channelsPerFrame ?? max(1, outputChannels)
+        let takingMIDI = units.filter(Self.takesMIDI)
+        midiUnits = .allocate(capacity: takingMIDI.count)
+        _ = midiUnits.initialize(from: takingMIDI.map { Unmanaged.passUnretained($0) })
+    }
+
+    deinit { midiUnits.deallocate() }
+
+    private static func takesMIDI(_ unit: AudioUnit) -> Bool {
+        [ComponentType.musicDevice, ComponentType.musicEffect, ComponentType.midiProcessor].contains(unit.componentDescription.type)
     }
 
     /// The node with this id.
@@ -86,8 +101,16 @@ public final class ChainGraph: @unchecked Sendable {
     }
 
     /// True when a node takes MIDI (a music device, music effect or MIDI processor).
-    public var takesMIDI: Bool {
-        nodes.contains { [ComponentType.musicDevice, ComponentType.musicEffect, ComponentType.midiProcessor].contains($0.unit.componentDescription.type) }
+    public var takesMIDI: Bool { midiUnits.count > 0 }
+
+    /// Hands a cycle's MIDI input to every unit that takes MIDI (the graph owns the units,
+    /// so the references stay valid while it renders).
+    /// - Thread: render. No allocation, no lock, no retain.
+    public func sendMIDIFromRender(_ events: UnsafeBufferPointer<MIDIEvent>) {
+        guard events.count > 0 else { return }
+        for index in 0..<midiUnits.count {
+            midiUnits[index]._withUnsafeGuaranteedRef { $0.sendMIDIEventsFromRender(events) }
+        }
     }
 
     /// The chain's latency in frames (plugin delay compensation included).

@@ -100,9 +100,10 @@ final class LiveRunner: @unchecked Sendable {
         do {
             driver = try JACKDriver(
                 client: client,
-                .init(inputChannels: chain.inputChannels, outputChannels: chain.outputChannels, midiInput: chain.takesMIDI)
+                .init(inputChannels: chain.inputChannels, outputChannels: chain.outputChannels, midiInput: chain.takesMIDI, transport: chain.transport)
             ) { frames, timestamp, inputs, outputs, midi in
-                graph.render(frameCount: frames, timestamp: timestamp, input: inputs, output: outputs)
+                chain.sendMIDIFromRender(midi)
+                return graph.render(frameCount: frames, timestamp: timestamp, input: inputs, output: outputs)
             }
             driver.latencyFrames = chain.latencyFrames
             try driver.start()

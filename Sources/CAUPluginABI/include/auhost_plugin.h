@@ -130,6 +130,21 @@ typedef struct auhost_event {
     uint8_t midi[4];            /**< status, data1, data2, 0 */
 } auhost_event;
 
+#define AUHOST_TRANSPORT_ROLLING 1u  /**< the transport moves */
+
+/** The host's musical transport at the first frame of the render call (JACK transport
+ *  live; a rolling 120 BPM 4/4 count from the sample time offline). */
+typedef struct auhost_transport {
+    uint32_t flags;             /**< AUHOST_TRANSPORT_* */
+    uint32_t beat_unit;         /**< the note value of a beat (4: a quarter note) */
+    double beats_per_minute;
+    double beat;                /**< position in beats since the start */
+    double beats_per_bar;
+    double beat_in_bar;         /**< 0-based, fractional */
+    int64_t bar;                /**< 0-based */
+    int64_t frame;              /**< the transport's frame position */
+} auhost_transport;
+
 /** One render call. The unit writes `frame_count` frames into every output channel. */
 typedef struct auhost_process {
     uint32_t frame_count;
@@ -146,6 +161,8 @@ typedef struct auhost_process {
     uint32_t output_event_capacity;
     auhost_event *output_events;
     uint32_t *output_event_count;
+    /** The transport, or NULL when the host has none. */
+    const auhost_transport *transport;
 } auhost_process;
 
 /* ------------------------------------------------------------------------------------ */

@@ -1,0 +1,50 @@
+/// Where the host's musical transport is (what Core Audio units learn through the host
+/// callbacks: beat and tempo, musical time location, transport state).
+/// - Thread: any (a plain value).
+public struct TransportState: Sendable, Equatable, BitwiseCopyable {
+    public var isRolling: Bool
+    public var beatsPerMinute: Double
+    /// The position in beats since the start (fractional).
+    public var beat: Double
+    /// The bar (0-based) and the beat within it (fractional, 0-based).
+    public var bar: Int
+    public var beatInBar: Double
+    public var beatsPerBar: Double
+    /// The note value of one beat (4: a quarter note).
+    public var beatUnit: Int
+    /// The transport's frame position at the start of the cycle.
+    public var frame: Int64
+
+    public init(isRolling: Bool = false, beatsPerMinute: Double = 120, beat: Double = 0, bar: Int = 0, beatInBar: Double = 0,
+                beatsPerBar: Double = 4, beatUnit: Int = 4, frame: Int64 = 0) {
+        self.isRolling = isRolling
+        self.beatsPerMinute = beatsPerMinute
+        self.beat = beat
+        self.bar = bar
+        self.beatInBar = beatInBar
+        self.beatsPerBar = beatsPerBar
+        self.beatUnit = beatUnit
+        self.frame = frame
+    }
+}
+
+extension TransportState {
+    /// A rolling 4/4 transport at `beatsPerMinute`, counted from a sample time: what units
+    /// see when the host has no transport of its own (offline rendering).
+    public static func counted(sampleTime: Double, sampleRate: Double, beatsPerMinute: Double = 120) -> TransportState {
+        let beat = sampleTime / sampleRate * beatsPerMinute / 60
+        let bar = (beat / 4).rounded(.down)
+        return TransportState(
+            isRolling: true, beatsPerMinute: beatsPerMinute, beat: beat, bar: Int(bar), beatInBar: beat - bar * 4, frame: Int64(sampleTime))
+    }
+}
+
+/// The transport a driver publishes for the units of one graph: the driver writes it at
+/// the top of each cycle on the render thread, the units read it during that cycle on the
+/// same thread. Set on units with ``AudioUnit/hostTransport`` before they render.
+/// - Thread: render (``state`` is written and read on the render thread); created on the control thread.
+public final class HostTransport: @unchecked Sendable {
+    /// The transport at the start of the current cycle.
+    public var state = TransportState()
+    public init() {}
+}
