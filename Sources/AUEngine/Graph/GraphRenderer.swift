@@ -93,17 +93,6 @@ final class GraphRenderer: @unchecked Sendable {
         while parameterEvents.pop() != nil {}
     }
 
-    /// The plan the render thread will use next: the pending one, else the current one.
-    /// Only for reading immutable plan facts (latency) on the control thread.
-    /// - Thread: control.
-    func withLatestPlan<Result>(_ body: (RenderPlan?) -> Result) -> Result {
-        // The pending plan cannot be freed under us: only this (control) thread releases it.
-        let bits = pending.load(ordering: .acquiring)
-        if bits != 0 { return body(Unmanaged<RenderPlan>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue()) }
-        // The current plan is released only by the control thread too (after retirement).
-        return body(current?.takeUnretainedValue())
-    }
-
     private static func pause() {
         var spec = timespec(tv_sec: 0, tv_nsec: 200_000)
         nanosleep(&spec, nil)
