@@ -173,3 +173,19 @@ func maxDifference(_ a: [Float], _ b: [Float]) -> Float {
     guard a.count == b.count else { return .infinity }
     return zip(a, b).reduce(0) { max($0, abs($1.0 - $1.1)) }
 }
+
+/// Fails every render with a status from sample time `failAt` on.
+final class FailingUnit: AudioUnit, @unchecked Sendable {
+    let failAt: Int
+    init(failAt: Int) {
+        self.failAt = failAt
+        super.init(
+            description: effectDescription, name: "Failing", inputs: [.canonical(channels: 2, name: "Input")],
+            outputs: [.canonical(channels: 2, name: "Output")], parameters: [])
+    }
+    override func process(_ context: ProcessContext) -> AudioUnitStatus {
+        if Int(context.timestamp.sampleTime) >= failAt { return AudioUnitErrorCode.noConnection.rawValue }
+        context.outputs[0].copy(from: context.inputs[0])
+        return 0
+    }
+}
