@@ -20,6 +20,15 @@ public enum RenderThread {
         return body()
     }
 
+    /// What the AllocCounter shim counted inside render calls (allocations, frees, retains,
+    /// releases, locks) when it is preloaded (`LD_PRELOAD=libAllocCounter.so`); nil otherwise.
+    /// - Thread: any.
+    public static var allocationCounts: (allocations: UInt64, frees: UInt64, retains: UInt64, releases: UInt64, locks: UInt64)? {
+        var counts = au_render_counts()
+        guard au_render_counts_read(&counts) else { return nil }
+        return (counts.mallocs + counts.callocs + counts.reallocs, counts.frees, counts.retains, counts.releases, counts.locks)
+    }
+
     /// Stops a debug build when control-side code is entered from the render thread.
     @inline(__always)
     public static func assertNotCurrent(_ what: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line) {

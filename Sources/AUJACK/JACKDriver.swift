@@ -1,5 +1,6 @@
 import Glibc
 import AUCore
+import CAUJack
 import CJack
 import Synchronization
 
@@ -246,7 +247,7 @@ final class JACKProcessState: @unchecked Sendable {
             if let transport { readTransport(into: transport) }
             let timestamp = RenderTimestamp(
                 sampleTime: Double(jack_last_frame_time(client)), hostTime: jack_get_time() &* 1_000,
-                flags: [.sampleTimeValid, .hostTimeValid])
+                flags: RenderTimestamp.Flags.sampleTimeValid.union(.hostTimeValid))
             let status = render(
                 count, timestamp, AudioBuffers(channelPointers: inputPointers, frameCount: count), output,
                 UnsafeBufferPointer(start: midiEvents, count: midiCount))

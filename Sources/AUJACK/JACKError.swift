@@ -1,3 +1,4 @@
+import CAUJack
 import CJack
 
 /// A JACK failure: what was attempted, on which server, and JACK's status bits in words.

@@ -1,3 +1,4 @@
+import CAUJack
 import CJack
 import Synchronization
 

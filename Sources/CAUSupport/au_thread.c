@@ -1,7 +1,36 @@
+#define _GNU_SOURCE
 #include "au_thread.h"
+#include <dlfcn.h>
+#include <stddef.h>
 
 static _Thread_local int render_depth = 0;
 
-int au_render_thread_enter(void) { return ++render_depth; }
-void au_render_thread_leave(void) { if (render_depth > 0) --render_depth; }
+/* When the AllocCounter shim is preloaded (LD_PRELOAD), every render call is counted:
+ * the outermost enter begins counting on the thread and the matching leave ends it. */
+static void (*counter_begin)(void) = NULL;
+static void (*counter_end)(void) = NULL;
+static void (*counter_read)(au_render_counts *) = NULL;
+
+__attribute__((constructor)) static void au_find_alloc_counter(void) {
+    counter_begin = (void (*)(void))dlsym(RTLD_DEFAULT, "alloc_counter_begin");
+    counter_end = (void (*)(void))dlsym(RTLD_DEFAULT, "alloc_counter_end");
+    counter_read = (void (*)(au_render_counts *))dlsym(RTLD_DEFAULT, "alloc_counter_read");
+    if (!counter_begin || !counter_end || !counter_read) counter_begin = NULL, counter_end = NULL, counter_read = NULL;
+}
+
+int au_render_thread_enter(void) {
+    if (++render_depth == 1 && counter_begin) counter_begin();
+    return render_depth;
+}
+
+void au_render_thread_leave(void) {
+    if (render_depth > 0 && --render_depth == 0 && counter_end) counter_end();
+}
+
 bool au_is_render_thread(void) { return render_depth > 0; }
+
+bool au_render_counts_read(au_render_counts *counts) {
+    if (!counter_read) return false;
+    counter_read(counts);
+    return true;
+}

@@ -68,6 +68,9 @@ public final class ChainSession: @unchecked Sendable {
                 if !faulted.isEmpty { words.append("faulted=\(faulted.joined(separator: ","))") }
                 let extra = statusProvider()
                 if !extra.isEmpty { words.append(extra) }
+                if let counts = RenderThread.allocationCounts {
+                    words.append("render_allocations=\(counts.allocations) render_frees=\(counts.frees) render_retains=\(counts.retains) render_releases=\(counts.releases) render_locks=\(counts.locks)")
+                }
                 return words
             case .save(let path, let force):
                 let preset = try capture()

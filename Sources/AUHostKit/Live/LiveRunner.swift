@@ -35,6 +35,7 @@ final class LiveRunner: @unchecked Sendable {
     private let commandLock = NSLock()
     private var session: ChainSession?
     private var isFirstRun = true
+    private var isReadingStandardInput = false
 
     init(loaded: LoadedPreset, registry: ComponentRegistry, options: Options, context: CommandContext) {
         self.loaded = loaded
@@ -47,7 +48,6 @@ final class LiveRunner: @unchecked Sendable {
     func run() throws(CLIError) -> Int32 {
         let signals = installSignalHandlers()
         defer { signals.forEach { $0.cancel() } }
-        startReadingStandardInput()
         let server = try startControlServer()
         defer { server?.stop() }
         while true {
@@ -117,6 +117,11 @@ final class LiveRunner: @unchecked Sendable {
         }
         withCommandLock { self.session = session }
         defer { withCommandLock { self.session = nil } }
+        if !isReadingStandardInput {
+            // Commands typed before the chain ran wait in the pipe until now.
+            isReadingStandardInput = true
+            startReadingStandardInput()
+        }
         context.errors.line(
             "auhost: running '\(loaded.preset.name)' as JACK client '\(client.name)' at \(Int(rate)) Hz, \(client.bufferSize) frames, latency \(chain.latencyFrames) frames; type 'help' for commands")
 

@@ -1,6 +1,7 @@
 #ifndef AU_THREAD_H
 #define AU_THREAD_H
 #include <stdbool.h>
+#include <stdint.h>
 
 /// Marks the calling thread as inside (depth > 0) or outside the render path.
 /// Thread: any; touches only the caller's thread-local state; never allocates or blocks.
@@ -8,5 +9,14 @@ int au_render_thread_enter(void);
 void au_render_thread_leave(void);
 /// True while the calling thread is inside a render call.
 bool au_is_render_thread(void);
+
+/// What the AllocCounter shim (when preloaded with LD_PRELOAD) counted inside render
+/// calls since the process started; the same layout as alloc_counter_counts.
+typedef struct au_render_counts {
+    uint64_t mallocs, callocs, reallocs, frees, retains, releases, locks, syscalls;
+} au_render_counts;
+
+/// Reads the counts; false when the shim is not loaded. Thread: any.
+bool au_render_counts_read(au_render_counts *counts);
 
 #endif
