@@ -1,5 +1,5 @@
-import Glibc
 import AUCore
+import Glibc
 import CAUJack
 import CJack
 import Synchronization
@@ -123,6 +123,20 @@ public struct JACKPort: @unchecked Sendable {
     public let direction: Direction
     /// `client:port`.
     public let fullName: String
+
+    /// Writes this cycle's MIDI output: clears the port's buffer, then writes `events`
+    /// (sorted, offsets within the cycle). Call it every cycle, with no events when silent.
+    /// - Thread: render (the process callback). No allocation, no lock.
+    public func writeMIDI(_ events: UnsafeBufferPointer<MIDIEvent>, frames: Int) {
+        guard kind == .midi, direction == .output, let buffer = jack_port_get_buffer(handle, UInt32(frames)) else { return }
+        jack_midi_clear_buffer(buffer)
+        for event in events {
+            var bytes = (event.status, event.data1, event.data2)
+            withUnsafeBytes(of: &bytes) { raw in
+                _ = jack_midi_event_write(buffer, UInt32(max(0, event.offset)), raw.baseAddress!.assumingMemoryBound(to: UInt8.self), event.length)
+            }
+        }
+    }
 
     /// Tells JACK how many frames this port's signal lags (playback) or leads (capture).
     public func setLatency(frames: Int) {

@@ -2,6 +2,7 @@ import AUCore
 import AUJACK
 import AUTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// `auhost run` under a real jackd: a test client feeds a signal through it and records
@@ -20,8 +21,11 @@ final class LiveRig: @unchecked Sendable {
     private let replyLock = NSLock()
     private var errorText = ""
 
-    init(preset: String, extraArguments: [String] = [], environment: [String: String] = [:]) throws {
+    /// Starts a server, runs `prepare` with its name (clients that must exist before auhost
+    /// starts), then launches `auhost run`.
+    init(preset: String, extraArguments: [String] = [], environment: [String: String] = [:], prepare: (String) throws -> Void = { _ in }) throws {
         server = try JACKTestServer()
+        try prepare(server.name)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let file = directory.appendingPathComponent("chain.json")
@@ -138,6 +142,23 @@ final class LiveRig: @unchecked Sendable {
     }
 }
 
+/// Lets one MIDI event through once armed: the test arms it, the render side sends it.
+final class NoteSender: @unchecked Sendable {
+    private let state = Atomic<Int>(0)  // 0 idle, 1 armed, 2 sent
+    private let event: UnsafeMutablePointer<MIDIEvent>
+    init(_ event: MIDIEvent) {
+        self.event = .allocate(capacity: 1)
+        self.event.initialize(to: event)
+    }
+    deinit { event.deallocate() }
+    func arm() { state.store(1, ordering: .releasing) }
+    /// The event in the first cycle after arming, else nothing.
+    func eventsThisCycle() -> UnsafeBufferPointer<MIDIEvent> {
+        let send = state.compareExchange(expected: 1, desired: 2, ordering: .acquiringAndReleasing).exchanged
+        return UnsafeBufferPointer(start: event, count: send ? 1 : 0)
+    }
+}
+
 struct CLIErrorForTests: Error, CustomStringConvertible {
     let description: String
     init(_ text: String) { description = text }
@@ -240,6 +261,49 @@ let gainChain = """
         }
         // The callback really ran (how often depends on the machine's load: the dummy driver sleeps).
         #expect(rig.tester?.cycleCount ?? 0 > 1_000)
+    }
+
+    @Test func midiNoteOnsFromAJACKClientPlayTheInstrumentAtTheRightPitch() throws {
+        let synthChain = """
+            {"auhost": 1, "name": "Live synth",
+             "nodes": [{"id": "synth", "unit": "aumu:synt:AUHs", "parameters": {"waveform": "Sine", "attack": 1, "sustain": 100}}],
+             "chain": ["synth"]}
+            """
+        // The keyboard exists before auhost starts, so that --midi-connect finds it.
+        let sent = NoteSender(.noteOn(69, velocity: 100, offset: 10))
+        let recording = Recording(capacity: 48_000 * 20)
+        var keyboard: JACKDriver?
+        let rig = try LiveRig(preset: synthChain, extraArguments: ["--midi-connect", "keyboard:midi_out"]) { server in
+            let client = try JACKClient(name: "keyboard", serverName: server)
+            let midiOut = try client.registerPort("midi_out", kind: .midi, direction: .output)
+            keyboard = try JACKDriver(client: client, .init(inputChannels: 1, outputChannels: 0)) { frames, _, inputs, _, _ in
+                midiOut.writeMIDI(sent.eventsThisCycle(), frames: frames)
+                recording.append(inputs[0])
+                return 0
+            }
+            try keyboard?.start()
+        }
+        defer {
+            keyboard?.stop()
+            keyboard = nil
+            rig.tearDown()
+        }
+        let probe = try JACKClient(name: "probe-midi", serverName: rig.server.name)
+        for _ in 0..<200 where probe.ports(matching: "\(rig.clientName):out_1", kind: .audio, direction: .output).isEmpty {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let keyboardInput = try #require(keyboard?.inputPorts.first?.fullName)
+        try probe.connect("\(rig.clientName):out_1", to: keyboardInput)
+        Thread.sleep(forTimeInterval: 0.2)
+        sent.arm()
+        let start = recording.count
+        while recording.count < start + 24_000 { Thread.sleep(forTimeInterval: 0.02) }
+        let samples = Array(recording.samples[(start + 4_800)..<(start + 24_000)])
+        #expect(samples.map(abs).max() ?? 0 > 0.05, "the synth stayed silent")
+        var rising = 0
+        for index in 1..<samples.count where samples[index - 1] < 0 && samples[index] >= 0 { rising += 1 }
+        let frequency = Double(rising) / (Double(samples.count) / 48_000)
+        #expect(abs(frequency - 440) < 3, "measured \(frequency) Hz for A4")
     }
 
     @Test func aMissingServerIsOneClearError() throws {
