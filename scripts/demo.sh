@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
-# The demo: what AUHost finds on this machine, and a close look at one unit.
+# The demo: what AUHost finds on this machine, a close look at one unit, then a shipped
+# chain preset rendered offline over a test signal that auhost generates itself.
+# Usage: scripts/demo.sh [AUHOST] (default .build/debug/auhost); results go to build/demo/.
 set -euo pipefail
 auhost=${1:-.build/debug/auhost}
+demo=${DEMO_DIR:-build/demo}
+preset=${DEMO_PRESET:-Presets/vocal.json}
+
 echo "== auhost --version"
 "$auhost" --version
 echo
@@ -17,3 +22,40 @@ unit=aufx:splt:AUHs
 if "$auhost" list --format lv2 2>/dev/null | grep -q 'http://plugin.org.uk/swh-plugins/amp'; then unit=http://plugin.org.uk/swh-plugins/amp; fi
 echo "== auhost info $unit"
 "$auhost" info "$unit"
+echo
+
+mkdir -p "$demo"
+echo "== auhost graph $preset"
+"$auhost" graph "$preset"
+if command -v dot >/dev/null 2>&1; then
+  "$auhost" graph "$preset" --svg "$demo/$(basename "$preset" .json).svg"
+else
+  echo "(Graphviz is not installed: no drawing; 'make deps' installs it)"
+fi
+echo
+
+if ! "$auhost" help render >/dev/null 2>&1; then
+  echo "== no 'auhost render' in this build: the chain above was built and initialized, nothing rendered"
+  exit 0
+fi
+
+# A 16-bit stereo 48 kHz WAV of silence, written byte by byte (no tools beyond bash).
+rate=48000 channels=2 seconds=4
+bytes=$((rate * channels * 2 * seconds))
+le16() { printf "\\x$(printf %02x $(($1 & 255)))\\x$(printf %02x $((($1 >> 8) & 255)))"; }
+le32() { le16 $(($1 & 65535)); le16 $((($1 >> 16) & 65535)); }
+{
+  printf 'RIFF'; le32 $((36 + bytes)); printf 'WAVEfmt '; le32 16; le16 1; le16 "$channels"
+  le32 "$rate"; le32 $((rate * channels * 2)); le16 $((channels * 2)); le16 16
+  printf 'data'; le32 "$bytes"; head -c "$bytes" /dev/zero
+} > "$demo/silence.wav"
+
+echo "== the input: Presets/test-signal.json (a generator chain) rendered over $seconds s of silence"
+"$auhost" render Presets/test-signal.json "$demo/silence.wav" -o "$demo/input.wav" --tail 0 --force
+echo
+output="$demo/$(basename "$preset" .json).wav"
+echo "== auhost render $preset $demo/input.wav -o $output"
+"$auhost" render "$preset" "$demo/input.wav" -o "$output" --force
+echo
+echo "The result is $output ($(du -h "$output" | cut -f1)): the input above through '$preset'."
+echo "Compare it with $demo/input.wav; 'auhost graph $preset' shows the chain."
