@@ -36,7 +36,7 @@ public final class JACKTestServer: @unchecked Sendable {
             throw error
         }
         // Ready when a client can connect.
-        for _ in 0..<100 {
+        for _ in 0..<300 {  // up to 15 s on a loaded machine
             if (try? JACKClient(name: "probe", serverName: name)) != nil { return }
             Thread.sleep(forTimeInterval: 0.05)
         }
