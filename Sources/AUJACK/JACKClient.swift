@@ -99,6 +99,13 @@ public final class JACKClient: @unchecked Sendable {
         return names
     }
 
+    /// Asks the server to change its period (every client follows).
+    public func setBufferSize(_ frames: Int) throws(JACKError) {
+        guard jack_set_buffer_size(handle, UInt32(frames)) == 0 else {
+            throw JACKError("the JACK server refused a period of \(frames) frames")
+        }
+    }
+
     /// Starts JACK transport rolling (for every client of the server).
     public func startTransport() { jack_transport_start(handle) }
     /// Stops JACK transport.

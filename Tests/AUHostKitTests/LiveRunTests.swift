@@ -317,6 +317,40 @@ let gainChain = """
         #expect(abs(frequency - 440) < 1, "measured \(frequency) Hz for A4 (blocks: \(estimates))")
     }
 
+    @Test func withReconnectTheRunWaitsForTheServerAndCarriesOn() throws {
+        let rig = try LiveRig(preset: gainChain, extraArguments: ["--reconnect"])
+        defer { rig.tearDown() }
+        func waitFor(_ text: String, count: Int = 1) -> Bool {
+            for _ in 0..<400 {
+                if rig.standardError.components(separatedBy: text).count - 1 >= count { return true }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            return false
+        }
+        #expect(waitFor("auhost: running"))
+        rig.server.stop()
+        #expect(waitFor("went away"), "\(rig.standardError)")
+        #expect(rig.process.isRunning)
+        try rig.server.restart()
+        #expect(waitFor("auhost: running", count: 2), "\(rig.standardError)")
+        #expect(try rig.send("status").hasPrefix("ok rate=48000"))
+        #expect(try rig.send("quit") == "ok bye")
+        #expect(rig.waitForExit() == 0)
+    }
+
+    @Test func aNewPeriodSizeIsFollowed() throws {
+        let rig = try LiveRig(preset: gainChain)
+        defer { rig.tearDown() }
+        try rig.connectTester()
+        #expect(abs(rig.measure().gain - 0.5) < 1e-3)
+        try rig.tester?.client.setBufferSize(256)
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(try rig.send("status").contains("period=256"))
+        let after = rig.measure()
+        #expect(abs(after.gain - 0.5) < 1e-3, "gain \(after.gain) after the period changed")
+        #expect(after.lag == 0)
+    }
+
     @Test func aMissingServerIsOneClearError() throws {
         let result = try runExecutable(["run", "Presets/does-not-matter.json", "--server", "nothing-here"])
         #expect(result.status == 1)

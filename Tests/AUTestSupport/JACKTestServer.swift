@@ -9,7 +9,8 @@ import Foundation
 /// until the test's JACK clients are gone).
 public final class JACKTestServer: @unchecked Sendable {
     public let name: String
-    private let process = Process()
+    private var process = Process()
+    private let arguments: [String]
     /// A semaphore, not a mutex: the test that takes it may give it back from another thread.
     private static let exclusive = DispatchSemaphore(value: 1)
     private var ownsTurn = true
@@ -24,26 +25,36 @@ public final class JACKTestServer: @unchecked Sendable {
     public init(periodFrames: Int = 64, sampleRate: Int = 48_000, realTime: Bool = false) throws {
         Self.exclusive.wait()
         name = "auhost-test-\(getpid())-\(UUID().uuidString.prefix(8))"
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/jackd")
-        process.arguments = ["-n", name, realTime ? "-R" : "-r", "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(periodFrames)"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        arguments = ["-n", name, realTime ? "-R" : "-r", "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(periodFrames)"]
         do {
-            try process.run()
+            try launch()
         } catch {
             ownsTurn = false
             Self.exclusive.signal()
             throw error
         }
-        // Ready when a client can connect.
-        for _ in 0..<300 {  // up to 15 s on a loaded machine
+    }
+
+    /// Starts jackd and waits until a client can connect (up to 15 s on a loaded machine).
+    private func launch() throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/jackd")
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<300 {
             if (try? JACKClient(name: "probe", serverName: name)) != nil { return }
             Thread.sleep(forTimeInterval: 0.05)
         }
         stop()
-        ownsTurn = false
-        Self.exclusive.signal()
         throw JACKError("jackd -n \(name) did not come up")
+    }
+
+    /// Starts the server again under the same name (after ``stop()``).
+    public func restart() throws {
+        stop()
+        try launch()
     }
 
     public var pid: Int32 { process.processIdentifier }
