@@ -21,7 +21,7 @@ deps:
 	if [ -n "$$missing" ]; then \
 		echo "make: installing missing packages:" $$missing; \
 		if [ "$$(id -u)" -ne 0 ]; then SUDO=sudo; fi; \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
 
 build: deps

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The live benchmark of docs/BENCHMARKS.md: the reference chain (Presets/reference.json)
+# at 64 frames and 48 kHz on JACK's dummy driver with real-time scheduling (-R), SECONDS
+# long (default 60), run (1) as one auhost client and (2) as five jalv clients wired in
+# series, one after the other on fresh servers, each watched by scripts/jack-monitor.c.
+# Needs a release build (swift build -c release) and the jalv package.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+auhost=${AUHOST:-.build/release/auhost}
+monitor=$(mktemp -d)/jack-monitor
+cc -O2 -o "$monitor" scripts/jack-monitor.c -ljack
+uris=(http://gareus.org/oss/lv2/fil4#stereo http://plugin.org.uk/swh-plugins/sc4
+      http://drobilla.net/plugins/mda/Delay http://drobilla.net/plugins/mda/Ambience http://gareus.org/oss/lv2/dpl#stereo)
+
+start_server() {
+  server=bench-live-$$-$1
+  jackd -R -n "$server" -d dummy -r 48000 -p 64 >/dev/null 2>&1 &
+  jackd_pid=$!
+  for _ in $(seq 100); do JACK_DEFAULT_SERVER=$server jack_lsp >/dev/null 2>&1 && return; sleep 0.1; done
+  echo "jackd did not start" >&2; exit 1
+}
+stop_server() { kill "$jackd_pid"; wait "$jackd_pid" 2>/dev/null || true; }
+
+echo "== auhost: $seconds s"
+start_server auhost
+sleep "$((seconds + 5))" | "$auhost" run Presets/reference.json --server "$server" --connect >/dev/null 2>&1 &
+sleep 3
+echo "auhost  $("$monitor" "$server" "$seconds")"
+kill %2 2>/dev/null || true; wait 2>/dev/null || true
+stop_server
+
+echo "== five jalv clients in series: $seconds s"
+start_server jalv
+pids=()
+for i in "${!uris[@]}"; do
+  sleep "$((seconds + 10))" | JACK_DEFAULT_SERVER=$server jalv -x -n "jalv$i" "${uris[$i]}" >/dev/null 2>&1 &
+  pids+=($!)
+done
+sleep 3
+export JACK_DEFAULT_SERVER=$server
+ports() { jack_lsp "$1" | grep -E "$2" || true; }
+prev=(system:capture_1 system:capture_2)
+for i in "${!uris[@]}"; do
+  mapfile -t ins < <(jack_lsp -t "jalv$i" | paste - - | grep 'audio' | grep -v -i 'out' | cut -f1 | head -2)
+  mapfile -t outs < <(jack_lsp -t "jalv$i" | paste - - | grep 'audio' | grep -i 'out' | cut -f1 | head -2)
+  for c in 0 1; do jack_connect "${prev[$c]}" "${ins[$c]:-${ins[0]}}" 2>/dev/null || true; done
+  prev=("${outs[0]}" "${outs[1]:-${outs[0]}}")
+done
+jack_connect "${prev[0]}" system:playback_1; jack_connect "${prev[1]}" system:playback_2
+echo "jalv×5  $("$monitor" "$server" "$seconds")"
+kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true
+stop_server
