@@ -23,8 +23,11 @@ final class LiveRig: @unchecked Sendable {
 
     /// Starts a server, runs `prepare` with its name (clients that must exist before auhost
     /// starts), then launches `auhost run`.
-    init(preset: String, extraArguments: [String] = [], environment: [String: String] = [:], prepare: (String) throws -> Void = { _ in }) throws {
-        server = try JACKTestServer()
+    init(
+        preset: String, extraArguments: [String] = [], environment: [String: String] = [:], realTime: Bool = false,
+        prepare: (String) throws -> Void = { _ in }
+    ) throws {
+        server = try JACKTestServer(realTime: realTime)
         try prepare(server.name)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
