@@ -24,17 +24,18 @@ stop_server() { kill "$jackd_pid"; wait "$jackd_pid" 2>/dev/null || true; }
 
 echo "== auhost: $seconds s"
 start_server auhost
-sleep "$((seconds + 5))" | "$auhost" run Presets/reference.json --server "$server" --connect >/dev/null 2>&1 &
+sleep "$((seconds + 30))" | "$auhost" run Presets/reference.json --server "$server" --connect >/dev/null 2>&1 &
+auhost_pid=$!
 sleep 3
 echo "auhost  $("$monitor" "$server" "$seconds")"
-kill %2 2>/dev/null || true; wait 2>/dev/null || true
+kill "$auhost_pid"; wait "$auhost_pid" 2>/dev/null || true
 stop_server
 
 echo "== five jalv clients in series: $seconds s"
 start_server jalv
 pids=()
 for i in "${!uris[@]}"; do
-  sleep "$((seconds + 10))" | JACK_DEFAULT_SERVER=$server jalv -x -n "jalv$i" "${uris[$i]}" >/dev/null 2>&1 &
+  sleep "$((seconds + 30))" | JACK_DEFAULT_SERVER=$server jalv -x -n "jalv$i" "${uris[$i]}" >/dev/null 2>&1 &
   pids+=($!)
 done
 sleep 3
@@ -49,5 +50,6 @@ for i in "${!uris[@]}"; do
 done
 jack_connect "${prev[0]}" system:playback_1; jack_connect "${prev[1]}" system:playback_2
 echo "jalv×5  $("$monitor" "$server" "$seconds")"
-kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true
+kill "${pids[@]}" 2>/dev/null || true
+for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
 stop_server

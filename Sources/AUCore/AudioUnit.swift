@@ -378,19 +378,25 @@ open class AudioUnit: @unchecked Sendable {
             let probe = StreamFormat.canonical(sampleRate: rate, channels: 1)
             try probe.validate()
             try requireUninitialized(id)
-            var changes: [PropertyChange] = []
+            if scope == .global { try requireGlobalElement(id, element) }
+            // Every bus is checked before any changes, so a refusal leaves the unit as it was.
+            var updates: [(scope: Scope, element: Element, configuration: BusConfiguration)] = []
             for busScope in [Scope.input, .output] where scope == .global || scope == busScope {
                 let elements = scope == .global ? Array(0..<elementCount(busScope)) : [element]
                 for bus in elements {
                     var configuration = try busConfiguration(scope: busScope, element: bus)
                     configuration.format.sampleRate = rate
-                    setBus(configuration, scope: busScope, element: bus)
-                    changes.append(PropertyChange(id: .sampleRate, scope: busScope, element: bus))
-                    changes.append(PropertyChange(id: .streamFormat, scope: busScope, element: bus))
+                    try validateFormat(configuration.format, scope: busScope, element: bus)
+                    updates.append((busScope, bus, configuration))
                 }
             }
+            var changes: [PropertyChange] = []
+            for update in updates {
+                setBus(update.configuration, scope: update.scope, element: update.element)
+                changes.append(PropertyChange(id: .sampleRate, scope: update.scope, element: update.element))
+                changes.append(PropertyChange(id: .streamFormat, scope: update.scope, element: update.element))
+            }
             if scope == .global {
-                try requireGlobalElement(id, element)
                 unitSampleRate = rate
                 changes.insert(change, at: 0)
             }
@@ -760,7 +766,11 @@ open class AudioUnit: @unchecked Sendable {
         }
     }
 
-    private func pullInput(_ bus: Int, flags: inout RenderFlags, timestamp: RenderTimestamp, into buffers: AudioBuffers) -> AudioUnitStatus {
+    /// Fills `buffers` from input bus `bus`'s source: its render callback or the unit it is
+    /// connected to (`AUBase::PullInput`). I/O units call it from their device callback.
+    /// - Thread: render. No allocation, no lock (beyond what the source does).
+    public func pullInput(_ bus: Int, flags: inout RenderFlags, timestamp: RenderTimestamp, into buffers: AudioBuffers) -> AudioUnitStatus {
+        guard bus >= 0, bus < inputSources.count else { return AudioUnitErrorCode.invalidElement.rawValue }
         switch inputSources[bus] {
         case .none:
             return AudioUnitErrorCode.noConnection.rawValue

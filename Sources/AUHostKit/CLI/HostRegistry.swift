@@ -1,5 +1,6 @@
 import AUCore
 import AUEngine
+import AUJACK
 import AULV2
 import AUNative
 
@@ -8,7 +9,7 @@ import AUNative
 public enum HostRegistry {
     /// The providers, in discovery order.
     public static func providers() -> [any ComponentProvider] {
-        [BuiltinUnits(), LV2Provider(), NativeProvider()]
+        [BuiltinUnits(), JACKUnits(), LV2Provider(), NativeProvider()]
     }
 
     public static func make() -> ComponentRegistry {

@@ -67,14 +67,15 @@ final class LiveRunner: @unchecked Sendable {
 
     /// One life of the client: connect (waiting with `reconnect`), run, tear down.
     private func runOnce() throws(CLIError) -> Outcome {
-        let client: JACKClient
+        let io: JACKIOUnit
         do {
-            client = try openClient()
+            io = try openIOUnit()
         } catch {
             if quitRequested.load(ordering: .relaxed) { return .quit }
             throw CLIError(error.message)
         }
-        defer { client.close() }
+        defer { io.dispose() }
+        guard let client = io.client else { throw CLIError("the JACK I/O unit has no client") }
         let rate = client.sampleRate
         if let wanted = loaded.preset.sampleRate, wanted != rate {
             throw CLIError("\(loaded.file): the chain asks for \(formatValue(Float(wanted))) Hz but the JACK server runs at \(formatValue(Float(rate))) Hz")
@@ -95,18 +96,27 @@ final class LiveRunner: @unchecked Sendable {
         }
         defer { chain.dispose() }
 
+        // The I/O unit pulls the graph through its input bus's render callback, as AUHAL does.
         let graph = chain.graph
         let driver: JACKDriver
-        do {
-            driver = try JACKDriver(
-                client: client,
-                .init(inputChannels: chain.inputChannels, outputChannels: chain.outputChannels, midiInput: chain.takesMIDI, transport: chain.transport)
-            ) { frames, timestamp, inputs, outputs, midi in
-                chain.sendMIDIFromRender(midi)
-                return graph.render(frameCount: frames, timestamp: timestamp, input: inputs, output: outputs)
-            }
+        do throws(AudioUnitError) {
+            try io.setValue(.canonical(sampleRate: rate, channels: chain.outputChannels), for: .streamFormat, scope: .input)
+            try io.setValue(.canonical(sampleRate: rate, channels: chain.inputChannels), for: .streamFormat, scope: .output)
+            io.takesMIDI = chain.takesMIDI
+            io.hostTransport = chain.transport
+            try io.setValue(RenderCallback { [unowned(unsafe) io] _, timestamp, _, playback in
+                chain.sendMIDIFromRender(io.cycleMIDI)
+                return graph.render(frameCount: playback.frameCount, timestamp: timestamp, input: io.captureBuffers, output: playback)
+            }, for: .setRenderCallback, scope: .input)
+            try io.initialize()
+            guard let ioDriver = io.driver else { throw AudioUnitError(.failedInitialization, "the JACK I/O unit has no driver") }
+            driver = ioDriver
             driver.latencyFrames = chain.latencyFrames
-            try driver.start()
+            try io.start()
+        } catch {
+            throw CLIError(error.message)
+        }
+        do {
             if options.connectToSystem { try driver.connectToSystem() }
             for pattern in options.midiConnect { try driver.connectMIDI(from: pattern) }
         } catch {
@@ -126,17 +136,23 @@ final class LiveRunner: @unchecked Sendable {
             "auhost: running '\(loaded.preset.name)' as JACK client '\(client.name)' at \(Int(rate)) Hz, \(client.bufferSize) frames, latency \(chain.latencyFrames) frames; type 'help' for commands")
 
         let outcome = mainLoop(client: client, driver: driver, chain: chain)
-        driver.stop()
+        io.stop()
         if context.errors.isTerminal { context.errors.write("\r\u{1B}[K") }
         return outcome
     }
 
-    private func openClient() throws(JACKError) -> JACKClient {
+    /// A JACK I/O unit connected to the server; with `reconnect`, waits for the server.
+    private func openIOUnit() throws(JACKError) -> JACKIOUnit {
         var announced = false
         while true {
+            let io = JACKIOUnit()
+            io.clientName = options.clientName
+            io.serverName = options.serverName
             do {
-                return try JACKClient(name: options.clientName, serverName: options.serverName)
+                try io.open()
+                return io
             } catch {
+                io.dispose()
                 guard options.reconnect, !quitRequested.load(ordering: .relaxed) else { throw error }
                 if !announced {
                     context.errors.line("auhost: \(error.message); waiting for it (--reconnect)")
