@@ -2,7 +2,8 @@
 # The live benchmark of docs/BENCHMARKS.md: the reference chain (Presets/reference.json)
 # at 64 frames and 48 kHz on JACK's dummy driver with real-time scheduling (-R), SECONDS
 # long (default 60), run (1) as one auhost client and (2) as five jalv clients wired in
-# series, one after the other on fresh servers, each watched by scripts/jack-monitor.c.
+# series, one after the other on fresh servers, each watched by scripts/jack-monitor.c;
+# first, the same time with no chain at all gives the machine's own xrun rate.
 # Needs a release build (swift build -c release) and the jalv package.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +22,12 @@ start_server() {
   echo "jackd did not start" >&2; exit 1
 }
 stop_server() { kill "$jackd_pid"; wait "$jackd_pid" 2>/dev/null || true; }
+
+echo "== baseline, the server with no chain: $seconds s (the machine's own xruns)"
+start_server idle
+sleep 3
+echo "idle    $("$monitor" "$server" "$seconds")"
+stop_server
 
 echo "== auhost: $seconds s"
 start_server auhost

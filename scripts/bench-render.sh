@@ -38,6 +38,7 @@ rm -rf "$d"
 SH
 chmod +x "$work/pipeline.sh"
 preset=$PWD/Presets/reference.json
+mkdir -p "$work/out1" "$work/out2"
 cd "$work"
 hyperfine -N --warmup 1 --runs ${RUNS:-7} \
   -n "auhost render" "$auhost render $preset in60.wav -o out.wav --tail 0 --bit-depth 16 --force" \

@@ -114,6 +114,24 @@ public final class JACKDriver: @unchecked Sendable {
         }
     }
 
+    /// Connects the capture side from the audio output ports matching `capturePattern` and
+    /// the playback side to the audio input ports matching `playbackPattern` (regular
+    /// expressions over full port names), channel by channel; a pattern matching nothing is
+    /// an error naming it.
+    public func connect(capturingFrom capturePattern: String?, playingTo playbackPattern: String?) throws(JACKError) {
+        var sources: [String] = []
+        var destinations: [String] = []
+        if let capturePattern {
+            sources = client.ports(matching: capturePattern, kind: .audio, direction: .output)
+            guard !sources.isEmpty else { throw JACKError("no JACK audio output port matches '\(capturePattern)'") }
+        }
+        if let playbackPattern {
+            destinations = client.ports(matching: playbackPattern, kind: .audio, direction: .input)
+            guard !destinations.isEmpty else { throw JACKError("no JACK audio input port matches '\(playbackPattern)'") }
+        }
+        try connect(inputsFrom: sources, outputsTo: destinations)
+    }
+
     /// Connects to the system's physical capture and playback ports.
     public func connectToSystem() throws(JACKError) {
         try connect(

@@ -354,6 +354,31 @@ let gainChain = """
         #expect(after.lag == 0)
     }
 
+    @Test func portsMatchingPatternsAreConnectedAtStart() throws {
+        // A client whose ports exist before auhost starts; auhost connects to them itself.
+        let heard = Recording(capacity: 48_000 * 4)
+        let source = NoiseSource()
+        var player: JACKDriver?
+        let rig = try LiveRig(preset: gainChain, extraArguments: ["--capture-from", "^player:out_", "--playback-to", "^player:in_1$"]) { server in
+            player = try JACKDriver(.init(clientName: "player", serverName: server, inputChannels: 1, outputChannels: 1)) { _, _, inputs, outputs, _ in
+                source.fill(outputs[0])
+                heard.append(inputs[0])
+                return 0
+            }
+            try player?.start()
+        }
+        defer {
+            player?.stop()
+            player = nil
+            rig.tearDown()
+        }
+        for _ in 0..<400 where !rig.standardError.contains("auhost: running") { Thread.sleep(forTimeInterval: 0.05) }
+        let start = heard.count
+        while heard.count < start + 9_600 { Thread.sleep(forTimeInterval: 0.02) }
+        let level = heard.array[start...].map { $0 * $0 }.reduce(0, +) / Float(heard.count - start)
+        #expect(level > 1e-4, "nothing came back through the connections auhost made")
+    }
+
     @Test func aMissingServerIsOneClearError() throws {
         let result = try runExecutable(["run", "Presets/does-not-matter.json", "--server", "nothing-here"])
         #expect(result.status == 1)

@@ -7,8 +7,8 @@ enum RunCommand: Command {
     static let name = "run"
     static let summary = "run a chain preset live on JACK, controlled from stdin or a port"
     static let help = """
-        usage: auhost run PRESET.json [--name N] [--server S] [--connect] [--midi-connect PORT]...
-                          [--set NODE.PARAM=VALUE]... [--reconnect] [--control PORT]
+        usage: auhost run PRESET.json [--name N] [--server S] [--connect] [--capture-from P] [--playback-to P]
+                          [--midi-connect P]... [--set NODE.PARAM=VALUE]... [--reconnect] [--control PORT]
 
         Loads the chain and runs it as a JACK client until SIGINT or SIGTERM (or 'quit'),
         then fades out and unregisters its ports. The chain runs at the server's sample
@@ -23,6 +23,8 @@ enum RunCommand: Command {
           --name N          the JACK client name (default: auhost)
           --server S        the JACK server name (default: the default server)
           --connect         connect to the system's capture and playback ports
+          --capture-from P  connect the inputs from the audio ports matching the regex P
+          --playback-to P   connect the outputs to the audio ports matching the regex P
           --midi-connect P  connect JACK MIDI output ports matching the regex P to midi_in
           --set N.P=V       set a parameter before starting (repeatable)
           --reconnect       when the server goes away, wait for it and carry on
@@ -38,6 +40,8 @@ enum RunCommand: Command {
         options.clientName = try arguments.option("--name") ?? "auhost"
         options.serverName = try arguments.option("--server")
         options.connectToSystem = arguments.flag("--connect")
+        options.captureFrom = try arguments.option("--capture-from")
+        options.playbackTo = try arguments.option("--playback-to")
         options.midiConnect = try arguments.options("--midi-connect")
         options.reconnect = arguments.flag("--reconnect")
         options.controlPort = try arguments.option("--control", expected: "a port number 0...65535") { UInt16($0) }

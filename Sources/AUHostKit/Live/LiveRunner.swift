@@ -16,6 +16,9 @@ final class LiveRunner: @unchecked Sendable {
         var clientName = "auhost"
         var serverName: String?
         var connectToSystem = false
+        /// Regular expressions naming the ports to capture from and play to.
+        var captureFrom: String?
+        var playbackTo: String?
         var midiConnect: [String] = []
         var reconnect = false
         var controlPort: UInt16?
@@ -24,6 +27,8 @@ final class LiveRunner: @unchecked Sendable {
     enum Outcome: Equatable {
         case quit
         case serverGone(String)
+        /// The server changed its sample rate: the graph is built again at the new rate.
+        case reconfigure(String)
     }
 
     private let loaded: LoadedPreset
@@ -54,6 +59,8 @@ final class LiveRunner: @unchecked Sendable {
             switch try runOnce() {
             case .quit:
                 return 0
+            case .reconfigure(let reason):
+                context.errors.line("auhost: \(reason); building the chain again")
             case .serverGone(let reason):
                 guard options.reconnect else {
                     throw CLIError("the JACK server \(serverLabel) went away: \(reason)")
@@ -118,6 +125,9 @@ final class LiveRunner: @unchecked Sendable {
         }
         do {
             if options.connectToSystem { try driver.connectToSystem() }
+            if options.captureFrom != nil || options.playbackTo != nil {
+                try driver.connect(capturingFrom: options.captureFrom, playingTo: options.playbackTo)
+            }
             for pattern in options.midiConnect { try driver.connectMIDI(from: pattern) }
         } catch {
             throw CLIError(error.message)
@@ -174,8 +184,9 @@ final class LiveRunner: @unchecked Sendable {
             if driver.configurationGeneration != generation {
                 generation = driver.configurationGeneration
                 if client.sampleRate != chain.sampleRate {
-                    // A new rate needs a new graph: run again from the top.
-                    return .serverGone("the sample rate changed to \(Int(client.sampleRate)) Hz")
+                    // A new rate needs a new graph: silence until it is built, from the top.
+                    driver.isMuted = true
+                    return .reconfigure("the JACK server's sample rate changed to \(Int(client.sampleRate)) Hz")
                 }
             }
             withCommandLock { _ = chain.graph.dispatchPendingNotifications() }
