@@ -334,33 +334,22 @@ final class JACKProcessState: @unchecked Sendable {
         if fadePosition >= fadeFrames { fadeDone.store(true, ordering: .releasing) }
     }
 
-    /// Reports the latency of a path through the client: the ports upstream plus ours.
+    /// Reports the latency of a path through the client: the ports upstream plus ours. For
+    /// capture latency "upstream" is the input side, for playback latency the output side.
     /// - Thread: JACK's latency callback (not the process thread; may be called anytime).
     private func updateLatency(mode: jack_latency_callback_mode_t) {
         let own = UInt32(latency.load(ordering: .relaxed))
+        let (upstreamPorts, downstreamPorts) = mode == JackCaptureLatency ? (inputs, outputs) : (outputs, inputs)
         var range = jack_latency_range_t()
-        if mode == JackCaptureLatency {
-            var upstream = jack_latency_range_t(min: 0, max: 0)
-            for port in inputs {
-                jack_port_get_latency_range(port, JackCaptureLatency, &range)
-                upstream.min = max(upstream.min, range.min)
-                upstream.max = max(upstream.max, range.max)
-            }
-            for port in outputs {
-                var total = jack_latency_range_t(min: upstream.min + own, max: upstream.max + own)
-                jack_port_set_latency_range(port, JackCaptureLatency, &total)
-            }
-        } else {
-            var downstream = jack_latency_range_t(min: 0, max: 0)
-            for port in outputs {
-                jack_port_get_latency_range(port, JackPlaybackLatency, &range)
-                downstream.min = max(downstream.min, range.min)
-                downstream.max = max(downstream.max, range.max)
-            }
-            for port in inputs {
-                var total = jack_latency_range_t(min: downstream.min + own, max: downstream.max + own)
-                jack_port_set_latency_range(port, JackPlaybackLatency, &total)
-            }
+        var upstream = jack_latency_range_t(min: 0, max: 0)
+        for port in upstreamPorts {
+            jack_port_get_latency_range(port, mode, &range)
+            upstream.min = max(upstream.min, range.min)
+            upstream.max = max(upstream.max, range.max)
+        }
+        for port in downstreamPorts {
+            var total = jack_latency_range_t(min: upstream.min + own, max: upstream.max + own)
+            jack_port_set_latency_range(port, mode, &total)
         }
     }
 }

@@ -94,18 +94,7 @@ enum BenchCommand: Command {
         try graph.connect(previous, to: output)
         try graph.initialize()
         let input = OwnedAudioBuffers(channels: 2, capacity: frames)
-        let out = OwnedAudioBuffers(channels: 2, capacity: frames)
-        let inputView = input.buffers(), outputView = out.buffers()
-        var time = 0.0
-        // The views point into `input` and `out`: keep them alive while rendering.
-        return withExtendedLifetime((input, out)) {
-            median(cycles: cycles) {
-                for _ in 0..<cycles {
-                    _ = graph.render(frameCount: frames, timestamp: RenderTimestamp(sampleTime: time), input: inputView, output: outputView)
-                    time += Double(frames)
-                }
-            }
-        }
+        return timeRendering(graph, input: input, cycles: cycles, frames: frames)
     }
 
     /// The same units called one after the other through `renderCycle`, no graph.
@@ -170,6 +159,11 @@ enum BenchCommand: Command {
         for channel in 0..<2 {
             for frame in 0..<frames { input.buffers()[channel][frame] = Float(sin(Double(frame) * 0.1)) * 0.3 }
         }
+        return timeRendering(graph, input: input, cycles: cycles, frames: frames)
+    }
+
+    /// The median time per cycle of rendering `graph` with `input`, `cycles` cycles a run.
+    static func timeRendering(_ graph: AudioGraph, input: OwnedAudioBuffers, cycles: Int, frames: Int) -> Double {
         let out = OwnedAudioBuffers(channels: 2, capacity: frames)
         let inputView = input.buffers(), outputView = out.buffers()
         var time = 0.0
