@@ -58,7 +58,7 @@ let coreProducts: [Product] = [
 
 let lv2Targets: [Target] = [
     .target(name: "AULV2", dependencies: ["AUCore", "CLilv", "CAUSupport"]),
-    .testTarget(name: "AULV2Tests", dependencies: ["AULV2", "AUCore"]),
+    .testTarget(name: "AULV2Tests", dependencies: ["AULV2", "AUCore", "AUEngine"]),
     // Fixture plugins for the failure modes (bad Turtle, missing binary, missing feature,
     // NULL instance, crash in run); the tests copy the .so into temporary bundles.
     .target(name: "LV2Fixtures", path: "Tests/LV2Fixtures"),

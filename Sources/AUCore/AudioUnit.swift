@@ -94,6 +94,10 @@ open class AudioUnit: @unchecked Sendable {
         }
     }
 
+    /// True for units that must render every cycle whole (a plugin that needs fixed block
+    /// lengths): parameter events then apply at the cycle's first frame instead of splitting it.
+    open var rendersWholeCycles: Bool { false }
+
     /// Whether the number of buses in a scope may be changed (a mixer's inputs, say).
     open func canChangeElementCount(scope: Scope) -> Bool { false }
 
@@ -807,7 +811,8 @@ open class AudioUnit: @unchecked Sendable {
             let eventCount = resources.takeParameterEvents(from: parameterEvents)
             let midiCount = resources.takeMIDIEvents(from: midiEvents, renderRing: renderMIDIEvents, adding: midi, frameCount: frameCount)
             var status: AudioUnitStatus = 0
-            if eventCount == 0 && resources.activeRampCount == 0 {
+            if eventCount == 0 && resources.activeRampCount == 0 || rendersWholeCycles {
+                if eventCount > 0 || resources.activeRampCount > 0 { applyAtCycleStart(resources, eventCount: eventCount, frameCount: frameCount) }
                 status = process(ProcessContext(
                     frameCount: frameCount, timestamp: timestamp, inputs: inputs, outputs: outputs,
                     midiEvents: UnsafeBufferPointer(start: resources.midi, count: midiCount)))
@@ -819,6 +824,25 @@ open class AudioUnit: @unchecked Sendable {
                 notifyPropertyChangeFromRender(.lastRenderError)
             }
             return status
+        }
+    }
+
+    /// Applies a cycle's parameter events at its first frame and moves ramps on by the
+    /// whole cycle (for units that render whole cycles only).
+    /// - Thread: render.
+    private func applyAtCycleStart(_ resources: RenderResources, eventCount: Int, frameCount: Int) {
+        for index in 0..<eventCount {
+            let event = resources.events[index]
+            if event.duration == 0 {
+                resources.cancelRamp(slot: Int(event.index))
+                applyFromRender(Int(event.index), event.value)
+            } else {
+                let from = event.startValue.isNaN ? parameters.value(at: Int(event.index)) : event.startValue
+                resources.startRamp(slot: Int(event.index), from: from, to: event.value, frames: Int(event.duration))
+            }
+        }
+        if resources.activeRampCount > 0 {
+            resources.advanceRamps(frames: frameCount) { slot, value in applyFromRender(slot, value) }
         }
     }
 

@@ -19,10 +19,11 @@ public enum LV2RenderMode: Sendable {
 final class LV2HostFeatures: @unchecked Sendable {
     /// Features whose URIs a plugin may require that the host satisfies by how it behaves
     /// (it never processes in place, splits cycles into powers of two when asked, bounds
-    /// every block by MaximumFramesPerSlice) or that concern the plugin alone.
+    /// every block by MaximumFramesPerSlice, gives fixed blocks through the graph's block
+    /// adapter) or that concern the plugin alone.
     static let satisfiedByBehaviour: Set<String> = [
         LV2URI.coreHardRTCapable, LV2URI.coreInPlaceBroken, LV2URI.bufSizeBoundedBlockLength,
-        LV2URI.bufSizePowerOf2BlockLength, LV2URI.bufSizeCoarseBlockLength, LV2URI.stateThreadSafeRestore,
+        LV2URI.bufSizePowerOf2BlockLength, LV2URI.bufSizeFixedBlockLength, LV2URI.bufSizeCoarseBlockLength, LV2URI.stateThreadSafeRestore,
         LV2URI.stateLoadDefaultState,
     ]
 
@@ -62,9 +63,11 @@ final class LV2HostFeatures: @unchecked Sendable {
     ///   - maximumFrames: the largest block `run()` will see (MaximumFramesPerSlice).
     ///   - sequenceSize: the byte size of every atom port buffer.
     ///   - powerOf2: whether `run()` gets only power-of-two blocks (then buf-size:powerOf2BlockLength is passed).
+    ///   - fixedBlock: the one block length `run()` gets, when the plugin requires
+    ///     buf-size:fixedBlockLength (then the feature is passed and every block-length option is it).
     init(
         urids: URIDMap, pluginURI: String, sampleRate: Double, maximumFrames: Int, sequenceSize: Int, mode: LV2RenderMode,
-        powerOf2: Bool, echoLog: Bool
+        powerOf2: Bool, fixedBlock: Int? = nil, echoLog: Bool
     ) {
         worker = LV2Worker(mode: mode == .live ? .threaded : .immediate)
         log = LV2Log(pluginURI: pluginURI, urids: urids, echoesToStandardError: echoLog)
@@ -73,7 +76,8 @@ final class LV2HostFeatures: @unchecked Sendable {
         sampleRateValue = .allocate(capacity: 1)
         sampleRateValue.initialize(to: Float(sampleRate))
         optionValues = .allocate(capacity: 4)
-        optionValues.initialize(from: [1, Int32(maximumFrames), Int32(maximumFrames), Int32(sequenceSize)], count: 4)
+        let lengths: [Int32] = fixedBlock.map { [Int32($0), Int32($0), Int32($0)] } ?? [1, Int32(maximumFrames), Int32(maximumFrames)]
+        optionValues.initialize(from: lengths + [Int32(sequenceSize)], count: 4)
         let intType = urids.map(LV2URI.atomInt)
         let optionList: [(String, UInt32, UnsafeRawPointer, UInt32)] = [
             (LV2URI.parametersSampleRate, urids.map(LV2URI.atomFloat), UnsafeRawPointer(sampleRateValue), 4),
@@ -130,6 +134,7 @@ final class LV2HostFeatures: @unchecked Sendable {
         ]
         if mode == .live { list.append((LV2URI.coreIsLive, nil)) }
         if powerOf2 { list.append((LV2URI.bufSizePowerOf2BlockLength, nil)) }
+        if fixedBlock != nil { list.append((LV2URI.bufSizeFixedBlockLength, nil)) }
         array = .allocate(capacity: list.count + 1)
         for (index, entry) in list.enumerated() {
             let uri = strdup(entry.0)!

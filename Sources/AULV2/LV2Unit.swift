@@ -16,6 +16,14 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     /// Tempo sent in `time:Position` to plugins that follow the transport when the host
     /// gives no ``AudioUnit/hostTransport`` (offline rendering).
     public var beatsPerMinute: Double = 120
+    /// The block length a plugin that requires `bufsz:fixedBlockLength` runs at; a graph
+    /// gives it exactly such blocks (through a buffer adding that much latency). Set before
+    /// ``initialize()``.
+    public var fixedBlockFrames = 64
+    /// Whether the plugin requires every `run()` to be ``fixedBlockFrames`` long.
+    public let requiresFixedBlocks: Bool
+    /// A fixed-block plugin gets whole cycles: its parameter changes apply at a block's start.
+    public override var rendersWholeCycles: Bool { requiresFixedBlocks }
     /// Whether the plugin's errors and warnings are echoed on standard error.
     public var echoesPluginLog = true
 
@@ -61,6 +69,7 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
         self.plugin = plugin
         self.info = info
         self.layout = layout
+        requiresFixedBlocks = info.requiredFeatures.contains(LV2URI.bufSizeFixedBlockLength)
         super.init(
             description: description, name: info.name, inputs: layout.configurations(layout.inputBuses, sampleRate: 48_000),
             outputs: layout.configurations(layout.outputBuses, sampleRate: 48_000), parameters: layout.parameters)
@@ -82,7 +91,8 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
         let powerOf2 = mentions.contains(LV2URI.bufSizePowerOf2BlockLength)
         let features = LV2HostFeatures(
             urids: world.urids, pluginURI: pluginURI, sampleRate: sampleRate, maximumFrames: maximumFrames,
-            sequenceSize: sequenceSize, mode: renderMode, powerOf2: powerOf2, echoLog: echoesPluginLog)
+            sequenceSize: sequenceSize, mode: renderMode, powerOf2: powerOf2, fixedBlock: requiresFixedBlocks ? fixedBlockFrames : nil,
+            echoLog: echoesPluginLog)
         let made = try world.withLock { () throws(AudioUnitError) -> LV2Instance in
             try LV2Instance(
                 plugin: plugin, uri: pluginURI, layout: layout, features: features, urids: world.urids, sampleRate: sampleRate,
@@ -220,5 +230,13 @@ extension LV2Unit {
         var state = TransportState.counted(sampleTime: timestamp.sampleTime + Double(offset), sampleRate: sampleRate, beatsPerMinute: beatsPerMinute)
         state.isRolling = timestamp.rateScalar != 0
         return state
+    }
+}
+
+extension LV2Unit: BlockSizeConstrained {
+    /// `fixed(fixedBlockFrames)` for plugins that require `bufsz:fixedBlockLength`, else any
+    /// (power-of-two plugins are split inside ``process(_:)``).
+    public var blockSizeRequirement: BlockSizeRequirement {
+        requiresFixedBlocks ? .fixed(fixedBlockFrames) : .any
     }
 }

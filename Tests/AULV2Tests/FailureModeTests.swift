@@ -35,8 +35,8 @@ import Testing
         let problem = try #require(found.problems.first { $0.message.contains("urn:auhost:fixture:bad-turtle") })
         #expect(problem.message.contains("Turtle"))
         #expect(problem.location.contains("bad-turtle.lv2"))
-        // The other fixtures are still there.
-        #expect(found.components.count == 5)
+        // The other fixtures (all but the bad one) are still there.
+        #expect(found.components.count == 6)
     }
 
     @Test func missingBinaryIsNamed() throws {

@@ -42,6 +42,11 @@ struct FixtureBundles {
         try bundle("null-instance", uri: "urn:auhost:fixture:null-instance", data: Self.plugin("urn:auhost:fixture:null-instance", name: "Fixture Null Instance"))
         try bundle("crash-in-run", uri: "urn:auhost:fixture:crash-in-run", data: Self.plugin("urn:auhost:fixture:crash-in-run", name: "Fixture Crash In Run"))
         try bundle("bad-turtle", uri: "urn:auhost:fixture:bad-turtle", data: "<urn:auhost:fixture:bad-turtle> a lv2:Plugin ; doap:name \"Broken ;; [[ \n")
+        try bundle(
+            "fixed-block", uri: "urn:auhost:fixture:fixed-block",
+            data: Self.plugin(
+                "urn:auhost:fixture:fixed-block", name: "Fixture Fixed Block",
+                extra: "lv2:requiredFeature <http://lv2plug.in/ns/ext/buf-size#fixedBlockLength> ;"))
         try bundle("missing-binary", uri: "urn:auhost:fixture:missing-binary", data: Self.plugin("urn:auhost:fixture:missing-binary", name: "Fixture Missing Binary"), binary: "missing.so")
     }
 

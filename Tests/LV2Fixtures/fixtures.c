@@ -36,6 +36,12 @@ static void run_passthrough(LV2_Handle instance, uint32_t frames) {
     for (uint32_t i = 0; i < frames; ++i) self->output[i] = self->input[i];
 }
 
+/* Writes the block length it was given into every output sample (the fixed-block fixture). */
+static void run_block_length(LV2_Handle instance, uint32_t frames) {
+    Passthrough *self = (Passthrough *)instance;
+    for (uint32_t i = 0; i < frames; ++i) self->output[i] = (float)frames;
+}
+
 static void run_crash(LV2_Handle instance, uint32_t frames) {
     (void)instance; (void)frames;
     raise(SIGSEGV);
@@ -50,6 +56,7 @@ static const LV2_Descriptor descriptors[] = {
     {"urn:auhost:fixture:crash-in-run", instantiate_passthrough, connect_port, NULL, run_crash, NULL, cleanup, NULL},
     {"urn:auhost:fixture:bad-turtle", instantiate_passthrough, connect_port, NULL, run_passthrough, NULL, cleanup, NULL},
     {"urn:auhost:fixture:missing-binary", instantiate_passthrough, connect_port, NULL, run_passthrough, NULL, cleanup, NULL},
+    {"urn:auhost:fixture:fixed-block", instantiate_passthrough, connect_port, NULL, run_block_length, NULL, cleanup, NULL},
 };
 
 LV2_SYMBOL_EXPORT const LV2_Descriptor *lv2_descriptor(uint32_t index) {
