@@ -112,19 +112,13 @@ final class LiveRig: @unchecked Sendable {
         while direct.count < start + frames + 512 { Thread.sleep(forTimeInterval: 0.02) }
         let reference = Array(direct.samples[start..<(start + frames)])
         let delayed = Array(through.samples[start..<(start + frames + 512)])
-        var best = (lag: 0, score: -Float.infinity)
-        for lag in 0...512 {
-            var score: Float = 0
-            for index in 0..<frames { score += delayed[index + lag] * reference[index] }
-            if score > best.score { best = (lag, score) }
-        }
-        func rms(_ values: ArraySlice<Float>) -> Float { (values.reduce(0) { $0 + $1 * $1 } / Float(values.count)).squareRoot() }
+        let lag = bestLag(delayed, reference, maxLag: 512)
         let block = frames / 10
         let gains = (0..<10).map { index in
             let range = (index * block)..<((index + 1) * block)
-            return rms(delayed[(range.lowerBound + best.lag)..<(range.upperBound + best.lag)]) / rms(reference[range])
+            return rms(delayed[(range.lowerBound + lag)..<(range.upperBound + lag)]) / rms(reference[range])
         }.sorted()
-        return ((gains[4] + gains[5]) / 2, best.lag)
+        return ((gains[4] + gains[5]) / 2, lag)
     }
 
     func waitForExit(timeout: Double = 10) -> Int32? {

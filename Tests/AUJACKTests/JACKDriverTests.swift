@@ -4,23 +4,6 @@ import AUTestSupport
 import Foundation
 import Testing
 
-/// The lag (in frames, 0...maxLag) at which `delayed` best matches `reference`.
-func bestLag(_ delayed: [Float], _ reference: [Float], maxLag: Int) -> Int {
-    var best = (lag: 0, score: -Float.infinity)
-    for lag in 0...maxLag {
-        var score: Float = 0
-        for index in 0..<(min(delayed.count, reference.count) - maxLag) {
-            score += delayed[index + lag] * reference[index]
-        }
-        if score > best.score { best = (lag, score) }
-    }
-    return best.lag
-}
-
-func rms(_ samples: ArraySlice<Float>) -> Float {
-    (samples.reduce(0) { $0 + $1 * $1 } / Float(max(1, samples.count))).squareRoot()
-}
-
 @Suite(.serialized) struct JACKDriverTests {
     @Test(arguments: [0, 100])
     func aSignalComesThroughWithItsGainAndTheReportedLatency(latency: Int) throws {
