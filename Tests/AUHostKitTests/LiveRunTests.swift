@@ -62,13 +62,29 @@ final class LiveRig: @unchecked Sendable {
         return errorText
     }
 
+    /// Waits (up to 20 s) until standard error holds `text` at least `count` times.
+    @discardableResult
+    func waitForStandardError(_ text: String, count: Int = 1) -> Bool {
+        for _ in 0..<400 {
+            if standardError.components(separatedBy: text).count - 1 >= count { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
+    }
+
+    /// A client for looking at the server, once auhost's output port `port` exists (up to 10 s).
+    func probeOnceRegistered(_ port: String = "out_1", probeName: String = "probe-ports") throws -> JACKClient {
+        let probe = try JACKClient(name: probeName, serverName: server.name)
+        for _ in 0..<200 where probe.ports(matching: "\(clientName):\(port)", kind: .audio, direction: .output).isEmpty {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return probe
+    }
+
     /// Waits until the client's ports exist, then wires the tester: out_1 → auhost in_1…,
     /// auhost out_1 → tester in_1, tester out_1 → tester in_2 (the reference).
     func connectTester() throws {
-        let probe = try JACKClient(name: "probe-ports", serverName: server.name)
-        for _ in 0..<200 where probe.ports(matching: "\(clientName):out_1", kind: .audio, direction: .output).isEmpty {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        let probe = try probeOnceRegistered()
         let auhostInputs = probe.ports(matching: "\(clientName):in_", kind: .audio, direction: .input)
         let auhostOutput = try #require(probe.ports(matching: "\(clientName):out_1", kind: .audio, direction: .output).first)
         let source = NoiseSource()
@@ -285,14 +301,11 @@ let gainChain = """
             keyboard = nil
             rig.tearDown()
         }
-        let probe = try JACKClient(name: "probe-midi", serverName: rig.server.name)
-        for _ in 0..<200 where probe.ports(matching: "\(rig.clientName):out_1", kind: .audio, direction: .output).isEmpty {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        let probe = try rig.probeOnceRegistered(probeName: "probe-midi")
         let keyboardInput = try #require(keyboard?.inputPorts.first?.fullName)
         try probe.connect("\(rig.clientName):out_1", to: keyboardInput)
         // auhost says it runs once its ports are connected (midi_in to the keyboard among them).
-        for _ in 0..<400 where !rig.standardError.contains("auhost: running") { Thread.sleep(forTimeInterval: 0.05) }
+        rig.waitForStandardError("auhost: running")
         Thread.sleep(forTimeInterval: 0.2)
         sent.arm()
         let start = recording.count
@@ -317,19 +330,12 @@ let gainChain = """
     @Test func withReconnectTheRunWaitsForTheServerAndCarriesOn() throws {
         let rig = try LiveRig(preset: gainChain, extraArguments: ["--reconnect"])
         defer { rig.tearDown() }
-        func waitFor(_ text: String, count: Int = 1) -> Bool {
-            for _ in 0..<400 {
-                if rig.standardError.components(separatedBy: text).count - 1 >= count { return true }
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-            return false
-        }
-        #expect(waitFor("auhost: running"))
+        #expect(rig.waitForStandardError("auhost: running"))
         rig.server.stop()
-        #expect(waitFor("went away"), "\(rig.standardError)")
+        #expect(rig.waitForStandardError("went away"), "\(rig.standardError)")
         #expect(rig.process.isRunning)
         try rig.server.restart()
-        #expect(waitFor("auhost: running", count: 2), "\(rig.standardError)")
+        #expect(rig.waitForStandardError("auhost: running", count: 2), "\(rig.standardError)")
         #expect(try rig.send("status").hasPrefix("ok rate=48000"))
         #expect(try rig.send("quit") == "ok bye")
         #expect(rig.waitForExit() == 0)
@@ -366,7 +372,7 @@ let gainChain = """
             player = nil
             rig.tearDown()
         }
-        for _ in 0..<400 where !rig.standardError.contains("auhost: running") { Thread.sleep(forTimeInterval: 0.05) }
+        rig.waitForStandardError("auhost: running")
         let start = heard.count
         while heard.count < start + 9_600 { Thread.sleep(forTimeInterval: 0.02) }
         let level = heard.array[start...].map { $0 * $0 }.reduce(0, +) / Float(heard.count - start)

@@ -49,10 +49,7 @@ import Testing
         let recorded = (left: Recording(capacity: frames * 3), right: Recording(capacity: frames * 3))
         let rig = try LiveRig(preset: Self.chain, realTime: true)
         defer { rig.tearDown() }
-        let probe = try JACKClient(name: "probe-offline", serverName: rig.server.name)
-        for _ in 0..<200 where probe.ports(matching: "\(rig.clientName):out_2", kind: .audio, direction: .output).isEmpty {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        _ = try rig.probeOnceRegistered("out_2", probeName: "probe-offline")
         let client = try JACKClient(name: "player", serverName: rig.server.name)
         let driver = try JACKDriver(client: client, .init(inputChannels: 2, outputChannels: 2)) { frames, _, inputs, outputs, _ in
             player.fill(outputs)
