@@ -111,7 +111,15 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
 
     public override func deallocateRenderResources() {
         renderInstance = nil
-        instance = nil
+        releaseInstance()
+    }
+
+    /// Frees the lilv instance under the world's lock: `lilv_instance_free` closes the
+    /// plugin library in the world's shared list, which units of the same world freed on
+    /// other threads (parallel render jobs) would otherwise change at the same time.
+    /// - Thread: control.
+    private func releaseInstance() {
+        world.withLock { instance = nil }
     }
 
     public override func resetState() {
@@ -124,7 +132,7 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     }
 
     public override func disposeResources() {
-        instance = nil
+        releaseInstance()
         pendingState = nil
     }
 
