@@ -37,7 +37,7 @@ let coreTargets: [Target] = [
     // Built-in units, the graph and the renderer.
     .target(name: "AUEngine", dependencies: ["AUCore", "CSamplerate"]),
     // The registry assembled over every backend, and the command implementations.
-    .target(name: "AUHostKit", dependencies: ["AUCore", "AUEngine", "AULV2", "AUNative", "AUPresets", "AUFiles", "AUJACK"]),
+    .target(name: "AUHostKit", dependencies: ["AUCore", "AUEngine", "AULV2", "AUNative", "AUPresets", "AUFiles", "AUJACK", "CLV2ChainLoop"]),
     .executableTarget(name: "auhost", dependencies: ["AUHostKit"]),
     .testTarget(name: "AUCoreTests", dependencies: ["AUCore", "AUEngine"]),
     .testTarget(name: "AUHostKitTests", dependencies: ["AUHostKit", "AUTestSupport"]),
@@ -46,8 +46,11 @@ let coreTargets: [Target] = [
     .target(name: "CAllocCounter", path: "Sources/CAllocCounter"),
     // Renders a graph under the shim and reports what the render thread allocated (run by AUEngineTests).
     .executableTarget(name: "alloc-check", dependencies: ["AUEngine", "AUCore", "AULV2", "AUNative"], path: "Sources/alloc-check"),
-    // The reference chain of `auhost bench graph` as a plain C loop over lilv (the baseline).
-    .executableTarget(name: "lv2-chain-bench", dependencies: ["CLilv"], path: "Sources/lv2-chain-bench", linkerSettings: [.linkedLibrary("m")]),
+    // The benchmark baseline: LV2 plugins in series called by a plain C loop through lilv,
+    // in memory or over files (timed side by side with the graph by `auhost bench graph`).
+    .target(name: "CLV2ChainLoop", dependencies: ["CLilv", "CSndfile"], path: "Sources/CLV2ChainLoop", linkerSettings: [.linkedLibrary("m")]),
+    // The reference chain through that loop alone, in memory or over a file.
+    .executableTarget(name: "lv2-chain-bench", dependencies: ["CLV2ChainLoop"], path: "Sources/lv2-chain-bench"),
 ]
 
 let coreProducts: [Product] = [

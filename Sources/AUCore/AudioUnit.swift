@@ -42,7 +42,26 @@ open class AudioUnit: @unchecked Sendable {
     private let lastRenderError = AtomicStatus()
 
     /// Everything the render thread touches, allocated by `initialize()`.
-    private var renderResources: RenderResources?
+    private var renderResources: RenderResources? {
+        didSet {
+            renderState.pointee = RenderState(
+                resources: renderResources.map { Unmanaged.passUnretained($0) }, maximumFrames: maximumFrames)
+        }
+    }
+
+    /// What the render entry points check every cycle, behind one pointer so that reading
+    /// it takes no exclusivity check and no reference counting (class properties take both).
+    /// Written on the control thread only while no render runs (initialize, uninitialize).
+    private struct RenderState {
+        /// Non-nil exactly while the unit is initialized; `renderResources` keeps it alive.
+        var resources: Unmanaged<RenderResources>?
+        var maximumFrames: Int
+    }
+    private let renderState: UnsafeMutablePointer<RenderState> = {
+        let state = UnsafeMutablePointer<RenderState>.allocate(capacity: 1)
+        state.initialize(to: RenderState(resources: nil, maximumFrames: AudioUnit.defaultMaximumFramesPerSlice))
+        return state
+    }()
 
     /// Creates an uninitialized unit with the given buses and parameters.
     /// - Thread: control.
@@ -156,6 +175,8 @@ open class AudioUnit: @unchecked Sendable {
         }
         state = .initialized
     }
+
+    deinit { renderState.deallocate() }
 
     /// Frees render resources (`AudioUnitUninitialize`); properties can be changed again.
     /// - Thread: control.
@@ -670,12 +691,13 @@ open class AudioUnit: @unchecked Sendable {
 
     /// Publishes a value the unit produced (a meter, a reported latency) to an output
     /// parameter; listeners hear of it through ``dispatchPendingNotifications()``.
-    /// - Thread: render.
+    /// - Thread: render. An unchanged value costs one relaxed load: the render thread is the
+    ///   only writer of what it publishes, so it needs no atomic exchange.
     public func publishOutputParameter(at index: Int, value: Float) {
-        let old = parameters.exchangeValue(value, at: index)
-        if old != value && !(old.isNaN && value.isNaN) {
-            notifications.push(UnitNotification(identity: UInt32(index), isParameter: true, scope: 0, element: 0, value: value))
-        }
+        let old = parameters.value(at: index)
+        guard old != value && !(old.isNaN && value.isNaN) else { return }
+        parameters.storeValue(value, at: index)
+        notifications.push(UnitNotification(identity: UInt32(index), isParameter: true, scope: 0, element: 0, value: value))
     }
 
     /// Tells listeners, through the notification ring, that a property changed on the render thread.
@@ -748,10 +770,23 @@ open class AudioUnit: @unchecked Sendable {
     /// - Thread: render. No allocation, no lock.
     public func render(flags: inout RenderFlags, timestamp: RenderTimestamp, outputBus: Element, buffers: AudioBuffers) -> AudioUnitStatus {
         RenderThread.run {
-            guard state == .initialized, let resources = renderResources else { return AudioUnitErrorCode.uninitialized.rawValue }
-            guard outputBus >= 0, outputBus < resources.outputs.count else { return AudioUnitErrorCode.invalidElement.rawValue }
+            let render = renderState.pointee
+            guard let reference = render.resources else { return AudioUnitErrorCode.uninitialized.rawValue }
             let frames = buffers.frameCount
-            guard frames <= maximumFrames else { return AudioUnitErrorCode.tooManyFramesToProcess.rawValue }
+            guard frames <= render.maximumFrames else { return AudioUnitErrorCode.tooManyFramesToProcess.rawValue }
+            return reference._withUnsafeGuaranteedRef { resources in
+                self.render(resources, flags: &flags, timestamp: timestamp, outputBus: outputBus, buffers: buffers)
+            }
+        }
+    }
+
+    /// ``render(flags:timestamp:outputBus:buffers:)`` once the unit is known to be
+    /// initialized and the cycle short enough.
+    /// - Thread: render.
+    private func render(_ resources: RenderResources, flags: inout RenderFlags, timestamp: RenderTimestamp, outputBus: Element, buffers: AudioBuffers) -> AudioUnitStatus {
+        do {
+            let frames = buffers.frameCount
+            guard outputBus >= 0, outputBus < resources.outputs.count else { return AudioUnitErrorCode.invalidElement.rawValue }
             if !(resources.lastSampleTime == timestamp.sampleTime && resources.lastFrameCount == frames) {
                 for bus in 0..<resources.inputs.count {
                     let status = pullInput(bus, flags: &flags, timestamp: timestamp, into: resources.inputs[bus].buffers(frameCount: frames))
@@ -797,8 +832,24 @@ open class AudioUnit: @unchecked Sendable {
         outputs: UnsafeBufferPointer<AudioBuffers>, midi: UnsafeBufferPointer<MIDIEvent>
     ) -> AudioUnitStatus {
         RenderThread.run {
-            guard state == .initialized, let resources = renderResources else { return AudioUnitErrorCode.uninitialized.rawValue }
-            guard frameCount <= maximumFrames else { return AudioUnitErrorCode.tooManyFramesToProcess.rawValue }
+            let render = renderState.pointee
+            guard let reference = render.resources else { return AudioUnitErrorCode.uninitialized.rawValue }
+            guard frameCount <= render.maximumFrames else { return AudioUnitErrorCode.tooManyFramesToProcess.rawValue }
+            return reference._withUnsafeGuaranteedRef { resources in
+                renderCycle(resources, timestamp: timestamp, frameCount: frameCount, inputs: inputs, outputs: outputs, midi: midi)
+            }
+        }
+    }
+
+    /// ``renderCycle(timestamp:frameCount:inputs:outputs:midi:)`` once the unit is known to be
+    /// initialized and the cycle short enough.
+    /// - Thread: render.
+    @inline(__always)
+    private func renderCycle(
+        _ resources: RenderResources, timestamp: RenderTimestamp, frameCount: Int, inputs: UnsafeBufferPointer<AudioBuffers>,
+        outputs: UnsafeBufferPointer<AudioBuffers>, midi: UnsafeBufferPointer<MIDIEvent>
+    ) -> AudioUnitStatus {
+        do {
             guard inputs.count == resources.inputs.count, outputs.count == resources.outputs.count else {
                 return AudioUnitErrorCode.invalidElement.rawValue
             }

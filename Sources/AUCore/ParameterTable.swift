@@ -6,8 +6,14 @@ import Synchronization
 public final class ParameterTable: @unchecked Sendable {
     public let infos: [ParameterInfo]
     private let indexByAddress: [ParameterAddress: Int]
-    /// Float bit patterns, one atomic word per parameter.
-    private let values: UnsafeMutablePointer<Atomic<UInt32>>
+    /// Float bit patterns, one atomic word per parameter (inlinable: render paths of other
+    /// modules read it without a call).
+    @usableFromInline let values: UnsafeMutablePointer<Atomic<UInt32>>
+    /// Whether each slot is an output (a meter): writes to outputs do not count as changes.
+    @usableFromInline let isOutput: UnsafeMutablePointer<Bool>
+    /// Counts writes to input parameters, so that a render path that copies values into a
+    /// plugin (LV2 control ports) copies only after something changed.
+    @usableFromInline let inputChanges = Atomic<UInt64>(0)
 
     public init(_ infos: [ParameterInfo]) {
         self.infos = infos
@@ -18,14 +24,28 @@ public final class ParameterTable: @unchecked Sendable {
         }
         self.indexByAddress = indexByAddress
         values = .allocate(capacity: Swift.max(1, infos.count))
+        isOutput = .allocate(capacity: Swift.max(1, infos.count))
         for (index, info) in infos.enumerated() {
             (values + index).initialize(to: Atomic(info.defaultValue.bitPattern))
+            (isOutput + index).initialize(to: info.isOutput)
         }
     }
 
     deinit {
         values.deinitialize(count: infos.count)
         values.deallocate()
+        isOutput.deallocate()
+    }
+
+    /// How many times an input parameter was written; compare two readings to learn whether
+    /// anything changed between them. Acquiring: the values written before the count are seen.
+    /// - Thread: any; lock-free.
+    @inlinable @inline(__always)
+    public var inputChangeCount: UInt64 { inputChanges.load(ordering: .acquiring) }
+
+    @inlinable @inline(__always)
+    func countChange(at index: Int) {
+        if !isOutput[index] { inputChanges.wrappingAdd(1, ordering: .releasing) }
     }
 
     public var count: Int { infos.count }
@@ -39,16 +59,26 @@ public final class ParameterTable: @unchecked Sendable {
     }
 
     /// - Thread: any; lock-free.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func value(at index: Int) -> Float {
         Float(bitPattern: values[index].load(ordering: .relaxed))
     }
 
+    /// Stores a value (for a slot with one writer, which needs no read-modify-write).
+    /// - Thread: any; lock-free.
+    @inlinable @inline(__always)
+    public func storeValue(_ value: Float, at index: Int) {
+        values[index].store(value.bitPattern, ordering: .relaxed)
+        countChange(at: index)
+    }
+
     /// Stores a value and returns the one it replaced.
     /// - Thread: any; lock-free.
-    @inline(__always)
+    @inlinable @inline(__always)
     @discardableResult
     public func exchangeValue(_ value: Float, at index: Int) -> Float {
-        Float(bitPattern: values[index].exchange(value.bitPattern, ordering: .relaxed))
+        let old = Float(bitPattern: values[index].exchange(value.bitPattern, ordering: .relaxed))
+        countChange(at: index)
+        return old
     }
 }

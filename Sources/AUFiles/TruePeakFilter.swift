@@ -18,13 +18,17 @@ final class TruePeakFilter {
          0.1373291015625, -0.0594482421875, 0.0332031250000, -0.0196533203125, 0.0109863281250, 0.0017089843750],
     ]
     static let taps = 12
+    /// Samples filtered per pass: the window holds `taps - 1` of history plus one chunk.
+    static let chunk = 256
 
-    /// The coefficients, reversed per phase so that they meet the history oldest first.
-    private let coefficients: UnsafeMutablePointer<Double>
-    /// The last 12 samples, written twice (at `position` and `position + 12`) so that the
-    /// window ending at the newest sample is always contiguous.
-    private let history: UnsafeMutablePointer<Double>
-    private var position = 0
+    /// The coefficients, reversed per phase so that they meet the window oldest first.
+    private let coefficients: UnsafeMutablePointer<Float>
+    /// The last `taps - 1` samples (oldest first), then the chunk being filtered.
+    private let window: UnsafeMutablePointer<Float>
+    /// One phase's interpolated points for the chunk, and the largest magnitude of each
+    /// point over the four phases.
+    private let sums: UnsafeMutablePointer<Float>
+    private let largest: UnsafeMutablePointer<Float>
     /// The largest interpolated magnitude so far.
     private(set) var peak: Double = 0
 
@@ -32,42 +36,63 @@ final class TruePeakFilter {
         coefficients = .allocate(capacity: 4 * Self.taps)
         for phase in 0..<4 {
             for k in 0..<Self.taps {
-                (coefficients + phase * Self.taps + (Self.taps - 1 - k)).initialize(to: Self.phases[phase][k])
+                (coefficients + phase * Self.taps + (Self.taps - 1 - k)).initialize(to: Float(Self.phases[phase][k]))
             }
         }
-        history = .allocate(capacity: 2 * Self.taps)
-        history.initialize(repeating: 0, count: 2 * Self.taps)
+        window = .allocate(capacity: Self.taps - 1 + Self.chunk)
+        window.initialize(repeating: 0, count: Self.taps - 1 + Self.chunk)
+        sums = .allocate(capacity: Self.chunk)
+        sums.initialize(repeating: 0, count: Self.chunk)
+        largest = .allocate(capacity: Self.chunk)
+        largest.initialize(repeating: 0, count: Self.chunk)
     }
 
     deinit {
         coefficients.deallocate()
-        history.deallocate()
+        window.deallocate()
+        sums.deallocate()
+        largest.deallocate()
     }
 
-    /// Runs `count` samples through the interpolator.
+    /// Runs `count` samples through the interpolator, a chunk at a time. Each phase is a
+    /// loop over the chunk's points per tap (`sums[i] += c[k] · window[i + k]`), which
+    /// vectorizes; the magnitudes are folded point by point, and reduced once per chunk.
     func process(_ samples: UnsafePointer<Float>, count: Int) {
-        for index in 0..<count { push(Double(samples[index])) }
+        var done = 0
+        while done < count {
+            let frames = min(Self.chunk, count - done)
+            (window + Self.taps - 1).update(from: samples + done, count: frames)
+            filterChunk(frames)
+            done += frames
+        }
     }
 
     /// Runs 12 zeros through, so that the last real samples reach every tap.
     func flush() {
-        for _ in 0..<Self.taps { push(0) }
+        (window + Self.taps - 1).update(repeating: 0, count: Self.taps)
+        filterChunk(Self.taps)
     }
 
-    @inline(__always)
-    private func push(_ sample: Double) {
-        position = position == Self.taps - 1 ? 0 : position + 1
-        history[position] = sample
-        history[position + Self.taps] = sample
-        // Oldest first: x[n-11] ... x[n].
-        let window = history + position + 1
-        var largest = peak
+    /// Filters the `frames` new samples in the window and moves the history on.
+    private func filterChunk(_ frames: Int) {
+        largest.update(repeating: 0, count: frames)
         for phase in 0..<4 {
             let taps = coefficients + phase * Self.taps
-            var sum: Double = 0
-            for k in 0..<Self.taps { sum += taps[k] * window[k] }
-            largest = max(largest, abs(sum))
+            sums.update(repeating: 0, count: frames)
+            for k in 0..<Self.taps {
+                let coefficient = taps[k]
+                let source = window + k
+                for index in 0..<frames { sums[index] += coefficient * source[index] }
+            }
+            for index in 0..<frames {
+                let magnitude = abs(sums[index])
+                largest[index] = magnitude > largest[index] ? magnitude : largest[index]
+            }
         }
-        peak = largest
+        var chunkPeak: Float = 0
+        for index in 0..<frames { chunkPeak = max(chunkPeak, largest[index]) }
+        peak = max(peak, Double(chunkPeak))
+        // Forward copy: the history moves down, never over samples still to be read.
+        for index in 0..<(Self.taps - 1) { window[index] = window[frames + index] }
     }
 }

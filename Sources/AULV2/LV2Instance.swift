@@ -39,11 +39,30 @@ final class LV2Instance: @unchecked Sendable {
     let sink: UnsafeMutablePointer<Float>
     /// The slot of the `lv2:reportsLatency` output, or -1.
     let latencySlot: Int
-    /// The sample time the next cycle continues from (time:Position is sent on a jump).
-    var expectedSampleTime = -Double.infinity
-    /// The transport sent last, to send a new time:Position when it stops, starts, jumps or changes tempo.
-    var lastTransport = TransportState(frame: Int64.min / 2)
-    var lastFrames = 0
+    /// What the render path must do besides `run()`, decided once so that a plain effect
+    /// skips it: fill or offer atom sequences, compute the transport for `time:Position`,
+    /// collect MIDI output, deliver worker responses.
+    let hasAtomPorts: Bool
+    let followsTransport: Bool
+    let sendsMIDI: Bool
+    let hasWorker: Bool
+    /// What the render thread carries from one cycle to the next, behind a pointer: class
+    /// properties would cost an exclusivity check on every access.
+    let cycle: UnsafeMutablePointer<CycleState>
+    /// The buffer each port is connected to (audio and CV ports are reconnected only when
+    /// the caller's buffers move, which in a graph they do not).
+    private let connected: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+
+    struct CycleState {
+        /// The sample time the next cycle continues from (time:Position is sent on a jump).
+        var expectedSampleTime = -Double.infinity
+        /// The transport sent last, to send a new time:Position when it stops, starts, jumps or changes tempo.
+        var lastTransport = TransportState(frame: Int64.min / 2)
+        var lastFrames = 0
+        /// The parameter table's ``ParameterTable/inputChangeCount`` when the control ports
+        /// were last filled (nil: never).
+        var copiedChanges: UInt64?
+    }
 
     struct AtomPort {
         var index: UInt32
@@ -130,18 +149,28 @@ final class LV2Instance: @unchecked Sendable {
         }
         atomPorts = .allocate(capacity: atoms.count)
         _ = atomPorts.initialize(from: atoms)
+        hasAtomPorts = !atoms.isEmpty
+        followsTransport = atoms.contains { $0.isInput && $0.carriesTime }
+        sendsMIDI = atoms.contains { !$0.isInput && $0.carriesMIDI }
 
+        cycle = .allocate(capacity: 1)
+        cycle.initialize(to: CycleState())
+        connected = .allocate(capacity: max(1, portCount))
+        connected.initialize(repeating: nil, count: max(1, portCount))
         for port in layout.ports {
             switch port.kind {
             case .control: connect(handle, port.index, controls + Int(port.index))
             case .atom: break
-            case .audio, .cv: connect(handle, port.index, port.isInput ? silence : sink)
+            case .audio, .cv:
+                connected[Int(port.index)] = UnsafeMutableRawPointer(port.isInput ? silence : sink)
+                connect(handle, port.index, connected[Int(port.index)])
             case .unsupported: connect(handle, port.index, nil)
             }
         }
         for atom in atomPorts { connect(handle, atom.index, atom.sequence.buffer) }
 
         let workerInterface = descriptor.pointee.extension_data?(LV2URI.workerInterface)
+        hasWorker = workerInterface != nil
         features.worker.attach(handle: handle, interface: workerInterface?.assumingMemoryBound(to: LV2_Worker_Interface.self))
     }
 
@@ -166,6 +195,8 @@ final class LV2Instance: @unchecked Sendable {
         atomPorts.deallocate()
         silence.deallocate()
         sink.deallocate()
+        cycle.deallocate()
+        connected.deallocate()
     }
 
     // MARK: - Render
@@ -178,15 +209,38 @@ final class LV2Instance: @unchecked Sendable {
             let start = inputBusStarts[bus]
             for channel in 0..<(inputBusStarts[bus + 1] - start) {
                 let pointer = bus < inputs.count && channel < inputs[bus].channelCount ? inputs[bus].channelPointers[channel] + offset : silence
-                connectFunction(handle, inputPorts[start + channel], pointer)
+                connect(inputPorts[start + channel], to: pointer)
             }
         }
         for bus in 0..<(outputBusStarts.count - 1) {
             let start = outputBusStarts[bus]
             for channel in 0..<(outputBusStarts[bus + 1] - start) {
                 let pointer = bus < outputs.count && channel < outputs[bus].channelCount ? outputs[bus].channelPointers[channel] + offset : sink
-                connectFunction(handle, outputPorts[start + channel], pointer)
+                connect(outputPorts[start + channel], to: pointer)
             }
+        }
+    }
+
+    /// Connects an audio or CV port unless it is connected there already.
+    /// - Thread: render.
+    @inline(__always)
+    private func connect(_ port: UInt32, to buffer: UnsafeMutablePointer<Float>) {
+        let raw = UnsafeMutableRawPointer(buffer)
+        guard connected[Int(port)] != raw else { return }
+        connected[Int(port)] = raw
+        connectFunction(handle, port, raw)
+    }
+
+    /// Fills the control input ports from `parameters` when any input parameter changed
+    /// since the last fill.
+    /// - Thread: render.
+    @inline(__always)
+    func copyControlInputs(from parameters: ParameterTable) {
+        let changes = parameters.inputChangeCount
+        guard cycle.pointee.copiedChanges != changes else { return }
+        cycle.pointee.copiedChanges = changes
+        for control in inputControls {
+            controls[Int(control.port)] = parameters.value(at: control.slot)
         }
     }
 
@@ -196,10 +250,12 @@ final class LV2Instance: @unchecked Sendable {
     /// - Thread: render.
     @inline(__always)
     func prepareAtoms(midi: UnsafeBufferPointer<MIDIEvent>, offset: Int, frames: Int, sampleTime: Double, transport: TransportState) {
-        let sendPosition = sampleTime != expectedSampleTime || transport.isRolling != lastTransport.isRolling
-            || transport.beatsPerMinute != lastTransport.beatsPerMinute || transport.frame != lastTransport.frame + Int64(lastFrames)
-        lastTransport = transport
-        lastFrames = transport.isRolling ? frames : 0
+        let last = cycle.pointee
+        let sendPosition = sampleTime != last.expectedSampleTime || transport.isRolling != last.lastTransport.isRolling
+            || transport.beatsPerMinute != last.lastTransport.beatsPerMinute
+            || transport.frame != last.lastTransport.frame + Int64(last.lastFrames)
+        cycle.pointee.lastTransport = transport
+        cycle.pointee.lastFrames = transport.isRolling ? frames : 0
         for atom in atomPorts {
             guard atom.isInput else {
                 atom.sequence.prepareOutput(urids)
@@ -215,7 +271,7 @@ final class LV2Instance: @unchecked Sendable {
                 }
             }
         }
-        expectedSampleTime = sampleTime + Double(frames)
+        cycle.pointee.expectedSampleTime = sampleTime + Double(frames)
     }
 
     /// Runs the plugin for `frames` frames, then delivers worker responses.
@@ -223,7 +279,7 @@ final class LV2Instance: @unchecked Sendable {
     @inline(__always)
     func run(frames: Int) {
         runFunction(handle, UInt32(frames))
-        features.worker.deliverResponses()
+        if hasWorker { features.worker.deliverResponses() }
     }
 
     /// Passes the MIDI the plugin wrote to `ring`, offsets made relative to the slice.

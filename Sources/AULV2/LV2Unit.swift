@@ -34,8 +34,8 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     let gate = RenderGate()
     /// The instance while initialized (control side owns it).
     var instance: LV2Instance?
-    /// The same instance for the render thread, without retain/release.
-    private unowned(unsafe) var renderInstance: LV2Instance?
+    /// The same instance for the render thread, used without retain/release.
+    private var renderInstance: Unmanaged<LV2Instance>?
     /// State waiting for an instance: restored right after instantiation.
     var pendingState: LV2StateSnapshot?
     private let midiOutput = RealTimeRing<MIDIEvent>(minimumCapacity: 1024)
@@ -106,7 +106,7 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
             try restore(defaults, into: made)
         }
         made.activate()
-        renderInstance = made
+        renderInstance = Unmanaged.passUnretained(made)
     }
 
     public override func deallocateRenderResources() {
@@ -127,7 +127,7 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
         gate.withControl {
             instance.raw.pointee.lv2_descriptor.pointee.deactivate?(instance.handle)
             instance.activate()
-            instance.expectedSampleTime = -.infinity
+            instance.cycle.pointee.expectedSampleTime = -.infinity
         }
     }
 
@@ -174,26 +174,36 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     // MARK: - Render
 
     public override func process(_ context: ProcessContext) -> AudioUnitStatus {
-        guard let instance = renderInstance else { return AudioUnitErrorCode.uninitialized.rawValue }
+        guard let renderInstance else { return AudioUnitErrorCode.uninitialized.rawValue }
         guard gate.enterRender() else {
             for output in context.outputs { output.clear() }
             return 0
         }
         defer { gate.leaveRender() }
-        for control in instance.inputControls {
-            instance.controls[Int(control.port)] = parameters.value(at: control.slot)
-        }
+        renderInstance._withUnsafeGuaranteedRef { render($0, context) }
+        return 0
+    }
+
+    /// One cycle of the plugin: control inputs in, `run()` (in power-of-two pieces when the
+    /// plugin wants them), control outputs and MIDI out.
+    /// - Thread: render.
+    @inline(__always)
+    private func render(_ instance: LV2Instance, _ context: ProcessContext) {
+        let parameters = self.parameters
+        instance.copyControlInputs(from: parameters)
         let previousLatency = instance.latencySlot >= 0 ? parameters.value(at: instance.latencySlot) : 0
         var start = 0
         while start < context.frameCount {
             var frames = context.frameCount - start
             if instance.powerOf2 { frames = 1 << (Int.bitWidth - 1 - frames.leadingZeroBitCount) }
             instance.connectAudio(inputs: context.inputs, outputs: context.outputs, offset: start)
-            instance.prepareAtoms(
-                midi: context.midiEvents, offset: start, frames: frames, sampleTime: context.timestamp.sampleTime + Double(start),
-                transport: transport(at: context.timestamp, offset: start, sampleRate: instance.sampleRate))
+            if instance.hasAtomPorts {
+                instance.prepareAtoms(
+                    midi: context.midiEvents, offset: start, frames: frames, sampleTime: context.timestamp.sampleTime + Double(start),
+                    transport: instance.followsTransport ? transport(at: context.timestamp, offset: start, sampleRate: instance.sampleRate) : TransportState())
+            }
             instance.run(frames: frames)
-            instance.collectMIDIOutput(offset: start, into: midiOutput)
+            if instance.sendsMIDI { instance.collectMIDIOutput(offset: start, into: midiOutput) }
             start += frames
         }
         for control in instance.outputControls {
@@ -202,7 +212,6 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
         if instance.latencySlot >= 0 && parameters.value(at: instance.latencySlot) != previousLatency {
             notifyPropertyChangeFromRender(.latency)
         }
-        return 0
     }
 }
 

@@ -3,7 +3,9 @@
 #include <dlfcn.h>
 #include <stddef.h>
 
-static _Thread_local int render_depth = 0;
+/* initial-exec: a plain %fs-relative access instead of a __tls_get_addr call on every
+ * render entry (this code is linked into the executable, never dlopen()ed late). */
+static _Thread_local int render_depth __attribute__((tls_model("initial-exec"))) = 0;
 
 /* When the AllocCounter shim is preloaded (LD_PRELOAD), every render call is counted:
  * the outermost enter begins counting on the thread and the matching leave ends it. */

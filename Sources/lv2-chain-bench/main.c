@@ -1,19 +1,14 @@
-// lv2-chain-bench: the reference chain of `auhost bench graph`, run by a plain C loop that
-// calls the LV2 plugins directly through lilv (no graph, no Swift): the baseline for the
-// graph's host overhead. Stereo, 48 kHz; prints one line `c-loop ns/cycle=N`.
+// lv2-chain-bench: the reference chain of docs/BENCHMARKS.md (x42 fil4 stereo EQ -> swh sc4
+// -> mda Delay -> mda Ambience -> x42 dpl stereo limiter) run by the plain C loop of
+// CLV2ChainLoop: no graph, no Swift. The baseline for `auhost bench graph` and `auhost render`.
 //
-//     .build/release/lv2-chain-bench [cycles] [frames]
-#include <lilv/lilv.h>
-#include <lv2/atom/atom.h>
-#include <lv2/buf-size/buf-size.h>
-#include <lv2/options/options.h>
-#include <lv2/urid/urid.h>
+//     lv2-chain-bench [CYCLES] [FRAMES]            in memory: prints `c-loop ns/cycle=N` (median of 5 runs)
+//     lv2-chain-bench --file IN OUT [--block N]    reads IN, processes, writes OUT (16-bit) with libsndfile
+#include "lv2_chain_loop.h"
 #include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static const char *chain[] = {
     "http://gareus.org/oss/lv2/fil4#stereo",
@@ -22,120 +17,39 @@ static const char *chain[] = {
     "http://drobilla.net/plugins/mda/Ambience",
     "http://gareus.org/oss/lv2/dpl#stereo",
 };
-enum { CHAIN = 5, MAX_FRAMES = 4096, ATOM_CAPACITY = 8192, MAX_URIS = 256 };
 
-// A URID map: a fixed table, filled before the loop.
-static char *uris[MAX_URIS];
-static int uri_count;
-static LV2_URID map_uri(LV2_URID_Map_Handle handle, const char *uri) {
-    (void)handle;
-    for (int i = 0; i < uri_count; i++) if (!strcmp(uris[i], uri)) return (LV2_URID)(i + 1);
-    if (uri_count == MAX_URIS) return 0;
-    uris[uri_count] = strdup(uri);
-    return (LV2_URID)(++uri_count);
-}
-static const char *unmap_uri(LV2_URID_Unmap_Handle handle, LV2_URID urid) {
-    (void)handle;
-    return urid >= 1 && (int)urid <= uri_count ? uris[urid - 1] : NULL;
-}
-
-static uint64_t now_ns(void) {
-    struct timespec spec;
-    clock_gettime(CLOCK_MONOTONIC, &spec);
-    return (uint64_t)spec.tv_sec * 1000000000u + (uint64_t)spec.tv_nsec;
+static int usage(void) {
+    fprintf(stderr, "usage: lv2-chain-bench [CYCLES] [FRAMES<=4096]\n       lv2-chain-bench --file IN OUT [--block N]\n");
+    return 64;
 }
 
 int main(int argc, char **argv) {
+    char error[512];
+    if (argc > 1 && !strcmp(argv[1], "--file")) {
+        if (argc != 4 && !(argc == 6 && !strcmp(argv[4], "--block"))) return usage();
+        int block = argc == 6 ? atoi(argv[5]) : 1024;
+        if (block <= 0 || block > 16384) return usage();
+        lv2_chain_loop *loop = lv2_chain_loop_new(chain, 5, 48000, block, error, sizeof error);
+        if (!loop) { fprintf(stderr, "lv2-chain-bench: %s\n", error); return 1; }
+        int status = lv2_chain_loop_process_file(loop, argv[2], argv[3], error, sizeof error);
+        lv2_chain_loop_free(loop);
+        if (status != 0) { fprintf(stderr, "lv2-chain-bench: %s\n", error); return 1; }
+        return 0;
+    }
     long cycles = argc > 1 ? atol(argv[1]) : 20000;
     int frames = argc > 2 ? atoi(argv[2]) : 64;
-    if (cycles <= 0 || frames <= 0 || frames > MAX_FRAMES) { fprintf(stderr, "usage: lv2-chain-bench [cycles] [frames<=4096]\n"); return 64; }
-    const double rate = 48000;
-
-    LilvWorld *world = lilv_world_new();
-    lilv_world_load_all(world);
-    const LilvPlugins *plugins = lilv_world_get_all_plugins(world);
-    LilvNode *audio_port = lilv_new_uri(world, LV2_CORE__AudioPort);
-    LilvNode *control = lilv_new_uri(world, LV2_CORE__ControlPort);
-    LilvNode *atom_port = lilv_new_uri(world, LV2_ATOM__AtomPort);
-    LilvNode *input = lilv_new_uri(world, LV2_CORE__InputPort);
-
-    LV2_URID_Map map = {NULL, map_uri};
-    LV2_URID_Unmap unmap = {NULL, unmap_uri};
-    int32_t block = MAX_FRAMES, min_block = 1;
-    int32_t sequence_size = ATOM_CAPACITY;
-    float sample_rate = (float)rate;
-    LV2_Options_Option options[] = {
-        {LV2_OPTIONS_INSTANCE, 0, map_uri(NULL, LV2_BUF_SIZE__maxBlockLength), sizeof(int32_t), map_uri(NULL, LV2_ATOM__Int), &block},
-        {LV2_OPTIONS_INSTANCE, 0, map_uri(NULL, LV2_BUF_SIZE__minBlockLength), sizeof(int32_t), map_uri(NULL, LV2_ATOM__Int), &min_block},
-        {LV2_OPTIONS_INSTANCE, 0, map_uri(NULL, LV2_BUF_SIZE__sequenceSize), sizeof(int32_t), map_uri(NULL, LV2_ATOM__Int), &sequence_size},
-        {LV2_OPTIONS_INSTANCE, 0, map_uri(NULL, "http://lv2plug.in/ns/ext/parameters#sampleRate"), sizeof(float), map_uri(NULL, LV2_ATOM__Float), &sample_rate},
-        {LV2_OPTIONS_INSTANCE, 0, 0, 0, 0, NULL},
-    };
-    LV2_Feature map_feature = {LV2_URID__map, &map}, unmap_feature = {LV2_URID__unmap, &unmap};
-    LV2_Feature options_feature = {LV2_OPTIONS__options, options};
-    LV2_Feature bounded = {LV2_BUF_SIZE__boundedBlockLength, NULL};
-    const LV2_Feature *features[] = {&map_feature, &unmap_feature, &options_feature, &bounded, NULL};
-    LV2_URID sequence_type = map_uri(NULL, LV2_ATOM__Sequence), chunk_type = map_uri(NULL, LV2_ATOM__Chunk);
-
-    // Stereo buffers between the plugins: stage i reads audio[i], writes audio[i + 1].
-    static float audio[CHAIN + 1][2][MAX_FRAMES];
-    for (int f = 0; f < MAX_FRAMES; f++) audio[0][0][f] = audio[0][1][f] = 0.3f * sinf(0.1f * (float)f);
-    LilvInstance *instances[CHAIN];
-    // Output atom ports get their capacity back before every run (the plugin overwrites it).
-    LV2_Atom_Sequence *notify[16];
-    int notify_count = 0;
-    for (int i = 0; i < CHAIN; i++) {
-        LilvNode *uri = lilv_new_uri(world, chain[i]);
-        const LilvPlugin *plugin = lilv_plugins_get_by_uri(plugins, uri);
-        lilv_node_free(uri);
-        if (!plugin) { fprintf(stderr, "lv2-chain-bench: %s is not installed\n", chain[i]); return 1; }
-        instances[i] = lilv_plugin_instantiate(plugin, rate, features);
-        if (!instances[i]) { fprintf(stderr, "lv2-chain-bench: %s failed to instantiate\n", chain[i]); return 1; }
-        uint32_t ports = lilv_plugin_get_num_ports(plugin);
-        float *mins = calloc(ports, sizeof(float)), *maxs = calloc(ports, sizeof(float)), *defaults = calloc(ports, sizeof(float));
-        lilv_plugin_get_port_ranges_float(plugin, mins, maxs, defaults);
-        int audio_in = 0, audio_out = 0;
-        for (uint32_t p = 0; p < ports; p++) {
-            const LilvPort *port = lilv_plugin_get_port_by_index(plugin, p);
-            int is_input = lilv_port_is_a(plugin, port, input);
-            if (lilv_port_is_a(plugin, port, audio_port)) {
-                float *buffer = is_input ? (audio_in < 2 ? audio[i][audio_in] : audio[i][1]) : (audio_out < 2 ? audio[i + 1][audio_out] : calloc(MAX_FRAMES, sizeof(float)));
-                if (is_input) audio_in++; else audio_out++;
-                lilv_instance_connect_port(instances[i], p, buffer);
-            } else if (lilv_port_is_a(plugin, port, control)) {
-                float *value = malloc(sizeof(float));
-                *value = isnan(defaults[p]) ? (isnan(mins[p]) ? 0 : mins[p]) : defaults[p];
-                lilv_instance_connect_port(instances[i], p, value);
-            } else if (lilv_port_is_a(plugin, port, atom_port)) {
-                LV2_Atom_Sequence *sequence = calloc(1, ATOM_CAPACITY);
-                sequence->atom.size = is_input ? sizeof(LV2_Atom_Sequence_Body) : ATOM_CAPACITY - sizeof(LV2_Atom);
-                sequence->atom.type = is_input ? sequence_type : chunk_type;
-                if (!is_input && notify_count < 16) notify[notify_count++] = sequence;
-                lilv_instance_connect_port(instances[i], p, sequence);
-            } else {
-                lilv_instance_connect_port(instances[i], p, calloc(MAX_FRAMES, sizeof(float)));
-            }
-        }
-        if (audio_in == 1) { /* a mono input takes the left channel */ }
-        free(mins); free(maxs); free(defaults);
-        lilv_instance_activate(instances[i]);
+    if (argc > 3 || cycles <= 0 || frames <= 0 || frames > 4096) return usage();
+    lv2_chain_loop *loop = lv2_chain_loop_new(chain, 5, 48000, 4096, error, sizeof error);
+    if (!loop) { fprintf(stderr, "lv2-chain-bench: %s\n", error); return 1; }
+    for (int c = 0; c < 2; c++) {
+        float *input = lv2_chain_loop_input(loop, c);
+        for (int f = 0; f < frames; f++) input[f] = 0.3f * sinf(0.1f * (float)f);
     }
-
-    // Warm up, then five timed runs; report the median.
-#define RESET_NOTIFY() for (int n = 0; n < notify_count; n++) { notify[n]->atom.size = ATOM_CAPACITY - sizeof(LV2_Atom); notify[n]->atom.type = chunk_type; }
-    for (long c = 0; c < 1000; c++) { RESET_NOTIFY(); for (int i = 0; i < CHAIN; i++) lilv_instance_run(instances[i], (uint32_t)frames); }
+    lv2_chain_loop_time(loop, 1000, frames);  // warm-up
     double results[5];
-    for (int run = 0; run < 5; run++) {
-        uint64_t start = now_ns();
-        for (long c = 0; c < cycles; c++) {
-            RESET_NOTIFY();
-            for (int i = 0; i < CHAIN; i++) lilv_instance_run(instances[i], (uint32_t)frames);
-        }
-        results[run] = (double)(now_ns() - start) / (double)cycles;
-    }
+    for (int run = 0; run < 5; run++) results[run] = lv2_chain_loop_time(loop, cycles, frames);
     for (int a = 0; a < 5; a++) for (int b = a + 1; b < 5; b++) if (results[b] < results[a]) { double t = results[a]; results[a] = results[b]; results[b] = t; }
     printf("c-loop ns/cycle=%.0f frames=%d cycles=%ld\n", results[2], frames, cycles);
-    for (int i = 0; i < CHAIN; i++) { lilv_instance_deactivate(instances[i]); lilv_instance_free(instances[i]); }
-    lilv_world_free(world);
+    lv2_chain_loop_free(loop);
     return 0;
 }

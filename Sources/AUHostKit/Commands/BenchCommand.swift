@@ -1,5 +1,6 @@
 import AUCore
 import AUEngine
+import CLV2ChainLoop
 import Foundation
 
 /// `auhost bench graph`: what the graph's renderer costs. Build with `-c release` first:
@@ -16,7 +17,9 @@ enum BenchCommand: Command {
         without a graph, and prints the cost per cycle and per node; the difference is the
         graph's overhead per node. Then renders the reference chain (x42 fil4 stereo EQ ->
         swh sc4 compressor -> mda Delay -> mda Ambience -> x42 dpl limiter), when those LV2
-        plugins are installed, and prints its cost per cycle and real-time factor.
+        plugins are installed, through the graph and through a plain C loop that calls
+        the same plugins directly through lilv, in alternating runs, and prints both costs
+        per cycle and the graph's overhead over the C loop.
 
           --cycles N   cycles per measurement (default 20000; divided by the node count for large plans, at least 2000)
           --frames N   frames per cycle (default 64)
@@ -52,23 +55,32 @@ enum BenchCommand: Command {
         do {
             let chain = try measureReferenceChain(context.registry, cycles: cycles, frames: frames)
             let budget = Double(frames) / 48_000 * 1e9
-            output.line(String(format: "reference chain (5 LV2 plugins): %.0f ns/cycle, %.0fx real time", chain, budget / chain))
+            output.line("reference chain (5 LV2 plugins), \(frames)-frame cycles, medians of \(chain.graph.count) alternating runs")
+            output.line(String(format: "graph   %6.0f ns/cycle  %4.0fx real time", median(chain.graph), budget / median(chain.graph)))
+            output.line(String(format: "C loop  %6.0f ns/cycle  %4.0fx real time", median(chain.cLoop), budget / median(chain.cLoop)))
+            let ratios = zip(chain.graph, chain.cLoop).map { $0 / $1 }
+            output.line(String(
+                format: "graph overhead over the C loop: %+.1f%% (median of the runs' ratios; range %+.1f%% to %+.1f%%)",
+                (median(ratios) - 1) * 100, (ratios.min()! - 1) * 100, (ratios.max()! - 1) * 100))
         } catch {
             output.line("reference chain: not measured: \(error)")
         }
         return 0
     }
 
+    static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
     /// The median of five timed runs of `body` (after one warm-up run), in ns per cycle.
     private static func median(cycles: Int, _ body: () -> Void) -> Double {
         body()
-        var results: [Double] = []
-        for _ in 0..<5 {
-            let start = DispatchTime.now().uptimeNanoseconds
-            body()
-            results.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(cycles))
-        }
-        return results.sorted()[2]
+        return median((0..<5).map { _ in time(cycles: cycles, body) })
+    }
+
+    /// One timed run of `body`, in ns per cycle.
+    private static func time(cycles: Int, _ body: () -> Void) -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(cycles)
     }
 
     private static func trivialUnit(_ registry: ComponentRegistry) throws(AudioUnitError) -> AudioUnit {
@@ -94,7 +106,7 @@ enum BenchCommand: Command {
         try graph.connect(previous, to: output)
         try graph.initialize()
         let input = OwnedAudioBuffers(channels: 2, capacity: frames)
-        return timeRendering(graph, input: input, cycles: cycles, frames: frames)
+        return withRenderer(graph, input: input, frames: frames) { render in median(cycles: cycles) { render(cycles) } }
     }
 
     /// The same units called one after the other through `renderCycle`, no graph.
@@ -133,43 +145,76 @@ enum BenchCommand: Command {
     }
 
     static let referenceChain = [
-        "lv2:http://gareus.org/oss/lv2/fil4#stereo",
-        "lv2:http://plugin.org.uk/swh-plugins/sc4",
-        "lv2:http://drobilla.net/plugins/mda/Delay",
-        "lv2:http://drobilla.net/plugins/mda/Ambience",
-        "lv2:http://gareus.org/oss/lv2/dpl#stereo",
+        "http://gareus.org/oss/lv2/fil4#stereo",
+        "http://plugin.org.uk/swh-plugins/sc4",
+        "http://drobilla.net/plugins/mda/Delay",
+        "http://drobilla.net/plugins/mda/Ambience",
+        "http://gareus.org/oss/lv2/dpl#stereo",
     ]
 
-    /// The reference chain through the graph, stereo.
-    static func measureReferenceChain(_ registry: ComponentRegistry, cycles: Int, frames: Int) throws(AudioUnitError) -> Double {
+    /// The reference chain, stereo, through the graph and through the C loop (CLV2ChainLoop)
+    /// over the same input, in five alternating timed runs each (after a warm-up of both), so
+    /// that the machine's drift touches both alike. Returns ns per cycle of each run.
+    static func measureReferenceChain(_ registry: ComponentRegistry, cycles: Int, frames: Int) throws(AudioUnitError) -> (graph: [Double], cLoop: [Double]) {
         let graph = AudioGraph(registry: registry)
         defer { graph.dispose() }
         graph.measuresRenderTime = false
         graph.maximumFramesPerSlice = max(frames, 64)
         let output = try graph.addNode(try registry.instantiate("auou:genr:AUHs"))
         var previous = output
-        for reference in referenceChain {
-            let node = try graph.addNode(try registry.instantiate(reference))
+        for uri in referenceChain {
+            let node = try graph.addNode(try registry.instantiate("lv2:" + uri))
             try graph.connect(previous, to: node)
             previous = node
         }
         try graph.connect(previous, to: output)
         try graph.initialize()
+        let loop = try makeCLoop(maximumFrames: max(frames, 64))
+        defer { lv2_chain_loop_free(loop) }
         let input = OwnedAudioBuffers(channels: 2, capacity: frames)
         for channel in 0..<2 {
-            for frame in 0..<frames { input.buffers()[channel][frame] = Float(sin(Double(frame) * 0.1)) * 0.3 }
+            let loopInput = lv2_chain_loop_input(loop, Int32(channel))!
+            for frame in 0..<frames {
+                let sample = Float(sin(Double(frame) * 0.1)) * 0.3
+                input.buffers()[channel][frame] = sample
+                loopInput[frame] = sample
+            }
         }
-        return timeRendering(graph, input: input, cycles: cycles, frames: frames)
+        return withRenderer(graph, input: input, frames: frames) { render in
+            render(cycles)
+            _ = lv2_chain_loop_time(loop, cycles, Int32(frames))
+            var graphTimes: [Double] = [], loopTimes: [Double] = []
+            for _ in 0..<5 {
+                graphTimes.append(time(cycles: cycles) { render(cycles) })
+                loopTimes.append(lv2_chain_loop_time(loop, cycles, Int32(frames)))
+            }
+            return (graphTimes, loopTimes)
+        }
     }
 
-    /// The median time per cycle of rendering `graph` with `input`, `cycles` cycles a run.
-    static func timeRendering(_ graph: AudioGraph, input: OwnedAudioBuffers, cycles: Int, frames: Int) -> Double {
+    /// The C loop over the reference chain.
+    private static func makeCLoop(maximumFrames: Int) throws(AudioUnitError) -> OpaquePointer {
+        var error = [CChar](repeating: 0, count: 512)
+        let uris = referenceChain.map { strdup($0) }
+        defer { for uri in uris { free(uri) } }
+        let made = uris.map { UnsafePointer($0) }.withUnsafeBufferPointer { pointers in
+            lv2_chain_loop_new(pointers.baseAddress, Int32(pointers.count), 48_000, Int32(maximumFrames), &error, error.count)
+        }
+        guard let made else {
+            throw AudioUnitError(.failedInitialization, "the C loop: " + String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        return made
+    }
+
+    /// Calls `body` with a function that renders `graph` over `input` for a number of
+    /// cycles of `frames` frames.
+    static func withRenderer<Result>(_ graph: AudioGraph, input: OwnedAudioBuffers, frames: Int, _ body: (_ render: (Int) -> Void) -> Result) -> Result {
         let out = OwnedAudioBuffers(channels: 2, capacity: frames)
         let inputView = input.buffers(), outputView = out.buffers()
         var time = 0.0
         // The views point into `input` and `out`: keep them alive while rendering.
         return withExtendedLifetime((input, out)) {
-            median(cycles: cycles) {
+            body { cycles in
                 for _ in 0..<cycles {
                     _ = graph.render(frameCount: frames, timestamp: RenderTimestamp(sampleTime: time), input: inputView, output: outputView)
                     time += Double(frames)

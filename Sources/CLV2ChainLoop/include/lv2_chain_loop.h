@@ -1,0 +1,35 @@
+#ifndef LV2_CHAIN_LOOP_H
+#define LV2_CHAIN_LOOP_H
+/* The benchmark baseline: LV2 plugins run in series by a plain C loop that calls them
+ * directly through lilv, with no graph and no Swift. `auhost bench graph` times it side by
+ * side with the graph, and `lv2-chain-bench` runs it alone, in memory or over files.
+ * Stereo; every plugin at its default control values.
+ * Thread: one thread per loop; nothing here is real-time safe except lv2_chain_loop_run. */
+#include <stddef.h>
+
+typedef struct lv2_chain_loop lv2_chain_loop;
+
+/* Loads every plugin on the LV2 path (lilv_world_load_all), instantiates `count` plugins
+ * by URI in series at `rate`, for blocks of at most `max_frames`. NULL on failure, with a
+ * one-line reason in `error`. */
+lv2_chain_loop *lv2_chain_loop_new(const char *const *uris, int count, double rate, int max_frames, char *error, size_t error_size);
+
+/* Runs the chain once over `frames` frames (<= max_frames) of its input buffers. */
+void lv2_chain_loop_run(lv2_chain_loop *loop, int frames);
+
+/* The stereo input the first plugin reads and the output the last one writes
+ * (channel 0 or 1; max_frames floats each). */
+float *lv2_chain_loop_input(lv2_chain_loop *loop, int channel);
+const float *lv2_chain_loop_output(lv2_chain_loop *loop, int channel);
+
+/* Nanoseconds per cycle of `cycles` runs of `frames` frames over the current input. */
+double lv2_chain_loop_time(lv2_chain_loop *loop, long cycles, int frames);
+
+/* Reads a stereo file with libsndfile, runs it through the chain in blocks of max_frames,
+ * and writes `output` in the input's container at 16-bit PCM. Returns 0, or -1 with a
+ * one-line reason in `error`. */
+int lv2_chain_loop_process_file(lv2_chain_loop *loop, const char *input, const char *output, char *error, size_t error_size);
+
+void lv2_chain_loop_free(lv2_chain_loop *loop);
+
+#endif
