@@ -1,7 +1,7 @@
 /// A view of non-interleaved 32-bit float channels over memory someone else owns
 /// (the canonical `AudioBufferList`). Copying the view copies pointers, never samples.
 /// - Thread: any; a view used on the render thread must point at memory allocated beforehand.
-public struct AudioBuffers: @unchecked Sendable {
+public struct AudioBuffers: @unchecked Sendable, BitwiseCopyable {
     /// One pointer per channel.
     public let channelPointers: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
     /// How many frames each channel holds in this view.

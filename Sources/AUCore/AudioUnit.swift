@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// An Audio Unit instance: the life cycle, the properties, the parameters and the render
 /// entry points that every backend (LV2, native, built-in) shares. A backend subclasses it
@@ -38,30 +39,39 @@ open class AudioUnit: @unchecked Sendable {
     /// MIDI a driver hands over on the render thread for the next cycle (single producer).
     private let renderMIDIEvents = RealTimeRing<MIDIEvent>(minimumCapacity: AudioUnit.eventCapacity)
     private let notifications = RealTimeRing<UnitNotification>(minimumCapacity: 1024)
-    private let bypassed = AtomicFlag()
-    private let lastRenderError = AtomicStatus()
+    /// Events pushed into the three rings above and not yet taken by the render thread
+    /// (may dip below zero while a push is being counted): one load tells an idle cycle
+    /// that there is nothing to take, without touching the rings.
+    private let pendingEvents = Atomic<Int>(0)
+    /// True while parameter ramps are in flight (render thread only).
+    private let rampsActive = Atomic<Bool>(false)
+    private let bypassed = Atomic<Bool>(false)
+    private let lastRenderError = Atomic<Int32>(0)
 
     /// Everything the render thread touches, allocated by `initialize()`.
     private var renderResources: RenderResources? {
         didSet {
-            renderState.pointee = RenderState(
-                resources: renderResources.map { Unmanaged.passUnretained($0) }, maximumFrames: maximumFrames)
+            renderMaximumFrames.store(maximumFrames, ordering: .relaxed)
+            renderBusCounts.store((renderResources?.inputs.count ?? 0) << 32 | (renderResources?.outputs.count ?? 0), ordering: .relaxed)
+            renderResourcesBits.store(renderResources.map { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) } ?? 0, ordering: .releasing)
         }
     }
+    /// What the render entry points check every cycle, as atomics stored in the unit itself:
+    /// reading a class `var` would cost an exclusivity check and a retain, and a separate
+    /// allocation another cache line. Written on the control thread only while no render
+    /// runs (initialize, uninitialize). The resources' address, 0 while uninitialized.
+    private let renderResourcesBits = Atomic<UInt>(0)
+    private let renderMaximumFrames = Atomic<Int>(AudioUnit.defaultMaximumFramesPerSlice)
+    /// The resources' input bus count in the high 32 bits, output bus count in the low.
+    private let renderBusCounts = Atomic<Int>(0)
 
-    /// What the render entry points check every cycle, behind one pointer so that reading
-    /// it takes no exclusivity check and no reference counting (class properties take both).
-    /// Written on the control thread only while no render runs (initialize, uninitialize).
-    private struct RenderState {
-        /// Non-nil exactly while the unit is initialized; `renderResources` keeps it alive.
-        var resources: Unmanaged<RenderResources>?
-        var maximumFrames: Int
+    /// The render resources without retaining them, nil while uninitialized.
+    /// - Thread: render.
+    @inline(__always)
+    private var renderResourcesReference: Unmanaged<RenderResources>? {
+        let bits = renderResourcesBits.load(ordering: .acquiring)
+        return bits == 0 ? nil : Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
     }
-    private let renderState: UnsafeMutablePointer<RenderState> = {
-        let state = UnsafeMutablePointer<RenderState>.allocate(capacity: 1)
-        state.initialize(to: RenderState(resources: nil, maximumFrames: AudioUnit.defaultMaximumFramesPerSlice))
-        return state
-    }()
 
     /// Creates an uninitialized unit with the given buses and parameters.
     /// - Thread: control.
@@ -176,8 +186,6 @@ open class AudioUnit: @unchecked Sendable {
         state = .initialized
     }
 
-    deinit { renderState.deallocate() }
-
     /// Frees render resources (`AudioUnitUninitialize`); properties can be changed again.
     /// - Thread: control.
     public func uninitialize() {
@@ -195,7 +203,9 @@ open class AudioUnit: @unchecked Sendable {
         while parameterEvents.pop() != nil {}
         while midiEvents.pop() != nil {}
         while renderMIDIEvents.pop() != nil {}
+        pendingEvents.store(0, ordering: .relaxed)
         renderResources?.clearRunningState()
+        rampsActive.store(false, ordering: .relaxed)
         resetState()
     }
 
@@ -356,11 +366,11 @@ open class AudioUnit: @unchecked Sendable {
             switch id {
             case .latency: return latency
             case .tailTime: return tailTime
-            case .lastRenderError: return lastRenderError.value
+            case .lastRenderError: return lastRenderError.load(ordering: .relaxed)
             case .classInfo: return try saveState()
             case .factoryPresets: return factoryPresets
             case .presentPreset: return presentPreset
-            default: return bypassed.value
+            default: return bypassed.load(ordering: .relaxed)
             }
         case .makeConnection, .setRenderCallback:
             try requireScope(id, scope, in: [.input])
@@ -462,7 +472,7 @@ open class AudioUnit: @unchecked Sendable {
             return [change]
         case .bypassEffect:
             try requireScope(id, scope, in: [.global])
-            bypassed.value = try cast(value, id)
+            bypassed.store(try cast(value, id), ordering: .relaxed)
             return [change]
         case .classInfo:
             try requireScope(id, scope, in: [.global])
@@ -639,7 +649,7 @@ open class AudioUnit: @unchecked Sendable {
             }
             return
         }
-        for event in prepared { parameterEvents.push(event) }
+        for event in prepared where parameterEvents.push(event) { pendingEvents.wrappingAdd(1, ordering: .releasing) }
     }
 
     private func writableIndex(_ address: ParameterAddress, _ value: Float) throws(AudioUnitError) -> Int {
@@ -662,6 +672,7 @@ open class AudioUnit: @unchecked Sendable {
         guard midiEvents.push(event) else {
             throw AudioUnitError(.cannotDoInCurrentContext, "\(name): more than \(AudioUnit.eventCapacity) MIDI events are waiting for the next cycle")
         }
+        pendingEvents.wrappingAdd(1, ordering: .releasing)
     }
 
     /// Hands MIDI events to the unit's next cycle from the render thread (a JACK driver's
@@ -672,6 +683,7 @@ open class AudioUnit: @unchecked Sendable {
     public func sendMIDIEventsFromRender(_ events: UnsafeBufferPointer<MIDIEvent>) -> Int {
         var taken = 0
         for event in events where renderMIDIEvents.push(event) { taken += 1 }
+        pendingEvents.wrappingAdd(taken, ordering: .releasing)
         return taken
     }
 
@@ -770,10 +782,9 @@ open class AudioUnit: @unchecked Sendable {
     /// - Thread: render. No allocation, no lock.
     public func render(flags: inout RenderFlags, timestamp: RenderTimestamp, outputBus: Element, buffers: AudioBuffers) -> AudioUnitStatus {
         RenderThread.run {
-            let render = renderState.pointee
-            guard let reference = render.resources else { return AudioUnitErrorCode.uninitialized.rawValue }
+            guard let reference = renderResourcesReference else { return AudioUnitErrorCode.uninitialized.rawValue }
             let frames = buffers.frameCount
-            guard frames <= render.maximumFrames else { return AudioUnitErrorCode.tooManyFramesToProcess.rawValue }
+            guard frames <= renderMaximumFrames.load(ordering: .relaxed) else { return AudioUnitErrorCode.tooManyFramesToProcess.rawValue }
             return reference._withUnsafeGuaranteedRef { resources in
                 self.render(resources, flags: &flags, timestamp: timestamp, outputBus: outputBus, buffers: buffers)
             }
@@ -832,12 +843,23 @@ open class AudioUnit: @unchecked Sendable {
         outputs: UnsafeBufferPointer<AudioBuffers>, midi: UnsafeBufferPointer<MIDIEvent>
     ) -> AudioUnitStatus {
         RenderThread.run {
-            let render = renderState.pointee
-            guard let reference = render.resources else { return AudioUnitErrorCode.uninitialized.rawValue }
-            guard frameCount <= render.maximumFrames else { return AudioUnitErrorCode.tooManyFramesToProcess.rawValue }
-            return reference._withUnsafeGuaranteedRef { resources in
-                renderCycle(resources, timestamp: timestamp, frameCount: frameCount, inputs: inputs, outputs: outputs, midi: midi)
-            }
+            renderCycleInsideRender(timestamp: timestamp, frameCount: frameCount, inputs: inputs, outputs: outputs, midi: midi)
+        }
+    }
+
+    /// ``renderCycle(timestamp:frameCount:inputs:outputs:midi:)`` for a caller that is itself
+    /// inside ``RenderThread/run(_:)`` (a graph renders every node of a cycle in one such
+    /// call), which saves marking the thread again for each unit.
+    /// - Thread: render, inside `RenderThread.run`.
+    public func renderCycleInsideRender(
+        timestamp: RenderTimestamp, frameCount: Int, inputs: UnsafeBufferPointer<AudioBuffers>,
+        outputs: UnsafeBufferPointer<AudioBuffers>, midi: UnsafeBufferPointer<MIDIEvent>
+    ) -> AudioUnitStatus {
+        assert(RenderThread.isCurrent, "renderCycleInsideRender called outside RenderThread.run")
+        guard let reference = renderResourcesReference else { return AudioUnitErrorCode.uninitialized.rawValue }
+        guard frameCount <= renderMaximumFrames.load(ordering: .relaxed) else { return AudioUnitErrorCode.tooManyFramesToProcess.rawValue }
+        return reference._withUnsafeGuaranteedRef { resources in
+            renderCycle(resources, timestamp: timestamp, frameCount: frameCount, inputs: inputs, outputs: outputs, midi: midi)
         }
     }
 
@@ -850,28 +872,37 @@ open class AudioUnit: @unchecked Sendable {
         outputs: UnsafeBufferPointer<AudioBuffers>, midi: UnsafeBufferPointer<MIDIEvent>
     ) -> AudioUnitStatus {
         do {
-            guard inputs.count == resources.inputs.count, outputs.count == resources.outputs.count else {
+            guard inputs.count << 32 | outputs.count == renderBusCounts.load(ordering: .relaxed) else {
                 return AudioUnitErrorCode.invalidElement.rawValue
             }
-            if bypassed.value {
+            if bypassed.load(ordering: .relaxed) {
                 for bus in 0..<outputs.count {
                     if bus < inputs.count { outputs[bus].copy(from: inputs[bus]) } else { outputs[bus].clear() }
                 }
                 return 0
             }
-            let eventCount = resources.takeParameterEvents(from: parameterEvents)
-            let midiCount = resources.takeMIDIEvents(from: midiEvents, renderRing: renderMIDIEvents, adding: midi, frameCount: frameCount)
             var status: AudioUnitStatus = 0
-            if eventCount == 0 && resources.activeRampCount == 0 || rendersWholeCycles {
-                if eventCount > 0 || resources.activeRampCount > 0 { applyAtCycleStart(resources, eventCount: eventCount, frameCount: frameCount) }
+            if pendingEvents.load(ordering: .acquiring) == 0 && midi.isEmpty && !rampsActive.load(ordering: .relaxed) {
+                // The common cycle: nothing to apply.
                 status = process(ProcessContext(
                     frameCount: frameCount, timestamp: timestamp, inputs: inputs, outputs: outputs,
-                    midiEvents: UnsafeBufferPointer(start: resources.midi, count: midiCount)))
+                    midiEvents: UnsafeBufferPointer(start: resources.midi, count: 0)))
             } else {
-                status = renderSlices(resources, timestamp: timestamp, frameCount: frameCount, inputs: inputs, outputs: outputs, eventCount: eventCount, midiCount: midiCount)
+                let eventCount = resources.takeParameterEvents(from: parameterEvents)
+                let midiCount = resources.takeMIDIEvents(from: midiEvents, renderRing: renderMIDIEvents, adding: midi, frameCount: frameCount)
+                pendingEvents.wrappingSubtract(eventCount + midiCount - min(midi.count, AudioUnit.eventCapacity), ordering: .relaxed)
+                if eventCount == 0 && resources.activeRampCount == 0 || rendersWholeCycles {
+                    if eventCount > 0 || resources.activeRampCount > 0 { applyAtCycleStart(resources, eventCount: eventCount, frameCount: frameCount) }
+                    status = process(ProcessContext(
+                        frameCount: frameCount, timestamp: timestamp, inputs: inputs, outputs: outputs,
+                        midiEvents: UnsafeBufferPointer(start: resources.midi, count: midiCount)))
+                } else {
+                    status = renderSlices(resources, timestamp: timestamp, frameCount: frameCount, inputs: inputs, outputs: outputs, eventCount: eventCount, midiCount: midiCount)
+                }
+                rampsActive.store(resources.activeRampCount > 0, ordering: .relaxed)
             }
-            if status != 0 && status != lastRenderError.value {
-                lastRenderError.value = status
+            if status != 0 && status != lastRenderError.load(ordering: .relaxed) {
+                lastRenderError.store(status, ordering: .relaxed)
                 notifyPropertyChangeFromRender(.lastRenderError)
             }
             return status

@@ -20,6 +20,8 @@ final class LV2Instance: @unchecked Sendable {
     let maximumFrames: Int
     let powerOf2: Bool
 
+    /// The render path's tables, carved from one arena so that they share cache lines.
+    private let arena: RenderArena
     /// One float per port; control ports are connected here once.
     let controls: UnsafeMutablePointer<Float>
     /// One float per port where state saving puts port values for lilv (control side).
@@ -27,11 +29,8 @@ final class LV2Instance: @unchecked Sendable {
     /// (parameter slot, port index) of control inputs, then of control outputs.
     let inputControls: UnsafeMutableBufferPointer<(slot: Int, port: UInt32)>
     let outputControls: UnsafeMutableBufferPointer<(slot: Int, port: UInt32)>
-    /// Port index per channel of each bus, flattened; `…BusStarts[bus]` is its first channel.
-    let inputPorts: UnsafeMutableBufferPointer<UInt32>
-    let inputBusStarts: UnsafeMutableBufferPointer<Int>
-    let outputPorts: UnsafeMutableBufferPointer<UInt32>
-    let outputBusStarts: UnsafeMutableBufferPointer<Int>
+    /// Every audio and CV port with the bus channel it plays and where it is connected.
+    private let audioLinks: UnsafeMutableBufferPointer<AudioLink>
     /// Atom ports: index, direction, what they carry, and their buffers.
     let atomPorts: UnsafeMutableBufferPointer<AtomPort>
     /// Silence for input channels the caller did not give; a sink for output channels.
@@ -46,12 +45,20 @@ final class LV2Instance: @unchecked Sendable {
     let followsTransport: Bool
     let sendsMIDI: Bool
     let hasWorker: Bool
-    /// What the render thread carries from one cycle to the next, behind a pointer: class
-    /// properties would cost an exclusivity check on every access.
+    /// What the render thread carries from one cycle to the next (in the arena: class
+    /// properties would cost an exclusivity check on every access).
     let cycle: UnsafeMutablePointer<CycleState>
-    /// The buffer each port is connected to (audio and CV ports are reconnected only when
-    /// the caller's buffers move, which in a graph they do not).
-    private let connected: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+
+    /// An audio or CV port: the channel of a bus it is connected to, and the buffer it is
+    /// connected to now (reconnected only when the caller's buffers move, which in a graph
+    /// they do not).
+    struct AudioLink {
+        var port: UInt32
+        var isInput: Bool
+        var bus: Int32
+        var channel: Int32
+        var connected: UnsafeMutableRawPointer?
+    }
 
     struct CycleState {
         /// The sample time the next cycle continues from (time:Position is sent on a jump).
@@ -101,38 +108,35 @@ final class LV2Instance: @unchecked Sendable {
         self.powerOf2 = powerOf2
 
         let portCount = layout.ports.count
-        controls = .allocate(capacity: max(1, portCount))
-        controls.initialize(repeating: 0, count: max(1, portCount))
-        stateValues = .allocate(capacity: max(1, portCount))
-        stateValues.initialize(repeating: 0, count: max(1, portCount))
         var inputs: [(slot: Int, port: UInt32)] = []
         var outputs: [(slot: Int, port: UInt32)] = []
         var latency = -1
         for (slot, port) in layout.parameterPorts.enumerated() {
             let info = layout.ports[Int(port)]
-            controls[Int(port)] = parameters.value(at: slot)
             if info.isInput { inputs.append((slot, port)) } else { outputs.append((slot, port)) }
             if !info.isInput && info.reportsLatency && latency < 0 { latency = slot }
         }
         latencySlot = latency
-        inputControls = .allocate(capacity: inputs.count)
-        _ = inputControls.initialize(from: inputs)
-        outputControls = .allocate(capacity: outputs.count)
-        _ = outputControls.initialize(from: outputs)
-
-        func flatten(_ buses: [LV2PortLayout.Bus]) -> (UnsafeMutableBufferPointer<UInt32>, UnsafeMutableBufferPointer<Int>) {
-            let ports = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: buses.reduce(0) { $0 + $1.ports.count })
-            let starts = UnsafeMutableBufferPointer<Int>.allocate(capacity: buses.count + 1)
-            var position = 0
-            for (index, bus) in buses.enumerated() {
-                starts[index] = position
-                for port in bus.ports { ports[position] = port; position += 1 }
+        var links: [AudioLink] = []
+        for (isInput, buses) in [(true, layout.inputBuses), (false, layout.outputBuses)] {
+            for (bus, ports) in buses.enumerated() {
+                for (channel, port) in ports.ports.enumerated() {
+                    links.append(AudioLink(port: port, isInput: isInput, bus: Int32(bus), channel: Int32(channel), connected: nil))
+                }
             }
-            starts[buses.count] = position
-            return (ports, starts)
         }
-        (inputPorts, inputBusStarts) = flatten(layout.inputBuses)
-        (outputPorts, outputBusStarts) = flatten(layout.outputBuses)
+        arena = RenderArena()
+        cycle = arena.table(1, of: CycleState()).baseAddress!
+        audioLinks = arena.table(links.count, of: AudioLink(port: 0, isInput: false, bus: 0, channel: 0, connected: nil))
+        _ = audioLinks.update(fromContentsOf: links)
+        outputControls = arena.table(outputs.count, of: (slot: 0, port: 0))
+        _ = outputControls.update(fromContentsOf: outputs)
+        inputControls = arena.table(inputs.count, of: (slot: 0, port: 0))
+        _ = inputControls.update(fromContentsOf: inputs)
+        controls = arena.table(max(1, portCount), of: Float(0)).baseAddress!
+        for (slot, port) in layout.parameterPorts.enumerated() { controls[Int(port)] = parameters.value(at: slot) }
+        stateValues = .allocate(capacity: max(1, portCount))
+        stateValues.initialize(repeating: 0, count: max(1, portCount))
 
         silence = .allocate(capacity: maximumFrames)
         silence.initialize(repeating: 0, count: maximumFrames)
@@ -153,17 +157,11 @@ final class LV2Instance: @unchecked Sendable {
         followsTransport = atoms.contains { $0.isInput && $0.carriesTime }
         sendsMIDI = atoms.contains { !$0.isInput && $0.carriesMIDI }
 
-        cycle = .allocate(capacity: 1)
-        cycle.initialize(to: CycleState())
-        connected = .allocate(capacity: max(1, portCount))
-        connected.initialize(repeating: nil, count: max(1, portCount))
         for port in layout.ports {
             switch port.kind {
             case .control: connect(handle, port.index, controls + Int(port.index))
             case .atom: break
-            case .audio, .cv:
-                connected[Int(port.index)] = UnsafeMutableRawPointer(port.isInput ? silence : sink)
-                connect(handle, port.index, connected[Int(port.index)])
+            case .audio, .cv: connect(handle, port.index, port.isInput ? silence : sink)
             case .unsupported: connect(handle, port.index, nil)
             }
         }
@@ -183,52 +181,33 @@ final class LV2Instance: @unchecked Sendable {
         raw.pointee.lv2_descriptor.pointee.deactivate?(handle)
         lilv_instance_free(raw)
         features.log.drain()
-        controls.deallocate()
         stateValues.deallocate()
-        inputControls.deallocate()
-        outputControls.deallocate()
-        inputPorts.deallocate()
-        inputBusStarts.deallocate()
-        outputPorts.deallocate()
-        outputBusStarts.deallocate()
         for atom in atomPorts { atom.sequence.buffer.deallocate() }
         atomPorts.deallocate()
         silence.deallocate()
         sink.deallocate()
-        cycle.deallocate()
-        connected.deallocate()
     }
 
     // MARK: - Render
 
-    /// Connects every audio and CV port to `frames` frames of the caller's buses from `offset`.
+    /// Connects every audio and CV port to `frames` frames of the caller's buses from
+    /// `offset` (the silence or sink buffer for a channel the caller did not give), calling
+    /// the plugin only for ports whose buffer moved.
     /// - Thread: render.
     @inline(__always)
     func connectAudio(inputs: UnsafeBufferPointer<AudioBuffers>, outputs: UnsafeBufferPointer<AudioBuffers>, offset: Int) {
-        for bus in 0..<(inputBusStarts.count - 1) {
-            let start = inputBusStarts[bus]
-            for channel in 0..<(inputBusStarts[bus + 1] - start) {
-                let pointer = bus < inputs.count && channel < inputs[bus].channelCount ? inputs[bus].channelPointers[channel] + offset : silence
-                connect(inputPorts[start + channel], to: pointer)
+        for index in 0..<audioLinks.count {
+            let link = audioLinks[index]
+            let buses = link.isInput ? inputs : outputs
+            let bus = Int(link.bus), channel = Int(link.channel)
+            let buffer = bus < buses.count && channel < buses[bus].channelCount
+                ? buses[bus].channelPointers[channel] + offset : (link.isInput ? silence : sink)
+            let raw = UnsafeMutableRawPointer(buffer)
+            if link.connected != raw {
+                audioLinks[index].connected = raw
+                connectFunction(handle, link.port, raw)
             }
         }
-        for bus in 0..<(outputBusStarts.count - 1) {
-            let start = outputBusStarts[bus]
-            for channel in 0..<(outputBusStarts[bus + 1] - start) {
-                let pointer = bus < outputs.count && channel < outputs[bus].channelCount ? outputs[bus].channelPointers[channel] + offset : sink
-                connect(outputPorts[start + channel], to: pointer)
-            }
-        }
-    }
-
-    /// Connects an audio or CV port unless it is connected there already.
-    /// - Thread: render.
-    @inline(__always)
-    private func connect(_ port: UInt32, to buffer: UnsafeMutablePointer<Float>) {
-        let raw = UnsafeMutableRawPointer(buffer)
-        guard connected[Int(port)] != raw else { return }
-        connected[Int(port)] = raw
-        connectFunction(handle, port, raw)
     }
 
     /// Fills the control input ports from `parameters` when any input parameter changed

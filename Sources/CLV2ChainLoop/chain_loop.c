@@ -5,6 +5,7 @@
 #include <lv2/atom/atom.h>
 #include <lv2/buf-size/buf-size.h>
 #include <lv2/options/options.h>
+#include <lv2/resize-port/resize-port.h>
 #include <lv2/urid/urid.h>
 #include <math.h>
 #include <sndfile.h>
@@ -15,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-enum { MAX_PLUGINS = 16, ATOM_CAPACITY = 8192, MAX_URIS = 256, MAX_NOTIFY = 16 };
+enum { MAX_PLUGINS = 16, MIN_ATOM_CAPACITY = 8192, MAX_URIS = 256, MAX_NOTIFY = 16 };
 
 // A URID map: a fixed table shared by every loop of the process (filled before running).
 static char *uris[MAX_URIS];
@@ -40,6 +41,7 @@ struct lv2_chain_loop {
     float *audio[MAX_PLUGINS + 1][2];
     // Output atom ports get their capacity back before every run (the plugin overwrites it).
     LV2_Atom_Sequence *notify[MAX_NOTIFY];
+    uint32_t notify_capacity[MAX_NOTIFY];
     int notify_count;
     LV2_URID chunk_type;
     // Everything else allocated for ports (controls, spare buffers, sequences).
@@ -87,12 +89,12 @@ lv2_chain_loop *lv2_chain_loop_new(const char *const *chain, int count, double r
     LilvNode *control = lilv_new_uri(loop->world, LV2_CORE__ControlPort);
     LilvNode *atom_port = lilv_new_uri(loop->world, LV2_ATOM__AtomPort);
     LilvNode *input = lilv_new_uri(loop->world, LV2_CORE__InputPort);
+    LilvNode *minimum_size = lilv_new_uri(loop->world, LV2_RESIZE_PORT__minimumSize);
 
     loop->map = (LV2_URID_Map){NULL, map_uri};
     loop->unmap = (LV2_URID_Unmap){NULL, unmap_uri};
     loop->block = max_frames;
     loop->min_block = 1;
-    loop->sequence_size = ATOM_CAPACITY;
     loop->sample_rate = (float)rate;
     LV2_URID int_type = map_uri(NULL, LV2_ATOM__Int), float_type = map_uri(NULL, LV2_ATOM__Float);
     loop->options[0] = (LV2_Options_Option){LV2_OPTIONS_INSTANCE, 0, map_uri(NULL, LV2_BUF_SIZE__maxBlockLength), sizeof(int32_t), int_type, &loop->block};
@@ -120,9 +122,20 @@ lv2_chain_loop *lv2_chain_loop_new(const char *const *chain, int count, double r
         const LilvPlugin *plugin = lilv_plugins_get_by_uri(plugins, uri);
         lilv_node_free(uri);
         if (!plugin) { fail(error, error_size, "%s is not installed", chain[i]); ok = 0; break; }
+        // Atom buffers of at least 8 KiB or the largest rsz:minimumSize, as AUHost gives.
+        uint32_t ports = lilv_plugin_get_num_ports(plugin);
+        int atom_capacity = MIN_ATOM_CAPACITY;
+        for (uint32_t p = 0; p < ports; p++) {
+            LilvNodes *sizes = lilv_port_get_value(plugin, lilv_plugin_get_port_by_index(plugin, p), minimum_size);
+            if (sizes && lilv_nodes_size(sizes) > 0) {
+                int size = lilv_node_as_int(lilv_nodes_get_first(sizes));
+                if (size > atom_capacity) atom_capacity = size;
+            }
+            lilv_nodes_free(sizes);
+        }
+        loop->sequence_size = atom_capacity;
         loop->instances[i] = lilv_plugin_instantiate(plugin, rate, loop->features);
         if (!loop->instances[i]) { fail(error, error_size, "%s failed to instantiate", chain[i]); ok = 0; break; }
-        uint32_t ports = lilv_plugin_get_num_ports(plugin);
         float *mins = calloc(ports, sizeof(float)), *maxs = calloc(ports, sizeof(float)), *defaults = calloc(ports, sizeof(float));
         lilv_plugin_get_port_ranges_float(plugin, mins, maxs, defaults);
         int audio_in = 0, audio_out = 0;
@@ -139,10 +152,13 @@ lv2_chain_loop *lv2_chain_loop_new(const char *const *chain, int count, double r
                 *value = isnan(defaults[p]) ? (isnan(mins[p]) ? 0 : mins[p]) : defaults[p];
                 buffer = value;
             } else if (lilv_port_is_a(plugin, port, atom_port)) {
-                LV2_Atom_Sequence *sequence = own(loop, ATOM_CAPACITY);
-                sequence->atom.size = is_input ? sizeof(LV2_Atom_Sequence_Body) : ATOM_CAPACITY - sizeof(LV2_Atom);
+                LV2_Atom_Sequence *sequence = own(loop, (size_t)atom_capacity);
+                sequence->atom.size = is_input ? sizeof(LV2_Atom_Sequence_Body) : (uint32_t)atom_capacity - sizeof(LV2_Atom);
                 sequence->atom.type = is_input ? sequence_type : loop->chunk_type;
-                if (!is_input && loop->notify_count < MAX_NOTIFY) loop->notify[loop->notify_count++] = sequence;
+                if (!is_input && loop->notify_count < MAX_NOTIFY) {
+                    loop->notify_capacity[loop->notify_count] = (uint32_t)atom_capacity;
+                    loop->notify[loop->notify_count++] = sequence;
+                }
                 buffer = sequence;
             } else {
                 buffer = own(loop, (size_t)max_frames * sizeof(float));
@@ -152,14 +168,14 @@ lv2_chain_loop *lv2_chain_loop_new(const char *const *chain, int count, double r
         free(mins); free(maxs); free(defaults);
         lilv_instance_activate(loop->instances[i]);
     }
-    lilv_node_free(audio_port); lilv_node_free(control); lilv_node_free(atom_port); lilv_node_free(input);
+    lilv_node_free(audio_port); lilv_node_free(control); lilv_node_free(atom_port); lilv_node_free(input); lilv_node_free(minimum_size);
     if (!ok) { lv2_chain_loop_free(loop); return NULL; }
     return loop;
 }
 
 void lv2_chain_loop_run(lv2_chain_loop *loop, int frames) {
     for (int n = 0; n < loop->notify_count; n++) {
-        loop->notify[n]->atom.size = ATOM_CAPACITY - sizeof(LV2_Atom);
+        loop->notify[n]->atom.size = loop->notify_capacity[n] - sizeof(LV2_Atom);
         loop->notify[n]->atom.type = loop->chunk_type;
     }
     for (int i = 0; i < loop->count; i++) lilv_instance_run(loop->instances[i], (uint32_t)frames);

@@ -450,7 +450,7 @@ public final class AudioGraph: @unchecked Sendable {
             return
         }
         let event = GraphParameterEvent(node: node.rawValue, index: Int32(index), offset: Int64(frame), value: value)
-        guard renderer.parameterEvents.push(event) else {
+        guard renderer.queue(event) else {
             throw AudioUnitError(.cannotDoInCurrentContext, "\(model.label(node)): more than \(GraphRenderer.eventCapacity) parameter events are waiting for the render thread")
         }
     }

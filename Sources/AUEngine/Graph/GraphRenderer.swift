@@ -18,7 +18,16 @@ final class GraphRenderer: @unchecked Sendable {
     /// A retained `RenderPlan` pointer waiting for the render thread, or 0.
     private let pending = Atomic<UInt>(0)
     /// The plan the render thread renders (render thread only, except while disabled).
-    private var current: Unmanaged<RenderPlan>?
+    /// Kept in an atomic word of this object rather than a stored `var`: a class's stored
+    /// `var` costs an exclusivity check on every access.
+    private var current: Unmanaged<RenderPlan>? {
+        get {
+            let bits = currentBits.load(ordering: .relaxed)
+            return bits == 0 ? nil : Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
+        }
+        set { currentBits.store(newValue.map { UInt(bitPattern: $0.toOpaque()) } ?? 0, ordering: .relaxed) }
+    }
+    private let currentBits = Atomic<UInt>(0)
     /// Plans the render thread replaced, for the control thread to release.
     private let retired = RealTimeRing<UInt>(minimumCapacity: 64)
     /// The generation of the plan the render thread renders (-1: none yet).
@@ -28,11 +37,18 @@ final class GraphRenderer: @unchecked Sendable {
     /// False while the graph is uninitialized: render returns at once.
     private let isEnabled = Atomic<Bool>(false)
 
-    /// Parameter changes from control threads.
-    let parameterEvents = SharedProducerRing<GraphParameterEvent>(minimumCapacity: GraphRenderer.eventCapacity)
+    /// Parameter changes from control threads (through ``queue(_:)``).
+    private let parameterEvents = SharedProducerRing<GraphParameterEvent>(minimumCapacity: GraphRenderer.eventCapacity)
+    /// Events queued and not yet taken (may dip below zero while a push is being counted):
+    /// an idle cycle learns from one load that there is nothing to take.
+    private let pendingEvents = Atomic<Int>(0)
     /// Events of the current and later cycles (render thread only), sorted by offset.
     private let events: UnsafeMutablePointer<GraphParameterEvent>
-    private var eventCount = 0
+    private var eventCount: Int {
+        get { eventCountStorage.load(ordering: .relaxed) }
+        set { eventCountStorage.store(newValue, ordering: .relaxed) }
+    }
+    private let eventCountStorage = Atomic<Int>(0)
     /// Notices for the control side.
     let notices = RealTimeRing<GraphNotice>(minimumCapacity: 1024)
 
@@ -73,6 +89,14 @@ final class GraphRenderer: @unchecked Sendable {
         return count
     }
 
+    /// Queues a parameter change for the render thread; false when the queue is full.
+    /// - Thread: control.
+    func queue(_ event: GraphParameterEvent) -> Bool {
+        guard parameterEvents.push(event) else { return false }
+        pendingEvents.wrappingAdd(1, ordering: .releasing)
+        return true
+    }
+
     /// Lets render calls run.
     /// - Thread: control.
     func enable() { isEnabled.store(true, ordering: .sequentiallyConsistent) }
@@ -91,6 +115,7 @@ final class GraphRenderer: @unchecked Sendable {
         adoptedGeneration.store(-1, ordering: .releasing)
         eventCount = 0
         while parameterEvents.pop() != nil {}
+        pendingEvents.store(0, ordering: .relaxed)
     }
 
     private static func pause() {
@@ -203,6 +228,9 @@ final class GraphRenderer: @unchecked Sendable {
 
     /// Moves waiting events into the cycle's list, sorted by offset (stable).
     private func takeParameterEvents() {
+        guard pendingEvents.load(ordering: .acquiring) != 0 else { return }
+        let before = eventCount
+        defer { pendingEvents.wrappingSubtract(eventCount - before, ordering: .relaxed) }
         while eventCount < GraphRenderer.eventCapacity, let event = parameterEvents.pop() {
             var position = eventCount
             while position > 0 && events[position - 1].offset > event.offset {
@@ -385,7 +413,7 @@ final class GraphRenderer: @unchecked Sendable {
         var callTime = time
         callTime.sampleTime += Double(offset)
         return step.unitReference._withUnsafeGuaranteedRef {
-            $0.renderCycle(
+            $0.renderCycleInsideRender(
                 timestamp: callTime, frameCount: frames, inputs: UnsafeBufferPointer(step.inputViews),
                 outputs: UnsafeBufferPointer(step.outputViews), midi: UnsafeBufferPointer(start: nil, count: 0))
         }

@@ -99,8 +99,8 @@ final class RenderPlan: @unchecked Sendable {
     /// Whether each node's render time is measured (for the dump).
     let measuresTime: Bool
 
-    /// Memory the plan allocated, freed in deinit.
-    private var allocations: [UnsafeMutableRawPointer] = []
+    /// The steps' tables, carved in step order so that one step's share cache lines.
+    private let arena = RenderArena()
     /// Strong references to everything the steps point at unowned.
     private var retained: [AnyObject] = []
 
@@ -121,16 +121,13 @@ final class RenderPlan: @unchecked Sendable {
         RenderThread.assertNotCurrent("RenderPlan.deinit")
         steps.deallocate()
         stepIndexByNode.deallocate()
-        for pointer in allocations { pointer.deallocate() }
     }
 
     // MARK: - Building (control thread)
 
     /// Allocates `count` values that live as long as the plan.
-    func allocate<T>(_ type: T.Type, count: Int) -> UnsafeMutableBufferPointer<T> {
-        let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(1, count))
-        allocations.append(UnsafeMutableRawPointer(buffer.baseAddress!))
-        return UnsafeMutableBufferPointer(rebasing: buffer[0..<count])
+    func allocate<T: BitwiseCopyable>(_ type: T.Type, count: Int) -> UnsafeMutableBufferPointer<T> {
+        arena.allocate(type, count: count)
     }
 
     /// Keeps `object` alive as long as the plan.
