@@ -106,7 +106,7 @@ let jackTargets: [Target] = [
 
 let fileTargets: [Target] = [
     .target(name: "AUFiles", dependencies: ["AUCore", "CSndfile", "CSamplerate"]),
-    .testTarget(name: "AUFilesTests", dependencies: ["AUFiles", "AUCore"]),
+    .testTarget(name: "AUFilesTests", dependencies: ["AUFiles", "AUCore", "AUTestSupport"]),
 ]
 
 // MARK: - Chain preset files

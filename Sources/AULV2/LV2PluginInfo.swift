@@ -4,7 +4,7 @@ import CLilv
 /// What discovery knows about one LV2 plugin, read from its Turtle without touching its
 /// ports when the class alone decides the type.
 /// - Thread: any (a plain value); made on the control thread.
-struct LV2PluginInfo: Sendable {
+struct LV2PluginInfo: Sendable, Equatable {
     var uri: String
     var name: String
     /// The author (`doap:maintainer`), else the project's name, else the URI's host.
@@ -52,8 +52,9 @@ struct LV2PluginInfo: Sendable {
         let chain = classChain(from: pluginClass, world: world)
         let type = LV2ComponentType.type(forClassChain: chain) ?? LV2ComponentType.type(for: portSummary(plugin, nodes: nodes))
 
-        let required = takeStrings(lilv_plugin_get_required_features(plugin))
-        let optional = takeStrings(lilv_plugin_get_optional_features(plugin))
+        // Sorted: lilv gives them in an order that differs from one world to the next.
+        let required = takeStrings(lilv_plugin_get_required_features(plugin)).sorted()
+        let optional = takeStrings(lilv_plugin_get_optional_features(plugin)).sorted()
         let oldProperty = lilv_world_ask(world.raw, lilv_plugin_get_uri(plugin), nodes.pluginProperty, nodes.hardRtCapableOld)
         let hardRT = required.contains(LV2URI.coreHardRTCapable) || optional.contains(LV2URI.coreHardRTCapable) || oldProperty
 

@@ -11,11 +11,18 @@ public struct LV2Provider: ComponentProvider {
     public let lv2Path: String?
     /// Where probe verdicts are read from; nil reads none.
     public let probeCacheFile: URL?
+    /// The folder of the discovery cache (`LV2DiscoveryCache`); nil reads every plugin's
+    /// Turtle at every discovery.
+    public let discoveryCacheFolder: URL?
 
-    public init(lv2Path: String? = nil, probeCacheFile: URL? = LV2ProbeCache.standardFile) {
+    public init(lv2Path: String? = nil, probeCacheFile: URL? = LV2ProbeCache.standardFile, discoveryCacheFolder: URL? = nil) {
         self.lv2Path = lv2Path
         self.probeCacheFile = probeCacheFile
+        self.discoveryCacheFolder = discoveryCacheFolder
     }
+
+    /// The folder the command-line tool keeps its discovery cache in (beside the probe cache).
+    public static var standardCacheFolder: URL { LV2ProbeCache.standardFile.deletingLastPathComponent() }
 
     public var format: ComponentFormat { .lv2 }
 
@@ -39,32 +46,15 @@ public struct LV2Provider: ComponentProvider {
 
     public func discoverComponents() -> (components: [Component], problems: [DiscoveryProblem]) {
         let world = LV2World(lv2Path: lv2Path)
-        var infos: [(plugin: OpaquePointer, info: LV2PluginInfo)] = []
-        var problems: [DiscoveryProblem] = []
-        world.withLock {
-            let plugins = lilv_world_get_all_plugins(world.raw)
-            var iterator = lilv_plugins_begin(plugins)
-            while !lilv_plugins_is_end(plugins, iterator) {
-                if let plugin = lilv_plugins_get(plugins, iterator) {
-                    switch LV2PluginInfo.read(plugin, world: world) {
-                    case .success(let info): infos.append((plugin, info))
-                    case .failure(let error):
-                        let location = LV2Node.string(lilv_plugin_get_bundle_uri(plugin)) ?? LV2Node.string(lilv_plugin_get_uri(plugin)) ?? "?"
-                        problems.append(DiscoveryProblem(format: .lv2, location: location, message: error.message))
-                    }
-                }
-                iterator = lilv_plugins_next(plugins, iterator)
-            }
-        }
+        let (infos, problems) = world.withLock { readPlugins(world) }
         let codes = LV2ComponentCodes.assign(infos.map { LV2ComponentCodes.Entry(uri: $0.info.uri, maker: $0.info.maker) })
-        let cache = probeCacheFile.map { LV2ProbeCache(file: $0) }
         let components = infos.map { entry -> Component in
             let info = entry.info
             let plugin = LV2PluginPointer(raw: entry.plugin)
             let code = codes[info.uri]!
             var flags: ComponentFlags = []
             if info.isHardRealTimeCapable { flags.insert(.isRealTimeSafe) }
-            let broken = cache?.verdict(uri: info.uri, binaryPath: info.binaryPath)?.brokenReason
+            let broken = entry.brokenReason
             if broken != nil { flags.insert(.isKnownBroken) }
             let description = ComponentDescription(type: info.type, subtype: code.subtype, manufacturer: code.manufacturer, componentFlags: flags)
             return Component(
@@ -75,6 +65,61 @@ public struct LV2Provider: ComponentProvider {
                 })
         }
         return (components, problems)
+    }
+
+    /// Every plugin's description with its lilv plugin and why a cached probe found it
+    /// broken, and the plugins that could not be read: from the discovery cache when nothing
+    /// it was made from changed (the probe cache included), else read from the Turtle and
+    /// the probe cache (and the discovery cache rewritten).
+    /// - Thread: control, inside the world's lock.
+    private func readPlugins(_ world: LV2World) -> ([DiscoveredPlugin], [DiscoveryProblem]) {
+        var pointers: [String: OpaquePointer] = [:]
+        let plugins = lilv_world_get_all_plugins(world.raw)
+        var iterator = lilv_plugins_begin(plugins)
+        while !lilv_plugins_is_end(plugins, iterator) {
+            if let plugin = lilv_plugins_get(plugins, iterator), let uri = LV2Node.string(lilv_plugin_get_uri(plugin)) {
+                pointers[uri] = plugin
+            }
+            iterator = lilv_plugins_next(plugins, iterator)
+        }
+        let cache = discoveryCacheFolder.map { LV2DiscoveryCache(file: LV2DiscoveryCache.file(in: $0, lv2Path: lv2Path)) }
+        let fingerprint = cache.map { _ in LV2DiscoveryCache.fingerprint(of: LV2DiscoveryCache.stamps(of: world, also: probeCacheFile.map { [$0.path] } ?? [])) }
+        if let cache, let fingerprint, let entry = cache.entry(matching: fingerprint),
+           entry.plugins.allSatisfy({ pointers[$0.info.uri] != nil }) {
+            return (entry.plugins.map { DiscoveredPlugin(plugin: pointers[$0.info.uri]!, info: $0.info, brokenReason: $0.brokenReason) },
+                    entry.problems.map { DiscoveryProblem(format: .lv2, location: $0.location, message: $0.message) })
+        }
+        let probes = probeCacheFile.map { LV2ProbeCache(file: $0) }
+        var found: [DiscoveredPlugin] = []
+        var problems: [DiscoveryProblem] = []
+        iterator = lilv_plugins_begin(plugins)
+        while !lilv_plugins_is_end(plugins, iterator) {
+            if let plugin = lilv_plugins_get(plugins, iterator) {
+                switch LV2PluginInfo.read(plugin, world: world) {
+                case .success(let info):
+                    let broken = probes?.verdict(uri: info.uri, binaryPath: info.binaryPath)?.brokenReason
+                    found.append(DiscoveredPlugin(plugin: plugin, info: info, brokenReason: broken))
+                case .failure(let error):
+                    let location = LV2Node.string(lilv_plugin_get_bundle_uri(plugin)) ?? LV2Node.string(lilv_plugin_get_uri(plugin)) ?? "?"
+                    problems.append(DiscoveryProblem(format: .lv2, location: location, message: error.message))
+                }
+            }
+            iterator = lilv_plugins_next(plugins, iterator)
+        }
+        if let cache, let fingerprint {
+            cache.store(LV2DiscoveryCache.Entry(
+                version: LV2DiscoveryCache.version, fingerprint: fingerprint,
+                plugins: found.map { LV2DiscoveryCache.Plugin(info: $0.info, brokenReason: $0.brokenReason) },
+                problems: problems.map { LV2DiscoveryCache.Problem(location: $0.location, message: $0.message) }))
+        }
+        return (found, problems)
+    }
+
+    /// One plugin discovery found.
+    struct DiscoveredPlugin {
+        var plugin: OpaquePointer
+        var info: LV2PluginInfo
+        var brokenReason: String?
     }
 }
 

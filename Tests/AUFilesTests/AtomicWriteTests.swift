@@ -1,5 +1,6 @@
 import AUCore
 import AUFiles
+import AUTestSupport
 import Foundation
 import Testing
 
@@ -122,41 +123,5 @@ import Testing
         #expect(error?.message.contains("No space left") == true, "message: \(error?.message ?? "")")
         #expect(bytes(path) == before)
         #expect((try? FileManager.default.contentsOfDirectory(atPath: disk.path)) == ["full.wav"])
-    }
-}
-
-/// A tiny tmpfs mounted in a folder of its own, for full-disk tests.
-struct TinyFileSystem {
-    let path: String
-    private let folder: TemporaryFolder
-
-    static let isAvailable: Bool = {
-        guard geteuid() == 0, let probe = TinyFileSystem(kibibytes: 4) else { return false }
-        probe.unmount()
-        return true
-    }()
-
-    init?(kibibytes: Int) {
-        folder = TemporaryFolder()
-        path = folder.path
-        guard Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kibibytes)k", "tmpfs", path]) else {
-            folder.remove()
-            return nil
-        }
-    }
-
-    func unmount() {
-        _ = Self.run("/bin/umount", [path])
-        folder.remove()
-    }
-
-    private static func run(_ tool: String, _ arguments: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
     }
 }

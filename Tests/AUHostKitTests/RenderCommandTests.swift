@@ -1,6 +1,7 @@
 import AUCore
 import AUFiles
 import AUHostKit
+import AUTestSupport
 import Foundation
 import Testing
 
@@ -232,6 +233,29 @@ private let lookaheadNode = #"{"id": "limiter", "unit": "http://plugin.org.uk/sw
             #expect(result.errors.hasPrefix("auhost: ") && result.errors.contains(message), "\(result.errors)")
         }
         #expect(folder.contents() == ["gain.json", "in.wav", "notes.txt"])
+    }
+
+    /// A disk that fills up while rendering (an error met on the writer thread): one clear
+    /// line naming the output, exit 1, no partial file; the same render to a disk with room
+    /// works.
+    @Test(.enabled(if: TinyFileSystem.isAvailable, "mounting a tmpfs needs root"))
+    func aFullDiskLeavesNoPartialOutput() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let disk = try #require(TinyFileSystem(kibibytes: 256))
+        defer { disk.unmount() }
+        let input = folder.file("long.wav")
+        try writeAudio(input, sampleRate: 48_000, channels: 2, frames: 96_000) { channel, frame in Float(sin(Double(frame + channel) * 0.05)) * 0.5 }
+        let chain = try folder.preset("gain.json", preset(gainNode, chain: ["gain"]))
+        let full = try runExecutable(["render", chain, input, "-o", "\(disk.path)/long.wav", "--bit-depth", "32f", "--tail", "0"])
+        #expect(full.status == 1)
+        #expect(full.errors.split(separator: "\n").count == 1, "\(full.errors)")
+        #expect(full.errors.contains("\(disk.path)/long.wav") && full.errors.contains("No space left"), "\(full.errors)")
+        #expect(!full.errors.contains("Fatal error"))
+        #expect((try FileManager.default.contentsOfDirectory(atPath: disk.path)).isEmpty)
+        let fine = try runExecutable(["render", chain, input, "-o", folder.file("fine.wav"), "--bit-depth", "32f", "--tail", "0"])
+        #expect(fine.status == 0, "\(fine.errors)")
+        #expect(try readAudio(folder.file("fine.wav")).samples[0].count == 96_000)
     }
 
     /// An existing output is kept without --force and replaced with it.

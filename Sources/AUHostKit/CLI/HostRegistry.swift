@@ -9,7 +9,7 @@ import AUNative
 public enum HostRegistry {
     /// The providers, in discovery order.
     public static func providers() -> [any ComponentProvider] {
-        [BuiltinUnits(), JACKUnits(), LV2Provider(), NativeProvider()]
+        [BuiltinUnits(), JACKUnits(), LV2Provider(discoveryCacheFolder: LV2Provider.standardCacheFolder), NativeProvider()]
     }
 
     public static func make() -> ComponentRegistry {

@@ -15,14 +15,17 @@ import AUFiles
 /// - after the input's length, the ``TailCutter`` decides how much tail is kept.
 ///
 /// The loop itself allocates nothing: reads and writes go through buffers made in `init`;
-/// `progress` is called only when the per-mille done changes.
+/// converting, metering and encoding go through an ``OutputPipeline`` (on a writer thread,
+/// in parallel with rendering, when a core is free); `progress` is called only when the
+/// per-mille done changes.
 /// - Thread: control (the job's thread). ``run(cancellation:progress:)`` plays the render thread: each
 ///   `graph.render` call marks itself as render-thread code.
 final class OfflineFileRenderer {
     let job: RenderJob
     let chain: ChainGraph
     private let input: AudioFileInput
-    private let output: AudioFileOutput
+    /// The output, written on a writer thread.
+    private let output: OutputPipeline
     private let blockSize: Int
     private let fileSampleRate: Double
     private let inputBlock: OwnedAudioBuffers
@@ -44,11 +47,12 @@ final class OfflineFileRenderer {
         self.fileSampleRate = fileSampleRate
         input = try AudioFileInput(
             path: job.input, sampleRate: chain.sampleRate, channels: chain.inputChannels, blockSize: blockSize)
-        output = try AudioFileOutput(
+        let file = try AudioFileOutput(
             path: job.output, encoding: job.encoding,
             fileSampleRate: fileSampleRate, fileChannels: fileInfo.channels,
             chainSampleRate: chain.sampleRate, chainChannels: chain.outputChannels, blockSize: blockSize,
             overwrite: settings.overwrite)
+        output = OutputPipeline(output: file, channels: chain.outputChannels, blockSize: blockSize, threaded: settings.writesOnOwnThread)
         inputBlock = OwnedAudioBuffers(channels: chain.inputChannels, capacity: blockSize)
         outputBlock = OwnedAudioBuffers(channels: chain.outputChannels, capacity: blockSize)
         window = .allocate(capacity: chain.outputChannels)

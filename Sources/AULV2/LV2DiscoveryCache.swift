@@ -1,0 +1,169 @@
+import AUCore
+import CLilv
+import Foundation
+
+/// What LV2 discovery read last time, kept on disk so that the next start does not parse
+/// every plugin's Turtle again (about 80 ms for 279 plugins, most of `auhost render`'s
+/// start-up; docs/BENCHMARKS.md). Valid while nothing it was read from changed: the entry
+/// holds the size and modification time of every bundle folder, Turtle file and shared
+/// library in the folders that hold the plugins' bundles (so the LV2 core bundle with the
+/// class hierarchy is included); any difference, a new or a removed file, makes discovery
+/// read again.
+///
+/// One file per LV2 path, written atomically; an unreadable file is a miss.
+/// - Thread: control.
+struct LV2DiscoveryCache {
+    /// A file's size and modification time.
+    struct Stamp: Codable, Equatable {
+        var size: Int64
+        var modified: Double
+    }
+
+    /// One discovery: its fingerprint, the plugins read and the problems found.
+    struct Entry: Codable {
+        var version: Int
+        /// ``fingerprint(of:)`` of the stamps it was read with (a hash, not the 700-odd
+        /// stamps themselves: decoding those cost as much as the rest of the entry).
+        var fingerprint: String
+        var plugins: [Plugin]
+        var problems: [Problem]
+    }
+
+    /// A plugin's description and a cached probe's verdict, encoded as one array of strings
+    /// (an unkeyed row decodes several times faster than a keyed object).
+    struct Plugin: Codable {
+        var info: LV2PluginInfo
+        var brokenReason: String?
+
+        init(info: LV2PluginInfo, brokenReason: String?) {
+            self.info = info
+            self.brokenReason = brokenReason
+        }
+
+        init(from decoder: any Decoder) throws {
+            let row = try decoder.singleValueContainer().decode([String].self)
+            guard row.count == 13 else { throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "a row of 13")) }
+            func optional(_ text: String) -> String? { text.isEmpty ? nil : text }
+            func list(_ text: String) -> [String] { text.split(separator: " ").map(String.init) }
+            info = LV2PluginInfo(
+                uri: row[0], name: row[1], maker: row[2], version: row[3], classURI: row[4], classLabel: row[5],
+                type: FourCharCode(rawValue: UInt32(row[6]) ?? 0), requiredFeatures: list(row[7]), optionalFeatures: list(row[8]),
+                binaryPath: optional(row[9]), bundlePath: optional(row[10]), isHardRealTimeCapable: row[11] == "1")
+            brokenReason = optional(row[12])
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode([
+                info.uri, info.name, info.maker, info.version, info.classURI, info.classLabel, String(info.type.rawValue),
+                info.requiredFeatures.joined(separator: " "), info.optionalFeatures.joined(separator: " "),
+                info.binaryPath ?? "", info.bundlePath ?? "", info.isHardRealTimeCapable ? "1" : "0", brokenReason ?? "",
+            ])
+        }
+    }
+
+    struct Problem: Codable {
+        var location: String
+        var message: String
+    }
+
+    static let version = 3
+    let file: URL
+
+    /// The cache file for an LV2 path (nil: the default path) under `directory`.
+    static func file(in directory: URL, lv2Path: String?) -> URL {
+        let key = lv2Path ?? ProcessInfo.processInfo.environment["LV2_PATH"] ?? "default"
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return directory.appendingPathComponent("lv2-discovery-\(String(hash, radix: 16)).json")
+    }
+
+    /// The cached discovery when it was read with this fingerprint; nil otherwise.
+    func entry(matching fingerprint: String) -> Entry? {
+        guard let data = try? Data(contentsOf: file), let entry = try? JSONDecoder().decode(Entry.self, from: data),
+              entry.version == Self.version, entry.fingerprint == fingerprint else { return nil }
+        return entry
+    }
+
+    /// A 64-bit FNV-1a hash over the stamps in path order, with their count.
+    static func fingerprint(of stamps: [String: Stamp]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ bytes: some Sequence<UInt8>) { for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 } }
+        for path in stamps.keys.sorted() {
+            let stamp = stamps[path]!
+            mix(path.utf8)
+            withUnsafeBytes(of: stamp.size) { mix($0) }
+            withUnsafeBytes(of: stamp.modified) { mix($0) }
+        }
+        return "\(stamps.count)-\(String(hash, radix: 16))"
+    }
+
+    /// Writes a discovery (atomically; a failure only costs the next start the full read).
+    func store(_ entry: Entry) {
+        try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? JSONEncoder().encode(entry).write(to: file, options: .atomic)
+    }
+
+    /// The fingerprint of what discovery reads: every bundle folder, `.ttl` and `.so` file in
+    /// the folders that hold the plugins' bundles, and `files` (the probe cache).
+    /// - Thread: control, inside the world's lock. It asks lilv for bundle paths only, which
+    ///   the manifests gave (asking for a binary would make lilv parse the plugin's data).
+    static func stamps(of world: LV2World, also files: [String] = []) -> [String: Stamp] {
+        var folders = Set<String>()
+        let plugins = lilv_world_get_all_plugins(world.raw)
+        var iterator = lilv_plugins_begin(plugins)
+        while !lilv_plugins_is_end(plugins, iterator) {
+            if let plugin = lilv_plugins_get(plugins, iterator) {
+                if let bundle = LV2PluginInfo.filePath(lilv_plugin_get_bundle_uri(plugin)) {
+                    folders.insert(URL(fileURLWithPath: bundle).standardizedFileURL.deletingLastPathComponent().path)
+                }
+            }
+            iterator = lilv_plugins_next(plugins, iterator)
+        }
+        var stamps: [String: Stamp] = [:]
+        for file in files { stamps[file] = stamp(file) }
+        for folder in folders {
+            forEachEntry(in: folder) { bundlePath, _ in
+                stamps[bundlePath] = stamp(bundlePath)
+                addFiles(under: bundlePath, to: &stamps)
+            }
+        }
+        return stamps
+    }
+
+    /// Stamps every `.ttl` and `.so` file under `folder`, recursively.
+    private static func addFiles(under folder: String, to stamps: inout [String: Stamp]) {
+        forEachEntry(in: folder) { path, isFolder in
+            if isFolder {
+                addFiles(under: path, to: &stamps)
+            } else if path.hasSuffix(".ttl") || path.hasSuffix(".so") {
+                stamps[path] = stamp(path)
+            }
+        }
+    }
+
+    /// Calls `body` with the path of each entry of `folder` and whether it is a folder
+    /// (symbolic links followed). readdir, not FileManager: the enumerator cost more than
+    /// the cache saved.
+    private static func forEachEntry(in folder: String, _ body: (String, Bool) -> Void) {
+        guard let directory = opendir(folder) else { return }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name == "." || name == ".." { continue }
+            let path = folder + "/" + name
+            var isFolder = Int32(entry.pointee.d_type) == DT_DIR
+            if Int32(entry.pointee.d_type) == DT_LNK || Int32(entry.pointee.d_type) == DT_UNKNOWN {
+                var info = stat()
+                isFolder = stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+            }
+            body(path, isFolder)
+        }
+    }
+
+    private static func stamp(_ path: String) -> Stamp {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return Stamp(size: -1, modified: 0) }
+        return Stamp(size: Int64(info.st_size), modified: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+    }
+}
