@@ -258,6 +258,27 @@ private let lookaheadNode = #"{"id": "limiter", "unit": "http://plugin.org.uk/sw
         #expect(try readAudio(folder.file("fine.wav")).samples[0].count == 96_000)
     }
 
+    /// A file that goes bad half-way (a FLAC whose middle frames are garbage): the read
+    /// error, met ahead of the renderer, is one clear line naming the file and the frame;
+    /// exit 1; no output and no temporary file.
+    @Test func aReadErrorHalfWayLeavesNoOutput() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let good = folder.file("good.flac")
+        try writeAudio(good, sampleRate: 48_000, channels: 2, frames: 480_000, encoding: try AudioFileEncoding(format: .flac, bitDepth: .int16)) { channel, frame in
+            Float(sin(Double(frame) * 0.01 * Double(channel + 1))) * 0.5
+        }
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: good))
+        for index in (bytes.count / 2)..<(bytes.count / 2 + 20_000) { bytes[index] = 0xFF }
+        try bytes.write(to: URL(fileURLWithPath: folder.file("bad.flac")))
+        let chain = try folder.preset("gain.json", preset(gainNode, chain: ["gain"]))
+        let result = try runExecutable(["render", chain, folder.file("bad.flac"), "-o", folder.file("out.wav"), "--tail", "0"])
+        #expect(result.status == 1)
+        #expect(result.errors.split(separator: "\n").count == 1, "\(result.errors)")
+        #expect(result.errors.contains("\(folder.file("bad.flac")): read error at frame"), "\(result.errors)")
+        #expect(folder.contents() == ["bad.flac", "gain.json", "good.flac"])
+    }
+
     /// An existing output is kept without --force and replaced with it.
     @Test func existingOutputsAreNotReplacedWithoutForce() throws {
         let folder = try TemporaryFolder()

@@ -83,9 +83,9 @@ enum RenderCommand: Command {
             }
         }
 
-        // A lone file leaves the other cores idle: its writing overlaps its rendering. A
-        // batch uses the cores through --jobs (one file per worker).
-        settings.writesOnOwnThread = jobs.count == 1 && ProcessInfo.processInfo.activeProcessorCount > 1
+        // A lone file leaves the other cores idle: its reading and writing overlap its
+        // rendering. A batch uses the cores through --jobs (one file per worker).
+        settings.overlapsFileWork = jobs.count == 1 && ProcessInfo.processInfo.activeProcessorCount > 1
         let loaded = try PresetCommandSupport.load(positionals[0], sets: sets, context: context)
         defer { loaded.dispose() }
         let label = jobs.count == 1 ? OutputPlan.stem(of: jobs[0].output) : "\(jobs.count) files"

@@ -15,15 +15,16 @@ import AUFiles
 /// - after the input's length, the ``TailCutter`` decides how much tail is kept.
 ///
 /// The loop itself allocates nothing: reads and writes go through buffers made in `init`;
-/// converting, metering and encoding go through an ``OutputPipeline`` (on a writer thread,
-/// in parallel with rendering, when a core is free); `progress` is called only when the
-/// per-mille done changes.
+/// reading and encoding go through an ``InputPipeline`` and an ``OutputPipeline`` (on a
+/// reader and a writer thread, in parallel with rendering, when a core is free); `progress`
+/// is called only when the per-mille done changes.
 /// - Thread: control (the job's thread). ``run(cancellation:progress:)`` plays the render thread: each
 ///   `graph.render` call marks itself as render-thread code.
 final class OfflineFileRenderer {
     let job: RenderJob
     let chain: ChainGraph
-    private let input: AudioFileInput
+    /// The input, read ahead on a reader thread when a core is free.
+    private let input: InputPipeline
     /// The output, written on a writer thread.
     private let output: OutputPipeline
     private let blockSize: Int
@@ -45,14 +46,18 @@ final class OfflineFileRenderer {
         blockSize = settings.blockSize
         let fileSampleRate = settings.outputSampleRate ?? fileInfo.sampleRate
         self.fileSampleRate = fileSampleRate
-        input = try AudioFileInput(
-            path: job.input, sampleRate: chain.sampleRate, channels: chain.inputChannels, blockSize: blockSize)
+        let threaded = settings.overlapsFileWork
+        input = InputPipeline(
+            input: try AudioFileInput(
+                path: job.input, sampleRate: chain.sampleRate, channels: chain.inputChannels,
+                blockSize: threaded ? max(blockSize, OutputPipeline.slotFrames) : blockSize),
+            threaded: threaded)
         let file = try AudioFileOutput(
             path: job.output, encoding: job.encoding,
             fileSampleRate: fileSampleRate, fileChannels: fileInfo.channels,
             chainSampleRate: chain.sampleRate, chainChannels: chain.outputChannels, blockSize: blockSize,
             overwrite: settings.overwrite)
-        output = OutputPipeline(output: file, channels: chain.outputChannels, blockSize: blockSize, threaded: settings.writesOnOwnThread)
+        output = OutputPipeline(output: file, channels: chain.outputChannels, blockSize: blockSize, threaded: threaded)
         inputBlock = OwnedAudioBuffers(channels: chain.inputChannels, capacity: blockSize)
         outputBlock = OwnedAudioBuffers(channels: chain.outputChannels, capacity: blockSize)
         window = .allocate(capacity: chain.outputChannels)
@@ -60,6 +65,7 @@ final class OfflineFileRenderer {
     }
 
     deinit {
+        input.stop()
         if !isDone { output.cancel() }
         window.deallocate()
     }
@@ -112,7 +118,7 @@ final class OfflineFileRenderer {
             if let cancellation, cancellation.isCancelled {
                 throw AudioUnitError(.cannotDoInCurrentContext, "interrupted; the partial output was deleted")
             }
-            _ = try input.read(into: inputView)
+            try input.read(into: inputView)
             let status = chain.graph.render(
                 frameCount: blockSize, timestamp: RenderTimestamp(sampleTime: Double(rendered)), input: inputView, output: outputView)
             guard status == 0 else {

@@ -24,7 +24,9 @@ final class OutputPipeline: @unchecked Sendable {
     private let slots: [OwnedAudioBuffers]
     /// Frames in each slot (-1: the end), written before the slot is signalled filled.
     private let counts: UnsafeMutablePointer<Int>
-    private let free: DispatchSemaphore
+    /// Semaphores start at zero and are signalled up: libdispatch refuses to free one left
+    /// below the value it was made with.
+    private let free = DispatchSemaphore(value: 0)
     private let filled = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     private let failureLock = NSLock()
@@ -47,11 +49,11 @@ final class OutputPipeline: @unchecked Sendable {
         slots = threaded ? (0..<slotCount).map { _ in OwnedAudioBuffers(channels: channels, capacity: max(blockSize, Self.slotFrames)) } : []
         counts = .allocate(capacity: slotCount)
         counts.initialize(repeating: 0, count: slotCount)
-        free = DispatchSemaphore(value: slotCount)
         guard threaded else {
             isClosed = true
             return
         }
+        for _ in 0..<slotCount { free.signal() }
         let thread = Thread { [self] in writeLoop() }
         thread.name = "auhost.render.writer"
         thread.start()
@@ -129,12 +131,7 @@ final class OutputPipeline: @unchecked Sendable {
         while true {
             filled.wait()
             let count = counts[slot]
-            if count < 0 {
-                // Gives the end's slot back too: libdispatch refuses to free a semaphore
-                // left below its initial value.
-                free.signal()
-                break
-            }
+            if count < 0 { break }
             if currentFailure == nil {
                 do {
                     try output.write(slots[slot].buffers(frameCount: count))

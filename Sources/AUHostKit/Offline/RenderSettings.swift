@@ -12,9 +12,10 @@ public struct RenderSettings: Sendable {
     public var overwrite = false
     /// Files rendered at once (`--jobs`), each through its own graph.
     public var jobs = 1
-    /// Whether each file's output is written on a thread of its own (``OutputPipeline``):
-    /// set for a batch of one file on a machine with more than one core.
-    public var writesOnOwnThread = false
+    /// Whether each file is read ahead and written on threads of their own
+    /// (``InputPipeline``, ``OutputPipeline``): set for a batch of one file on a machine
+    /// with more than one core.
+    public var overlapsFileWork = false
 
     /// The accepted `--block` values.
     public static let blockSizes = 1...16384
