@@ -197,13 +197,16 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
             var frames = context.frameCount - start
             if instance.powerOf2 { frames = 1 << (Int.bitWidth - 1 - frames.leadingZeroBitCount) }
             instance.connectAudio(inputs: context.inputs, outputs: context.outputs, offset: start)
-            if instance.hasAtomPorts {
+            if instance.followsTransport || (instance.hasAtomPorts && !context.midiEvents.isEmpty) {
                 instance.prepareAtoms(
                     midi: context.midiEvents, offset: start, frames: frames, sampleTime: context.timestamp.sampleTime + Double(start),
                     transport: instance.followsTransport ? transport(at: context.timestamp, offset: start, sampleRate: instance.sampleRate) : TransportState())
             }
             instance.run(frames: frames)
-            if instance.sendsMIDI { instance.collectMIDIOutput(offset: start, into: midiOutput) }
+            if instance.hasAtomPorts {
+                if instance.sendsMIDI { instance.collectMIDIOutput(offset: start, into: midiOutput) }
+                instance.resetAtoms()
+            }
             start += frames
         }
         for control in instance.outputControls {
