@@ -13,9 +13,30 @@ import Synchronization
 /// - Thread: control for everything but the render entry points, which are render-thread
 ///   only; parameter values may be read and set from any thread.
 open class AudioUnit: @unchecked Sendable {
+    // What the render entry points check every cycle comes first, so that it shares the
+    // object's first cache line with its header (stored properties are laid out in
+    // declaration order): after a plugin's run() each further line is another cache miss.
+    // They are atomics stored in the unit itself: reading a class `var` would cost an
+    // exclusivity check and a retain, and a separate allocation another line.
+
+    /// The render resources' address, 0 while uninitialized. With the two below, written on
+    /// the control thread only while no render runs (initialize, uninitialize).
+    private let renderResourcesBits = Atomic<UInt>(0)
+    private let renderMaximumFrames = Atomic<Int>(AudioUnit.defaultMaximumFramesPerSlice)
+    /// The resources' input bus count in the high 32 bits, output bus count in the low.
+    private let renderBusCounts = Atomic<Int>(0)
+    /// Events pushed into the three event rings and not yet taken by the render thread
+    /// (may dip below zero while a push is being counted): one load tells an idle cycle
+    /// that there is nothing to take, without touching the rings.
+    private let pendingEvents = Atomic<Int>(0)
+    private let bypassed = Atomic<Bool>(false)
+    /// True while parameter ramps are in flight (render thread only).
+    private let rampsActive = Atomic<Bool>(false)
+    private let lastRenderError = Atomic<Int32>(0)
+    public let parameters: ParameterTable
+
     public let componentDescription: ComponentDescription
     public let name: String
-    public let parameters: ParameterTable
     public private(set) var state: UnitState = .uninitialized
 
     private var inputBuses: [BusConfiguration]
@@ -39,14 +60,6 @@ open class AudioUnit: @unchecked Sendable {
     /// MIDI a driver hands over on the render thread for the next cycle (single producer).
     private let renderMIDIEvents = RealTimeRing<MIDIEvent>(minimumCapacity: AudioUnit.eventCapacity)
     private let notifications = RealTimeRing<UnitNotification>(minimumCapacity: 1024)
-    /// Events pushed into the three rings above and not yet taken by the render thread
-    /// (may dip below zero while a push is being counted): one load tells an idle cycle
-    /// that there is nothing to take, without touching the rings.
-    private let pendingEvents = Atomic<Int>(0)
-    /// True while parameter ramps are in flight (render thread only).
-    private let rampsActive = Atomic<Bool>(false)
-    private let bypassed = Atomic<Bool>(false)
-    private let lastRenderError = Atomic<Int32>(0)
 
     /// Everything the render thread touches, allocated by `initialize()`.
     private var renderResources: RenderResources? {
@@ -56,14 +69,6 @@ open class AudioUnit: @unchecked Sendable {
             renderResourcesBits.store(renderResources.map { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) } ?? 0, ordering: .releasing)
         }
     }
-    /// What the render entry points check every cycle, as atomics stored in the unit itself:
-    /// reading a class `var` would cost an exclusivity check and a retain, and a separate
-    /// allocation another cache line. Written on the control thread only while no render
-    /// runs (initialize, uninitialize). The resources' address, 0 while uninitialized.
-    private let renderResourcesBits = Atomic<UInt>(0)
-    private let renderMaximumFrames = Atomic<Int>(AudioUnit.defaultMaximumFramesPerSlice)
-    /// The resources' input bus count in the high 32 bits, output bus count in the low.
-    private let renderBusCounts = Atomic<Int>(0)
 
     /// The render resources without retaining them, nil while uninitialized.
     /// - Thread: render.

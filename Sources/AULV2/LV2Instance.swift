@@ -1,5 +1,6 @@
 import AUCore
 import CLilv
+import Synchronization
 
 /// A running plugin instance and everything its `run()` touches, allocated together on
 /// the control thread when the unit is initialized and freed together (deactivate, free
@@ -10,32 +11,25 @@ import CLilv
 /// - Thread: created and released on the control thread; the `render…` members are used on
 ///   the render thread.
 final class LV2Instance: @unchecked Sendable {
-    let raw: UnsafeMutablePointer<LilvInstance>
-    let features: LV2HostFeatures
+    // What the render path reads every cycle comes first, in declaration order, so that it
+    // shares the object's first two cache lines (see AudioUnit); the tables it points to
+    // are carved from one arena, in the order they are read.
+
+    /// The parameter table's ``ParameterTable/inputChangeCount`` when the control ports were
+    /// last filled (`UInt64.max`: never). Render thread only; an atomic so that reading it
+    /// costs no exclusivity check.
+    let copiedChanges = Atomic<UInt64>(.max)
     let handle: LV2_Handle?
     let runFunction: @convention(c) (LV2_Handle?, UInt32) -> Void
     let connectFunction: @convention(c) (LV2_Handle?, UInt32, UnsafeMutableRawPointer?) -> Void
-    let urids: AtomURIDs
-    let sampleRate: Double
-    let maximumFrames: Int
-    let powerOf2: Bool
-
-    /// The render path's tables, carved from one arena so that they share cache lines.
-    private let arena: RenderArena
-    /// One float per port; control ports are connected here once.
-    let controls: UnsafeMutablePointer<Float>
-    /// One float per port where state saving puts port values for lilv (control side).
-    let stateValues: UnsafeMutablePointer<Float>
-    /// (parameter slot, port index) of control inputs, then of control outputs.
-    let inputControls: UnsafeMutableBufferPointer<(slot: Int, port: UInt32)>
-    let outputControls: UnsafeMutableBufferPointer<(slot: Int, port: UInt32)>
     /// Every audio and CV port with the bus channel it plays and where it is connected.
     private let audioLinks: UnsafeMutableBufferPointer<AudioLink>
+    /// (parameter slot, port index) of control outputs, then of control inputs.
+    let outputControls: UnsafeMutableBufferPointer<(slot: Int, port: UInt32)>
+    /// One float per port; control ports are connected here once.
+    let controls: UnsafeMutablePointer<Float>
     /// Atom ports: index, direction, what they carry, and their buffers.
     let atomPorts: UnsafeMutableBufferPointer<AtomPort>
-    /// Silence for input channels the caller did not give; a sink for output channels.
-    let silence: UnsafeMutablePointer<Float>
-    let sink: UnsafeMutablePointer<Float>
     /// The slot of the `lv2:reportsLatency` output, or -1.
     let latencySlot: Int
     /// What the render path must do besides `run()`, decided once so that a plain effect
@@ -45,9 +39,23 @@ final class LV2Instance: @unchecked Sendable {
     let followsTransport: Bool
     let sendsMIDI: Bool
     let hasWorker: Bool
-    /// What the render thread carries from one cycle to the next (in the arena: class
-    /// properties would cost an exclusivity check on every access).
+    let powerOf2: Bool
+    /// Silence for input channels the caller did not give; a sink for output channels.
+    let silence: UnsafeMutablePointer<Float>
+    let sink: UnsafeMutablePointer<Float>
+    let inputControls: UnsafeMutableBufferPointer<(slot: Int, port: UInt32)>
+    /// What the render thread carries from one cycle to the next for `time:Position`.
     let cycle: UnsafeMutablePointer<CycleState>
+
+    let raw: UnsafeMutablePointer<LilvInstance>
+    let features: LV2HostFeatures
+    let urids: AtomURIDs
+    let sampleRate: Double
+    let maximumFrames: Int
+    /// The render path's tables, carved from one arena so that they share cache lines.
+    private let arena: RenderArena
+    /// One float per port where state saving puts port values for lilv (control side).
+    let stateValues: UnsafeMutablePointer<Float>
 
     /// An audio or CV port: the channel of a bus it is connected to, and the buffer it is
     /// connected to now (reconnected only when the caller's buffers move, which in a graph
@@ -66,9 +74,6 @@ final class LV2Instance: @unchecked Sendable {
         /// The transport sent last, to send a new time:Position when it stops, starts, jumps or changes tempo.
         var lastTransport = TransportState(frame: Int64.min / 2)
         var lastFrames = 0
-        /// The parameter table's ``ParameterTable/inputChangeCount`` when the control ports
-        /// were last filled (nil: never).
-        var copiedChanges: UInt64?
     }
 
     struct AtomPort {
@@ -126,14 +131,14 @@ final class LV2Instance: @unchecked Sendable {
             }
         }
         arena = RenderArena()
-        cycle = arena.table(1, of: CycleState()).baseAddress!
         audioLinks = arena.table(links.count, of: AudioLink(port: 0, isInput: false, bus: 0, channel: 0, connected: nil))
         _ = audioLinks.update(fromContentsOf: links)
         outputControls = arena.table(outputs.count, of: (slot: 0, port: 0))
         _ = outputControls.update(fromContentsOf: outputs)
+        controls = arena.table(max(1, portCount), of: Float(0)).baseAddress!
         inputControls = arena.table(inputs.count, of: (slot: 0, port: 0))
         _ = inputControls.update(fromContentsOf: inputs)
-        controls = arena.table(max(1, portCount), of: Float(0)).baseAddress!
+        cycle = arena.table(1, of: CycleState()).baseAddress!
         for (slot, port) in layout.parameterPorts.enumerated() { controls[Int(port)] = parameters.value(at: slot) }
         stateValues = .allocate(capacity: max(1, portCount))
         stateValues.initialize(repeating: 0, count: max(1, portCount))
@@ -216,8 +221,8 @@ final class LV2Instance: @unchecked Sendable {
     @inline(__always)
     func copyControlInputs(from parameters: ParameterTable) {
         let changes = parameters.inputChangeCount
-        guard cycle.pointee.copiedChanges != changes else { return }
-        cycle.pointee.copiedChanges = changes
+        guard copiedChanges.load(ordering: .relaxed) != changes else { return }
+        copiedChanges.store(changes, ordering: .relaxed)
         for control in inputControls {
             controls[Int(control.port)] = parameters.value(at: control.slot)
         }

@@ -8,6 +8,11 @@ import Foundation
 /// ``deallocateRenderResources()``.
 /// - Thread: control for everything but ``process(_:)`` (render).
 public final class LV2Unit: AudioUnit, @unchecked Sendable {
+    // What process(_:) reads every cycle comes first (one cache line; see AudioUnit).
+    let gate = RenderGate()
+    /// The instance while initialized, for the render thread, used without retain/release.
+    private var renderInstance: Unmanaged<LV2Instance>?
+
     /// The plugin's URI.
     public let pluginURI: String
     /// How the unit renders: live (worker thread, `lv2:isLive`) or offline (immediate
@@ -31,11 +36,8 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     let plugin: OpaquePointer
     let info: LV2PluginInfo
     let layout: LV2PortLayout
-    let gate = RenderGate()
     /// The instance while initialized (control side owns it).
     var instance: LV2Instance?
-    /// The same instance for the render thread, used without retain/release.
-    private var renderInstance: Unmanaged<LV2Instance>?
     /// State waiting for an instance: restored right after instantiation.
     var pendingState: LV2StateSnapshot?
     private let midiOutput = RealTimeRing<MIDIEvent>(minimumCapacity: 1024)
