@@ -2,12 +2,16 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <xmmintrin.h>
 #define AU_FTZ_DAZ 0x8040u /* FTZ (bit 15) | DAZ (bit 6) */
+/* Writing MXCSR serializes the pipeline; reading it does not. Both calls skip the write
+ * when the register already holds what is wanted (a render thread that keeps FTZ/DAZ on). */
 uint32_t au_enable_flush_denormals(void) {
     uint32_t old = _mm_getcsr();
-    _mm_setcsr(old | AU_FTZ_DAZ);
+    if ((old & AU_FTZ_DAZ) != AU_FTZ_DAZ) _mm_setcsr(old | AU_FTZ_DAZ);
     return old;
 }
-void au_restore_float_state(uint32_t state) { _mm_setcsr(state); }
+void au_restore_float_state(uint32_t state) {
+    if (_mm_getcsr() != state) _mm_setcsr(state);
+}
 int au_flushes_denormals(void) { return (_mm_getcsr() & AU_FTZ_DAZ) == AU_FTZ_DAZ; }
 #elif defined(__aarch64__)
 #define AU_FZ (1u << 24)

@@ -199,7 +199,8 @@ final class GraphRenderer: @unchecked Sendable {
             if plan.measuresTime {
                 renderNanoseconds.add(MonotonicClock.nanoseconds() &- start, ordering: .relaxed)
             }
-            cycles.add(1, ordering: .relaxed)
+            // The render thread is the only writer: a load and a store, not a locked add.
+            cycles.store(cycles.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
             return 0
         }
     }
