@@ -279,6 +279,51 @@ private let lookaheadNode = #"{"id": "limiter", "unit": "http://plugin.org.uk/sw
         #expect(folder.contents() == ["bad.flac", "gain.json", "good.flac"])
     }
 
+    /// A Standard MIDI File plays the chain's instrument: an A4 from 0.5 s to 1.5 s comes out
+    /// at 440 Hz (within 0.5 %), nothing sounds before it, the file lasts the song and its
+    /// release; the shipped synth patch renders the same song audibly; a chain without an
+    /// instrument is one clear error.
+    @Test func aMIDIFilePlaysTheChainsInstrument() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var song: [UInt8] = Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0x01, 0xE0]  // format 0, 480 ticks a quarter (120 BPM: 0.5 s)
+        let events: [UInt8] = [0x83, 0x60, 0x90, 69, 100, 0x87, 0x40, 0x80, 69, 64, 0x00, 0xFF, 0x2F, 0x00]  // +480: on; +960: off
+        song += Array("MTrk".utf8) + [0, 0, 0, UInt8(events.count)] + events
+        let midi = folder.file("a4.mid")
+        try Data(song).write(to: URL(fileURLWithPath: midi))
+        let synth = try folder.preset("synth.json", """
+            {"auhost": 1, "name": "synth", "sampleRate": 48000, "nodes": [{"id": "synth", "unit": "aumu:synt:AUHs", "parameters": {"release": 50}}], "chain": ["synth"]}
+            """)
+        let result = render([synth, midi, "-o", folder.file("a4.wav"), "--bit-depth", "32f"])
+        #expect(result.status == 0, "\(result.errors)")
+        let (rate, samples) = try readAudio(folder.file("a4.wav"))
+        #expect(rate == 48_000)
+        let left = samples[0]
+        #expect(left.count >= 72_000 && left.count < 72_000 + 48_000, "\(left.count) frames: the song (1.5 s) and a release tail")
+        let before = left[0..<21_600], held = Array(left[31_200..<67_200])
+        #expect(before.allSatisfy { $0 == 0 }, "sound before the note-on")
+        #expect(held.map { $0 * $0 }.reduce(0, +) / Float(held.count) > 1e-4, "the note is silent")
+        // The pitch by autocorrelation: the lag (in 60...200 frames) where the signal best matches itself.
+        let lags = 60...200
+        let best = lags.max { a, b in
+            (0..<8000).reduce(Float(0)) { $0 + held[$1] * held[$1 + a] } < (0..<8000).reduce(Float(0)) { $0 + held[$1] * held[$1 + b] }
+        }!
+        let frequency = 48_000 / Double(best)
+        #expect(abs(frequency - 440) / 440 < 0.005, "A4 came out at \(frequency) Hz (lag \(best))")
+
+        let patch = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Presets/synth-patch.json").path
+        let shipped = render([patch, midi, "-o", folder.file("patch.wav")])
+        #expect(shipped.status == 0, "\(shipped.errors)")
+        #expect(try readAudio(folder.file("patch.wav")).samples[0].contains { abs($0) > 0.01 })
+
+        let effect = try folder.preset("gain.json", preset(gainNode, chain: ["gain"]))
+        let refused = render([effect, midi, "-o", folder.file("gain.wav")])
+        #expect(refused.status == 1)
+        #expect(refused.errors.contains("\(midi): a MIDI file needs an instrument"), "\(refused.errors)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("gain.wav")))
+    }
+
     /// An existing output is kept without --force and replaced with it.
     @Test func existingOutputsAreNotReplacedWithoutForce() throws {
         let folder = try TemporaryFolder()

@@ -23,8 +23,9 @@ import AUFiles
 final class OfflineFileRenderer {
     let job: RenderJob
     let chain: ChainGraph
-    /// The input, read ahead on a reader thread when a core is free.
-    private let input: InputPipeline
+    /// The input: an audio file (read ahead on a reader thread when a core is free) or a
+    /// MIDI file.
+    private let input: any OfflineSource
     /// The output, written on a writer thread.
     private let output: OutputPipeline
     private let blockSize: Int
@@ -36,25 +37,22 @@ final class OfflineFileRenderer {
     private var tail: TailCutter
     private var isDone = false
 
-    /// Opens the input and the output for `chain` (built at the rate the job runs at, started
-    /// and primed by ``LatencyPriming``).
-    /// Nothing is rendered; on failure nothing is left at the output path.
+    /// Opens the output for `chain` (built at the rate the job runs at, started and primed by
+    /// ``LatencyPriming``), at `fileSampleRate` with `fileChannels` channels, to render
+    /// `input` into. Nothing is rendered; on failure nothing is left at the output path.
     /// - Thread: control.
-    init(job: RenderJob, chain: ChainGraph, settings: RenderSettings, fileInfo: AudioFileInfo) throws(AudioUnitError) {
+    init(
+        job: RenderJob, chain: ChainGraph, settings: RenderSettings, input: any OfflineSource, fileSampleRate: Double, fileChannels: Int
+    ) throws(AudioUnitError) {
         self.job = job
         self.chain = chain
+        self.input = input
         blockSize = settings.blockSize
-        let fileSampleRate = settings.outputSampleRate ?? fileInfo.sampleRate
         self.fileSampleRate = fileSampleRate
         let threaded = settings.overlapsFileWork
-        input = InputPipeline(
-            input: try AudioFileInput(
-                path: job.input, sampleRate: chain.sampleRate, channels: chain.inputChannels,
-                blockSize: threaded ? max(blockSize, OutputPipeline.slotFrames) : blockSize),
-            threaded: threaded)
         let file = try AudioFileOutput(
             path: job.output, encoding: job.encoding,
-            fileSampleRate: fileSampleRate, fileChannels: fileInfo.channels,
+            fileSampleRate: fileSampleRate, fileChannels: fileChannels,
             chainSampleRate: chain.sampleRate, chainChannels: chain.outputChannels, blockSize: blockSize,
             overwrite: settings.overwrite)
         output = OutputPipeline(output: file, channels: chain.outputChannels, blockSize: blockSize, threaded: threaded)
@@ -62,6 +60,18 @@ final class OfflineFileRenderer {
         outputBlock = OwnedAudioBuffers(channels: chain.outputChannels, capacity: blockSize)
         window = .allocate(capacity: chain.outputChannels)
         tail = TailCutter(settings.tail, sampleRate: chain.sampleRate, reportedTail: Self.reportedTail(of: chain))
+    }
+
+    /// The job's audio file as an input for `chain`, read ahead on a reader thread when
+    /// `settings` say a core is free.
+    /// - Thread: control.
+    static func audioInput(_ job: RenderJob, chain: ChainGraph, settings: RenderSettings) throws(AudioUnitError) -> InputPipeline {
+        let threaded = settings.overlapsFileWork
+        return InputPipeline(
+            input: try AudioFileInput(
+                path: job.input, sampleRate: chain.sampleRate, channels: chain.inputChannels,
+                blockSize: threaded ? max(settings.blockSize, OutputPipeline.slotFrames) : settings.blockSize),
+            threaded: threaded)
     }
 
     deinit {

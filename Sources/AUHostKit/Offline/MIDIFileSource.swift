@@ -1,0 +1,39 @@
+import AUCore
+import AUFiles
+
+/// A Standard MIDI File as an offline render's input: each block's events go to every
+/// instrument (`aumu`) of the chain at their frames, before the block renders; the audio
+/// input is silence. The render lasts the file's duration (plus the tail).
+/// - Thread: the job's (``AudioUnit/sendMIDIEvent(_:)`` from the thread that then renders
+///   the block, as the offline driver plays both parts).
+final class MIDIFileSource: OfflineSource {
+    let totalFrames: Int
+    private let events: [(frame: Int, event: MIDIEvent)]
+    private let instruments: [AudioUnit]
+    private var next = 0
+    private var position = 0
+
+    /// Plays `song` at `sampleRate` through `instruments` (at least one).
+    init(_ song: StandardMIDIFile, sampleRate: Double, instruments: [AudioUnit]) {
+        precondition(!instruments.isEmpty, "a MIDI file needs an instrument")
+        self.instruments = instruments
+        events = song.events.map { timed in
+            (Int((timed.seconds * sampleRate).rounded()), MIDIEvent(offset: 0, status: timed.status, data1: timed.data1, data2: timed.data2))
+        }
+        totalFrames = max(1, Int((song.duration * sampleRate).rounded(.up)))
+    }
+
+    func read(into buffers: AudioBuffers) throws(AudioUnitError) {
+        buffers.clear()
+        let end = position + buffers.frameCount
+        while next < events.count, events[next].frame < end {
+            var event = events[next].event
+            event.offset = Int32(max(0, events[next].frame - position))
+            for instrument in instruments { try instrument.sendMIDIEvent(event) }
+            next += 1
+        }
+        position = end
+    }
+
+    func stop() {}
+}

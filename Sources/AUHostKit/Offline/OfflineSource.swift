@@ -1,0 +1,17 @@
+import AUCore
+
+/// Where an offline render's input comes from, block by block: an audio file
+/// (``InputPipeline``) or a MIDI file played by the chain's instruments over silence
+/// (``MIDIFileSource``).
+/// - Thread: the job's.
+protocol OfflineSource: AnyObject {
+    /// The input's length in frames at the chain's rate: the output has as many.
+    var totalFrames: Int { get }
+    /// Fills `buffers` with the next frames (silence after the end) and hands the chain
+    /// whatever else happens during them (MIDI events).
+    func read(into buffers: AudioBuffers) throws(AudioUnitError)
+    /// Ends any helper thread; the source reads nothing more.
+    func stop()
+}
+
+extension InputPipeline: OfflineSource {}
