@@ -19,12 +19,16 @@ open class AudioUnit: @unchecked Sendable {
     // They are atomics stored in the unit itself: reading a class `var` would cost an
     // exclusivity check and a retain, and a separate allocation another line.
 
-    /// The render resources' address, 0 while uninitialized. With the two below, written on
+    /// The render resources' address, 0 while uninitialized. With the one below, written on
     /// the control thread only while no render runs (initialize, uninitialize).
     private let renderResourcesBits = Atomic<UInt>(0)
-    private let renderMaximumFrames = Atomic<Int>(AudioUnit.defaultMaximumFramesPerSlice)
-    /// The resources' input bus count in the high 32 bits, output bus count in the low.
-    private let renderBusCounts = Atomic<Int>(0)
+    /// MaximumFramesPerSlice in the high 32 bits, the input bus count in the next 16, the
+    /// output bus count in the low 16.
+    private let renderLimits = Atomic<Int>(AudioUnit.defaultMaximumFramesPerSlice << 32)
+    /// Where a backend keeps its render-side state (an LV2 unit: its plugin instance), as
+    /// an address, 0 while it has none: read in this first cache line rather than in the
+    /// subclass's fields, which come after all of these.
+    public let backendRenderState = Atomic<UInt>(0)
     /// Events pushed into the three event rings and not yet taken by the render thread
     /// (may dip below zero while a push is being counted): one load tells an idle cycle
     /// that there is nothing to take, without touching the rings.
@@ -64,8 +68,8 @@ open class AudioUnit: @unchecked Sendable {
     /// Everything the render thread touches, allocated by `initialize()`.
     private var renderResources: RenderResources? {
         didSet {
-            renderMaximumFrames.store(maximumFrames, ordering: .relaxed)
-            renderBusCounts.store((renderResources?.inputs.count ?? 0) << 32 | (renderResources?.outputs.count ?? 0), ordering: .relaxed)
+            renderLimits.store(
+                maximumFrames << 32 | (renderResources?.inputs.count ?? 0) << 16 | (renderResources?.outputs.count ?? 0), ordering: .relaxed)
             renderResourcesBits.store(renderResources.map { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) } ?? 0, ordering: .releasing)
         }
     }
@@ -789,7 +793,7 @@ open class AudioUnit: @unchecked Sendable {
         RenderThread.run {
             guard let reference = renderResourcesReference else { return AudioUnitErrorCode.uninitialized.rawValue }
             let frames = buffers.frameCount
-            guard frames <= renderMaximumFrames.load(ordering: .relaxed) else { return AudioUnitErrorCode.tooManyFramesToProcess.rawValue }
+            guard frames <= renderLimits.load(ordering: .relaxed) >> 32 else { return AudioUnitErrorCode.tooManyFramesToProcess.rawValue }
             return reference._withUnsafeGuaranteedRef { resources in
                 self.render(resources, flags: &flags, timestamp: timestamp, outputBus: outputBus, buffers: buffers)
             }
@@ -862,7 +866,7 @@ open class AudioUnit: @unchecked Sendable {
     ) -> AudioUnitStatus {
         assert(RenderThread.isCurrent, "renderCycleInsideRender called outside RenderThread.run")
         guard let reference = renderResourcesReference else { return AudioUnitErrorCode.uninitialized.rawValue }
-        guard frameCount <= renderMaximumFrames.load(ordering: .relaxed) else { return AudioUnitErrorCode.tooManyFramesToProcess.rawValue }
+        guard frameCount <= renderLimits.load(ordering: .relaxed) >> 32 else { return AudioUnitErrorCode.tooManyFramesToProcess.rawValue }
         return reference._withUnsafeGuaranteedRef { resources in
             renderCycle(resources, timestamp: timestamp, frameCount: frameCount, inputs: inputs, outputs: outputs, midi: midi)
         }
@@ -877,7 +881,7 @@ open class AudioUnit: @unchecked Sendable {
         outputs: UnsafeBufferPointer<AudioBuffers>, midi: UnsafeBufferPointer<MIDIEvent>
     ) -> AudioUnitStatus {
         do {
-            guard inputs.count << 32 | outputs.count == renderBusCounts.load(ordering: .relaxed) else {
+            guard inputs.count << 16 | outputs.count == renderLimits.load(ordering: .relaxed) & 0xFFFF_FFFF else {
                 return AudioUnitErrorCode.invalidElement.rawValue
             }
             if bypassed.load(ordering: .relaxed) {

@@ -15,6 +15,9 @@ final class LV2Instance: @unchecked Sendable {
     // shares the object's first two cache lines (see AudioUnit); the tables it points to
     // are carved from one arena, in the order they are read.
 
+    /// Keeps control-side work that must not overlap `run()` (state restore, reset) out of
+    /// the render path.
+    let gate = RenderGate()
     /// The parameter table's ``ParameterTable/inputChangeCount`` when the control ports were
     /// last filled (`UInt64.max`: never). Render thread only; an atomic so that reading it
     /// costs no exclusivity check.

@@ -123,7 +123,7 @@ extension LV2Unit {
     /// Restores a state into a running instance between cycles.
     func restore(_ snapshot: LV2StateSnapshot, into instance: LV2Instance) throws(AudioUnitError) {
         world.withLock {
-            gate.withControl {
+            instance.gate.withControl {
                 lilv_state_restore(snapshot.raw, instance.raw, nil, nil, 0, instance.features.pointer)
             }
         }

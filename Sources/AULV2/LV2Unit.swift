@@ -8,11 +8,6 @@ import Foundation
 /// ``deallocateRenderResources()``.
 /// - Thread: control for everything but ``process(_:)`` (render).
 public final class LV2Unit: AudioUnit, @unchecked Sendable {
-    // What process(_:) reads every cycle comes first (one cache line; see AudioUnit).
-    let gate = RenderGate()
-    /// The instance while initialized, for the render thread, used without retain/release.
-    private var renderInstance: Unmanaged<LV2Instance>?
-
     /// The plugin's URI.
     public let pluginURI: String
     /// How the unit renders: live (worker thread, `lv2:isLive`) or offline (immediate
@@ -108,11 +103,12 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
             try restore(defaults, into: made)
         }
         made.activate()
-        renderInstance = Unmanaged.passUnretained(made)
+        // The render thread finds the instance through the unit's first cache line.
+        backendRenderState.store(UInt(bitPattern: Unmanaged.passUnretained(made).toOpaque()), ordering: .releasing)
     }
 
     public override func deallocateRenderResources() {
-        renderInstance = nil
+        backendRenderState.store(0, ordering: .releasing)
         releaseInstance()
     }
 
@@ -126,7 +122,7 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
 
     public override func resetState() {
         guard let instance else { return }
-        gate.withControl {
+        instance.gate.withControl {
             instance.raw.pointee.lv2_descriptor.pointee.deactivate?(instance.handle)
             instance.activate()
             instance.cycle.pointee.expectedSampleTime = -.infinity
@@ -176,14 +172,18 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     // MARK: - Render
 
     public override func process(_ context: ProcessContext) -> AudioUnitStatus {
-        guard let renderInstance else { return AudioUnitErrorCode.uninitialized.rawValue }
-        guard gate.enterRender() else {
-            for output in context.outputs { output.clear() }
+        let bits = backendRenderState.load(ordering: .acquiring)
+        guard bits != 0 else { return AudioUnitErrorCode.uninitialized.rawValue }
+        // Not retained: the unit holds the instance for as long as it is published here.
+        return Unmanaged<LV2Instance>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)._withUnsafeGuaranteedRef { instance in
+            guard instance.gate.enterRender() else {
+                for output in context.outputs { output.clear() }
+                return 0
+            }
+            defer { instance.gate.leaveRender() }
+            render(instance, context)
             return 0
         }
-        defer { gate.leaveRender() }
-        renderInstance._withUnsafeGuaranteedRef { render($0, context) }
-        return 0
     }
 
     /// One cycle of the plugin: control inputs in, `run()` (in power-of-two pieces when the
