@@ -281,8 +281,9 @@ private let lookaheadNode = #"{"id": "limiter", "unit": "http://plugin.org.uk/sw
 
     /// A Standard MIDI File plays the chain's instrument: an A4 from 0.5 s to 1.5 s comes out
     /// at 440 Hz (within 0.5 %), nothing sounds before it, the file lasts the song and its
-    /// release; the shipped synth patch renders the same song audibly; a chain without an
-    /// instrument is one clear error.
+    /// release; the shipped synth patch renders the same song audibly; an audio file through
+    /// the instrument chain warns that the instrument got no notes; a chain without an
+    /// instrument refuses a MIDI file with one clear error.
     @Test func aMIDIFilePlaysTheChainsInstrument() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -316,6 +317,12 @@ private let lookaheadNode = #"{"id": "limiter", "unit": "http://plugin.org.uk/sw
         let shipped = render([patch, midi, "-o", folder.file("patch.wav")])
         #expect(shipped.status == 0, "\(shipped.errors)")
         #expect(try readAudio(folder.file("patch.wav")).samples[0].contains { abs($0) > 0.01 })
+
+        // An audio file through the instrument chain: rendered (its length), with a warning.
+        try writeAudio(folder.file("noise.wav"), sampleRate: 48_000, channels: 2, frames: 4800) { _, frame in Float(frame % 7) / 70 }
+        let audio = render([synth, folder.file("noise.wav"), "-o", folder.file("noise-out.wav"), "--tail", "0"])
+        #expect(audio.status == 0, "\(audio.errors)")
+        #expect(audio.errors.contains("noise.wav: the chain takes no audio input and its instrument got no MIDI"), "\(audio.errors)")
 
         let effect = try folder.preset("gain.json", preset(gainNode, chain: ["gain"]))
         let refused = render([effect, midi, "-o", folder.file("gain.wav")])

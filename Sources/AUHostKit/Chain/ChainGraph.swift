@@ -15,6 +15,9 @@ public final class ChainGraph: @unchecked Sendable {
     public let nodes: [(id: String, node: GraphNode, unit: AudioUnit)]
     public let sampleRate: Double
     public let inputChannels: Int
+    /// Whether the preset connects `input` to a node (an instrument or a generator chain
+    /// makes its own sound instead).
+    public let takesAudioInput: Bool
     public let outputChannels: Int
     /// The transport the driver publishes to every unit (LV2 `time:Position`, native transport).
     public let transport = HostTransport()
@@ -79,6 +82,7 @@ public final class ChainGraph: @unchecked Sendable {
         self.graph = graph
         self.nodes = nodes
         self.inputChannels = max(1, inputs)
+        takesAudioInput = inputChannels != nil
         // Formats propagate at initialize (a stereo unit after a mono one runs mono): ask the graph.
         self.outputChannels = graph.outputFormat?.channelsPerFrame ?? max(1, outputChannels)
         let takingMIDI = units.filter(Self.takesMIDI)

@@ -103,10 +103,13 @@ final class OfflineFileRenderer {
         do {
             try renderLoop(cancellation: cancellation, progress: progress)
             let levels = try output.finish()
-            return RenderReport(
+            var report = RenderReport(
                 job: job, sampleRate: fileSampleRate, channels: levels.channels.count, frames: levels.frames,
                 chainSampleRate: chain.sampleRate, chainChannels: chain.outputChannels, latencyFrames: chain.latencyFrames,
                 tailSeconds: Double(tail.frames) / chain.sampleRate, tailEndedAtCap: tail.endedAtCap, levels: levels)
+            report.instrumentGotNoMIDI = !(input is MIDIFileSource) && !chain.takesAudioInput
+                && chain.nodes.contains { $0.unit.componentDescription.type == ComponentType.musicDevice }
+            return report
         } catch {
             output.cancel()
             throw error.naming(job)

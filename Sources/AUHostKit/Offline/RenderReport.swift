@@ -20,6 +20,9 @@ public struct RenderReport: Sendable {
     /// `--tail auto` stopped at its cap with the output still above -90 dBFS.
     public let tailEndedAtCap: Bool
     public let levels: AudioLevels
+    /// An audio file went through a chain that takes no audio input and starts with an
+    /// instrument: the instrument got no notes, the file only set the length.
+    public var instrumentGotNoMIDI = false
 
     public var duration: Double { sampleRate > 0 ? Double(frames) / sampleRate : 0 }
 
@@ -31,10 +34,14 @@ public struct RenderReport: Sendable {
         return "\(job.input) -> \(job.output): \(Self.seconds(duration)) s, \(Self.rate(sampleRate)) Hz, \(channels) ch, \(job.encoding) (\(chain)); \(levels)"
     }
 
-    /// Warnings to print after the summary: clipping, a tail cut at its cap.
+    /// Warnings to print after the summary: clipping, an instrument that got no notes, a
+    /// tail cut at its cap.
     public var warnings: [String] {
         var lines: [String] = []
         if let clipping = levels.clippingWarning { lines.append("\(job.output): \(clipping)") }
+        if instrumentGotNoMIDI {
+            lines.append("\(job.input): the chain takes no audio input and its instrument got no MIDI, so this file only set the length; give a Standard MIDI File to play it")
+        }
         if tailEndedAtCap {
             lines.append("\(job.output): the tail was still above \(Int(TailLength.quietThresholdDBFS)) dBFS when it was cut at \(Self.seconds(tailSeconds)) s; pass --tail SECONDS for a longer one")
         }
