@@ -42,6 +42,7 @@ import Testing
         unit.dispose()
     }
 
+    /// Also: a cache file that does not decode is read past and rewritten.
     @Test func aChangedBundleIsReadAgainAndAnUnchangedOneIsNot() throws {
         let fixtures = try FixtureBundles()
         defer { fixtures.remove() }
@@ -68,6 +69,11 @@ import Testing
             .write(to: data, atomically: false, encoding: .utf8)
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: data.path)
         #expect(name(uri) == "Fixture Renamed")
+
+        // A cache file that does not decode is read past, then rewritten.
+        try Data("{ not json".utf8).write(to: file)
+        #expect(name(uri) == "Fixture Renamed")
+        #expect(try String(contentsOf: file, encoding: .utf8).contains("Fixture Renamed"))
 
         // A bundle disappears: so does its plugin.
         try FileManager.default.removeItem(at: fixtures.root.appendingPathComponent("null-instance.lv2"))
