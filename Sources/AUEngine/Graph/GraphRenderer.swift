@@ -391,9 +391,14 @@ final class GraphRenderer: @unchecked Sendable {
         return 0
     }
 
-    /// Points the step's views at `offset` frames into its buffers, `frames` long.
+    /// Points the step's views at `offset` frames into its buffers, `frames` long, unless
+    /// they point there already (the common cycle: whole slices at offset 0), which spares
+    /// reading the buffers' channel tables.
     @inline(__always)
     private func point(_ step: PlanStep, offset: Int, frames: Int) {
+        let placement = offset << 32 | frames
+        guard step.viewPlacement.pointee != placement else { return }
+        step.viewPlacement.pointee = placement
         for bus in 0..<step.inputs.count {
             let input = step.inputs[bus]
             let pointers = step.inputViews[bus].channelPointers

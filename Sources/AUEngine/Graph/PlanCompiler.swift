@@ -187,9 +187,11 @@ struct PlanCompiler {
                 plan.retain(made)
                 adapter = Unmanaged.passUnretained(made)
             }
+            let placement = plan.allocate(Int.self, count: 1).baseAddress!
+            placement.initialize(to: -1)
             plan.steps.initializeElement(at: index, to: PlanStep(
                 node: node, unitReference: Unmanaged.passUnretained(unit), runtimeReference: Unmanaged.passUnretained(runtime), inputs: inputs, outputs: planOutputs,
-                inputViews: inputViews, outputViews: outputViews, latency: latency, bypassDelays: bypassDelays,
+                inputViews: inputViews, outputViews: outputViews, viewPlacement: placement, latency: latency, bypassDelays: bypassDelays,
                 needsPowerOfTwo: requirement == .powerOfTwo, adapter: adapter))
             plan.stepIndexByNode[Int(node.rawValue)] = Int32(index)
         }

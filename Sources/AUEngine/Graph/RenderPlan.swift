@@ -58,6 +58,8 @@ struct PlanStep {
     /// Views handed to the unit, re-pointed at an offset for each call.
     var inputViews: UnsafeMutableBufferPointer<AudioBuffers>
     var outputViews: UnsafeMutableBufferPointer<AudioBuffers>
+    /// Where the views point now: `offset << 32 | frames` (-1: nowhere yet). Render thread only.
+    var viewPlacement: UnsafeMutablePointer<Int>
     /// Frames of latency (the unit's plus a block adapter's).
     var latency: Int
     /// Delays that keep a bypassed node's latency, one per output bus that has a matching
