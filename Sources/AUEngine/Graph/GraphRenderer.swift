@@ -280,7 +280,9 @@ final class GraphRenderer: @unchecked Sendable {
     private func renderStep(_ plan: RenderPlan, _ index: Int, sliceOffset: Int, frames: Int, time: RenderTimestamp) {
         let step = plan.steps[index]
         let start = plan.measuresTime ? MonotonicClock.nanoseconds() : 0
-        for bus in 0..<step.inputs.count { prepareInput(plan, step.inputs[bus], frames: frames, time: time) }
+        if step.needsInputPreparation {
+            for bus in 0..<step.inputs.count { prepareInput(plan, step.inputs[bus], frames: frames, time: time) }
+        }
         let runtime = step.runtimeReference
         if runtime._withUnsafeGuaranteedRef { $0.isFaulted.load(ordering: .relaxed) } {
             for bus in 0..<step.outputs.count { step.outputs[bus].view(frames).clear() }
@@ -297,8 +299,11 @@ final class GraphRenderer: @unchecked Sendable {
             }
             applyEvents(step, from: sliceOffset, to: sliceOffset + frames)
         } else {
-            for bus in 0..<step.bypassDelays.count {
-                if let delay = step.bypassDelays[bus] { delay._withUnsafeGuaranteedRef { $0.feed(step.inputs[bus].view(frames), frames: frames) } }
+            // Bypass delays exist only for a node with latency: a plain node skips the table.
+            if step.latency > 0 {
+                for bus in 0..<step.bypassDelays.count {
+                    if let delay = step.bypassDelays[bus] { delay._withUnsafeGuaranteedRef { $0.feed(step.inputs[bus].view(frames), frames: frames) } }
+                }
             }
             var status: AudioUnitStatus = 0
             var position = 0
@@ -328,7 +333,7 @@ final class GraphRenderer: @unchecked Sendable {
                     notices.push(GraphNotice(kind: .renderError, node: step.node, status: status, sampleTime: time.sampleTime))
                 }
             } else {
-                for bus in 0..<step.outputs.count where Self.containsNonFinite(step.outputs[bus], frames: frames) {
+                for bus in 0..<step.outputs.count where step.outputs[bus].view(frames).containsNonFinite() {
                     runtime._withUnsafeGuaranteedRef { $0.isFaulted.store(true, ordering: .relaxed) }
                     notices.push(GraphNotice(kind: .nonFiniteOutput, node: step.node, status: 0, sampleTime: time.sampleTime))
                     for other in 0..<step.outputs.count { step.outputs[other].view(frames).clear() }
@@ -339,21 +344,6 @@ final class GraphRenderer: @unchecked Sendable {
         if plan.measuresTime {
             runtime._withUnsafeGuaranteedRef { $0.renderNanoseconds.add(MonotonicClock.nanoseconds() &- start, ordering: .relaxed) }
         }
-    }
-
-    /// True when a sample of the bus is NaN or infinite: its exponent field is all ones,
-    /// which is exactly when adding one to the exponent carries into the sign bit. An
-    /// and-add-or over the bit patterns with no compare and no branch, so it vectorizes with
-    /// baseline SSE2 (a max-reduction needs SSE4.1 and, emulated, cost four times as much).
-    @inline(__always)
-    static func containsNonFinite(_ output: PlanOutput, frames: Int) -> Bool {
-        var carried: UInt32 = 0
-        for channel in 0..<output.channels {
-            UnsafeRawPointer(output.base[channel]).withMemoryRebound(to: UInt32.self, capacity: frames) { bits in
-                for frame in 0..<frames { carried |= (bits[frame] & 0x7F80_0000) &+ 0x0080_0000 }
-            }
-        }
-        return carried & 0x8000_0000 != 0
     }
 
     /// Applies (without splitting) the events of `step` that fall in `[from, to)`.

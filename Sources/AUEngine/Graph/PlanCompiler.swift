@@ -191,7 +191,8 @@ struct PlanCompiler {
             placement.initialize(to: -1)
             plan.steps.initializeElement(at: index, to: PlanStep(
                 node: node, unitReference: Unmanaged.passUnretained(unit), runtimeReference: Unmanaged.passUnretained(runtime), inputs: inputs, outputs: planOutputs,
-                inputViews: inputViews, outputViews: outputViews, viewPlacement: placement, latency: latency, bypassDelays: bypassDelays,
+                inputViews: inputViews, outputViews: outputViews,
+                needsInputPreparation: inputs.contains { $0.kind == .delayed || $0.kind == .callback }, viewPlacement: placement, latency: latency, bypassDelays: bypassDelays,
                 needsPowerOfTwo: requirement == .powerOfTwo, adapter: adapter))
             plan.stepIndexByNode[Int(node.rawValue)] = Int32(index)
         }

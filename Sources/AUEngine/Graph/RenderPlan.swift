@@ -58,6 +58,9 @@ struct PlanStep {
     /// Views handed to the unit, re-pointed at an offset for each call.
     var inputViews: UnsafeMutableBufferPointer<AudioBuffers>
     var outputViews: UnsafeMutableBufferPointer<AudioBuffers>
+    /// Whether an input needs work before the unit runs (a delay or a render callback);
+    /// false when every input reads its source's buffer directly (or silence).
+    var needsInputPreparation: Bool
     /// Where the views point now: `offset << 32 | frames` (-1: nowhere yet). Render thread only.
     var viewPlacement: UnsafeMutablePointer<Int>
     /// Frames of latency (the unit's plus a block adapter's).

@@ -1,0 +1,29 @@
+import AUCore
+import Testing
+
+/// The non-finite scan the graph runs over every node's output every cycle.
+@Suite struct AudioBuffersTests {
+    @Test(arguments: [Float.nan, -Float.nan, .infinity, -.infinity, .signalingNaN])
+    func findsANonFiniteSampleAnywhere(value: Float) {
+        for channel in 0..<2 {
+            for frame in [0, 17, 63] {
+                let owned = OwnedAudioBuffers(channels: 2, capacity: 64)
+                owned.buffers()[channel][frame] = value
+                #expect(owned.buffers().containsNonFinite(), "\(value) at channel \(channel), frame \(frame)")
+            }
+        }
+    }
+
+    @Test func finiteExtremesAreFinite() {
+        let owned = OwnedAudioBuffers(channels: 2, capacity: 64)
+        let extremes: [Float] = [.greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNonzeroMagnitude, -.leastNormalMagnitude, 0, -0.0, 1, -1]
+        for (index, value) in extremes.enumerated() {
+            owned.buffers()[index % 2][index * 7] = value
+        }
+        #expect(!owned.buffers().containsNonFinite())
+        // Only the frames the view covers count.
+        owned.buffers()[1][40] = .nan
+        #expect(!owned.buffers(frameCount: 40).containsNonFinite())
+        #expect(owned.buffers(frameCount: 41).containsNonFinite())
+    }
+}
