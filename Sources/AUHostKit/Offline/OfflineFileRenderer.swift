@@ -50,11 +50,18 @@ final class OfflineFileRenderer {
         blockSize = settings.blockSize
         self.fileSampleRate = fileSampleRate
         let threaded = settings.overlapsFileWork
-        let file = try AudioFileOutput(
-            path: job.output, encoding: job.encoding,
-            fileSampleRate: fileSampleRate, fileChannels: fileChannels,
-            chainSampleRate: chain.sampleRate, chainChannels: chain.outputChannels, blockSize: blockSize,
-            overwrite: settings.overwrite)
+        let file: AudioFileOutput
+        do {
+            file = try AudioFileOutput(
+                path: job.output, encoding: job.encoding,
+                fileSampleRate: fileSampleRate, fileChannels: fileChannels,
+                chainSampleRate: chain.sampleRate, chainChannels: chain.outputChannels, blockSize: blockSize,
+                overwrite: settings.overwrite)
+        } catch {
+            // The input's reader thread would otherwise wait for this renderer forever.
+            input.stop()
+            throw error
+        }
         output = OutputPipeline(output: file, channels: chain.outputChannels, blockSize: blockSize, threaded: threaded)
         inputBlock = OwnedAudioBuffers(channels: chain.inputChannels, capacity: blockSize)
         outputBlock = OwnedAudioBuffers(channels: chain.outputChannels, capacity: blockSize)
