@@ -14,7 +14,7 @@ import Foundation
 /// - Thread: control.
 struct LV2DiscoveryCache {
     /// A file's size and modification time.
-    struct Stamp: Codable, Equatable {
+    struct Stamp {
         var size: Int64
         var modified: Double
     }
@@ -73,9 +73,9 @@ struct LV2DiscoveryCache {
     /// The cache file for an LV2 path (nil: the default path) under `directory`.
     static func file(in directory: URL, lv2Path: String?) -> URL {
         let key = lv2Path ?? ProcessInfo.processInfo.environment["LV2_PATH"] ?? "default"
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return directory.appendingPathComponent("lv2-discovery-\(String(hash, radix: 16)).json")
+        var hash = FNV1a()
+        hash.mix(key.utf8)
+        return directory.appendingPathComponent("lv2-discovery-\(hash.text).json")
     }
 
     /// The cached discovery when it was read with this fingerprint; nil otherwise.
@@ -87,15 +87,23 @@ struct LV2DiscoveryCache {
 
     /// A 64-bit FNV-1a hash over the stamps in path order, with their count.
     static func fingerprint(of stamps: [String: Stamp]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ bytes: some Sequence<UInt8>) { for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 } }
+        var hash = FNV1a()
         for path in stamps.keys.sorted() {
             let stamp = stamps[path]!
-            mix(path.utf8)
-            withUnsafeBytes(of: stamp.size) { mix($0) }
-            withUnsafeBytes(of: stamp.modified) { mix($0) }
+            hash.mix(path.utf8)
+            withUnsafeBytes(of: stamp.size) { hash.mix($0) }
+            withUnsafeBytes(of: stamp.modified) { hash.mix($0) }
         }
-        return "\(stamps.count)-\(String(hash, radix: 16))"
+        return "\(stamps.count)-\(hash.text)"
+    }
+
+    /// The 64-bit FNV-1a hash, for cache file names and fingerprints.
+    private struct FNV1a {
+        private var value: UInt64 = 0xcbf2_9ce4_8422_2325
+        mutating func mix(_ bytes: some Sequence<UInt8>) {
+            for byte in bytes { value = (value ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        }
+        var text: String { String(value, radix: 16) }
     }
 
     /// Writes a discovery (atomically; a failure only costs the next start the full read).
@@ -110,15 +118,10 @@ struct LV2DiscoveryCache {
     ///   the manifests gave (asking for a binary would make lilv parse the plugin's data).
     static func stamps(of world: LV2World, also files: [String] = []) -> [String: Stamp] {
         var folders = Set<String>()
-        let plugins = lilv_world_get_all_plugins(world.raw)
-        var iterator = lilv_plugins_begin(plugins)
-        while !lilv_plugins_is_end(plugins, iterator) {
-            if let plugin = lilv_plugins_get(plugins, iterator) {
-                if let bundle = LV2PluginInfo.filePath(lilv_plugin_get_bundle_uri(plugin)) {
-                    folders.insert(URL(fileURLWithPath: bundle).standardizedFileURL.deletingLastPathComponent().path)
-                }
+        for plugin in world.plugins {
+            if let bundle = LV2PluginInfo.filePath(lilv_plugin_get_bundle_uri(plugin)) {
+                folders.insert(URL(fileURLWithPath: bundle).standardizedFileURL.deletingLastPathComponent().path)
             }
-            iterator = lilv_plugins_next(plugins, iterator)
         }
         var stamps: [String: Stamp] = [:]
         for file in files { stamps[file] = stamp(file) }

@@ -4,7 +4,7 @@ import CLilv
 /// What discovery knows about one LV2 plugin, read from its Turtle without touching its
 /// ports when the class alone decides the type.
 /// - Thread: any (a plain value); made on the control thread.
-struct LV2PluginInfo: Sendable, Equatable {
+struct LV2PluginInfo: Sendable {
     var uri: String
     var name: String
     /// The author (`doap:maintainer`), else the project's name, else the URI's host.

@@ -31,14 +31,10 @@ public struct LV2Provider: ComponentProvider {
         let world = LV2World(lv2Path: lv2Path)
         return world.withLock {
             var paths: [String: String] = [:]
-            let plugins = lilv_world_get_all_plugins(world.raw)
-            var iterator = lilv_plugins_begin(plugins)
-            while !lilv_plugins_is_end(plugins, iterator) {
-                if let plugin = lilv_plugins_get(plugins, iterator), let uri = LV2Node.string(lilv_plugin_get_uri(plugin)),
-                   let path = LV2PluginInfo.filePath(lilv_plugin_get_library_uri(plugin)) {
+            for plugin in world.plugins {
+                if let uri = LV2Node.string(lilv_plugin_get_uri(plugin)), let path = LV2PluginInfo.filePath(lilv_plugin_get_library_uri(plugin)) {
                     paths[uri] = path
                 }
-                iterator = lilv_plugins_next(plugins, iterator)
             }
             return paths
         }
@@ -73,14 +69,10 @@ public struct LV2Provider: ComponentProvider {
     /// the probe cache (and the discovery cache rewritten).
     /// - Thread: control, inside the world's lock.
     private func readPlugins(_ world: LV2World) -> ([DiscoveredPlugin], [DiscoveryProblem]) {
+        let plugins = world.plugins
         var pointers: [String: OpaquePointer] = [:]
-        let plugins = lilv_world_get_all_plugins(world.raw)
-        var iterator = lilv_plugins_begin(plugins)
-        while !lilv_plugins_is_end(plugins, iterator) {
-            if let plugin = lilv_plugins_get(plugins, iterator), let uri = LV2Node.string(lilv_plugin_get_uri(plugin)) {
-                pointers[uri] = plugin
-            }
-            iterator = lilv_plugins_next(plugins, iterator)
+        for plugin in plugins {
+            if let uri = LV2Node.string(lilv_plugin_get_uri(plugin)) { pointers[uri] = plugin }
         }
         let cache = discoveryCacheFolder.map { LV2DiscoveryCache(file: LV2DiscoveryCache.file(in: $0, lv2Path: lv2Path)) }
         let fingerprint = cache.map { _ in LV2DiscoveryCache.fingerprint(of: LV2DiscoveryCache.stamps(of: world, also: probeCacheFile.map { [$0.path] } ?? [])) }
@@ -92,19 +84,15 @@ public struct LV2Provider: ComponentProvider {
         let probes = probeCacheFile.map { LV2ProbeCache(file: $0) }
         var found: [DiscoveredPlugin] = []
         var problems: [DiscoveryProblem] = []
-        iterator = lilv_plugins_begin(plugins)
-        while !lilv_plugins_is_end(plugins, iterator) {
-            if let plugin = lilv_plugins_get(plugins, iterator) {
-                switch LV2PluginInfo.read(plugin, world: world) {
-                case .success(let info):
-                    let broken = probes?.verdict(uri: info.uri, binaryPath: info.binaryPath)?.brokenReason
-                    found.append(DiscoveredPlugin(plugin: plugin, info: info, brokenReason: broken))
-                case .failure(let error):
-                    let location = LV2Node.string(lilv_plugin_get_bundle_uri(plugin)) ?? LV2Node.string(lilv_plugin_get_uri(plugin)) ?? "?"
-                    problems.append(DiscoveryProblem(format: .lv2, location: location, message: error.message))
-                }
+        for plugin in plugins {
+            switch LV2PluginInfo.read(plugin, world: world) {
+            case .success(let info):
+                let broken = probes?.verdict(uri: info.uri, binaryPath: info.binaryPath)?.brokenReason
+                found.append(DiscoveredPlugin(plugin: plugin, info: info, brokenReason: broken))
+            case .failure(let error):
+                let location = LV2Node.string(lilv_plugin_get_bundle_uri(plugin)) ?? LV2Node.string(lilv_plugin_get_uri(plugin)) ?? "?"
+                problems.append(DiscoveryProblem(format: .lv2, location: location, message: error.message))
             }
-            iterator = lilv_plugins_next(plugins, iterator)
         }
         if let cache, let fingerprint {
             cache.store(LV2DiscoveryCache.Entry(

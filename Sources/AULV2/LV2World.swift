@@ -47,6 +47,19 @@ final class LV2World: @unchecked Sendable {
         return try body()
     }
 
+    /// Every plugin the world loaded, in lilv's order. The pointers live as long as the world.
+    /// - Thread: control, inside ``withLock(_:)``.
+    var plugins: [OpaquePointer] {
+        var found: [OpaquePointer] = []
+        let all = lilv_world_get_all_plugins(raw)
+        var iterator = lilv_plugins_begin(all)
+        while !lilv_plugins_is_end(all, iterator) {
+            if let plugin = lilv_plugins_get(all, iterator) { found.append(plugin) }
+            iterator = lilv_plugins_next(all, iterator)
+        }
+        return found
+    }
+
     /// The plugin with `uri`, or nil. The pointer lives as long as the world.
     /// - Thread: control, inside ``withLock(_:)``.
     func plugin(uri: String) -> OpaquePointer? {

@@ -5,7 +5,7 @@ import Synchronization
 /// properties) out of the render path without making the render thread wait: the render
 /// thread only tries to enter and, when the control side holds the gate, outputs silence
 /// for that cycle; the control side waits for the cycle in progress to end.
-/// A value stored in its unit (no separate object: one cache line fewer per cycle).
+/// A value stored in the plugin instance (no separate object: one cache line fewer per cycle).
 /// - Thread: ``enterRender()`` / ``leaveRender()`` on the render thread; ``withControl(_:)``
 ///   on control threads.
 struct RenderGate: ~Copyable, Sendable {
