@@ -50,7 +50,7 @@ enum ShippedPresets {
         let frames = Int(seconds * chain.sampleRate)
         let input = makeInput(chain.inputChannels)
         #expect(input.count == chain.inputChannels)
-        let instruments = chain.nodes.filter { $0.unit.componentDescription.type == ComponentType.musicDevice }.map(\.unit)
+        let instruments = chain.instruments
         #expect(midi.isEmpty || !instruments.isEmpty, "MIDI for a chain without an instrument")
 
         let inputBuffers = OwnedAudioBuffers(channels: chain.inputChannels, capacity: blockSize)

@@ -104,6 +104,11 @@ public final class ChainGraph: @unchecked Sendable {
         return entry
     }
 
+    /// The chain's instruments (units of type `aumu`), which a MIDI file plays.
+    public var instruments: [AudioUnit] {
+        nodes.map(\.unit).filter { $0.componentDescription.type == ComponentType.musicDevice }
+    }
+
     /// True when a node takes MIDI (a music device, music effect or MIDI processor).
     public var takesMIDI: Bool { midiUnits.count > 0 }
 

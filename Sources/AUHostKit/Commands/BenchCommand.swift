@@ -92,19 +92,8 @@ enum BenchCommand: Command {
     /// A chain of `nodes` trivial nodes from the application's input to its output.
     static func measureGraph(nodes: Int, cycles: Int, frames: Int) throws(AudioUnitError) -> Double {
         let registry = ComponentRegistry(providers: [BuiltinUnits()])
-        let graph = AudioGraph(registry: registry)
+        let graph = try chainGraph(registry, units: (0..<nodes).map { _ throws(AudioUnitError) in try trivialUnit(registry) }, frames: frames)
         defer { graph.dispose() }
-        graph.measuresRenderTime = false
-        graph.maximumFramesPerSlice = max(frames, 64)
-        let output = try graph.addNode(ComponentDescription(parsing: "auou:genr:AUHs")!)
-        var previous = output
-        for _ in 0..<nodes {
-            let node = try graph.addNode(try trivialUnit(registry))
-            try graph.connect(previous, to: node)
-            previous = node
-        }
-        try graph.connect(previous, to: output)
-        try graph.initialize()
         let input = OwnedAudioBuffers(channels: 2, capacity: frames)
         return withRenderer(graph, input: input, frames: frames) { render in median(cycles: cycles) { render(cycles) } }
     }
@@ -156,19 +145,8 @@ enum BenchCommand: Command {
     /// over the same input, in five alternating timed runs each (after a warm-up of both), so
     /// that the machine's drift touches both alike. Returns ns per cycle of each run.
     static func measureReferenceChain(_ registry: ComponentRegistry, cycles: Int, frames: Int) throws(AudioUnitError) -> (graph: [Double], cLoop: [Double]) {
-        let graph = AudioGraph(registry: registry)
+        let graph = try chainGraph(registry, units: referenceChain.map { uri throws(AudioUnitError) in try registry.instantiate("lv2:" + uri) }, frames: frames)
         defer { graph.dispose() }
-        graph.measuresRenderTime = false
-        graph.maximumFramesPerSlice = max(frames, 64)
-        let output = try graph.addNode(try registry.instantiate("auou:genr:AUHs"))
-        var previous = output
-        for uri in referenceChain {
-            let node = try graph.addNode(try registry.instantiate("lv2:" + uri))
-            try graph.connect(previous, to: node)
-            previous = node
-        }
-        try graph.connect(previous, to: output)
-        try graph.initialize()
         let loop = try makeCLoop(maximumFrames: max(frames, 64))
         defer { lv2_chain_loop_free(loop) }
         let input = OwnedAudioBuffers(channels: 2, capacity: frames)
@@ -189,6 +167,29 @@ enum BenchCommand: Command {
                 loopTimes.append(lv2_chain_loop_time(loop, cycles, Int32(frames)))
             }
             return (graphTimes, loopTimes)
+        }
+    }
+
+    /// An initialized graph running `units` in series from the application's input to its
+    /// output, for cycles of `frames` frames, its own time not measured.
+    private static func chainGraph(_ registry: ComponentRegistry, units: [AudioUnit], frames: Int) throws(AudioUnitError) -> AudioGraph {
+        let graph = AudioGraph(registry: registry)
+        graph.measuresRenderTime = false
+        graph.maximumFramesPerSlice = max(frames, 64)
+        do throws(AudioUnitError) {
+            let output = try graph.addNode(try registry.instantiate("auou:genr:AUHs"))
+            var previous = output
+            for unit in units {
+                let node = try graph.addNode(unit)
+                try graph.connect(previous, to: node)
+                previous = node
+            }
+            try graph.connect(previous, to: output)
+            try graph.initialize()
+            return graph
+        } catch {
+            graph.dispose()
+            throw error
         }
     }
 

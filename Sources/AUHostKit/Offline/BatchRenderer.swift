@@ -88,38 +88,30 @@ final class BatchRenderer: @unchecked Sendable {
             if !settings.overwrite, FileManager.default.fileExists(atPath: job.output) {
                 throw AudioUnitError(.invalidFilePath, "\(job.output): already exists; pass --force to replace it")
             }
-            if StandardMIDIFile.isMIDIFile(job.input) { return .success(try renderMIDI(job, progress: progress)) }
-            let info = try AudioFileReader(path: job.input, maxFramesPerRead: 1).info
-            let rate = loaded.preset.sampleRate ?? info.sampleRate
+            // A Standard MIDI File plays the chain's instruments (at the preset's rate, else
+            // 48 kHz) into the chain's output channels; an audio file runs through the chain
+            // and comes back at its own rate and channel count.
+            let song = StandardMIDIFile.isMIDIFile(job.input) ? try StandardMIDIFile(path: job.input) : nil
+            let info = song == nil ? try AudioFileReader(path: job.input, maxFramesPerRead: 1).info : nil
+            let rate = loaded.preset.sampleRate ?? info?.sampleRate ?? 48_000
             let chain = try buildChain(at: rate, for: job)
             defer { buildLock.withLock { _ in chain.dispose() } }
+            if song != nil && chain.instruments.isEmpty {
+                throw AudioUnitError(.invalidFile, "a MIDI file needs an instrument (a unit of type aumu) in the chain, and '\(loaded.preset.name)' has none")
+            }
             try LatencyPriming.prime(chain, blockSize: settings.blockSize)
+            let input: any OfflineSource = if let song {
+                MIDIFileSource(song, sampleRate: rate, instruments: chain.instruments)
+            } else {
+                try OfflineFileRenderer.audioInput(job, chain: chain, settings: settings)
+            }
             let renderer = try OfflineFileRenderer(
-                job: job, chain: chain, settings: settings, input: try OfflineFileRenderer.audioInput(job, chain: chain, settings: settings),
-                fileSampleRate: settings.outputSampleRate ?? info.sampleRate, fileChannels: info.channels)
+                job: job, chain: chain, settings: settings, input: input,
+                fileSampleRate: settings.outputSampleRate ?? info?.sampleRate ?? rate, fileChannels: info?.channels ?? chain.outputChannels)
             return .success(try renderer.run(cancellation: cancellation, progress: progress))
         } catch {
             return .failure(error.naming(job))
         }
-    }
-
-    /// Plays a Standard MIDI File through the chain's instruments (at the preset's rate, else
-    /// 48 kHz) into a file with the chain's output channels.
-    /// - Thread: control (a worker), playing the render thread for its graph.
-    private func renderMIDI(_ job: RenderJob, progress: (Int) -> Void) throws(AudioUnitError) -> RenderReport {
-        let song = try StandardMIDIFile(path: job.input)
-        let rate = loaded.preset.sampleRate ?? 48_000
-        let chain = try buildChain(at: rate, for: job)
-        defer { buildLock.withLock { _ in chain.dispose() } }
-        let instruments = chain.nodes.map(\.unit).filter { $0.componentDescription.type == ComponentType.musicDevice }
-        guard !instruments.isEmpty else {
-            throw AudioUnitError(.invalidFile, "a MIDI file needs an instrument (a unit of type aumu) in the chain, and '\(loaded.preset.name)' has none")
-        }
-        try LatencyPriming.prime(chain, blockSize: settings.blockSize)
-        let renderer = try OfflineFileRenderer(
-            job: job, chain: chain, settings: settings, input: MIDIFileSource(song, sampleRate: rate, instruments: instruments),
-            fileSampleRate: settings.outputSampleRate ?? rate, fileChannels: chain.outputChannels)
-        return try renderer.run(cancellation: cancellation, progress: progress)
     }
 
     /// A fresh graph of the chain at `rate`, LV2 units in offline mode.

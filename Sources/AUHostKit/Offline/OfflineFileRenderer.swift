@@ -114,8 +114,7 @@ final class OfflineFileRenderer {
                 job: job, sampleRate: fileSampleRate, channels: levels.channels.count, frames: levels.frames,
                 chainSampleRate: chain.sampleRate, chainChannels: chain.outputChannels, latencyFrames: chain.latencyFrames,
                 tailSeconds: Double(tail.frames) / chain.sampleRate, tailEndedAtCap: tail.endedAtCap, levels: levels)
-            report.instrumentGotNoMIDI = !(input is MIDIFileSource) && !chain.takesAudioInput
-                && chain.nodes.contains { $0.unit.componentDescription.type == ComponentType.musicDevice }
+            report.instrumentGotNoMIDI = !(input is MIDIFileSource) && !chain.takesAudioInput && !chain.instruments.isEmpty
             return report
         } catch {
             output.cancel()
