@@ -804,25 +804,24 @@ open class AudioUnit: @unchecked Sendable {
     /// initialized and the cycle short enough.
     /// - Thread: render.
     private func render(_ resources: RenderResources, flags: inout RenderFlags, timestamp: RenderTimestamp, outputBus: Element, buffers: AudioBuffers) -> AudioUnitStatus {
-        do {
-            let frames = buffers.frameCount
-            guard outputBus >= 0, outputBus < resources.outputs.count else { return AudioUnitErrorCode.invalidElement.rawValue }
-            if !(resources.lastSampleTime == timestamp.sampleTime && resources.lastFrameCount == frames) {
-                for bus in 0..<resources.inputs.count {
-                    let status = pullInput(bus, flags: &flags, timestamp: timestamp, into: resources.inputs[bus].buffers(frameCount: frames))
-                    if status != 0 { return status }
-                }
-                resources.prepareViews(frameCount: frames)
-                let status = renderCycle(
-                    timestamp: timestamp, frameCount: frames, inputs: UnsafeBufferPointer(resources.inputViews),
-                    outputs: UnsafeBufferPointer(resources.outputViews), midi: UnsafeBufferPointer(start: nil, count: 0))
+        let frames = buffers.frameCount
+        guard outputBus >= 0, outputBus < resources.outputs.count else { return AudioUnitErrorCode.invalidElement.rawValue }
+        if !(resources.lastSampleTime == timestamp.sampleTime && resources.lastFrameCount == frames) {
+            for bus in 0..<resources.inputs.count {
+                let status = pullInput(bus, flags: &flags, timestamp: timestamp, into: resources.inputs[bus].buffers(frameCount: frames))
                 if status != 0 { return status }
-                resources.lastSampleTime = timestamp.sampleTime
-                resources.lastFrameCount = frames
             }
-            buffers.copy(from: resources.outputs[outputBus].buffers(frameCount: frames))
-            return 0
+            resources.prepareViews(frameCount: frames)
+            // Already inside the render mark, initialized and within MaximumFramesPerSlice.
+            let status = renderCycle(
+                resources, timestamp: timestamp, frameCount: frames, inputs: UnsafeBufferPointer(resources.inputViews),
+                outputs: UnsafeBufferPointer(resources.outputViews), midi: UnsafeBufferPointer(start: nil, count: 0))
+            if status != 0 { return status }
+            resources.lastSampleTime = timestamp.sampleTime
+            resources.lastFrameCount = frames
         }
+        buffers.copy(from: resources.outputs[outputBus].buffers(frameCount: frames))
+        return 0
     }
 
     /// Fills `buffers` from input bus `bus`'s source: its render callback or the unit it is
@@ -880,42 +879,40 @@ open class AudioUnit: @unchecked Sendable {
         _ resources: RenderResources, timestamp: RenderTimestamp, frameCount: Int, inputs: UnsafeBufferPointer<AudioBuffers>,
         outputs: UnsafeBufferPointer<AudioBuffers>, midi: UnsafeBufferPointer<MIDIEvent>
     ) -> AudioUnitStatus {
-        do {
-            guard inputs.count << 16 | outputs.count == renderLimits.load(ordering: .relaxed) & 0xFFFF_FFFF else {
-                return AudioUnitErrorCode.invalidElement.rawValue
+        guard inputs.count << 16 | outputs.count == renderLimits.load(ordering: .relaxed) & 0xFFFF_FFFF else {
+            return AudioUnitErrorCode.invalidElement.rawValue
+        }
+        if bypassed.load(ordering: .relaxed) {
+            for bus in 0..<outputs.count {
+                if bus < inputs.count { outputs[bus].copy(from: inputs[bus]) } else { outputs[bus].clear() }
             }
-            if bypassed.load(ordering: .relaxed) {
-                for bus in 0..<outputs.count {
-                    if bus < inputs.count { outputs[bus].copy(from: inputs[bus]) } else { outputs[bus].clear() }
-                }
-                return 0
-            }
-            var status: AudioUnitStatus = 0
-            if pendingEvents.load(ordering: .acquiring) == 0 && midi.isEmpty && !rampsActive.load(ordering: .relaxed) {
-                // The common cycle: nothing to apply.
+            return 0
+        }
+        var status: AudioUnitStatus = 0
+        if pendingEvents.load(ordering: .acquiring) == 0 && midi.isEmpty && !rampsActive.load(ordering: .relaxed) {
+            // The common cycle: nothing to apply.
+            status = process(ProcessContext(
+                frameCount: frameCount, timestamp: timestamp, inputs: inputs, outputs: outputs,
+                midiEvents: UnsafeBufferPointer(start: resources.midi, count: 0)))
+        } else {
+            let eventCount = resources.takeParameterEvents(from: parameterEvents)
+            let midiCount = resources.takeMIDIEvents(from: midiEvents, renderRing: renderMIDIEvents, adding: midi, frameCount: frameCount)
+            pendingEvents.wrappingSubtract(eventCount + midiCount - min(midi.count, AudioUnit.eventCapacity), ordering: .relaxed)
+            if eventCount == 0 && resources.activeRampCount == 0 || rendersWholeCycles {
+                if eventCount > 0 || resources.activeRampCount > 0 { applyAtCycleStart(resources, eventCount: eventCount, frameCount: frameCount) }
                 status = process(ProcessContext(
                     frameCount: frameCount, timestamp: timestamp, inputs: inputs, outputs: outputs,
-                    midiEvents: UnsafeBufferPointer(start: resources.midi, count: 0)))
+                    midiEvents: UnsafeBufferPointer(start: resources.midi, count: midiCount)))
             } else {
-                let eventCount = resources.takeParameterEvents(from: parameterEvents)
-                let midiCount = resources.takeMIDIEvents(from: midiEvents, renderRing: renderMIDIEvents, adding: midi, frameCount: frameCount)
-                pendingEvents.wrappingSubtract(eventCount + midiCount - min(midi.count, AudioUnit.eventCapacity), ordering: .relaxed)
-                if eventCount == 0 && resources.activeRampCount == 0 || rendersWholeCycles {
-                    if eventCount > 0 || resources.activeRampCount > 0 { applyAtCycleStart(resources, eventCount: eventCount, frameCount: frameCount) }
-                    status = process(ProcessContext(
-                        frameCount: frameCount, timestamp: timestamp, inputs: inputs, outputs: outputs,
-                        midiEvents: UnsafeBufferPointer(start: resources.midi, count: midiCount)))
-                } else {
-                    status = renderSlices(resources, timestamp: timestamp, frameCount: frameCount, inputs: inputs, outputs: outputs, eventCount: eventCount, midiCount: midiCount)
-                }
-                rampsActive.store(resources.activeRampCount > 0, ordering: .relaxed)
+                status = renderSlices(resources, timestamp: timestamp, frameCount: frameCount, inputs: inputs, outputs: outputs, eventCount: eventCount, midiCount: midiCount)
             }
-            if status != 0 && status != lastRenderError.load(ordering: .relaxed) {
-                lastRenderError.store(status, ordering: .relaxed)
-                notifyPropertyChangeFromRender(.lastRenderError)
-            }
-            return status
+            rampsActive.store(resources.activeRampCount > 0, ordering: .relaxed)
         }
+        if status != 0 && status != lastRenderError.load(ordering: .relaxed) {
+            lastRenderError.store(status, ordering: .relaxed)
+            notifyPropertyChangeFromRender(.lastRenderError)
+        }
+        return status
     }
 
     /// Applies a cycle's parameter events at its first frame and moves ramps on by the
