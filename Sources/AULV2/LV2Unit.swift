@@ -186,6 +186,18 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
         }
     }
 
+    /// Fills the input sequences for one run: MIDI and, for a plugin that follows it, the
+    /// transport. Kept out of line: inlined, the read of the transport's stored properties
+    /// made the optimizer begin an exclusivity-checked access before every run, whether
+    /// the plugin needs atoms or not.
+    /// - Thread: render.
+    @inline(never)
+    private func prepareAtoms(_ instance: LV2Instance, _ context: ProcessContext, offset: Int, frames: Int) {
+        instance.prepareAtoms(
+            midi: context.midiEvents, offset: offset, frames: frames, sampleTime: context.timestamp.sampleTime + Double(offset),
+            transport: instance.followsTransport ? transport(at: context.timestamp, offset: offset, sampleRate: instance.sampleRate) : TransportState())
+    }
+
     /// One cycle of the plugin: control inputs in, `run()` (in power-of-two pieces when the
     /// plugin wants them), control outputs and MIDI out.
     /// - Thread: render.
@@ -200,9 +212,7 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
             if instance.powerOf2 { frames = 1 << (Int.bitWidth - 1 - frames.leadingZeroBitCount) }
             instance.connectAudio(inputs: context.inputs, outputs: context.outputs, offset: start)
             if instance.followsTransport || (instance.hasAtomPorts && !context.midiEvents.isEmpty) {
-                instance.prepareAtoms(
-                    midi: context.midiEvents, offset: start, frames: frames, sampleTime: context.timestamp.sampleTime + Double(start),
-                    transport: instance.followsTransport ? transport(at: context.timestamp, offset: start, sampleRate: instance.sampleRate) : TransportState())
+                prepareAtoms(instance, context, offset: start, frames: frames)
             }
             instance.run(frames: frames)
             if instance.hasAtomPorts {
