@@ -815,7 +815,8 @@ open class AudioUnit: @unchecked Sendable {
             // Already inside the render mark, initialized and within MaximumFramesPerSlice.
             let status = renderCycle(
                 resources, timestamp: timestamp, frameCount: frames, inputs: UnsafeBufferPointer(resources.inputViews),
-                outputs: UnsafeBufferPointer(resources.outputViews), midi: UnsafeBufferPointer(start: nil, count: 0))
+                outputs: UnsafeBufferPointer(resources.outputViews), midi: UnsafeBufferPointer(start: nil, count: 0),
+                buffersStamp: resources.viewsStamp)
             if status != 0 { return status }
             resources.lastSampleTime = timestamp.sampleTime
             resources.lastFrameCount = frames
@@ -859,15 +860,17 @@ open class AudioUnit: @unchecked Sendable {
     /// inside ``RenderThread/run(_:)`` (a graph renders every node of a cycle in one such
     /// call), which saves marking the thread again for each unit.
     /// - Thread: render, inside `RenderThread.run`.
+    /// `buffersStamp` is passed on in ``ProcessContext/buffersStamp`` for a cycle processed
+    /// whole (0 for the slices of a cycle split at parameter events).
     public func renderCycleInsideRender(
         timestamp: RenderTimestamp, frameCount: Int, inputs: UnsafeBufferPointer<AudioBuffers>,
-        outputs: UnsafeBufferPointer<AudioBuffers>, midi: UnsafeBufferPointer<MIDIEvent>
+        outputs: UnsafeBufferPointer<AudioBuffers>, midi: UnsafeBufferPointer<MIDIEvent>, buffersStamp: UInt64 = 0
     ) -> AudioUnitStatus {
         assert(RenderThread.isCurrent, "renderCycleInsideRender called outside RenderThread.run")
         guard let reference = renderResourcesReference else { return AudioUnitErrorCode.uninitialized.rawValue }
         guard frameCount <= renderLimits.load(ordering: .relaxed) >> 32 else { return AudioUnitErrorCode.tooManyFramesToProcess.rawValue }
         return reference._withUnsafeGuaranteedRef { resources in
-            renderCycle(resources, timestamp: timestamp, frameCount: frameCount, inputs: inputs, outputs: outputs, midi: midi)
+            renderCycle(resources, timestamp: timestamp, frameCount: frameCount, inputs: inputs, outputs: outputs, midi: midi, buffersStamp: buffersStamp)
         }
     }
 
@@ -877,7 +880,7 @@ open class AudioUnit: @unchecked Sendable {
     @inline(__always)
     private func renderCycle(
         _ resources: RenderResources, timestamp: RenderTimestamp, frameCount: Int, inputs: UnsafeBufferPointer<AudioBuffers>,
-        outputs: UnsafeBufferPointer<AudioBuffers>, midi: UnsafeBufferPointer<MIDIEvent>
+        outputs: UnsafeBufferPointer<AudioBuffers>, midi: UnsafeBufferPointer<MIDIEvent>, buffersStamp: UInt64
     ) -> AudioUnitStatus {
         guard inputs.count << 16 | outputs.count == renderLimits.load(ordering: .relaxed) & 0xFFFF_FFFF else {
             return AudioUnitErrorCode.invalidElement.rawValue
@@ -893,7 +896,7 @@ open class AudioUnit: @unchecked Sendable {
             // The common cycle: nothing to apply.
             status = process(ProcessContext(
                 frameCount: frameCount, timestamp: timestamp, inputs: inputs, outputs: outputs,
-                midiEvents: UnsafeBufferPointer(start: resources.midi, count: 0)))
+                midiEvents: UnsafeBufferPointer(start: nil, count: 0), buffersStamp: buffersStamp))
         } else {
             let eventCount = resources.takeParameterEvents(from: parameterEvents)
             let midiCount = resources.takeMIDIEvents(from: midiEvents, renderRing: renderMIDIEvents, adding: midi, frameCount: frameCount)
@@ -902,7 +905,7 @@ open class AudioUnit: @unchecked Sendable {
                 if eventCount > 0 || resources.activeRampCount > 0 { applyAtCycleStart(resources, eventCount: eventCount, frameCount: frameCount) }
                 status = process(ProcessContext(
                     frameCount: frameCount, timestamp: timestamp, inputs: inputs, outputs: outputs,
-                    midiEvents: UnsafeBufferPointer(start: resources.midi, count: midiCount)))
+                    midiEvents: UnsafeBufferPointer(start: resources.midi, count: midiCount), buffersStamp: buffersStamp))
             } else {
                 status = renderSlices(resources, timestamp: timestamp, frameCount: frameCount, inputs: inputs, outputs: outputs, eventCount: eventCount, midiCount: midiCount)
             }

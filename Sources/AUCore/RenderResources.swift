@@ -7,6 +7,8 @@ final class RenderResources: @unchecked Sendable {
     let outputs: [OwnedAudioBuffers]
     let inputViews: UnsafeMutableBufferPointer<AudioBuffers>
     let outputViews: UnsafeMutableBufferPointer<AudioBuffers>
+    /// The ``BufferStamp`` of `inputViews` and `outputViews`, whose channel pointers never move.
+    let viewsStamp = BufferStamp.next()
     /// Channel pointers of slice views: inputs then outputs.
     private let sliceChannels: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
     private let sliceInputViews: UnsafeMutableBufferPointer<AudioBuffers>

@@ -20,6 +20,26 @@ public enum RenderThread {
         return body()
     }
 
+    /// Runs `body`, a loop that renders cycle after cycle on the calling thread, with
+    /// denormals flushed throughout, so that each cycle's ``run(_:)`` finds the control
+    /// register as it wants it and leaves it alone: writing it stalls the pipeline, and
+    /// setting and restoring it around every cycle cost the graph 0.3 % on the reference
+    /// chain (docs/BENCHMARKS.md). The caller's state is restored afterwards.
+    /// - Thread: the caller's (a render loop's).
+    public static func flushingDenormals<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        let floatState = au_enable_flush_denormals()
+        defer { au_restore_float_state(floatState) }
+        return try body()
+    }
+
+    /// Flushes denormals on the calling thread for the rest of its life, for a thread that
+    /// does nothing but render (a JACK process thread), with the same effect on
+    /// ``run(_:)`` as ``flushingDenormals(_:)``.
+    /// - Thread: a render thread, before its first cycle.
+    public static func flushDenormalsForThisThread() {
+        _ = au_enable_flush_denormals()
+    }
+
     /// What the AllocCounter shim counted inside render calls (allocations, frees, retains,
     /// releases, locks) when it is preloaded (`LD_PRELOAD=libAllocCounter.so`); nil otherwise.
     /// - Thread: any.

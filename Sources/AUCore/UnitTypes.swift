@@ -124,4 +124,7 @@ public struct ProcessContext {
     public var outputs: UnsafeBufferPointer<AudioBuffers>
     /// MIDI events of this slice, sorted, offsets relative to the slice's first frame.
     public var midiEvents: UnsafeBufferPointer<MIDIEvent>
+    /// Nonzero when every channel pointer of `inputs` and `outputs` is the one the caller
+    /// passed the last time it passed this stamp (see ``BufferStamp``); 0 promises nothing.
+    public var buffersStamp: UInt64 = 0
 }

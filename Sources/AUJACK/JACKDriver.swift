@@ -222,6 +222,8 @@ final class JACKProcessState: @unchecked Sendable {
 
     func install() {
         let context = Unmanaged.passUnretained(self).toOpaque()
+        // The process thread does nothing but render: denormals stay flushed on it.
+        jack_set_thread_init_callback(client, { _ in RenderThread.flushDenormalsForThisThread() }, nil)
         jack_set_process_callback(client, { frames, context in
             Unmanaged<JACKProcessState>.fromOpaque(context!).takeUnretainedValue().run(frames: frames)
         }, context)

@@ -22,6 +22,9 @@ final class LV2Instance: @unchecked Sendable {
     /// last filled (`UInt64.max`: never). Render thread only; an atomic so that reading it
     /// costs no exclusivity check.
     let copiedChanges = Atomic<UInt64>(.max)
+    /// The ``BufferStamp`` of the buffers the audio ports are connected to (0: none known).
+    /// Render thread only; an atomic for the same reason.
+    let connectedStamp = Atomic<UInt64>(0)
     let handle: LV2_Handle?
     let runFunction: @convention(c) (LV2_Handle?, UInt32) -> Void
     let connectFunction: @convention(c) (LV2_Handle?, UInt32, UnsafeMutableRawPointer?) -> Void
@@ -200,10 +203,14 @@ final class LV2Instance: @unchecked Sendable {
 
     /// Connects every audio and CV port to `frames` frames of the caller's buses from
     /// `offset` (the silence or sink buffer for a channel the caller did not give), calling
-    /// the plugin only for ports whose buffer moved.
+    /// the plugin only for ports whose buffer moved, and reading nothing when the caller's
+    /// ``BufferStamp`` is the one the ports were connected with.
     /// - Thread: render.
     @inline(__always)
-    func connectAudio(inputs: UnsafeBufferPointer<AudioBuffers>, outputs: UnsafeBufferPointer<AudioBuffers>, offset: Int) {
+    func connectAudio(inputs: UnsafeBufferPointer<AudioBuffers>, outputs: UnsafeBufferPointer<AudioBuffers>, offset: Int, stamp: UInt64) {
+        // The caller's stamp says the pointers are those the ports were connected to.
+        if offset == 0 && stamp != 0 && connectedStamp.load(ordering: .relaxed) == stamp { return }
+        connectedStamp.store(offset == 0 ? stamp : 0, ordering: .relaxed)
         for index in 0..<audioLinks.count {
             let link = audioLinks[index]
             let buses = link.isInput ? inputs : outputs

@@ -210,7 +210,7 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
         while start < context.frameCount {
             var frames = context.frameCount - start
             if instance.powerOf2 { frames = 1 << (Int.bitWidth - 1 - frames.leadingZeroBitCount) }
-            instance.connectAudio(inputs: context.inputs, outputs: context.outputs, offset: start)
+            instance.connectAudio(inputs: context.inputs, outputs: context.outputs, offset: start, stamp: context.buffersStamp)
             if instance.followsTransport || (instance.hasAtomPorts && !context.midiEvents.isEmpty) {
                 prepareAtoms(instance, context, offset: start, frames: frames)
             }

@@ -383,12 +383,14 @@ final class GraphRenderer: @unchecked Sendable {
 
     /// Points the step's views at `offset` frames into its buffers, `frames` long, unless
     /// they point there already (the common cycle: whole slices at offset 0), which spares
-    /// reading the buffers' channel tables.
+    /// reading the buffers' channel tables; returns the views' ``BufferStamp``.
     @inline(__always)
-    private func point(_ step: PlanStep, offset: Int, frames: Int) {
+    @discardableResult
+    private func point(_ step: PlanStep, offset: Int, frames: Int) -> UInt64 {
         let placement = offset << 32 | frames
-        guard step.viewPlacement.pointee != placement else { return }
-        step.viewPlacement.pointee = placement
+        guard step.viewPlacement.pointee.offsetAndFrames != placement else { return step.viewPlacement.pointee.stamp }
+        let stamp = BufferStamp.next()
+        step.viewPlacement.pointee = ViewPlacement(offsetAndFrames: placement, stamp: stamp)
         for bus in 0..<step.inputs.count {
             let input = step.inputs[bus]
             let pointers = step.inputViews[bus].channelPointers
@@ -401,17 +403,18 @@ final class GraphRenderer: @unchecked Sendable {
             for channel in 0..<pointers.count { pointers[channel] = output.base[channel] + offset }
             step.outputViews[bus].frameCount = frames
         }
+        return stamp
     }
 
     @inline(__always)
     private func call(_ step: PlanStep, offset: Int, frames: Int, time: RenderTimestamp) -> AudioUnitStatus {
-        point(step, offset: offset, frames: frames)
+        let stamp = point(step, offset: offset, frames: frames)
         var callTime = time
         callTime.sampleTime += Double(offset)
         return step.unitReference._withUnsafeGuaranteedRef {
             $0.renderCycleInsideRender(
                 timestamp: callTime, frameCount: frames, inputs: UnsafeBufferPointer(step.inputViews),
-                outputs: UnsafeBufferPointer(step.outputViews), midi: UnsafeBufferPointer(start: nil, count: 0))
+                outputs: UnsafeBufferPointer(step.outputViews), midi: UnsafeBufferPointer(start: nil, count: 0), buffersStamp: stamp)
         }
     }
 }

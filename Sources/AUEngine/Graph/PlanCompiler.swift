@@ -187,8 +187,8 @@ struct PlanCompiler {
                 plan.retain(made)
                 adapter = Unmanaged.passUnretained(made)
             }
-            let placement = plan.allocate(Int.self, count: 1).baseAddress!
-            placement.initialize(to: -1)
+            let placement = plan.allocate(ViewPlacement.self, count: 1).baseAddress!
+            placement.initialize(to: ViewPlacement())
             plan.steps.initializeElement(at: index, to: PlanStep(
                 node: node, unitReference: Unmanaged.passUnretained(unit), runtimeReference: Unmanaged.passUnretained(runtime), inputs: inputs, outputs: planOutputs,
                 inputViews: inputViews, outputViews: outputViews,

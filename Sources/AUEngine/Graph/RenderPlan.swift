@@ -46,6 +46,13 @@ struct PlanOutput {
     }
 }
 
+/// Where a step's views point: `offset << 32 | frames` (-1: nowhere yet), and the
+/// ``BufferStamp`` the unit gets while they point there.
+struct ViewPlacement: BitwiseCopyable {
+    var offsetAndFrames = -1
+    var stamp: UInt64 = 0
+}
+
 /// One node in render order, with everything resolved: no look-up happens on the render
 /// thread. Class references are unmanaged: the plan holds the strong ones, so copying a step
 /// does no reference counting.
@@ -61,8 +68,8 @@ struct PlanStep {
     /// Whether an input needs work before the unit runs (a delay or a render callback);
     /// false when every input reads its source's buffer directly (or silence).
     var needsInputPreparation: Bool
-    /// Where the views point now: `offset << 32 | frames` (-1: nowhere yet). Render thread only.
-    var viewPlacement: UnsafeMutablePointer<Int>
+    /// Where the views point now. Render thread only.
+    var viewPlacement: UnsafeMutablePointer<ViewPlacement>
     /// Frames of latency (the unit's plus a block adapter's).
     var latency: Int
     /// Delays that keep a bypassed node's latency, one per output bus that has a matching

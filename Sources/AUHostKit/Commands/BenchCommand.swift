@@ -215,12 +215,12 @@ enum BenchCommand: Command {
         var time = 0.0
         // The views point into `input` and `out`: keep them alive while rendering.
         return withExtendedLifetime((input, out)) {
-            body { cycles in
+            RenderThread.flushingDenormals { body { cycles in
                 for _ in 0..<cycles {
                     _ = graph.render(frameCount: frames, timestamp: RenderTimestamp(sampleTime: time), input: inputView, output: outputView)
                     time += Double(frames)
                 }
-            }
+            } }
         }
     }
 }

@@ -122,8 +122,13 @@ final class OfflineFileRenderer {
         }
     }
 
-    /// The cycle loop: read, render, write the aligned part, until the tail is over.
+    /// The cycle loop, with denormals flushed throughout (not set and reset every cycle).
     private func renderLoop(cancellation: RenderCancellation?, progress: (Int) -> Void) throws(AudioUnitError) {
+        try RenderThread.flushingDenormals { () throws(AudioUnitError) in try renderCycles(cancellation: cancellation, progress: progress) }
+    }
+
+    /// Read, render, write the aligned part, until the tail is over.
+    private func renderCycles(cancellation: RenderCancellation?, progress: (Int) -> Void) throws(AudioUnitError) {
         let latency = chain.latencyFrames
         let bodyFrames = input.totalFrames
         let total = max(1, bodyFrames)
