@@ -38,6 +38,10 @@ open class AudioUnit: @unchecked Sendable {
     private let rampsActive = Atomic<Bool>(false)
     private let lastRenderError = Atomic<Int32>(0)
     public let parameters: ParameterTable
+    /// Counts the render thread's changes to output parameters (meters): they reach the
+    /// listeners by ``dispatchPendingNotifications()`` comparing values, not through the
+    /// notification ring, whose push cost cache misses on every metered cycle.
+    private let outputPublications = Atomic<UInt64>(0)
 
     public let componentDescription: ComponentDescription
     public let name: String
@@ -64,6 +68,14 @@ open class AudioUnit: @unchecked Sendable {
     /// MIDI a driver hands over on the render thread for the next cycle (single producer).
     private let renderMIDIEvents = RealTimeRing<MIDIEvent>(minimumCapacity: AudioUnit.eventCapacity)
     private let notifications = RealTimeRing<UnitNotification>(minimumCapacity: 1024)
+    /// What the listeners last heard of the output parameters.
+    private let notifiedOutputs: Mutex<NotifiedOutputs>
+
+    /// The output-parameter publication count and values the listeners were last told.
+    private struct NotifiedOutputs {
+        var publications: UInt64 = 0
+        var values: [UInt32]
+    }
 
     /// Everything the render thread touches, allocated by `initialize()`.
     private var renderResources: RenderResources? {
@@ -93,7 +105,9 @@ open class AudioUnit: @unchecked Sendable {
         inputBuses = inputs
         outputBuses = outputs
         inputSources = Array(repeating: .none, count: inputs.count)
-        self.parameters = ParameterTable(parameters)
+        let table = ParameterTable(parameters)
+        self.parameters = table
+        notifiedOutputs = Mutex(NotifiedOutputs(values: table.outputSlots.map { table.value(at: $0).bitPattern }))
     }
 
     // MARK: - Hooks for backends
@@ -579,7 +593,32 @@ open class AudioUnit: @unchecked Sendable {
                     PropertyChange(id: PropertyID(rawValue: note.identity), scope: Scope(rawValue: note.scope) ?? .global, element: Int(note.element)))
             }
         }
+        for (slot, value) in changedOutputs() {
+            delivered += 1
+            listeners.parameterChanged(parameters.infos[slot].address, value: value)
+        }
         return delivered
+    }
+
+    /// The output parameters whose values differ from what the listeners last heard, when
+    /// the render thread published any since: a meter's listener hears its latest value
+    /// once per dispatch, however many cycles changed it.
+    /// - Thread: control.
+    private func changedOutputs() -> [(slot: Int, value: Float)] {
+        let publications = outputPublications.load(ordering: .acquiring)
+        return notifiedOutputs.withLock { notified in
+            guard notified.publications != publications else { return [] }
+            notified.publications = publications
+            var changed: [(slot: Int, value: Float)] = []
+            for (position, slot) in parameters.outputSlots.enumerated() {
+                let value = parameters.value(at: slot)
+                if value.bitPattern != notified.values[position] {
+                    notified.values[position] = value.bitPattern
+                    changed.append((slot, value))
+                }
+            }
+            return changed
+        }
     }
 
     private func announceAllParameters() {
@@ -711,14 +750,20 @@ open class AudioUnit: @unchecked Sendable {
     }
 
     /// Publishes a value the unit produced (a meter, a reported latency) to an output
-    /// parameter; listeners hear of it through ``dispatchPendingNotifications()``.
+    /// parameter; listeners hear of it through ``dispatchPendingNotifications()``, which
+    /// gives them the latest value of each output that changed since the last dispatch.
     /// - Thread: render. An unchanged value costs one relaxed load: the render thread is the
     ///   only writer of what it publishes, so it needs no atomic exchange.
     public func publishOutputParameter(at index: Int, value: Float) {
         let old = parameters.value(at: index)
         guard old != value && !(old.isNaN && value.isNaN) else { return }
         parameters.storeValue(value, at: index)
-        notifications.push(UnitNotification(identity: UInt32(index), isParameter: true, scope: 0, element: 0, value: value))
+        if parameters.isOutput[index] {
+            // The render thread is the only writer: a load and a store, not a locked add.
+            outputPublications.store(outputPublications.load(ordering: .relaxed) &+ 1, ordering: .releasing)
+        } else {
+            notifications.push(UnitNotification(identity: UInt32(index), isParameter: true, scope: 0, element: 0, value: value))
+        }
     }
 
     /// Tells listeners, through the notification ring, that a property changed on the render thread.

@@ -10,7 +10,11 @@ public final class ParameterTable: @unchecked Sendable {
     /// modules read it without a call).
     @usableFromInline let values: UnsafeMutablePointer<Atomic<UInt32>>
     /// Whether each slot is an output (a meter): writes to outputs do not count as changes.
+    /// Stored right after `values`, in the same allocation, so that a render path that reads
+    /// a value and its kind touches one cache line for a small table, not two.
     @usableFromInline let isOutput: UnsafeMutablePointer<Bool>
+    /// The slots of the output parameters, in order.
+    public let outputSlots: [Int]
     /// Counts writes to input parameters, so that a render path that copies values into a
     /// plugin (LV2 control ports) copies only after something changed.
     @usableFromInline let inputChanges = Atomic<UInt64>(0)
@@ -23,8 +27,11 @@ public final class ParameterTable: @unchecked Sendable {
             indexByAddress[info.address] = index
         }
         self.indexByAddress = indexByAddress
-        values = .allocate(capacity: Swift.max(1, infos.count))
-        isOutput = .allocate(capacity: Swift.max(1, infos.count))
+        let count = Swift.max(1, infos.count)
+        let storage = UnsafeMutableRawPointer.allocate(byteCount: count * MemoryLayout<UInt32>.stride + count, alignment: 64)
+        values = storage.bindMemory(to: Atomic<UInt32>.self, capacity: count)
+        isOutput = (storage + count * MemoryLayout<UInt32>.stride).bindMemory(to: Bool.self, capacity: count)
+        outputSlots = infos.indices.filter { infos[$0].isOutput }
         for (index, info) in infos.enumerated() {
             (values + index).initialize(to: Atomic(info.defaultValue.bitPattern))
             (isOutput + index).initialize(to: info.isOutput)
@@ -33,8 +40,7 @@ public final class ParameterTable: @unchecked Sendable {
 
     deinit {
         values.deinitialize(count: infos.count)
-        values.deallocate()
-        isOutput.deallocate()
+        UnsafeMutableRawPointer(values).deallocate()
     }
 
     /// How many times an input parameter was written; compare two readings to learn whether

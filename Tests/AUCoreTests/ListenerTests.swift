@@ -56,15 +56,21 @@ final class ListenerLog: Sendable {
         #expect(log.parameters.isEmpty)  // scheduled: not applied yet
         _ = renderOnes(unit, frames: 16)
         #expect(log.parameters.isEmpty)  // applied on the render thread: not delivered there
-        // The cycle is split at frame 5: the meter reads 1, then the gain becomes 2, then the meter reads 2.
-        #expect(unit.dispatchPendingNotifications() == 3)
+        // The cycle is split at frame 5, where the gain becomes 2; the meter read 1, then 2.
+        // Input parameters are delivered change by change; a meter once, with its latest value.
+        #expect(unit.dispatchPendingNotifications() == 2)
         let delivered = log.parameters
-        #expect(delivered.map(\.0.id) == [TestGainUnit.peak, TestGainUnit.gain, TestGainUnit.peak])
-        #expect(delivered.map(\.1) == [1, 2, 2])
+        #expect(delivered.map(\.0.id) == [TestGainUnit.gain, TestGainUnit.peak])
+        #expect(delivered.map(\.1) == [2, 2])
         #expect(log.onRenderThread == 0)
         #expect(unit.dispatchPendingNotifications() == 0)
         _ = renderOnes(unit, frames: 16, sampleTime: 16)  // same peak: no new notification
         #expect(unit.dispatchPendingNotifications() == 0)
+        try unit.setParameter(TestGainUnit.gain, value: 3)
+        _ = renderOnes(unit, frames: 16, sampleTime: 32)
+        unit.dispatchPendingNotifications()
+        #expect(log.parameters.dropFirst(2).map(\.0.id) == [TestGainUnit.gain, TestGainUnit.peak])
+        #expect(log.parameters.dropFirst(2).map(\.1) == [3, 3])
     }
 
     @Test func immediateParameterChangesNotifyOnce() throws {
