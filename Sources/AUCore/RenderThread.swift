@@ -11,24 +11,26 @@ public enum RenderThread {
     /// - Thread: render.
     @inline(__always)
     public static func run<Result>(_ body: () -> Result) -> Result {
-        let depth = au_render_thread_enter()
-        let floatState: UInt32 = depth == 1 ? au_enable_flush_denormals() : 0
-        defer {
-            if depth == 1 { au_restore_float_state(floatState) }
-            au_render_thread_leave()
-        }
+        au_render_thread_enter()
+        defer { au_render_thread_leave() }
         return body()
     }
 
     /// Runs `body`, a loop that renders cycle after cycle on the calling thread, with
-    /// denormals flushed throughout, so that each cycle's ``run(_:)`` finds the control
-    /// register as it wants it and leaves it alone: writing it stalls the pipeline, and
-    /// setting and restoring it around every cycle cost the graph 0.3 % on the reference
-    /// chain (docs/BENCHMARKS.md). The caller's state is restored afterwards.
+    /// denormals flushed throughout, so that each cycle's ``run(_:)`` does not touch the
+    /// floating-point control register: writing it stalls the pipeline, and even reading it
+    /// waits for the floating-point work before it (it holds the sticky exception flags).
+    /// Setting and restoring it around every cycle cost the graph 0.3 % on the reference
+    /// chain, reading it 0.4 % more (docs/BENCHMARKS.md). The caller's state is restored
+    /// afterwards. A plugin that cleared FTZ/DAZ would leave them cleared until then.
     /// - Thread: the caller's (a render loop's).
     public static func flushingDenormals<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         let floatState = au_enable_flush_denormals()
-        defer { au_restore_float_state(floatState) }
+        let kept = au_render_thread_keep_flushing(true)
+        defer {
+            au_render_thread_keep_flushing(kept)
+            au_restore_float_state(floatState)
+        }
         return try body()
     }
 
@@ -38,6 +40,7 @@ public enum RenderThread {
     /// - Thread: a render thread, before its first cycle.
     public static func flushDenormalsForThisThread() {
         _ = au_enable_flush_denormals()
+        au_render_thread_keep_flushing(true)
     }
 
     /// What the AllocCounter shim counted inside render calls (allocations, frees, retains,

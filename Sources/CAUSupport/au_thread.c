@@ -1,11 +1,19 @@
 #define _GNU_SOURCE
 #include "au_thread.h"
+#include "au_float.h"
 #include <dlfcn.h>
 #include <stddef.h>
 
 /* initial-exec: a plain %fs-relative access instead of a __tls_get_addr call on every
  * render entry (this code is linked into the executable, never dlopen()ed late). */
 static _Thread_local int render_depth __attribute__((tls_model("initial-exec"))) = 0;
+/* The floating-point state the outermost enter found, given back by the matching leave. */
+static _Thread_local uint32_t outer_float_state __attribute__((tls_model("initial-exec"))) = 0;
+/* Set while a render loop keeps denormals flushed itself (au_render_thread_keep_flushing):
+ * enter and leave then leave the control register alone. Reading it is not free either:
+ * it carries the sticky exception flags, so it waits for the floating-point work before
+ * it (the plugins' last samples) to finish. */
+static _Thread_local bool keeps_flushing __attribute__((tls_model("initial-exec"))) = false;
 
 /* When the AllocCounter shim is preloaded (LD_PRELOAD), every render call is counted:
  * the outermost enter begins counting on the thread and the matching leave ends it. */
@@ -21,12 +29,24 @@ __attribute__((constructor)) static void au_find_alloc_counter(void) {
 }
 
 int au_render_thread_enter(void) {
-    if (++render_depth == 1 && counter_begin) counter_begin();
+    if (++render_depth == 1) {
+        if (!keeps_flushing) outer_float_state = au_enable_flush_denormals();
+        if (counter_begin) counter_begin();
+    }
     return render_depth;
 }
 
 void au_render_thread_leave(void) {
-    if (render_depth > 0 && --render_depth == 0 && counter_end) counter_end();
+    if (render_depth > 0 && --render_depth == 0) {
+        if (counter_end) counter_end();
+        if (!keeps_flushing) au_restore_float_state(outer_float_state);
+    }
+}
+
+bool au_render_thread_keep_flushing(bool keep) {
+    bool was = keeps_flushing;
+    keeps_flushing = keep;
+    return was;
 }
 
 bool au_is_render_thread(void) { return render_depth > 0; }

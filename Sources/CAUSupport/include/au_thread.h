@@ -3,10 +3,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/// Marks the calling thread as inside (depth > 0) or outside the render path.
+/// Marks the calling thread as inside (depth > 0) or outside the render path. The
+/// outermost enter flushes denormals (au_enable_flush_denormals) and the matching leave
+/// restores the floating-point state it found: one call each way per render call.
 /// Thread: any; touches only the caller's thread-local state; never allocates or blocks.
 int au_render_thread_enter(void);
 void au_render_thread_leave(void);
+/// Tells enter and leave whether the calling thread keeps denormals flushed itself (a
+/// render loop that set them once): when it does, they do not touch the floating-point
+/// control register. Returns the previous setting.
+bool au_render_thread_keep_flushing(bool keep);
 /// True while the calling thread is inside a render call.
 bool au_is_render_thread(void);
 
