@@ -11,9 +11,11 @@ import Synchronization
 /// - Thread: created and released on the control thread; the `render…` members are used on
 ///   the render thread.
 final class LV2Instance: @unchecked Sendable {
-    // What the render path reads every cycle comes first, in declaration order, so that it
-    // shares the object's first two cache lines (see AudioUnit); the tables it points to
-    // are carved from one arena, in the order they are read.
+    // What the render path reads every cycle comes first, in declaration order, so that an
+    // ordinary cycle of a plain effect reads only the object's first cache line, and one
+    // that publishes control outputs the second too (a plugin's `run()` evicts the host's
+    // data: each line read after it is a miss); the tables it points to are carved from one
+    // arena, in the order they are read.
 
     /// Keeps control-side work that must not overlap `run()` (state restore, reset) out of
     /// the render path.
@@ -27,25 +29,27 @@ final class LV2Instance: @unchecked Sendable {
     let connectedStamp = Atomic<UInt64>(0)
     let handle: LV2_Handle?
     let runFunction: @convention(c) (LV2_Handle?, UInt32) -> Void
-    let connectFunction: @convention(c) (LV2_Handle?, UInt32, UnsafeMutableRawPointer?) -> Void
-    /// Every audio and CV port with the bus channel it plays and where it is connected.
-    private let audioLinks: UnsafeMutableBufferPointer<AudioLink>
-    /// (parameter slot, port index) of control outputs, then of control inputs.
-    let outputControls: UnsafeMutableBufferPointer<(slot: Int, port: UInt32)>
-    /// One float per port; control ports are connected here once.
-    let controls: UnsafeMutablePointer<Float>
-    /// Atom ports: index, direction, what they carry, and their buffers.
-    let atomPorts: UnsafeMutableBufferPointer<AtomPort>
-    /// The slot of the `lv2:reportsLatency` output, or -1.
-    let latencySlot: Int
     /// What the render path must do besides `run()`, decided once so that a plain effect
     /// skips it: fill or offer atom sequences, compute the transport for `time:Position`,
-    /// collect MIDI output, deliver worker responses.
+    /// collect MIDI output, deliver worker responses, publish control outputs.
     let hasAtomPorts: Bool
     let followsTransport: Bool
     let sendsMIDI: Bool
     let hasWorker: Bool
     let powerOf2: Bool
+    let publishesOutputs: Bool
+
+    /// (parameter slot, port index) of control outputs, then of control inputs.
+    let outputControls: UnsafeMutableBufferPointer<(slot: Int, port: UInt32)>
+    /// One float per port; control ports are connected here once.
+    let controls: UnsafeMutablePointer<Float>
+    /// The slot of the `lv2:reportsLatency` output, or -1.
+    let latencySlot: Int
+    let connectFunction: @convention(c) (LV2_Handle?, UInt32, UnsafeMutableRawPointer?) -> Void
+    /// Every audio and CV port with the bus channel it plays and where it is connected.
+    private let audioLinks: UnsafeMutableBufferPointer<AudioLink>
+    /// Atom ports: index, direction, what they carry, and their buffers.
+    let atomPorts: UnsafeMutableBufferPointer<AtomPort>
     /// Silence for input channels the caller did not give; a sink for output channels.
     let silence: UnsafeMutablePointer<Float>
     let sink: UnsafeMutablePointer<Float>
@@ -140,6 +144,7 @@ final class LV2Instance: @unchecked Sendable {
         audioLinks = arena.table(links.count, of: AudioLink(port: 0, isInput: false, bus: 0, channel: 0, connected: nil))
         _ = audioLinks.update(fromContentsOf: links)
         outputControls = arena.table(outputs.count, of: (slot: 0, port: 0))
+        publishesOutputs = !outputs.isEmpty
         _ = outputControls.update(fromContentsOf: outputs)
         controls = arena.table(max(1, portCount), of: Float(0)).baseAddress!
         inputControls = arena.table(inputs.count, of: (slot: 0, port: 0))

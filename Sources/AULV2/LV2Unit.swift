@@ -205,7 +205,7 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     private func render(_ instance: LV2Instance, _ context: ProcessContext) {
         let parameters = self.parameters
         instance.copyControlInputs(from: parameters)
-        let previousLatency = instance.latencySlot >= 0 ? parameters.value(at: instance.latencySlot) : 0
+        let previousLatency = instance.publishesOutputs && instance.latencySlot >= 0 ? parameters.value(at: instance.latencySlot) : 0
         var start = 0
         while start < context.frameCount {
             var frames = context.frameCount - start
@@ -221,6 +221,7 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
             }
             start += frames
         }
+        guard instance.publishesOutputs else { return }
         for control in instance.outputControls {
             publishOutputParameter(at: control.slot, value: instance.controls[Int(control.port)])
         }
