@@ -153,8 +153,18 @@ final class GraphRenderer: @unchecked Sendable {
             guard frameCount >= 0, output.frameCount >= frameCount else {
                 return AudioUnitErrorCode.parameterError.rawValue
             }
-            let start = plan.measuresTime ? MonotonicClock.nanoseconds() : 0
+            let measuresTime = plan.measuresTime
+            let start = measuresTime ? MonotonicClock.nanoseconds() : 0
             takeParameterEvents()
+            // Read once per cycle, not once per step: each step starts after a plugin's run()
+            // evicted the lines they live in.
+            let events = eventCount
+            let firstStep = plan.steps.baseAddress, stepCount = plan.steps.count
+            // A cycle of one slice reads and writes the caller's buffers in place (channels
+            // from 0 up to these counts), unless its output overlaps its input.
+            let inPlace = frameCount <= plan.sliceFrames
+            let inputInPlace = plan.sourceBinding?.bind(inPlace && input.map { $0.frameCount >= frameCount } == true ? input : nil) ?? 0
+            let outputInPlace = plan.sinkBinding?.bind(inPlace && !Self.overlap(output, input, frames: frameCount) ? output : nil) ?? 0
             var done = 0
             while done < frameCount {
                 let frames = min(plan.sliceFrames, frameCount - done)
@@ -163,7 +173,7 @@ final class GraphRenderer: @unchecked Sendable {
                 if let source = plan.source {
                     let view = source.view(frames)
                     if let input, input.frameCount >= done + frames {
-                        for channel in 0..<view.channelCount {
+                        for channel in inputInPlace..<view.channelCount {
                             if channel < input.channelCount {
                                 view.channelPointers[channel].update(from: input.channelPointers[channel] + done, count: frames)
                             } else {
@@ -174,13 +184,13 @@ final class GraphRenderer: @unchecked Sendable {
                         view.clear()
                     }
                 }
-                for index in 0..<plan.steps.count {
-                    renderStep(plan, index, sliceOffset: done, frames: frames, time: sliceTime)
+                for index in 0..<stepCount {
+                    renderStep(firstStep.unsafelyUnwrapped + index, plan, measuresTime: measuresTime, events: events, sliceOffset: done, frames: frames, time: sliceTime)
                 }
                 if let sink = plan.sink {
                     prepareInput(plan, sink, frames: frames, time: sliceTime)
                     let view = sink.view(frames)
-                    for channel in 0..<output.channelCount {
+                    for channel in outputInPlace..<output.channelCount {
                         let target = output.channelPointers[channel] + done
                         if channel < view.channelCount {
                             target.update(from: view.channelPointers[channel], count: frames)
@@ -196,13 +206,23 @@ final class GraphRenderer: @unchecked Sendable {
                 done += frames
             }
             retireParameterEvents(frameCount: frameCount)
-            if plan.measuresTime {
+            if measuresTime {
                 renderNanoseconds.add(MonotonicClock.nanoseconds() &- start, ordering: .relaxed)
             }
             // The render thread is the only writer: a load and a store, not a locked add.
             cycles.store(cycles.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
             return 0
         }
+    }
+
+    /// Whether any channel of `output` shares memory with a channel of `input` within
+    /// `frames` frames: then the plan must not write the output before it read the input.
+    private static func overlap(_ output: AudioBuffers, _ input: AudioBuffers?, frames: Int) -> Bool {
+        guard let input else { return false }
+        for written in output.channelPointers {
+            for read in input.channelPointers where written < read + frames && read < written + frames { return true }
+        }
+        return false
     }
 
     @inline(__always)
@@ -277,40 +297,46 @@ final class GraphRenderer: @unchecked Sendable {
         }
     }
 
-    private func renderStep(_ plan: RenderPlan, _ index: Int, sliceOffset: Int, frames: Int, time: RenderTimestamp) {
-        let step = plan.steps[index]
-        let start = plan.measuresTime ? MonotonicClock.nanoseconds() : 0
-        if step.needsInputPreparation {
-            for bus in 0..<step.inputs.count { prepareInput(plan, step.inputs[bus], frames: frames, time: time) }
+    /// Renders one step for one slice: bypassed, faulted (silent) or through its unit, split
+    /// at the parameter events that fall inside the slice. Reads the step through its address:
+    /// an ordinary cycle touches only its first cache line.
+    private func renderStep(
+        _ step: UnsafeMutablePointer<PlanStep>, _ plan: RenderPlan, measuresTime: Bool, events eventCount: Int,
+        sliceOffset: Int, frames: Int, time: RenderTimestamp
+    ) {
+        let start = measuresTime ? MonotonicClock.nanoseconds() : 0
+        if step.pointee.needsInputPreparation {
+            for bus in 0..<step.pointee.inputs.count { prepareInput(plan, step.pointee.inputs[bus], frames: frames, time: time) }
         }
-        let runtime = step.runtimeReference
+        let runtime = step.pointee.runtimeReference
         if runtime._withUnsafeGuaranteedRef { $0.isFaulted.load(ordering: .relaxed) } {
-            for bus in 0..<step.outputs.count { step.outputs[bus].view(frames).clear() }
-            applyEvents(step, from: sliceOffset, to: sliceOffset + frames)
+            clearOutputs(step, frames: frames)
+            applyEvents(step, eventCount, from: sliceOffset, to: sliceOffset + frames)
         } else if runtime._withUnsafeGuaranteedRef { $0.isBypassed.load(ordering: .relaxed) } {
-            for bus in 0..<step.outputs.count {
-                let target = step.outputs[bus].view(frames)
-                if bus < step.inputs.count {
-                    let source = step.inputs[bus].view(frames)
-                    if let delay = step.bypassDelays[bus] { delay._withUnsafeGuaranteedRef { $0.process(source, into: target, frames: frames) } } else { target.copy(from: source) }
+            let outputs = step.pointee.outputs, inputs = step.pointee.inputs
+            for bus in 0..<outputs.count {
+                let target = outputs[bus].view(frames)
+                if bus < inputs.count {
+                    let source = inputs[bus].view(frames)
+                    if let delay = step.pointee.bypassDelays[bus] { delay._withUnsafeGuaranteedRef { $0.process(source, into: target, frames: frames) } } else { target.copy(from: source) }
                 } else {
                     target.clear()
                 }
             }
-            applyEvents(step, from: sliceOffset, to: sliceOffset + frames)
+            applyEvents(step, eventCount, from: sliceOffset, to: sliceOffset + frames)
         } else {
             // Bypass delays exist only for a node with latency: a plain node skips the table.
-            if step.latency > 0 {
-                for bus in 0..<step.bypassDelays.count {
-                    if let delay = step.bypassDelays[bus] { delay._withUnsafeGuaranteedRef { $0.feed(step.inputs[bus].view(frames), frames: frames) } }
+            if step.pointee.hasLatency {
+                for bus in 0..<step.pointee.bypassDelays.count {
+                    if let delay = step.pointee.bypassDelays[bus] { delay._withUnsafeGuaranteedRef { $0.feed(step.pointee.inputs[bus].view(frames), frames: frames) } }
                 }
             }
             var status: AudioUnitStatus = 0
             var position = 0
-            if eventCount > 0 && step.adapter == nil {
+            if eventCount > 0 && !step.pointee.hasAdapter {
                 for eventIndex in 0..<eventCount {
                     let event = events[eventIndex]
-                    guard event.node == step.node.rawValue else { continue }
+                    guard event.node == step.pointee.node.rawValue else { continue }
                     let at = Int(event.offset) - sliceOffset
                     if at < 0 || at >= frames { continue }
                     if at > position {
@@ -318,56 +344,70 @@ final class GraphRenderer: @unchecked Sendable {
                         if status == 0 { status = result }
                         position = at
                     }
-                    step.unitReference._withUnsafeGuaranteedRef { $0.publishOutputParameter(at: Int(event.index), value: event.value) }
+                    step.pointee.unitReference._withUnsafeGuaranteedRef { $0.publishOutputParameter(at: Int(event.index), value: event.value) }
                 }
             } else {
-                applyEvents(step, from: sliceOffset, to: sliceOffset + frames)
+                applyEvents(step, eventCount, from: sliceOffset, to: sliceOffset + frames)
             }
             if position < frames {
                 let result = renderRange(step, offset: position, frames: frames - position, time: time)
                 if status == 0 { status = result }
             }
             if status != 0 {
-                for bus in 0..<step.outputs.count { step.outputs[bus].view(frames).clear() }
+                clearOutputs(step, frames: frames)
                 if runtime._withUnsafeGuaranteedRef({ $0.lastStatus.exchange(status, ordering: .relaxed) }) != status {
-                    notices.push(GraphNotice(kind: .renderError, node: step.node, status: status, sampleTime: time.sampleTime))
+                    notices.push(GraphNotice(kind: .renderError, node: step.pointee.node, status: status, sampleTime: time.sampleTime))
                 }
-            } else {
-                for bus in 0..<step.outputs.count where step.outputs[bus].view(frames).containsNonFinite() {
-                    runtime._withUnsafeGuaranteedRef { $0.isFaulted.store(true, ordering: .relaxed) }
-                    notices.push(GraphNotice(kind: .nonFiniteOutput, node: step.node, status: 0, sampleTime: time.sampleTime))
-                    for other in 0..<step.outputs.count { step.outputs[other].view(frames).clear() }
-                    break
-                }
+            } else if outputsContainNonFinite(step, frames: frames) {
+                runtime._withUnsafeGuaranteedRef { $0.isFaulted.store(true, ordering: .relaxed) }
+                notices.push(GraphNotice(kind: .nonFiniteOutput, node: step.pointee.node, status: 0, sampleTime: time.sampleTime))
+                clearOutputs(step, frames: frames)
             }
         }
-        if plan.measuresTime {
+        if measuresTime {
             runtime._withUnsafeGuaranteedRef { $0.renderNanoseconds.add(MonotonicClock.nanoseconds() &- start, ordering: .relaxed) }
         }
     }
 
+    /// Whether the step wrote NaN or infinity into the slice's `frames` frames. Reads the
+    /// views when they cover the slice (the ordinary cycle: their tables sit in the step's
+    /// hot lines), else the output buffers.
+    @inline(__always)
+    private func outputsContainNonFinite(_ step: UnsafeMutablePointer<PlanStep>, frames: Int) -> Bool {
+        if step.pointee.viewPlacement.pointee.offsetAndFrames == frames {
+            for view in step.pointee.outputViews where view.containsNonFinite() { return true }
+        } else {
+            for output in step.pointee.outputs where output.view(frames).containsNonFinite() { return true }
+        }
+        return false
+    }
+
+    private func clearOutputs(_ step: UnsafeMutablePointer<PlanStep>, frames: Int) {
+        for output in step.pointee.outputs { output.view(frames).clear() }
+    }
+
     /// Applies (without splitting) the events of `step` that fall in `[from, to)`.
     @inline(__always)
-    private func applyEvents(_ step: PlanStep, from: Int, to: Int) {
+    private func applyEvents(_ step: UnsafeMutablePointer<PlanStep>, _ eventCount: Int, from: Int, to: Int) {
         guard eventCount > 0 else { return }
         for eventIndex in 0..<eventCount {
             let event = events[eventIndex]
-            if event.node == step.node.rawValue && event.offset >= Int64(from) && event.offset < Int64(to) {
-                step.unitReference._withUnsafeGuaranteedRef { $0.publishOutputParameter(at: Int(event.index), value: event.value) }
+            if event.node == step.pointee.node.rawValue && event.offset >= Int64(from) && event.offset < Int64(to) {
+                step.pointee.unitReference._withUnsafeGuaranteedRef { $0.publishOutputParameter(at: Int(event.index), value: event.value) }
             }
         }
     }
 
     /// Calls the unit for `frames` frames starting `offset` frames into the slice buffers,
     /// in the block sizes it demands.
-    private func renderRange(_ step: PlanStep, offset: Int, frames: Int, time: RenderTimestamp) -> AudioUnitStatus {
-        if let adapter = step.adapter {
+    private func renderRange(_ step: UnsafeMutablePointer<PlanStep>, offset: Int, frames: Int, time: RenderTimestamp) -> AudioUnitStatus {
+        if step.pointee.hasAdapter, let adapter = step.pointee.adapter {
             point(step, offset: 0, frames: frames + offset)
-            return adapter._withUnsafeGuaranteedRef { adapter in step.unitReference._withUnsafeGuaranteedRef { unit in adapter.render(
-                unit, inputs: UnsafeBufferPointer(step.inputViews), outputs: UnsafeBufferPointer(step.outputViews),
+            return adapter._withUnsafeGuaranteedRef { adapter in step.pointee.unitReference._withUnsafeGuaranteedRef { unit in adapter.render(
+                unit, inputs: UnsafeBufferPointer(step.pointee.inputViews), outputs: UnsafeBufferPointer(step.pointee.outputViews),
                 offset: offset, frames: frames, sampleTime: time.sampleTime + Double(offset)) } }
         }
-        guard step.needsPowerOfTwo else { return call(step, offset: offset, frames: frames, time: time) }
+        guard step.pointee.needsPowerOfTwo else { return call(step, offset: offset, frames: frames, time: time) }
         var position = offset
         var left = frames
         while left > 0 {
@@ -386,35 +426,36 @@ final class GraphRenderer: @unchecked Sendable {
     /// reading the buffers' channel tables; returns the views' ``BufferStamp``.
     @inline(__always)
     @discardableResult
-    private func point(_ step: PlanStep, offset: Int, frames: Int) -> UInt64 {
+    private func point(_ step: UnsafeMutablePointer<PlanStep>, offset: Int, frames: Int) -> UInt64 {
         let placement = offset << 32 | frames
-        guard step.viewPlacement.pointee.offsetAndFrames != placement else { return step.viewPlacement.pointee.stamp }
+        let current = step.pointee.viewPlacement
+        guard current.pointee.offsetAndFrames != placement else { return current.pointee.stamp }
         let stamp = BufferStamp.next()
-        step.viewPlacement.pointee = ViewPlacement(offsetAndFrames: placement, stamp: stamp)
-        for bus in 0..<step.inputs.count {
-            let input = step.inputs[bus]
-            let pointers = step.inputViews[bus].channelPointers
-            for channel in 0..<pointers.count { pointers[channel] = input.base[channel] + offset }
-            step.inputViews[bus].frameCount = frames
+        current.pointee = ViewPlacement(offsetAndFrames: placement, stamp: stamp)
+        let inputs = step.pointee.inputs, inputViews = step.pointee.inputViews
+        for bus in 0..<inputs.count {
+            let pointers = inputViews[bus].channelPointers
+            for channel in 0..<pointers.count { pointers[channel] = inputs[bus].base[channel] + offset }
+            inputViews[bus].frameCount = frames
         }
-        for bus in 0..<step.outputs.count {
-            let output = step.outputs[bus]
-            let pointers = step.outputViews[bus].channelPointers
-            for channel in 0..<pointers.count { pointers[channel] = output.base[channel] + offset }
-            step.outputViews[bus].frameCount = frames
+        let outputs = step.pointee.outputs, outputViews = step.pointee.outputViews
+        for bus in 0..<outputs.count {
+            let pointers = outputViews[bus].channelPointers
+            for channel in 0..<pointers.count { pointers[channel] = outputs[bus].base[channel] + offset }
+            outputViews[bus].frameCount = frames
         }
         return stamp
     }
 
     @inline(__always)
-    private func call(_ step: PlanStep, offset: Int, frames: Int, time: RenderTimestamp) -> AudioUnitStatus {
+    private func call(_ step: UnsafeMutablePointer<PlanStep>, offset: Int, frames: Int, time: RenderTimestamp) -> AudioUnitStatus {
         let stamp = point(step, offset: offset, frames: frames)
         var callTime = time
         callTime.sampleTime += Double(offset)
-        return step.unitReference._withUnsafeGuaranteedRef {
+        return step.pointee.unitReference._withUnsafeGuaranteedRef {
             $0.renderCycleInsideRender(
-                timestamp: callTime, frameCount: frames, inputs: UnsafeBufferPointer(step.inputViews),
-                outputs: UnsafeBufferPointer(step.outputViews), midi: UnsafeBufferPointer(start: nil, count: 0), buffersStamp: stamp)
+                timestamp: callTime, frameCount: frames, inputs: UnsafeBufferPointer(step.pointee.inputViews),
+                outputs: UnsafeBufferPointer(step.pointee.outputViews), midi: UnsafeBufferPointer(start: nil, count: 0), buffersStamp: stamp)
         }
     }
 }

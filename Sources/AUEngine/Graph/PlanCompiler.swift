@@ -154,19 +154,21 @@ struct PlanCompiler {
             plan.retain(runtime)
             let inputFormats = unit.formats(.input)
             let outputFormats = unit.formats(.output)
+            // What every cycle reads, carved together: where the views point, the views and
+            // their channel tables.
+            let placement = plan.allocate(ViewPlacement.self, count: 1).baseAddress!
+            placement.initialize(to: ViewPlacement())
+            let inputViews = plan.makeViews(channels: inputFormats.map(\.channelsPerFrame))
+            let outputViews = plan.makeViews(channels: outputFormats.map(\.channelsPerFrame))
             let inputs = plan.allocate(PlanInput.self, count: inputFormats.count)
-            let inputViews = plan.allocate(AudioBuffers.self, count: inputFormats.count)
             for (bus, format) in inputFormats.enumerated() {
                 inputs.initializeElement(at: bus, to: try resolveInput(node, bus: bus, channels: format.channelsPerFrame, arrivalTime: arrival[node]!))
-                inputViews.initializeElement(at: bus, to: plan.makeView(channels: format.channelsPerFrame))
             }
             let planOutputs = plan.allocate(PlanOutput.self, count: outputFormats.count)
-            let outputViews = plan.allocate(AudioBuffers.self, count: outputFormats.count)
             let bypassDelays = plan.allocate(Unmanaged<DelayLine>?.self, count: outputFormats.count)
             let latency = report.nodeLatency[node]!
             for (bus, format) in outputFormats.enumerated() {
                 planOutputs.initializeElement(at: bus, to: outputs[GraphEndpoint(node, bus: bus)]!)
-                outputViews.initializeElement(at: bus, to: plan.makeView(channels: format.channelsPerFrame))
                 var line: Unmanaged<DelayLine>?
                 if latency > 0 && bus < inputFormats.count {
                     let key = BypassKey(node: node, bus: bus, delay: latency, channels: format.channelsPerFrame)
@@ -187,12 +189,9 @@ struct PlanCompiler {
                 plan.retain(made)
                 adapter = Unmanaged.passUnretained(made)
             }
-            let placement = plan.allocate(ViewPlacement.self, count: 1).baseAddress!
-            placement.initialize(to: ViewPlacement())
             plan.steps.initializeElement(at: index, to: PlanStep(
-                node: node, unitReference: Unmanaged.passUnretained(unit), runtimeReference: Unmanaged.passUnretained(runtime), inputs: inputs, outputs: planOutputs,
-                inputViews: inputViews, outputViews: outputViews,
-                needsInputPreparation: inputs.contains { $0.kind == .delayed || $0.kind == .callback }, viewPlacement: placement, latency: latency, bypassDelays: bypassDelays,
+                node: node, unit: unit, runtime: runtime, viewPlacement: placement, inputViews: inputViews, outputViews: outputViews,
+                inputs: inputs, outputs: planOutputs, latency: latency, bypassDelays: bypassDelays,
                 needsPowerOfTwo: requirement == .powerOfTwo, adapter: adapter))
             plan.stepIndexByNode[Int(node.rawValue)] = Int32(index)
         }
@@ -201,6 +200,14 @@ struct PlanCompiler {
             plan.retain(unit)
             let channels = unit.formats(.input)[0].channelsPerFrame
             plan.sink = try resolveInput(outputNode, bus: 0, channels: channels, arrivalTime: sinkLatency)
+        }
+        if let source = plan.source {
+            plan.sourceBinding = CallerBinding(table: source.base, channels: source.channels, in: plan)
+        }
+        // Not when the output node's input reads its own output (a pass-through graph): the
+        // application's input is then copied to its output.
+        if let sink = plan.sink, sink.kind == .direct, sink.base != plan.source?.base {
+            plan.sinkBinding = CallerBinding(table: sink.base, channels: sink.channels, in: plan)
         }
         return (plan, reuse, report)
     }

@@ -56,35 +56,64 @@ struct ViewPlacement: BitwiseCopyable {
 /// One node in render order, with everything resolved: no look-up happens on the render
 /// thread. Class references are unmanaged: the plan holds the strong ones, so copying a step
 /// does no reference counting.
+///
+/// 128 bytes, 64-byte aligned in the plan: what an ordinary cycle reads fills the first
+/// cache line, the rest the second (a plugin's `run()` evicts the host's data, so each line
+/// read after it is a miss).
 struct PlanStep {
-    var node: GraphNode
+    // Read every cycle.
     var unitReference: Unmanaged<AudioUnit>
     var runtimeReference: Unmanaged<NodeRuntime>
-    var inputs: UnsafeMutableBufferPointer<PlanInput>
-    var outputs: UnsafeMutableBufferPointer<PlanOutput>
-    /// Views handed to the unit, re-pointed at an offset for each call.
+    /// Where the views point now. Render thread only.
+    var viewPlacement: UnsafeMutablePointer<ViewPlacement>
+    /// Views handed to the unit, re-pointed at an offset for each call; carved right after
+    /// `viewPlacement`, with their channel tables.
     var inputViews: UnsafeMutableBufferPointer<AudioBuffers>
     var outputViews: UnsafeMutableBufferPointer<AudioBuffers>
+    var node: GraphNode
     /// Whether an input needs work before the unit runs (a delay or a render callback);
     /// false when every input reads its source's buffer directly (or silence).
     var needsInputPreparation: Bool
-    /// Where the views point now. Render thread only.
-    var viewPlacement: UnsafeMutablePointer<ViewPlacement>
+    /// Splits every call into power-of-two lengths.
+    var needsPowerOfTwo: Bool
+    /// `latency > 0`: bypass delays must be fed.
+    var hasLatency: Bool
+    /// `adapter != nil`.
+    var hasAdapter: Bool
+
+    // Read when a node is bypassed, faulted, delayed, fed by a callback or split.
+    var inputs: UnsafeMutableBufferPointer<PlanInput>
+    var outputs: UnsafeMutableBufferPointer<PlanOutput>
     /// Frames of latency (the unit's plus a block adapter's).
     var latency: Int
     /// Delays that keep a bypassed node's latency, one per output bus that has a matching
     /// input (nil entries when the node has no latency).
     var bypassDelays: UnsafeMutableBufferPointer<Unmanaged<DelayLine>?>
-    /// Splits every call into power-of-two lengths.
-    var needsPowerOfTwo: Bool
     /// Buffers fixed-size blocks; the plan keeps it alive.
     var adapter: Unmanaged<BlockAdapter>?
 
-    /// The unit, without reference counting (the plan keeps it alive).
-    @inline(__always)
-    var unit: AudioUnit { unitReference._withUnsafeGuaranteedRef { $0 } }
-    @inline(__always)
-    var runtime: NodeRuntime { runtimeReference._withUnsafeGuaranteedRef { $0 } }
+    init(
+        node: GraphNode, unit: AudioUnit, runtime: NodeRuntime, viewPlacement: UnsafeMutablePointer<ViewPlacement>,
+        inputViews: UnsafeMutableBufferPointer<AudioBuffers>, outputViews: UnsafeMutableBufferPointer<AudioBuffers>,
+        inputs: UnsafeMutableBufferPointer<PlanInput>, outputs: UnsafeMutableBufferPointer<PlanOutput>, latency: Int,
+        bypassDelays: UnsafeMutableBufferPointer<Unmanaged<DelayLine>?>, needsPowerOfTwo: Bool, adapter: Unmanaged<BlockAdapter>?
+    ) {
+        unitReference = Unmanaged.passUnretained(unit)
+        runtimeReference = Unmanaged.passUnretained(runtime)
+        self.viewPlacement = viewPlacement
+        self.inputViews = inputViews
+        self.outputViews = outputViews
+        self.node = node
+        needsInputPreparation = inputs.contains { $0.kind == .delayed || $0.kind == .callback }
+        self.needsPowerOfTwo = needsPowerOfTwo
+        hasLatency = latency > 0
+        hasAdapter = adapter != nil
+        self.inputs = inputs
+        self.outputs = outputs
+        self.latency = latency
+        self.bypassDelays = bypassDelays
+        self.adapter = adapter
+    }
 }
 
 /// The compiled graph: nodes in topological order with their buffers, aligning delays and
@@ -96,11 +125,17 @@ final class RenderPlan: @unchecked Sendable {
     let generation: Int
     /// The longest slice one unit call renders (the graph's MaximumFramesPerSlice).
     let sliceFrames: Int
+    /// 64-byte aligned (see ``PlanStep``).
     let steps: UnsafeMutableBufferPointer<PlanStep>
     /// The output node's input bus 0, copied to the application's output (nil: no output node).
     var sink: PlanInput?
     /// The output node's output bus 0, filled from the application's input.
     var source: PlanOutput?
+    /// `source`'s table, pointed at the application's input when it can be read in place.
+    var sourceBinding: CallerBinding?
+    /// The table of the output `sink` reads directly, pointed at the application's output
+    /// when the node that feeds the output node can write there.
+    var sinkBinding: CallerBinding?
     /// The output node, for notices.
     let outputNode: GraphNode
     let callbacks: [RenderCallback]
@@ -120,7 +155,9 @@ final class RenderPlan: @unchecked Sendable {
          callbacks: [RenderCallback], latency: Int, measuresTime: Bool) {
         self.generation = generation
         self.sliceFrames = sliceFrames
-        self.steps = .allocate(capacity: steps)
+        assert(MemoryLayout<PlanStep>.stride == 128, "PlanStep is laid out in two cache lines")
+        let stepMemory = UnsafeMutableRawPointer.allocate(byteCount: max(1, steps) * MemoryLayout<PlanStep>.stride, alignment: 64)
+        self.steps = UnsafeMutableBufferPointer(start: stepMemory.bindMemory(to: PlanStep.self, capacity: steps), count: steps)
         self.outputNode = outputNode
         self.callbacks = callbacks
         stepIndexByNode = .allocate(capacity: Int(maxNodeID) + 1)
@@ -131,7 +168,7 @@ final class RenderPlan: @unchecked Sendable {
 
     deinit {
         RenderThread.assertNotCurrent("RenderPlan.deinit")
-        steps.deallocate()
+        UnsafeMutableRawPointer(steps.baseAddress!).deallocate()
         stepIndexByNode.deallocate()
     }
 
@@ -156,9 +193,13 @@ final class RenderPlan: @unchecked Sendable {
         return pointers.baseAddress!
     }
 
-    /// View storage of `channels` pointers (re-pointed per call).
-    func makeView(channels: Int) -> AudioBuffers {
-        let pointers = allocate(UnsafeMutablePointer<Float>.self, count: channels)
-        return AudioBuffers(channelPointers: pointers, frameCount: 0)
+    /// One view per bus with `channels[bus]` channel pointers (re-pointed per call): the
+    /// views, then their channel tables, carved together.
+    func makeViews(channels: [Int]) -> UnsafeMutableBufferPointer<AudioBuffers> {
+        let views = allocate(AudioBuffers.self, count: channels.count)
+        for (bus, count) in channels.enumerated() {
+            views.initializeElement(at: bus, to: AudioBuffers(channelPointers: allocate(UnsafeMutablePointer<Float>.self, count: count), frameCount: 0))
+        }
+        return views
     }
 }
