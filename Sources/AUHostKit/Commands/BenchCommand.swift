@@ -10,7 +10,7 @@ enum BenchCommand: Command {
     static let name = "bench"
     static let summary = "measure the graph renderer: cost per cycle and host overhead per node"
     static let help = """
-        usage: auhost bench graph [--cycles N] [--frames N]
+        usage: auhost bench graph [--cycles N] [--frames N] [--profile graph|cloop]
 
         Renders plans of 1, 8, 64 and 256 trivial nodes (the built-in Splitter with one
         output: a copy) in a chain, and the same units called directly one after the other
@@ -21,22 +21,36 @@ enum BenchCommand: Command {
         the same plugins directly through lilv, in alternating runs, and prints both costs
         per cycle and the graph's overhead over the C loop.
 
-          --cycles N   cycles per measurement (default 20000; divided by the node count for large plans, at least 2000)
-          --frames N   frames per cycle (default 64)
+          --cycles N         cycles per measurement (default 20000; divided by the node count for large plans, at least 2000)
+          --frames N         frames per cycle (default 64)
+          --profile SIDE     render only the reference chain, through the graph or the C loop,
+                             for --cycles cycles, and print its cost: a run to record with perf
 
-        Figures are medians of 5 runs. Use a release build: swift build -c release.
+        Trivial-node figures are medians of 5 runs; the reference chain's are medians of 15
+        alternating runs of each. Use a release build: swift build -c release.
 
         """
 
     static func run(_ arguments: inout Arguments, _ context: CommandContext) throws(CLIError) -> Int32 {
         let cycles = try arguments.option("--cycles", expected: "a positive number of cycles") { Int($0).flatMap { $0 > 0 ? $0 : nil } } ?? 20_000
         let frames = try arguments.option("--frames", expected: "a frame count in 1...4096") { Int($0).flatMap { (1...4096).contains($0) ? $0 : nil } } ?? 64
+        let profiled = try arguments.option("--profile", expected: "graph or cloop") { ChainSide(rawValue: $0) }
         let what = try arguments.finish(positionals: 1...1, names: "what to measure (graph)")[0]
         guard what == "graph" else { throw .usage("bench measures 'graph', not '\(what)'", command: name) }
         #if DEBUG
         context.errors.line("auhost: warning: this is a debug build; measure with 'swift build -c release'")
         #endif
         let output = context.output
+        if let profiled {
+            do {
+                let cost = try measureReferenceChain(context.registry, cycles: cycles, frames: frames, only: profiled)
+                output.line(String(format: "reference chain through the %@: %d cycles of %d frames, %.0f ns/cycle",
+                                   profiled == .graph ? "graph" : "C loop", cycles, frames, (cost.graph + cost.cLoop)[0]))
+                return 0
+            } catch {
+                throw CLIError("bench: \(error)")
+            }
+        }
         output.line("graph renderer, \(frames)-frame cycles, 48 kHz stereo, medians of 5 runs")
         output.line("nodes  graph ns/cycle  graph ns/node  direct ns/node  overhead ns/node")
         do {
@@ -141,10 +155,20 @@ enum BenchCommand: Command {
         "http://gareus.org/oss/lv2/dpl#stereo",
     ]
 
+    /// Where the reference chain runs: through the graph or through the C loop.
+    enum ChainSide: String {
+        case graph, cloop
+    }
+
+    /// Alternating runs of each side. On this noisy 2-core VM, the median of 5 ratios moved by
+    /// ±0.5 % from one invocation to the next; of 15, by ±0.2 %.
+    static let alternatingRuns = 15
+
     /// The reference chain, stereo, through the graph and through the C loop (CLV2ChainLoop)
-    /// over the same input, in five alternating timed runs each (after a warm-up of both), so
-    /// that the machine's drift touches both alike. Returns ns per cycle of each run.
-    static func measureReferenceChain(_ registry: ComponentRegistry, cycles: Int, frames: Int) throws(AudioUnitError) -> (graph: [Double], cLoop: [Double]) {
+    /// over the same input, in alternating timed runs (after a warm-up of both), so that the
+    /// machine's drift touches both alike; or one run of one side (`only`). Returns ns per
+    /// cycle of each run.
+    static func measureReferenceChain(_ registry: ComponentRegistry, cycles: Int, frames: Int, only side: ChainSide? = nil) throws(AudioUnitError) -> (graph: [Double], cLoop: [Double]) {
         let graph = try chainGraph(registry, units: referenceChain.map { uri throws(AudioUnitError) in try registry.instantiate("lv2:" + uri) }, frames: frames)
         defer { graph.dispose() }
         let loop = try makeCLoop(maximumFrames: max(frames, 64))
@@ -159,12 +183,15 @@ enum BenchCommand: Command {
             }
         }
         return withRenderer(graph, input: input, frames: frames) { render in
-            render(cycles)
-            _ = lv2_chain_loop_time(loop, cycles, Int32(frames))
+            func run(_ side: ChainSide) -> Double {
+                side == .graph ? time(cycles: cycles) { render(cycles) } : lv2_chain_loop_time(loop, cycles, Int32(frames))
+            }
+            if let side { return side == .graph ? ([run(.graph)], []) : ([], [run(.cloop)]) }
+            _ = (run(.graph), run(.cloop))
             var graphTimes: [Double] = [], loopTimes: [Double] = []
-            for _ in 0..<5 {
-                graphTimes.append(time(cycles: cycles) { render(cycles) })
-                loopTimes.append(lv2_chain_loop_time(loop, cycles, Int32(frames)))
+            for _ in 0..<alternatingRuns {
+                graphTimes.append(run(.graph))
+                loopTimes.append(run(.cloop))
             }
             return (graphTimes, loopTimes)
         }
