@@ -14,8 +14,8 @@ enum BenchCommand: Command {
 
         Renders plans of 1, 8, 64 and 256 trivial nodes (the built-in Splitter with one
         output: a copy) in a chain, and the same units called directly one after the other
-        without a graph, and prints the cost per cycle and per node; the difference is the
-        graph's overhead per node. Then renders the reference chain (x42 fil4 stereo EQ ->
+        without a graph, in alternating runs, and prints the cost per cycle and per node; the
+        difference is the graph's overhead per node. Then renders the reference chain (x42 fil4 stereo EQ ->
         swh sc4 compressor -> mda Delay -> mda Ambience -> x42 dpl limiter), when those LV2
         plugins are installed, through the graph and through a plain C loop that calls
         the same plugins directly through lilv, in alternating runs, and prints both costs
@@ -26,8 +26,8 @@ enum BenchCommand: Command {
           --profile SIDE     render only the reference chain, through the graph or the C loop,
                              for --cycles cycles, and print its cost: a run to record with perf
 
-        Trivial-node figures are medians of 5 runs; the reference chain's are medians of 15
-        alternating runs of each. Use a release build: swift build -c release.
+        Figures are medians of alternating runs: 9 of each side for trivial nodes, 15 for the
+        reference chain. Use a release build: swift build -c release.
 
         """
 
@@ -51,16 +51,17 @@ enum BenchCommand: Command {
                 throw CLIError("bench: \(error)")
             }
         }
-        output.line("graph renderer, \(frames)-frame cycles, 48 kHz stereo, medians of 5 runs")
+        output.line("graph renderer, \(frames)-frame cycles, 48 kHz stereo, medians of \(trivialRuns) alternating runs")
         output.line("nodes  graph ns/cycle  graph ns/node  direct ns/node  overhead ns/node")
         do {
             for count in [1, 8, 64, 256] {
                 let runCycles = max(2000, cycles / max(1, count / 8))
-                let graphTime = try measureGraph(nodes: count, cycles: runCycles, frames: frames)
-                let directTime = try measureDirect(nodes: count, cycles: runCycles, frames: frames)
+                let runs = try measureTrivialChain(nodes: count, cycles: runCycles, frames: frames)
+                let graphTime = median(runs.graph), directTime = median(runs.direct)
+                let overhead = median(zip(runs.graph, runs.direct).map { ($0 - $1) / Double(count) })
                 output.line(String(
                     format: "%5d  %14.0f  %13.1f  %14.1f  %16.1f", count, graphTime, graphTime / Double(count),
-                    directTime / Double(count), (graphTime - directTime) / Double(count)))
+                    directTime / Double(count), overhead))
             }
         } catch {
             throw CLIError("bench: \(error)")
@@ -84,12 +85,6 @@ enum BenchCommand: Command {
 
     static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
-    /// The median of five timed runs of `body` (after one warm-up run), in ns per cycle.
-    private static func median(cycles: Int, _ body: () -> Void) -> Double {
-        body()
-        return median((0..<5).map { _ in time(cycles: cycles, body) })
-    }
-
     /// One timed run of `body`, in ns per cycle.
     private static func time(cycles: Int, _ body: () -> Void) -> Double {
         let start = DispatchTime.now().uptimeNanoseconds
@@ -103,46 +98,60 @@ enum BenchCommand: Command {
         return unit
     }
 
-    /// A chain of `nodes` trivial nodes from the application's input to its output.
-    static func measureGraph(nodes: Int, cycles: Int, frames: Int) throws(AudioUnitError) -> Double {
+    /// Alternating runs of each side of a trivial chain.
+    static let trivialRuns = 9
+
+    /// A chain of `nodes` trivial nodes from the application's input to its output, through
+    /// the graph and called directly one after the other (through `renderCycleInsideRender`
+    /// and unmanaged references, as the graph calls them, inside one `RenderThread.run` per
+    /// cycle), in alternating timed runs after a warm-up of both. Returns ns per cycle of
+    /// each run.
+    static func measureTrivialChain(nodes: Int, cycles: Int, frames: Int) throws(AudioUnitError) -> (graph: [Double], direct: [Double]) {
         let registry = ComponentRegistry(providers: [BuiltinUnits()])
         let graph = try chainGraph(registry, units: (0..<nodes).map { _ throws(AudioUnitError) in try trivialUnit(registry) }, frames: frames)
         defer { graph.dispose() }
-        let input = OwnedAudioBuffers(channels: 2, capacity: frames)
-        return withRenderer(graph, input: input, frames: frames) { render in median(cycles: cycles) { render(cycles) } }
-    }
-
-    /// The same units called one after the other through `renderCycle`, no graph.
-    static func measureDirect(nodes: Int, cycles: Int, frames: Int) throws(AudioUnitError) -> Double {
-        let registry = ComponentRegistry(providers: [BuiltinUnits()])
         var units: [AudioUnit] = []
+        defer { for unit in units { unit.dispose() } }
         for _ in 0..<nodes {
             let unit = try trivialUnit(registry)
             try unit.setValue(max(frames, 64), for: .maximumFramesPerSlice)
             try unit.initialize()
             units.append(unit)
         }
-        defer { for unit in units { unit.dispose() } }
+        let references = UnsafeMutableBufferPointer<Unmanaged<AudioUnit>>.allocate(capacity: nodes)
+        defer { references.deallocate() }
+        for index in 0..<nodes { references.initializeElement(at: index, to: Unmanaged.passUnretained(units[index])) }
         let buffers = (0...nodes).map { _ in OwnedAudioBuffers(channels: 2, capacity: frames) }
         let views = UnsafeMutableBufferPointer<AudioBuffers>.allocate(capacity: nodes + 1)
         defer { views.deallocate() }
         for index in 0...nodes { views.initializeElement(at: index, to: buffers[index].buffers(frameCount: frames)) }
-        var time = 0.0
-        // The views point into `buffers`: keep them alive while rendering.
-        return withExtendedLifetime(buffers) {
-            median(cycles: cycles) {
-                for _ in 0..<cycles {
-                    RenderThread.run {
-                        for index in 0..<nodes {
-                            _ = units[index].renderCycle(
-                                timestamp: RenderTimestamp(sampleTime: time), frameCount: frames,
+        var directTime = 0.0
+        func renderDirectly() {
+            for _ in 0..<cycles {
+                RenderThread.run {
+                    for index in 0..<nodes {
+                        _ = references[index]._withUnsafeGuaranteedRef {
+                            $0.renderCycleInsideRender(
+                                timestamp: RenderTimestamp(sampleTime: directTime), frameCount: frames,
                                 inputs: UnsafeBufferPointer(rebasing: views[index..<index + 1]),
                                 outputs: UnsafeBufferPointer(rebasing: views[index + 1..<index + 2]),
                                 midi: UnsafeBufferPointer(start: nil, count: 0))
                         }
                     }
-                    time += Double(frames)
                 }
+                directTime += Double(frames)
+            }
+        }
+        // The views point into `buffers`: keep them alive while rendering.
+        return withExtendedLifetime(buffers) {
+            withRenderer(graph, input: buffers[0], frames: frames) { render in
+                _ = (time(cycles: cycles) { render(cycles) }, time(cycles: cycles, renderDirectly))
+                var graphTimes: [Double] = [], directTimes: [Double] = []
+                for _ in 0..<trivialRuns {
+                    graphTimes.append(time(cycles: cycles) { render(cycles) })
+                    directTimes.append(time(cycles: cycles, renderDirectly))
+                }
+                return (graphTimes, directTimes)
             }
         }
     }
