@@ -184,9 +184,13 @@ final class GraphRenderer: @unchecked Sendable {
                         view.clear()
                     }
                 }
+                var unscanned: UnsafeMutablePointer<PlanStep>?
                 for index in 0..<stepCount {
-                    renderStep(firstStep.unsafelyUnwrapped + index, plan, measuresTime: measuresTime, events: events, sliceOffset: done, frames: frames, time: sliceTime)
+                    renderStep(
+                        firstStep.unsafelyUnwrapped + index, plan, measuresTime: measuresTime, events: events, sliceOffset: done, frames: frames,
+                        time: sliceTime, unscanned: &unscanned)
                 }
+                isolateNonFinite(&unscanned, frames: frames, time: sliceTime)
                 if let sink = plan.sink {
                     prepareInput(plan, sink, frames: frames, time: sliceTime)
                     let view = sink.view(frames)
@@ -302,10 +306,11 @@ final class GraphRenderer: @unchecked Sendable {
     /// an ordinary cycle touches only its first cache line.
     private func renderStep(
         _ step: UnsafeMutablePointer<PlanStep>, _ plan: RenderPlan, measuresTime: Bool, events eventCount: Int,
-        sliceOffset: Int, frames: Int, time: RenderTimestamp
+        sliceOffset: Int, frames: Int, time: RenderTimestamp, unscanned: inout UnsafeMutablePointer<PlanStep>?
     ) {
         let start = measuresTime ? MonotonicClock.nanoseconds() : 0
         if step.pointee.needsInputPreparation {
+            isolateNonFinite(&unscanned, frames: frames, time: time)
             for bus in 0..<step.pointee.inputs.count { prepareInput(plan, step.pointee.inputs[bus], frames: frames, time: time) }
         }
         let runtime = step.pointee.runtimeReference
@@ -313,6 +318,7 @@ final class GraphRenderer: @unchecked Sendable {
             clearOutputs(step, frames: frames)
             applyEvents(step, eventCount, from: sliceOffset, to: sliceOffset + frames)
         } else if runtime._withUnsafeGuaranteedRef { $0.isBypassed.load(ordering: .relaxed) } {
+            isolateNonFinite(&unscanned, frames: frames, time: time)
             let outputs = step.pointee.outputs, inputs = step.pointee.inputs
             for bus in 0..<outputs.count {
                 let target = outputs[bus].view(frames)
@@ -325,6 +331,10 @@ final class GraphRenderer: @unchecked Sendable {
             }
             applyEvents(step, eventCount, from: sliceOffset, to: sliceOffset + frames)
         } else {
+            // The previous step's output is scanned only now, just before anything reads it:
+            // straight after its plugin returned, the scan waited for the plugin's last
+            // stores to reach the cache.
+            isolateNonFinite(&unscanned, frames: frames, time: time)
             // Bypass delays exist only for a node with latency: a plain node skips the table.
             if step.pointee.hasLatency {
                 for bus in 0..<step.pointee.bypassDelays.count {
@@ -358,15 +368,25 @@ final class GraphRenderer: @unchecked Sendable {
                 if runtime._withUnsafeGuaranteedRef({ $0.lastStatus.exchange(status, ordering: .relaxed) }) != status {
                     notices.push(GraphNotice(kind: .renderError, node: step.pointee.node, status: status, sampleTime: time.sampleTime))
                 }
-            } else if outputsContainNonFinite(step, frames: frames) {
-                runtime._withUnsafeGuaranteedRef { $0.isFaulted.store(true, ordering: .relaxed) }
-                notices.push(GraphNotice(kind: .nonFiniteOutput, node: step.pointee.node, status: 0, sampleTime: time.sampleTime))
-                clearOutputs(step, frames: frames)
+            } else {
+                unscanned = step
             }
         }
         if measuresTime {
             runtime._withUnsafeGuaranteedRef { $0.renderNanoseconds.add(MonotonicClock.nanoseconds() &- start, ordering: .relaxed) }
         }
+    }
+
+    /// Mutes and reports the step in `unscanned`, if any, when it wrote NaN or infinity,
+    /// and clears `unscanned`.
+    @inline(__always)
+    private func isolateNonFinite(_ unscanned: inout UnsafeMutablePointer<PlanStep>?, frames: Int, time: RenderTimestamp) {
+        guard let step = unscanned else { return }
+        unscanned = nil
+        guard outputsContainNonFinite(step, frames: frames) else { return }
+        step.pointee.runtimeReference._withUnsafeGuaranteedRef { $0.isFaulted.store(true, ordering: .relaxed) }
+        notices.push(GraphNotice(kind: .nonFiniteOutput, node: step.pointee.node, status: 0, sampleTime: time.sampleTime))
+        clearOutputs(step, frames: frames)
     }
 
     /// Whether the step wrote NaN or infinity into the slice's `frames` frames. Reads the
