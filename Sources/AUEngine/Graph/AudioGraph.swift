@@ -49,7 +49,8 @@ public final class AudioGraph: @unchecked Sendable {
     public var maximumFramesPerSlice = AudioUnit.defaultMaximumFramesPerSlice {
         didSet { precondition(!isInitialized && maximumFramesPerSlice > 0, "MaximumFramesPerSlice is set before initialize") }
     }
-    /// Measure each node's share of render time (for ``dump()``); costs two clock reads per node.
+    /// Measure each node's share of render time (for ``dump()``), on one cycle in 32: two
+    /// clock reads per node on those cycles.
     public var measuresRenderTime = true
 
     let renderer = GraphRenderer()

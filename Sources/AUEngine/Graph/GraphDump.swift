@@ -53,9 +53,14 @@ extension AudioGraph {
             let order = report.order.map { model.label($0) }.joined(separator: " -> ")
             lines.append("  Render plan: \(order.isEmpty ? "(empty)" : order), slices of at most \(maximumFramesPerSlice) frames")
             let cycles = renderer.cycles.load(ordering: .relaxed)
+            let timed = renderer.timedCycles.load(ordering: .relaxed)
             let spent = renderer.renderNanoseconds.load(ordering: .relaxed)
-            if cycles > 0 {
-                lines.append(String(format: "  Rendered %llu cycle(s), %.2f us per cycle", cycles, Double(spent) / Double(cycles) / 1000))
+            if timed > 0 {
+                lines.append(String(
+                    format: "  Rendered %llu cycle(s), %.2f us per cycle (%llu timed, one in %llu)", cycles,
+                    Double(spent) / Double(timed) / 1000, timed, GraphRenderer.timingInterval))
+            } else if cycles > 0 {
+                lines.append(String(format: "  Rendered %llu cycle(s)", cycles))
             }
         }
         return lines.joined(separator: "\n") + "\n"

@@ -52,9 +52,14 @@ final class GraphRenderer: @unchecked Sendable {
     /// Notices for the control side.
     let notices = RealTimeRing<GraphNotice>(minimumCapacity: 1024)
 
-    /// Cycles rendered and time spent, for the dump.
+    /// Cycles rendered; of them, those timed and the time they took, for the dump.
     let cycles = Atomic<UInt64>(0)
+    let timedCycles = Atomic<UInt64>(0)
     let renderNanoseconds = Atomic<UInt64>(0)
+    /// A plan that measures time times one cycle in this many: a clock read costs about
+    /// 25 ns on this VM, and reading it twice per node every cycle cost the reference chain
+    /// 5 % (docs/BENCHMARKS.md); shares of render time need samples, not every cycle.
+    static let timingInterval: UInt64 = 32
 
     static let eventCapacity = 1024
 
@@ -153,7 +158,7 @@ final class GraphRenderer: @unchecked Sendable {
             guard frameCount >= 0, output.frameCount >= frameCount else {
                 return AudioUnitErrorCode.parameterError.rawValue
             }
-            let measuresTime = plan.measuresTime
+            let measuresTime = plan.measuresTime && cycles.load(ordering: .relaxed) % GraphRenderer.timingInterval == 0
             let start = measuresTime ? MonotonicClock.nanoseconds() : 0
             takeParameterEvents()
             // Read once per cycle, not once per step: each step starts after a plugin's run()
@@ -212,6 +217,7 @@ final class GraphRenderer: @unchecked Sendable {
             retireParameterEvents(frameCount: frameCount)
             if measuresTime {
                 renderNanoseconds.add(MonotonicClock.nanoseconds() &- start, ordering: .relaxed)
+                timedCycles.store(timedCycles.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
             }
             // The render thread is the only writer: a load and a store, not a locked add.
             cycles.store(cycles.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
