@@ -913,23 +913,22 @@ open class AudioUnit: @unchecked Sendable {
     ) -> AudioUnitStatus {
         assert(RenderThread.isCurrent, "renderCycleInsideRender called outside RenderThread.run")
         guard let reference = renderResourcesReference else { return AudioUnitErrorCode.uninitialized.rawValue }
-        guard frameCount <= renderLimits.load(ordering: .relaxed) >> 32 else { return AudioUnitErrorCode.tooManyFramesToProcess.rawValue }
+        let limits = renderLimits.load(ordering: .relaxed)
+        guard frameCount <= limits >> 32 else { return AudioUnitErrorCode.tooManyFramesToProcess.rawValue }
+        guard inputs.count << 16 | outputs.count == limits & 0xFFFF_FFFF else { return AudioUnitErrorCode.invalidElement.rawValue }
         return reference._withUnsafeGuaranteedRef { resources in
             renderCycle(resources, timestamp: timestamp, frameCount: frameCount, inputs: inputs, outputs: outputs, midi: midi, buffersStamp: buffersStamp)
         }
     }
 
     /// ``renderCycle(timestamp:frameCount:inputs:outputs:midi:)`` once the unit is known to be
-    /// initialized and the cycle short enough.
+    /// initialized, the cycle short enough and the bus counts its own.
     /// - Thread: render.
     @inline(__always)
     private func renderCycle(
         _ resources: RenderResources, timestamp: RenderTimestamp, frameCount: Int, inputs: UnsafeBufferPointer<AudioBuffers>,
         outputs: UnsafeBufferPointer<AudioBuffers>, midi: UnsafeBufferPointer<MIDIEvent>, buffersStamp: UInt64
     ) -> AudioUnitStatus {
-        guard inputs.count << 16 | outputs.count == renderLimits.load(ordering: .relaxed) & 0xFFFF_FFFF else {
-            return AudioUnitErrorCode.invalidElement.rawValue
-        }
         if bypassed.load(ordering: .relaxed) {
             for bus in 0..<outputs.count {
                 if bus < inputs.count { outputs[bus].copy(from: inputs[bus]) } else { outputs[bus].clear() }

@@ -160,7 +160,7 @@ final class GraphRenderer: @unchecked Sendable {
             }
             let measuresTime = plan.measuresTime && cycles.load(ordering: .relaxed) % GraphRenderer.timingInterval == 0
             let start = measuresTime ? MonotonicClock.nanoseconds() : 0
-            takeParameterEvents()
+            if pendingEvents.load(ordering: .acquiring) != 0 { takeParameterEvents() }
             // Read once per cycle, not once per step: each step starts after a plugin's run()
             // evicted the lines they live in.
             let events = eventCount
@@ -214,7 +214,7 @@ final class GraphRenderer: @unchecked Sendable {
                 }
                 done += frames
             }
-            retireParameterEvents(frameCount: frameCount)
+            if eventCount > 0 { retireParameterEvents(frameCount: frameCount) }
             if measuresTime {
                 renderNanoseconds.add(MonotonicClock.nanoseconds() &- start, ordering: .relaxed)
                 timedCycles.store(timedCycles.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
@@ -426,6 +426,7 @@ final class GraphRenderer: @unchecked Sendable {
 
     /// Calls the unit for `frames` frames starting `offset` frames into the slice buffers,
     /// in the block sizes it demands.
+    @inline(__always)
     private func renderRange(_ step: UnsafeMutablePointer<PlanStep>, offset: Int, frames: Int, time: RenderTimestamp) -> AudioUnitStatus {
         if step.pointee.hasAdapter, let adapter = step.pointee.adapter {
             point(step, offset: 0, frames: frames + offset)
