@@ -43,6 +43,11 @@ public enum RenderThread {
         au_render_thread_keep_flushing(true)
     }
 
+    /// True when the calling thread flushes denormals to zero (FTZ and DAZ, or the
+    /// architecture's equivalent).
+    /// - Thread: any.
+    public static var flushesDenormals: Bool { au_flushes_denormals() != 0 }
+
     /// What the AllocCounter shim counted inside render calls (allocations, frees, retains,
     /// releases, locks) when it is preloaded (`LD_PRELOAD=libAllocCounter.so`); nil otherwise.
     /// - Thread: any.
