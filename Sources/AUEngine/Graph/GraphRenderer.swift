@@ -165,6 +165,7 @@ final class GraphRenderer: @unchecked Sendable {
             // evicted the lines they live in.
             let events = eventCount
             let firstStep = plan.steps.baseAddress, stepCount = plan.steps.count
+            let plainCycle = events == 0 && !measuresTime
             // A cycle of one slice reads and writes the caller's buffers in place (channels
             // from 0 up to these counts), unless its output overlaps its input.
             let inPlace = frameCount <= plan.sliceFrames
@@ -191,9 +192,17 @@ final class GraphRenderer: @unchecked Sendable {
                 }
                 var unscanned: UnsafeMutablePointer<PlanStep>?
                 for index in 0..<stepCount {
-                    renderStep(
-                        firstStep.unsafelyUnwrapped + index, plan, measuresTime: measuresTime, events: events, sliceOffset: done, frames: frames,
-                        time: sliceTime, unscanned: &unscanned)
+                    let step = firstStep.unsafelyUnwrapped + index
+                    // The ordinary step of an ordinary cycle: one call of its unit.
+                    if plainCycle && step.pointee.traits.isEmpty && !step.pointee.runtimeReference._withUnsafeGuaranteedRef({ $0.isSpecial }) {
+                        isolateNonFinite(&unscanned, frames: frames, time: sliceTime)
+                        let status = call(step, offset: 0, frames: frames, time: sliceTime)
+                        if status == 0 { unscanned = step } else { fail(step, status, frames: frames, time: sliceTime) }
+                    } else {
+                        renderStep(
+                            step, plan, measuresTime: measuresTime, events: events, sliceOffset: done, frames: frames,
+                            time: sliceTime, unscanned: &unscanned)
+                    }
                 }
                 isolateNonFinite(&unscanned, frames: frames, time: sliceTime)
                 if let sink = plan.sink {
@@ -315,7 +324,7 @@ final class GraphRenderer: @unchecked Sendable {
         sliceOffset: Int, frames: Int, time: RenderTimestamp, unscanned: inout UnsafeMutablePointer<PlanStep>?
     ) {
         let start = measuresTime ? MonotonicClock.nanoseconds() : 0
-        if step.pointee.needsInputPreparation {
+        if step.pointee.traits.contains(.needsInputPreparation) {
             isolateNonFinite(&unscanned, frames: frames, time: time)
             for bus in 0..<step.pointee.inputs.count { prepareInput(plan, step.pointee.inputs[bus], frames: frames, time: time) }
         }
@@ -342,14 +351,14 @@ final class GraphRenderer: @unchecked Sendable {
             // stores to reach the cache.
             isolateNonFinite(&unscanned, frames: frames, time: time)
             // Bypass delays exist only for a node with latency: a plain node skips the table.
-            if step.pointee.hasLatency {
+            if step.pointee.traits.contains(.hasLatency) {
                 for bus in 0..<step.pointee.bypassDelays.count {
                     if let delay = step.pointee.bypassDelays[bus] { delay._withUnsafeGuaranteedRef { $0.feed(step.pointee.inputs[bus].view(frames), frames: frames) } }
                 }
             }
             var status: AudioUnitStatus = 0
             var position = 0
-            if eventCount > 0 && !step.pointee.hasAdapter {
+            if eventCount > 0 && !step.pointee.traits.contains(.hasAdapter) {
                 for eventIndex in 0..<eventCount {
                     let event = events[eventIndex]
                     guard event.node == step.pointee.node.rawValue else { continue }
@@ -370,16 +379,21 @@ final class GraphRenderer: @unchecked Sendable {
                 if status == 0 { status = result }
             }
             if status != 0 {
-                clearOutputs(step, frames: frames)
-                if runtime._withUnsafeGuaranteedRef({ $0.lastStatus.exchange(status, ordering: .relaxed) }) != status {
-                    notices.push(GraphNotice(kind: .renderError, node: step.pointee.node, status: status, sampleTime: time.sampleTime))
-                }
+                fail(step, status, frames: frames, time: time)
             } else {
                 unscanned = step
             }
         }
         if measuresTime {
             runtime._withUnsafeGuaranteedRef { $0.renderNanoseconds.add(MonotonicClock.nanoseconds() &- start, ordering: .relaxed) }
+        }
+    }
+
+    /// Silences a step whose unit returned `status` and reports a status it did not report last.
+    private func fail(_ step: UnsafeMutablePointer<PlanStep>, _ status: AudioUnitStatus, frames: Int, time: RenderTimestamp) {
+        clearOutputs(step, frames: frames)
+        if step.pointee.runtimeReference._withUnsafeGuaranteedRef({ $0.lastStatus.exchange(status, ordering: .relaxed) }) != status {
+            notices.push(GraphNotice(kind: .renderError, node: step.pointee.node, status: status, sampleTime: time.sampleTime))
         }
     }
 
@@ -428,13 +442,13 @@ final class GraphRenderer: @unchecked Sendable {
     /// in the block sizes it demands.
     @inline(__always)
     private func renderRange(_ step: UnsafeMutablePointer<PlanStep>, offset: Int, frames: Int, time: RenderTimestamp) -> AudioUnitStatus {
-        if step.pointee.hasAdapter, let adapter = step.pointee.adapter {
+        if step.pointee.traits.contains(.hasAdapter), let adapter = step.pointee.adapter {
             point(step, offset: 0, frames: frames + offset)
             return adapter._withUnsafeGuaranteedRef { adapter in step.pointee.unitReference._withUnsafeGuaranteedRef { unit in adapter.render(
                 unit, inputs: UnsafeBufferPointer(step.pointee.inputViews), outputs: UnsafeBufferPointer(step.pointee.outputViews),
                 offset: offset, frames: frames, sampleTime: time.sampleTime + Double(offset)) } }
         }
-        guard step.pointee.needsPowerOfTwo else { return call(step, offset: offset, frames: frames, time: time) }
+        guard step.pointee.traits.contains(.needsPowerOfTwo) else { return call(step, offset: offset, frames: frames, time: time) }
         var position = offset
         var left = frames
         while left > 0 {

@@ -17,4 +17,8 @@ final class NodeRuntime: @unchecked Sendable {
     let renderNanoseconds = Atomic<UInt64>(0)
 
     init(node: GraphNode) { self.node = node }
+
+    /// Bypassed or faulted: the step needs more than one call of its unit.
+    @inline(__always)
+    var isSpecial: Bool { isBypassed.load(ordering: .relaxed) || isFaulted.load(ordering: .relaxed) }
 }

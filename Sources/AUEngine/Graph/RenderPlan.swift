@@ -53,6 +53,20 @@ struct ViewPlacement: BitwiseCopyable {
     var stamp: UInt64 = 0
 }
 
+/// What a plan step needs besides one call of its unit over the slice.
+struct StepTraits: OptionSet, BitwiseCopyable {
+    let rawValue: UInt8
+    /// An input needs work before the unit runs (a delay or a render callback); without it
+    /// every input reads its source's buffer directly (or silence).
+    static let needsInputPreparation = StepTraits(rawValue: 1)
+    /// Every call is split into power-of-two lengths.
+    static let needsPowerOfTwo = StepTraits(rawValue: 2)
+    /// `latency > 0`: bypass delays must be fed.
+    static let hasLatency = StepTraits(rawValue: 4)
+    /// A `BlockAdapter` gives the unit fixed blocks.
+    static let hasAdapter = StepTraits(rawValue: 8)
+}
+
 /// One node in render order, with everything resolved: no look-up happens on the render
 /// thread. Class references are unmanaged: the plan holds the strong ones, so copying a step
 /// does no reference counting.
@@ -71,15 +85,8 @@ struct PlanStep {
     var inputViews: UnsafeMutableBufferPointer<AudioBuffers>
     var outputViews: UnsafeMutableBufferPointer<AudioBuffers>
     var node: GraphNode
-    /// Whether an input needs work before the unit runs (a delay or a render callback);
-    /// false when every input reads its source's buffer directly (or silence).
-    var needsInputPreparation: Bool
-    /// Splits every call into power-of-two lengths.
-    var needsPowerOfTwo: Bool
-    /// `latency > 0`: bypass delays must be fed.
-    var hasLatency: Bool
-    /// `adapter != nil`.
-    var hasAdapter: Bool
+    /// What the step needs besides one call of its unit; empty for a plain step.
+    var traits: StepTraits
 
     // Read when a node is bypassed, faulted, delayed, fed by a callback or split.
     var inputs: UnsafeMutableBufferPointer<PlanInput>
@@ -104,10 +111,11 @@ struct PlanStep {
         self.inputViews = inputViews
         self.outputViews = outputViews
         self.node = node
-        needsInputPreparation = inputs.contains { $0.kind == .delayed || $0.kind == .callback }
-        self.needsPowerOfTwo = needsPowerOfTwo
-        hasLatency = latency > 0
-        hasAdapter = adapter != nil
+        traits = []
+        if inputs.contains(where: { $0.kind == .delayed || $0.kind == .callback }) { traits.insert(.needsInputPreparation) }
+        if needsPowerOfTwo { traits.insert(.needsPowerOfTwo) }
+        if latency > 0 { traits.insert(.hasLatency) }
+        if adapter != nil { traits.insert(.hasAdapter) }
         self.inputs = inputs
         self.outputs = outputs
         self.latency = latency
