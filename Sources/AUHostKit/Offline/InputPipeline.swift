@@ -17,15 +17,11 @@ final class InputPipeline: @unchecked Sendable {
     /// How many frames the whole input gives (see ``AudioFileInput/totalFrames``).
     var totalFrames: Int { input.totalFrames }
     let isThreaded: Bool
-    private let slots: [OwnedAudioBuffers]
-    /// Frames of input in each slot; a slot with fewer than its capacity is the last.
-    private let counts: UnsafeMutablePointer<Int>
+    /// The slots the reader fills (nil: not threaded); a slot with fewer frames than its
+    /// capacity is the last.
+    private let ring: SlotRing?
+    private let slotCount: Int
     private let failures: UnsafeMutablePointer<AudioUnitError?>
-    /// Semaphores start at zero and are signalled up: libdispatch refuses to free one left
-    /// below the value it was made with.
-    private let free = DispatchSemaphore(value: 0)
-    private let filled = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
     private let stopping = NSLock()
     private var isStopping = false
     /// The slot being read from (-1: none taken yet), and how far.
@@ -39,47 +35,42 @@ final class InputPipeline: @unchecked Sendable {
     init(input: AudioFileInput, threaded: Bool, slotCount: Int = 4) {
         self.input = input
         isThreaded = threaded
-        slots = threaded ? (0..<slotCount).map { _ in OwnedAudioBuffers(channels: input.channels, capacity: OutputPipeline.slotFrames) } : []
-        counts = .allocate(capacity: slotCount)
-        counts.initialize(repeating: 0, count: slotCount)
+        ring = threaded ? SlotRing(slotCount: slotCount, channels: input.channels, capacity: OutputPipeline.slotFrames) : nil
+        self.slotCount = slotCount
         failures = .allocate(capacity: slotCount)
         failures.initialize(repeating: nil, count: slotCount)
-        guard threaded else {
+        guard let ring else {
             isStopped = true
             return
         }
-        for _ in 0..<slotCount { free.signal() }
-        let thread = Thread { [self] in readLoop() }
-        thread.name = "auhost.render.reader"
-        thread.start()
+        ring.startWorker(name: "auhost.render.reader") { [self] in readLoop(ring) }
     }
 
     /// A reader thread holds the pipeline until it reaches the input's end or ``stop()``
     /// ends it: call ``stop()`` when done.
     deinit {
-        counts.deallocate()
-        failures.deinitialize(count: slots.count)
+        failures.deinitialize(count: slotCount)
         failures.deallocate()
     }
 
     /// Fills `buffers` with the next frames of input (silence after its end).
     /// - Thread: the job's.
     func read(into buffers: AudioBuffers) throws(AudioUnitError) {
-        guard isThreaded else {
+        guard let ring else {
             _ = try input.read(into: buffers)
             return
         }
         var done = 0
         while done < buffers.frameCount {
-            if current < 0 || (offset == counts[current] && !isAtEnd) {
-                if current >= 0 { free.signal() }
-                current = (current + 1) % slots.count
+            if current < 0 || (offset == ring.counts[current] && !isAtEnd) {
+                if current >= 0 { ring.markFree() }
+                current = ring.after(current)
                 offset = 0
-                filled.wait()
+                ring.awaitFilled()
                 if let error = failures[current] { throw error }
-                isAtEnd = counts[current] < slots[current].capacity
+                isAtEnd = ring.counts[current] < ring.slots[current].capacity
             }
-            let count = min(counts[current] - offset, buffers.frameCount - done)
+            let count = min(ring.counts[current] - offset, buffers.frameCount - done)
             if count <= 0 {
                 // The input ended: silence from here on.
                 for channel in 0..<buffers.channelCount {
@@ -87,7 +78,7 @@ final class InputPipeline: @unchecked Sendable {
                 }
                 return
             }
-            let slot = slots[current].buffers()
+            let slot = ring.slots[current].buffers()
             for channel in 0..<buffers.channelCount {
                 (buffers.channelPointers[channel] + done).update(from: slot.channelPointers[channel] + offset, count: count)
             }
@@ -104,8 +95,8 @@ final class InputPipeline: @unchecked Sendable {
         stopping.lock()
         isStopping = true
         stopping.unlock()
-        free.signal()
-        finished.wait()
+        ring?.markFree()
+        ring?.waitForWorker()
     }
 
     private var shouldStop: Bool {
@@ -115,26 +106,25 @@ final class InputPipeline: @unchecked Sendable {
     }
 
     /// - Thread: the reader thread.
-    private func readLoop() {
+    private func readLoop(_ ring: SlotRing) {
         var slot = 0
         while true {
-            free.wait()
+            ring.awaitFree()
             if shouldStop { break }
-            let buffers = slots[slot].buffers()
+            let buffers = ring.slots[slot].buffers()
             var count = 0
             do {
                 // A read gives fewer frames than asked only at the input's end.
                 let frames = input.totalFrames - input.position
                 count = min(frames, buffers.frameCount)
-                if count > 0 { _ = try input.read(into: slots[slot].buffers(frameCount: count)) }
+                if count > 0 { _ = try input.read(into: ring.slots[slot].buffers(frameCount: count)) }
             } catch {
                 failures[slot] = error
             }
-            counts[slot] = count
-            filled.signal()
+            ring.counts[slot] = count
+            ring.markFilled()
             if count < buffers.frameCount || failures[slot] != nil { break }
-            slot = (slot + 1) % slots.count
+            slot = ring.after(slot)
         }
-        finished.signal()
     }
 }

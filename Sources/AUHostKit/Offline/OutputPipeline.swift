@@ -21,14 +21,8 @@ final class OutputPipeline: @unchecked Sendable {
     private let output: AudioFileOutput
     /// Whether a writer thread does the writing.
     let isThreaded: Bool
-    private let slots: [OwnedAudioBuffers]
-    /// Frames in each slot (-1: the end), written before the slot is signalled filled.
-    private let counts: UnsafeMutablePointer<Int>
-    /// Semaphores start at zero and are signalled up: libdispatch refuses to free one left
-    /// below the value it was made with.
-    private let free = DispatchSemaphore(value: 0)
-    private let filled = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
+    /// The slots the writer drains (nil: not threaded); a count of -1 is the end.
+    private let ring: SlotRing?
     private let failureLock = NSLock()
     private var failure: AudioUnitError?
     private var next = 0
@@ -46,48 +40,42 @@ final class OutputPipeline: @unchecked Sendable {
     init(output: AudioFileOutput, channels: Int, blockSize: Int, threaded: Bool, slotCount: Int = 4) {
         self.output = output
         isThreaded = threaded
-        slots = threaded ? (0..<slotCount).map { _ in OwnedAudioBuffers(channels: channels, capacity: max(blockSize, Self.slotFrames)) } : []
-        counts = .allocate(capacity: slotCount)
-        counts.initialize(repeating: 0, count: slotCount)
-        guard threaded else {
+        ring = threaded ? SlotRing(slotCount: slotCount, channels: channels, capacity: max(blockSize, Self.slotFrames)) : nil
+        guard let ring else {
             isClosed = true
             return
         }
-        for _ in 0..<slotCount { free.signal() }
-        let thread = Thread { [self] in writeLoop() }
-        thread.name = "auhost.render.writer"
-        thread.start()
+        ring.startWorker(name: "auhost.render.writer") { [self] in writeLoop(ring) }
     }
 
-    /// A writer thread holds the pipeline until ``finish()`` or ``cancel()`` ends it: call
-    /// one of them.
-    deinit { counts.deallocate() }
+    // A writer thread holds the pipeline until ``finish()`` or ``cancel()`` ends it: call
+    // one of them.
 
     /// Queues `buffers` (at most the block size) for the writer.
     /// - Thread: the job's.
     func write(_ buffers: AudioBuffers) throws(AudioUnitError) {
-        guard isThreaded else { return try output.write(buffers) }
+        guard let ring else { return try output.write(buffers) }
         if let error = currentFailure { throw error }
-        if isHoldingSlot && counts[next] + buffers.frameCount > slots[next].capacity { handOver() }
+        if isHoldingSlot && ring.counts[next] + buffers.frameCount > ring.slots[next].capacity { handOver(ring) }
         if !isHoldingSlot {
-            free.wait()
+            ring.awaitFree()
             isHoldingSlot = true
-            counts[next] = 0
+            ring.counts[next] = 0
         }
-        let slot = slots[next].buffers()
-        let start = counts[next]
+        let slot = ring.slots[next].buffers()
+        let start = ring.counts[next]
         for channel in 0..<slot.channelCount {
             (slot.channelPointers[channel] + start).update(from: buffers.channelPointers[channel], count: buffers.frameCount)
         }
-        counts[next] = start + buffers.frameCount
+        ring.counts[next] = start + buffers.frameCount
     }
 
     /// Gives the slot being filled to the writer.
-    private func handOver() {
+    private func handOver(_ ring: SlotRing) {
         guard isHoldingSlot else { return }
         isHoldingSlot = false
-        next = (next + 1) % slots.count
-        filled.signal()
+        next = ring.after(next)
+        ring.markFilled()
     }
 
     /// Waits for the writer to write everything queued, then completes the output.
@@ -110,13 +98,13 @@ final class OutputPipeline: @unchecked Sendable {
 
     /// Sends the end, once, and waits for the writer thread to leave.
     private func close() {
-        guard !isClosed else { return }
+        guard !isClosed, let ring else { return }
         isClosed = true
-        handOver()
-        free.wait()
-        counts[next] = -1
-        filled.signal()
-        finished.wait()
+        handOver(ring)
+        ring.awaitFree()
+        ring.counts[next] = -1
+        ring.markFilled()
+        ring.waitForWorker()
     }
 
     private var currentFailure: AudioUnitError? {
@@ -126,24 +114,23 @@ final class OutputPipeline: @unchecked Sendable {
     }
 
     /// - Thread: the writer thread.
-    private func writeLoop() {
+    private func writeLoop(_ ring: SlotRing) {
         var slot = 0
         while true {
-            filled.wait()
-            let count = counts[slot]
+            ring.awaitFilled()
+            let count = ring.counts[slot]
             if count < 0 { break }
             if currentFailure == nil {
                 do {
-                    try output.write(slots[slot].buffers(frameCount: count))
+                    try output.write(ring.slots[slot].buffers(frameCount: count))
                 } catch {
                     failureLock.lock()
                     failure = error
                     failureLock.unlock()
                 }
             }
-            slot = (slot + 1) % slots.count
-            free.signal()
+            slot = ring.after(slot)
+            ring.markFree()
         }
-        finished.signal()
     }
 }
