@@ -96,7 +96,7 @@ final class LV2HostFeatures: @unchecked Sendable {
         makePath = .allocate(capacity: 1)
         mapPath = .allocate(capacity: 1)
         freePath = .allocate(capacity: 1)
-        let handle = UnsafeMutableRawPointer(mutating: (scratchDirectory as NSString).utf8String.flatMap { strdup($0) })
+        let handle = UnsafeMutableRawPointer(strdup(scratchDirectory))
         makePath.initialize(to: LV2_State_Make_Path(handle: handle, path: { handle, path in
             guard let handle, let path else { return nil }
             let directory = String(cString: handle.assumingMemoryBound(to: CChar.self))

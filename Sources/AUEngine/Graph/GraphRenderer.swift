@@ -329,10 +329,10 @@ final class GraphRenderer: @unchecked Sendable {
             for bus in 0..<step.pointee.inputs.count { prepareInput(plan, step.pointee.inputs[bus], frames: frames, time: time) }
         }
         let runtime = step.pointee.runtimeReference
-        if runtime._withUnsafeGuaranteedRef { $0.isFaulted.load(ordering: .relaxed) } {
+        if runtime._withUnsafeGuaranteedRef({ $0.isFaulted.load(ordering: .relaxed) }) {
             clearOutputs(step, frames: frames)
             applyEvents(step, eventCount, from: sliceOffset, to: sliceOffset + frames)
-        } else if runtime._withUnsafeGuaranteedRef { $0.isBypassed.load(ordering: .relaxed) } {
+        } else if runtime._withUnsafeGuaranteedRef({ $0.isBypassed.load(ordering: .relaxed) }) {
             isolateNonFinite(&unscanned, frames: frames, time: time)
             let outputs = step.pointee.outputs, inputs = step.pointee.inputs
             for bus in 0..<outputs.count {
@@ -385,7 +385,7 @@ final class GraphRenderer: @unchecked Sendable {
             }
         }
         if measuresTime {
-            runtime._withUnsafeGuaranteedRef { $0.renderNanoseconds.add(MonotonicClock.nanoseconds() &- start, ordering: .relaxed) }
+            _ = runtime._withUnsafeGuaranteedRef { $0.renderNanoseconds.add(MonotonicClock.nanoseconds() &- start, ordering: .relaxed) }
         }
     }
 
