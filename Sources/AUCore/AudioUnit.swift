@@ -966,18 +966,24 @@ open class AudioUnit: @unchecked Sendable {
     /// whole cycle (for units that render whole cycles only).
     /// - Thread: render.
     private func applyAtCycleStart(_ resources: RenderResources, eventCount: Int, frameCount: Int) {
-        for index in 0..<eventCount {
-            let event = resources.events[index]
-            if event.duration == 0 {
-                resources.cancelRamp(slot: Int(event.index))
-                applyFromRender(Int(event.index), event.value)
-            } else {
-                let from = event.startValue.isNaN ? parameters.value(at: Int(event.index)) : event.startValue
-                resources.startRamp(slot: Int(event.index), from: from, to: event.value, frames: Int(event.duration))
-            }
-        }
+        for index in 0..<eventCount { apply(resources.events[index], resources) }
         if resources.activeRampCount > 0 {
             resources.advanceRamps(frames: frameCount) { slot, value in applyFromRender(slot, value) }
+        }
+    }
+
+    /// Applies one parameter event: a jump cancels the slot's ramp and sets the value; a ramp
+    /// starts from its start value (the current value when that is NaN).
+    /// - Thread: render.
+    @inline(__always)
+    private func apply(_ event: ParameterEvent, _ resources: RenderResources) {
+        let slot = Int(event.index)
+        if event.duration == 0 {
+            resources.cancelRamp(slot: slot)
+            applyFromRender(slot, event.value)
+        } else {
+            let from = event.startValue.isNaN ? parameters.value(at: slot) : event.startValue
+            resources.startRamp(slot: slot, from: from, to: event.value, frames: Int(event.duration))
         }
     }
 
@@ -991,14 +997,7 @@ open class AudioUnit: @unchecked Sendable {
         var nextMIDI = 0
         while start < frameCount {
             while nextEvent < eventCount && Int(resources.events[nextEvent].offset) <= start {
-                let event = resources.events[nextEvent]
-                if event.duration == 0 {
-                    resources.cancelRamp(slot: Int(event.index))
-                    applyFromRender(Int(event.index), event.value)
-                } else {
-                    let from = event.startValue.isNaN ? parameters.value(at: Int(event.index)) : event.startValue
-                    resources.startRamp(slot: Int(event.index), from: from, to: event.value, frames: Int(event.duration))
-                }
+                apply(resources.events[nextEvent], resources)
                 nextEvent += 1
             }
             var end = nextEvent < eventCount ? Int(resources.events[nextEvent].offset) : frameCount
