@@ -88,18 +88,9 @@ final class LiveRig: @unchecked Sendable {
         let auhostInputs = probe.ports(matching: "\(clientName):in_", kind: .audio, direction: .input)
         let auhostOutput = try #require(probe.ports(matching: "\(clientName):out_1", kind: .audio, direction: .output).first)
         let source = NoiseSource()
-        let through = self.through, direct = self.direct
-        let tester = try JACKDriver(.init(clientName: "tester", serverName: server.name, inputChannels: 2, outputChannels: 1)) {
-            _, _, inputs, outputs, _ in
-            source.fill(outputs[0])
-            through.append(inputs[0])
-            direct.append(inputs[1])
-            return 0
-        }
-        try tester.start()
+        let tester = try startLoopbackTester(serverName: server.name, through: through, direct: direct) { source.fill($0) }
         for port in auhostInputs { try tester.client.connect(tester.outputPorts[0].fullName, to: port) }
         try tester.client.connect(auhostOutput, to: tester.inputPorts[0].fullName)
-        try tester.client.connect(tester.outputPorts[0].fullName, to: tester.inputPorts[1].fullName)
         self.tester = tester
     }
 

@@ -31,18 +31,10 @@ import Testing
         let through = Recording(capacity: 48_000)
         let direct = Recording(capacity: 48_000)
         let source = SignalSource()
-        let tester = try JACKDriver(.init(clientName: "tester", serverName: server.name, inputChannels: 2, outputChannels: 1)) {
-            _, _, inputs, outputs, _ in
-            source.fill(outputs[0])
-            through.append(inputs[0])
-            direct.append(inputs[1])
-            return 0
-        }
-        try tester.start()
+        let tester = try startLoopbackTester(serverName: server.name, through: through, direct: direct) { source.fill($0) }
         defer { tester.stop() }
         try tester.client.connect(tester.outputPorts[0].fullName, to: "io-unit:in_1")
         try tester.client.connect("io-unit:out_1", to: tester.inputPorts[0].fullName)
-        try tester.client.connect(tester.outputPorts[0].fullName, to: tester.inputPorts[1].fullName)
         while direct.count < 24_000 { Thread.sleep(forTimeInterval: 0.05) }
         let window = 6_000..<18_000
         #expect(bestLag(Array(through.array[4_000..<20_000]), Array(direct.array[4_000..<20_000]), maxLag: 400) == 0)
