@@ -118,7 +118,7 @@ public final class ChainGraph: @unchecked Sendable {
     public func sendMIDIFromRender(_ events: UnsafeBufferPointer<MIDIEvent>) {
         guard events.count > 0 else { return }
         for index in 0..<midiUnits.count {
-            midiUnits[index]._withUnsafeGuaranteedRef { $0.sendMIDIEventsFromRender(events) }
+            _ = midiUnits[index]._withUnsafeGuaranteedRef { $0.sendMIDIEventsFromRender(events) }
         }
     }
 

@@ -1,6 +1,7 @@
 import AUCore
 import AUFiles
 import Foundation
+import Synchronization
 
 /// Reads the input ahead on a reader thread, so that decoding, sample-rate and channel
 /// conversion of the next blocks overlap with rendering this one (the input's side of
@@ -22,8 +23,8 @@ final class InputPipeline: @unchecked Sendable {
     private let ring: SlotRing?
     private let slotCount: Int
     private let failures: UnsafeMutablePointer<AudioUnitError?>
-    private let stopping = NSLock()
-    private var isStopping = false
+    /// Set by ``stop()``; the reader leaves at its next slot.
+    private let isStopping = Atomic<Bool>(false)
     /// The slot being read from (-1: none taken yet), and how far.
     private var current = -1
     private var offset = 0
@@ -92,17 +93,9 @@ final class InputPipeline: @unchecked Sendable {
     func stop() {
         guard !isStopped else { return }
         isStopped = true
-        stopping.lock()
-        isStopping = true
-        stopping.unlock()
+        isStopping.store(true, ordering: .releasing)
         ring?.markFree()
         ring?.waitForWorker()
-    }
-
-    private var shouldStop: Bool {
-        stopping.lock()
-        defer { stopping.unlock() }
-        return isStopping
     }
 
     /// - Thread: the reader thread.
@@ -110,7 +103,7 @@ final class InputPipeline: @unchecked Sendable {
         var slot = 0
         while true {
             ring.awaitFree()
-            if shouldStop { break }
+            if isStopping.load(ordering: .acquiring) { break }
             let buffers = ring.slots[slot].buffers()
             var count = 0
             do {

@@ -1,6 +1,7 @@
 import AUCore
 import AUFiles
 import Foundation
+import Synchronization
 
 /// Hands the chain's output to a writer thread, so that converting, metering (true peak is
 /// 4× oversampled), quantizing and encoding one block overlap with rendering the next: the
@@ -23,8 +24,8 @@ final class OutputPipeline: @unchecked Sendable {
     let isThreaded: Bool
     /// The slots the writer drains (nil: not threaded); a count of -1 is the end.
     private let ring: SlotRing?
-    private let failureLock = NSLock()
-    private var failure: AudioUnitError?
+    /// The first error the writer met.
+    private let failure = Mutex<AudioUnitError?>(nil)
     private var next = 0
     /// Whether the render side holds slot `next` (taken from `free`, not yet `filled`).
     private var isHoldingSlot = false
@@ -107,11 +108,7 @@ final class OutputPipeline: @unchecked Sendable {
         ring.waitForWorker()
     }
 
-    private var currentFailure: AudioUnitError? {
-        failureLock.lock()
-        defer { failureLock.unlock() }
-        return failure
-    }
+    private var currentFailure: AudioUnitError? { failure.withLock { $0 } }
 
     /// - Thread: the writer thread.
     private func writeLoop(_ ring: SlotRing) {
@@ -124,9 +121,7 @@ final class OutputPipeline: @unchecked Sendable {
                 do {
                     try output.write(ring.slots[slot].buffers(frameCount: count))
                 } catch {
-                    failureLock.lock()
-                    failure = error
-                    failureLock.unlock()
+                    failure.withLock { $0 = error }
                 }
             }
             slot = ring.after(slot)
