@@ -85,6 +85,18 @@ enum BenchCommand: Command {
 
     static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
+    /// `runs` timed runs of `first` and of `second`, alternating, after one warm-up run of
+    /// each, so that the machine's drift touches both alike.
+    private static func alternate(_ runs: Int, _ first: () -> Double, _ second: () -> Double) -> ([Double], [Double]) {
+        _ = (first(), second())
+        var firstTimes: [Double] = [], secondTimes: [Double] = []
+        for _ in 0..<runs {
+            firstTimes.append(first())
+            secondTimes.append(second())
+        }
+        return (firstTimes, secondTimes)
+    }
+
     /// One timed run of `body`, in ns per cycle.
     private static func time(cycles: Int, _ body: () -> Void) -> Double {
         let start = DispatchTime.now().uptimeNanoseconds
@@ -145,13 +157,7 @@ enum BenchCommand: Command {
         // The views point into `buffers`: keep them alive while rendering.
         return withExtendedLifetime(buffers) {
             withRenderer(graph, input: buffers[0], frames: frames) { render in
-                _ = (time(cycles: cycles) { render(cycles) }, time(cycles: cycles, renderDirectly))
-                var graphTimes: [Double] = [], directTimes: [Double] = []
-                for _ in 0..<trivialRuns {
-                    graphTimes.append(time(cycles: cycles) { render(cycles) })
-                    directTimes.append(time(cycles: cycles, renderDirectly))
-                }
-                return (graphTimes, directTimes)
+                alternate(trivialRuns, { time(cycles: cycles) { render(cycles) } }, { time(cycles: cycles, renderDirectly) })
             }
         }
     }
@@ -196,13 +202,7 @@ enum BenchCommand: Command {
                 side == .graph ? time(cycles: cycles) { render(cycles) } : lv2_chain_loop_time(loop, cycles, Int32(frames))
             }
             if let side { return side == .graph ? ([run(.graph)], []) : ([], [run(.cloop)]) }
-            _ = (run(.graph), run(.cloop))
-            var graphTimes: [Double] = [], loopTimes: [Double] = []
-            for _ in 0..<alternatingRuns {
-                graphTimes.append(run(.graph))
-                loopTimes.append(run(.cloop))
-            }
-            return (graphTimes, loopTimes)
+            return alternate(alternatingRuns, { run(.graph) }, { run(.cloop) })
         }
     }
 
