@@ -39,7 +39,7 @@ final class LV2Instance: @unchecked Sendable {
     let powerOf2: Bool
     let publishesOutputs: Bool
 
-    /// (parameter slot, port index) of control outputs, then of control inputs.
+    /// (parameter slot, port index) of the control outputs.
     let outputControls: UnsafeMutableBufferPointer<(slot: Int, port: UInt32)>
     /// One float per port; control ports are connected here once.
     let controls: UnsafeMutablePointer<Float>
@@ -53,6 +53,7 @@ final class LV2Instance: @unchecked Sendable {
     /// Silence for input channels the caller did not give; a sink for output channels.
     let silence: UnsafeMutablePointer<Float>
     let sink: UnsafeMutablePointer<Float>
+    /// (parameter slot, port index) of the control inputs.
     let inputControls: UnsafeMutableBufferPointer<(slot: Int, port: UInt32)>
     /// What the render thread carries from one cycle to the next for `time:Position`.
     let cycle: UnsafeMutablePointer<CycleState>
