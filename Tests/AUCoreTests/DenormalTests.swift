@@ -4,10 +4,14 @@ import Testing
 /// Denormals are flushed on the render thread and only there; render loops keep them
 /// flushed throughout and give the caller's state back.
 @Suite struct DenormalTests {
-    /// A denormal (about 1e-40) halved, through a function the optimizer cannot fold: zero
-    /// when denormals are flushed, about 5e-41 when not.
+    /// A denormal, 2^-128 (about 2.9e-39), given by its bits: no arithmetic that a flushing
+    /// thread could turn into zero.
+    static let denormal = Float(bitPattern: 0x0020_0000)
+
+    /// A denormal halved, through a function the optimizer cannot fold: zero
+    /// when denormals are flushed, about 1.5e-39 when not.
     @inline(never)
-    static func halvedDenormal(_ value: Float = 1e-40) -> Float { value * 0.5 }
+    static func halvedDenormal(_ value: Float = denormal) -> Float { value * 0.5 }
 
     @Test func aRenderCallFlushesAndTheCallerKeepsItsState() {
         #expect(!RenderThread.flushesDenormals)
@@ -42,7 +46,7 @@ import Testing
         try unit.initialize()
         defer { unit.dispose() }
         let input = OwnedAudioBuffers(channels: 2, capacity: 16), output = OwnedAudioBuffers(channels: 2, capacity: 16)
-        for channel in 0..<2 { input.buffers()[channel].update(repeating: 1e-40) }
+        for channel in 0..<2 { input.buffers()[channel].update(repeating: Self.denormal) }
         let views = [input.buffers(), output.buffers()]
         let status = views.withUnsafeBufferPointer { views in
             unit.renderCycle(

@@ -105,7 +105,7 @@ struct CallerBufferTests {
         let buffers = Buffers(frames: 64)
         for cycle in 0..<3 {
             buffers.fill(from: cycle * 64)
-            for channel in 0..<2 { buffers.output.buffers()[channel].update(from: buffers.input.buffers()[channel]) }
+            for channel in 0..<2 { _ = buffers.output.buffers()[channel].update(from: buffers.input.buffers()[channel]) }
             #expect(render(graph, buffers, at: cycle * 64, sameMemory: true) == 0)
             for channel in 0..<2 {
                 #expect(buffers.out(channel) == (0..<64).reversed().map { testSignal(cycle * 64 + $0, channel: channel) })

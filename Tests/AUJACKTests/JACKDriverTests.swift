@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func noServerGivesAClearError() {
-        JACKTestServer.exclusively {
+        _ = JACKTestServer.exclusively {
             #expect {
                 _ = try JACKDriver(.init(clientName: "lonely", serverName: "no-such-server-\(getpid())")) { _, _, _, _, _ in 0 }
             } throws: { error in
