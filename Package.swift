@@ -60,7 +60,7 @@ let coreProducts: [Product] = [
 // MARK: - LV2 backend
 
 let lv2Targets: [Target] = [
-    .target(name: "AULV2", dependencies: ["AUCore", "CLilv", "CAUSupport"]),
+    .target(name: "AULV2", dependencies: ["AUCore", "AUEngine", "CLilv", "CAUSupport"]),
     .testTarget(name: "AULV2Tests", dependencies: ["AULV2", "AUCore", "AUEngine"]),
     // Fixture plugins for the failure modes (bad Turtle, missing binary, missing feature,
     // NULL instance, crash in run); the tests copy the .so into temporary bundles.

@@ -1,4 +1,5 @@
 import AUCore
+import AUEngine
 import Foundation
 
 /// Instantiates and runs one plugin to see whether it works: what `auhost probe-unit` does

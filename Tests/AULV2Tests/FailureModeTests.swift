@@ -1,4 +1,5 @@
 import AUCore
+import AUEngine
 import Foundation
 import Testing
 @testable import AULV2
