@@ -4,7 +4,7 @@
 // No outside packages: the standard library, Foundation, Dispatch, Synchronization,
 // Swift Testing, and C libraries from Debian through system-library targets.
 //
-// Each section below belongs to one layer (see ../shared/DESIGN.md §2); edit your own.
+// Each section below belongs to one layer (docs/ARCHITECTURE.md, "Modules").
 
 import PackageDescription
 
@@ -36,11 +36,16 @@ let coreTargets: [Target] = [
     .target(name: "AUCore", dependencies: ["CAUSupport"]),
     // Built-in units, the graph and the renderer.
     .target(name: "AUEngine", dependencies: ["AUCore", "CSamplerate"]),
-    // The registry assembled over every backend, and the command implementations.
-    .target(name: "AUHostKit", dependencies: ["AUCore", "AUEngine", "AULV2", "AUNative", "AUPresets", "AUFiles", "AUJACK", "CLV2ChainLoop"]),
-    .executableTarget(name: "auhost", dependencies: ["AUHostKit"]),
+    // The umbrella library a host application imports: re-exports every layer and adds what
+    // assembles a host (the registry over every backend, chain presets as graphs, the
+    // offline render driver, the live driver).
+    .target(name: "AUHost", dependencies: ["AUCore", "AUEngine", "AULV2", "AUNative", "AUPresets", "AUFiles", "AUJACK"]),
+    // The `auhost` tool's arguments, output and commands, over the AUHost library.
+    .target(name: "AUHostCLI", dependencies: ["AUHost", "CLV2ChainLoop"]),
+    .executableTarget(name: "auhost", dependencies: ["AUHostCLI"]),
     .testTarget(name: "AUCoreTests", dependencies: ["AUCore", "AUEngine"]),
-    .testTarget(name: "AUHostKitTests", dependencies: ["AUHostKit", "AUTestSupport"]),
+    .testTarget(name: "AUHostTests", dependencies: ["AUHost", "AUTestSupport"]),
+    .testTarget(name: "AUHostCLITests", dependencies: ["AUHostCLI", "AUTestSupport"]),
     .testTarget(name: "AUEngineTests", dependencies: ["AUEngine", "AUCore"]),
     // An LD_PRELOAD shim counting allocations, retains and locks on marked threads (the AllocCounter product).
     .target(name: "CAllocCounter", path: "Sources/CAllocCounter"),
@@ -86,7 +91,7 @@ let nativeTargets: [Target] = [
     .target(name: "AUPluginSDK", dependencies: ["CAUPluginABI"]),
     // The loader: dlopen, ABI check, NativeProvider and NativeUnit.
     .target(name: "AUNative", dependencies: ["AUCore", "CAUPluginABI"]),
-    .testTarget(name: "AUNativeTests", dependencies: ["AUNative", "AUCore", "AUHostKit"]),
+    .testTarget(name: "AUNativeTests", dependencies: ["AUNative", "AUCore", "AUHostCLI"]),
 ] + nativeUnits.map { .target(name: "AUHost\($0)", dependencies: ["AUPluginSDK"], path: "Plugins/\($0)") }
 
 let nativeProducts: [Product] = [.library(name: "AUPluginSDK", targets: ["AUPluginSDK"])]
@@ -120,8 +125,10 @@ let package = Package(
     name: "AUHost",
     products: [
         .executable(name: "auhost", targets: ["auhost"]),
-        .library(name: "AUCore", targets: ["AUCore"]),
-        .library(name: "AUEngine", targets: ["AUEngine"]),
-    ] + coreProducts + nativeProducts + lv2Products,
+        // `import AUHost` is all a host application writes; each layer is a product too.
+        .library(name: "AUHost", targets: ["AUHost"]),
+    ] + ["AUCore", "AUEngine", "AULV2", "AUNative", "AUJACK", "AUFiles", "AUPresets"].map {
+        .library(name: $0, targets: [$0])
+    } + coreProducts + nativeProducts + lv2Products,
     targets: cTargets + coreTargets + lv2Targets + nativeTargets + presetTargets + jackTargets + fileTargets
 )

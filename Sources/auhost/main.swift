@@ -1,4 +1,4 @@
-import AUHostKit
+import AUHostCLI
 import Foundation
 
 exit(AUHostCLI.run(Array(CommandLine.arguments.dropFirst())))

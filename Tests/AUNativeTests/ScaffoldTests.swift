@@ -1,5 +1,6 @@
 import AUCore
-import AUHostKit
+import AUHost
+import AUHostCLI
 import AUNative
 import Foundation
 import Testing

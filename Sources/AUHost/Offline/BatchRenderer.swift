@@ -1,0 +1,138 @@
+import AUCore
+import AUEngine
+import AUFiles
+import AULV2
+import AUPresets
+import Foundation
+import Synchronization
+
+/// Renders a list of files through one loaded chain, `settings.jobs` files at a time.
+///
+/// Every file gets a graph of its own, built from fresh instances
+/// (``LoadedPreset/makeUnits()``) at the rate that file runs at — the preset's
+/// `sampleRate`, else the file's — so a file's samples never depend on the files rendered
+/// before it, nor on `--jobs`. Graphs are built and disposed one at a time (plugin
+/// instantiation is control-thread work on shared worlds); they render in parallel.
+/// LV2 units render in offline mode (their worker runs immediately, deterministically).
+///
+/// A file that fails (unreadable, corrupt, an existing output without `--force`, a full
+/// disk) is reported and leaves nothing at its output path; the other files still render.
+/// - Thread: control. ``run(progress:finished:)`` starts `settings.jobs` worker threads
+///   (each a control thread playing the render thread for its own graph) and waits for them.
+public final class BatchRenderer: @unchecked Sendable {
+    public let loaded: LoadedPreset
+    public let registry: ComponentRegistry
+    public let settings: RenderSettings
+    public let jobs: [RenderJob]
+    /// Set by a signal or ``RenderCancellation/cancel()``: jobs stop at their next cycle.
+    public let cancellation = RenderCancellation()
+    /// Serializes building and disposing graphs.
+    private let buildLock = Mutex(())
+
+    public init(loaded: LoadedPreset, registry: ComponentRegistry, settings: RenderSettings, jobs: [RenderJob]) {
+        self.loaded = loaded
+        self.registry = registry
+        self.settings = settings
+        self.jobs = jobs
+    }
+
+    /// Renders every job; `finished` is called for each, in job order, as soon as it and
+    /// every job before it are done (from whichever thread finished last, one call at a
+    /// time); `progress` hears how far each job is, in thousandths, from its worker's thread.
+    /// Returns the outcomes in job order.
+    public func run(
+        progress: (@Sendable (_ job: Int, _ permille: Int) -> Void)? = nil,
+        finished: @escaping @Sendable (Int, Result<RenderReport, AudioUnitError>) -> Void = { _, _ in }
+    ) -> [Result<RenderReport, AudioUnitError>] {
+        struct Shared {
+            var next = 0
+            var outcomes: [Result<RenderReport, AudioUnitError>?]
+            var reported = 0
+        }
+        let shared = Mutex(Shared(outcomes: Array(repeating: nil, count: jobs.count)))
+        let workers = min(settings.jobs, jobs.count)
+        let group = DispatchGroup()
+        for _ in 0..<workers {
+            group.enter()
+            let thread = Thread { [self] in
+                while let index = shared.withLock({ state -> Int? in
+                    guard state.next < jobs.count else { return nil }
+                    defer { state.next += 1 }
+                    return state.next
+                }) {
+                    let outcome = render(jobs[index]) { progress?(index, $0) }
+                    shared.withLock { state in
+                        state.outcomes[index] = outcome
+                        while state.reported < jobs.count, let done = state.outcomes[state.reported] {
+                            finished(state.reported, done)
+                            state.reported += 1
+                        }
+                    }
+                }
+                group.leave()
+            }
+            thread.name = "auhost render job"
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        group.wait()
+        return shared.withLock { $0.outcomes.map { $0! } }
+    }
+
+    /// Renders one job on the calling thread.
+    /// - Thread: control (a worker), playing the render thread for its graph.
+    public func render(_ job: RenderJob, progress: (Int) -> Void) -> Result<RenderReport, AudioUnitError> {
+        do throws(AudioUnitError) {
+            if cancellation.isCancelled {
+                throw AudioUnitError(.cannotDoInCurrentContext, "not rendered: interrupted")
+            }
+            if !settings.overwrite, FileManager.default.fileExists(atPath: job.output) {
+                throw AudioUnitError(.invalidFilePath, "\(job.output): already exists; pass --force to replace it")
+            }
+            // A Standard MIDI File plays the chain's instruments (at the preset's rate, else
+            // 48 kHz) into the chain's output channels; an audio file runs through the chain
+            // and comes back at its own rate and channel count.
+            let song = StandardMIDIFile.isMIDIFile(job.input) ? try StandardMIDIFile(path: job.input) : nil
+            let info = song == nil ? try AudioFileReader(path: job.input, maxFramesPerRead: 1).info : nil
+            let rate = loaded.preset.sampleRate ?? info?.sampleRate ?? 48_000
+            let chain = try buildChain(at: rate, for: job)
+            defer { buildLock.withLock { _ in chain.dispose() } }
+            if song != nil && chain.instruments.isEmpty {
+                throw AudioUnitError(.invalidFile, "a MIDI file needs an instrument (a unit of type aumu) in the chain, and '\(loaded.preset.name)' has none")
+            }
+            try LatencyPriming.prime(chain, blockSize: settings.blockSize)
+            let input: any OfflineSource = if let song {
+                MIDIFileSource(song, sampleRate: rate, instruments: chain.instruments)
+            } else {
+                try OfflineFileRenderer.audioInput(job, chain: chain, settings: settings)
+            }
+            let renderer = try OfflineFileRenderer(
+                job: job, chain: chain, settings: settings, input: input,
+                fileSampleRate: settings.outputSampleRate ?? info?.sampleRate ?? rate, fileChannels: info?.channels ?? chain.outputChannels)
+            return .success(try renderer.run(cancellation: cancellation, progress: progress))
+        } catch {
+            return .failure(error.naming(job))
+        }
+    }
+
+    /// A fresh graph of the chain at `rate`, LV2 units in offline mode.
+    private func buildChain(at rate: Double, for job: RenderJob) throws(AudioUnitError) -> ChainGraph {
+        try buildLock.withLock { _ throws(AudioUnitError) -> ChainGraph in
+            let units: [AudioUnit]
+            do throws(PresetError) {
+                units = try loaded.makeUnits()
+            } catch {
+                throw AudioUnitError(.failedInitialization, error.problems.map { $0.description }.joined(separator: "; "))
+            }
+            for unit in units {
+                (unit as? LV2Unit)?.renderMode = .offline
+            }
+            do throws(AudioUnitError) {
+                return try ChainGraph(loaded, units: units, registry: registry, sampleRate: rate, maximumFrames: settings.blockSize)
+            } catch {
+                units.forEach { $0.dispose() }
+                throw AudioUnitError(error.code, "the chain cannot run at \(RenderReport.rate(rate)) Hz: \(error.message)", underlying: error)
+            }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import AUHost
+import Foundation
+
+/// The `auhost` command line: dispatches to a ``Command`` and turns errors into one line
+/// on standard error and an exit status (64 for usage, 1 otherwise). Never a stack trace.
+/// - Thread: control.
+public enum AUHostCLI {
+    public static let version = "0.1.0"
+
+    /// Every subcommand, in the order `--help` lists them.
+    public static var commands: [any Command.Type] {
+        [ListCommand.self, InfoCommand.self, RunCommand.self, NewUnitCommand.self, ProbeUnitCommand.self, RenderCommand.self, BenchCommand.self, GraphCommand.self, SaveCommand.self]
+    }
+
+    /// Runs `auhost` with `arguments` (without the program name) and returns the exit status.
+    public static func run(
+        _ arguments: [String], output: TextOutput = .standardOutput(), errors: TextOutput = .standardError(),
+        makeRegistry: @escaping () -> ComponentRegistry = HostRegistry.make
+    ) -> Int32 {
+        let context = CommandContext(output: output, errors: errors, makeRegistry: makeRegistry)
+        do {
+            return try dispatch(arguments, context)
+        } catch {
+            errors.line("auhost: \(error.message)")
+            if let hint = error.hint { errors.line("auhost: \(hint)") }
+            return error.status
+        }
+    }
+
+    private static func dispatch(_ arguments: [String], _ context: CommandContext) throws(CLIError) -> Int32 {
+        guard let first = arguments.first else {
+            context.errors.write(overview)
+            return CLIError.usageStatus
+        }
+        switch first {
+        case "--help", "-h":
+            context.output.write(overview)
+            return 0
+        case "--version", "-V":
+            context.output.line("auhost \(version)")
+            return 0
+        case "help":
+            guard arguments.count <= 2 else { throw .usage("'help' takes one command name") }
+            guard arguments.count == 2 else {
+                context.output.write(overview)
+                return 0
+            }
+            context.output.write(try command(named: arguments[1]).help)
+            return 0
+        default:
+            let command = try command(named: first)
+            let rest = Array(arguments.dropFirst())
+            if rest.contains("--help") || rest.contains("-h") {
+                context.output.write(command.help)
+                return 0
+            }
+            var parsed = Arguments(command: command.name, rest)
+            return try command.run(&parsed, context)
+        }
+    }
+
+    private static func command(named name: String) throws(CLIError) -> any Command.Type {
+        for command in commands where command.name == name { return command }
+        throw unknownCommand(name)
+    }
+
+    private static func unknownCommand(_ name: String) -> CLIError {
+        let close = commands.map { $0.name }.filter { $0.hasPrefix(String(name.prefix(2))) }
+        return CLIError(
+            "unknown command '\(name)'" + (close.isEmpty ? "" : "; did you mean \(close.map { "'\($0)'" }.joined(separator: " or "))?"),
+            hint: "see 'auhost --help'", status: CLIError.usageStatus)
+    }
+
+    /// The `auhost --help` text.
+    public static var overview: String {
+        let width = commands.map { $0.name.count }.max() ?? 0
+        let lines = commands.map { "  \($0.name.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.summary)" }
+        return """
+            auhost \(version): a real-time Audio Unit host for Linux (LV2 and native Swift units)
+
+            usage: auhost COMMAND [OPTIONS] [ARGUMENTS]
+
+            commands:
+            \(lines.joined(separator: "\n"))
+
+            options:
+              -h, --help     show help (also: auhost help COMMAND)
+              -V, --version  show the version
+
+            Units are named by type:subtype:manufacturer (aufx:dely:AUHs), by LV2 URI, or by exact name.
+
+            """
+    }
+}

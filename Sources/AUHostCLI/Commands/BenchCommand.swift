@@ -1,0 +1,261 @@
+import AUHost
+import CLV2ChainLoop
+import Foundation
+
+/// `auhost bench graph`: what the graph's renderer costs. Build with `-c release` first:
+/// debug builds add reference counting and bounds checks to every call.
+/// - Thread: control (it renders on the calling thread, which it marks as the render thread).
+enum BenchCommand: Command {
+    static let name = "bench"
+    static let summary = "measure the graph renderer: cost per cycle and host overhead per node"
+    static let help = """
+        usage: auhost bench graph [--cycles N] [--frames N] [--profile graph|cloop]
+
+        Renders plans of 1, 8, 64 and 256 trivial nodes (the built-in Splitter with one
+        output: a copy) in a chain, and the same units called directly one after the other
+        without a graph, in alternating runs, and prints the cost per cycle and per node; the
+        difference is the graph's overhead per node. Then renders the reference chain (x42 fil4 stereo EQ ->
+        swh sc4 compressor -> mda Delay -> mda Ambience -> x42 dpl limiter), when those LV2
+        plugins are installed, through the graph and through a plain C loop that calls
+        the same plugins directly through lilv, in alternating runs, and prints both costs
+        per cycle and the graph's overhead over the C loop.
+
+          --cycles N         cycles per measurement (default 20000; divided by the node count for large plans, at least 2000)
+          --frames N         frames per cycle (default 64)
+          --profile SIDE     render only the reference chain, through the graph or the C loop,
+                             for --cycles cycles, and print its cost: a run to record with perf
+
+        Figures are medians of alternating runs: 9 of each side for trivial nodes, 15 for the
+        reference chain. Use a release build: swift build -c release.
+
+        """
+
+    static func run(_ arguments: inout Arguments, _ context: CommandContext) throws(CLIError) -> Int32 {
+        let cycles = try arguments.option("--cycles", expected: "a positive number of cycles") { Int($0).flatMap { $0 > 0 ? $0 : nil } } ?? 20_000
+        let frames = try arguments.option("--frames", expected: "a frame count in 1...4096") { Int($0).flatMap { (1...4096).contains($0) ? $0 : nil } } ?? 64
+        let profiled = try arguments.option("--profile", expected: "graph or cloop") { ChainSide(rawValue: $0) }
+        let what = try arguments.finish(positionals: 1...1, names: "what to measure (graph)")[0]
+        guard what == "graph" else { throw .usage("bench measures 'graph', not '\(what)'", command: name) }
+        #if DEBUG
+        context.errors.line("auhost: warning: this is a debug build; measure with 'swift build -c release'")
+        #endif
+        let output = context.output
+        if let profiled {
+            do {
+                let cost = try measureReferenceChain(context.registry, cycles: cycles, frames: frames, only: profiled)
+                output.line(String(format: "reference chain through the %@: %d cycles of %d frames, %.0f ns/cycle",
+                                   profiled == .graph ? "graph" : "C loop", cycles, frames, (cost.graph + cost.cLoop)[0]))
+                return 0
+            } catch {
+                throw CLIError("bench: \(error)")
+            }
+        }
+        output.line("graph renderer, \(frames)-frame cycles, 48 kHz stereo, medians of \(trivialRuns) alternating runs")
+        output.line("nodes  graph ns/cycle  graph ns/node  direct ns/node  overhead ns/node")
+        do {
+            for count in [1, 8, 64, 256] {
+                let runCycles = max(2000, cycles / max(1, count / 8))
+                let runs = try measureTrivialChain(nodes: count, cycles: runCycles, frames: frames)
+                let graphTime = median(runs.graph), directTime = median(runs.direct)
+                let overhead = median(zip(runs.graph, runs.direct).map { ($0 - $1) / Double(count) })
+                output.line(String(
+                    format: "%5d  %14.0f  %13.1f  %14.1f  %16.1f", count, graphTime, graphTime / Double(count),
+                    directTime / Double(count), overhead))
+            }
+        } catch {
+            throw CLIError("bench: \(error)")
+        }
+        output.line("")
+        do {
+            let chain = try measureReferenceChain(context.registry, cycles: cycles, frames: frames)
+            let budget = Double(frames) / 48_000 * 1e9
+            output.line("reference chain (5 LV2 plugins), \(frames)-frame cycles, medians of \(chain.graph.count) alternating runs")
+            output.line(String(format: "graph   %6.0f ns/cycle  %4.0fx real time", median(chain.graph), budget / median(chain.graph)))
+            output.line(String(format: "C loop  %6.0f ns/cycle  %4.0fx real time", median(chain.cLoop), budget / median(chain.cLoop)))
+            let ratios = zip(chain.graph, chain.cLoop).map { $0 / $1 }
+            output.line(String(
+                format: "graph overhead over the C loop: %+.1f%% (median of the runs' ratios; range %+.1f%% to %+.1f%%)",
+                (median(ratios) - 1) * 100, (ratios.min()! - 1) * 100, (ratios.max()! - 1) * 100))
+        } catch {
+            output.line("reference chain: not measured: \(error)")
+        }
+        return 0
+    }
+
+    static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+    /// `runs` timed runs of `first` and of `second`, alternating, after one warm-up run of
+    /// each, so that the machine's drift touches both alike.
+    private static func alternate(_ runs: Int, _ first: () -> Double, _ second: () -> Double) -> ([Double], [Double]) {
+        _ = (first(), second())
+        var firstTimes: [Double] = [], secondTimes: [Double] = []
+        for _ in 0..<runs {
+            firstTimes.append(first())
+            secondTimes.append(second())
+        }
+        return (firstTimes, secondTimes)
+    }
+
+    /// One timed run of `body`, in ns per cycle.
+    private static func time(cycles: Int, _ body: () -> Void) -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(cycles)
+    }
+
+    private static func trivialUnit(_ registry: ComponentRegistry) throws(AudioUnitError) -> AudioUnit {
+        let unit = try registry.instantiate("aufx:splt:AUHs")
+        try unit.setValue(1, for: .elementCount, scope: .output)
+        return unit
+    }
+
+    /// Alternating runs of each side of a trivial chain.
+    static let trivialRuns = 9
+
+    /// A chain of `nodes` trivial nodes from the application's input to its output, through
+    /// the graph and called directly one after the other (through `renderCycleInsideRender`
+    /// and unmanaged references, as the graph calls them, inside one `RenderThread.run` per
+    /// cycle), in alternating timed runs after a warm-up of both. Returns ns per cycle of
+    /// each run.
+    static func measureTrivialChain(nodes: Int, cycles: Int, frames: Int) throws(AudioUnitError) -> (graph: [Double], direct: [Double]) {
+        let registry = ComponentRegistry(providers: [BuiltinUnits()])
+        let graph = try chainGraph(registry, units: (0..<nodes).map { _ throws(AudioUnitError) in try trivialUnit(registry) }, frames: frames)
+        defer { graph.dispose() }
+        var units: [AudioUnit] = []
+        defer { for unit in units { unit.dispose() } }
+        for _ in 0..<nodes {
+            let unit = try trivialUnit(registry)
+            try unit.setValue(max(frames, 64), for: .maximumFramesPerSlice)
+            try unit.initialize()
+            units.append(unit)
+        }
+        let references = UnsafeMutableBufferPointer<Unmanaged<AudioUnit>>.allocate(capacity: nodes)
+        defer { references.deallocate() }
+        for index in 0..<nodes { references.initializeElement(at: index, to: Unmanaged.passUnretained(units[index])) }
+        let buffers = (0...nodes).map { _ in OwnedAudioBuffers(channels: 2, capacity: frames) }
+        let views = UnsafeMutableBufferPointer<AudioBuffers>.allocate(capacity: nodes + 1)
+        defer { views.deallocate() }
+        for index in 0...nodes { views.initializeElement(at: index, to: buffers[index].buffers(frameCount: frames)) }
+        var directTime = 0.0
+        func renderDirectly() {
+            for _ in 0..<cycles {
+                RenderThread.run {
+                    for index in 0..<nodes {
+                        _ = references[index]._withUnsafeGuaranteedRef {
+                            $0.renderCycleInsideRender(
+                                timestamp: RenderTimestamp(sampleTime: directTime), frameCount: frames,
+                                inputs: UnsafeBufferPointer(rebasing: views[index..<index + 1]),
+                                outputs: UnsafeBufferPointer(rebasing: views[index + 1..<index + 2]),
+                                midi: UnsafeBufferPointer(start: nil, count: 0))
+                        }
+                    }
+                }
+                directTime += Double(frames)
+            }
+        }
+        // The views point into `buffers`: keep them alive while rendering.
+        return withExtendedLifetime(buffers) {
+            withRenderer(graph, input: buffers[0], frames: frames) { render in
+                alternate(trivialRuns, { time(cycles: cycles) { render(cycles) } }, { time(cycles: cycles, renderDirectly) })
+            }
+        }
+    }
+
+    static let referenceChain = [
+        "http://gareus.org/oss/lv2/fil4#stereo",
+        "http://plugin.org.uk/swh-plugins/sc4",
+        "http://drobilla.net/plugins/mda/Delay",
+        "http://drobilla.net/plugins/mda/Ambience",
+        "http://gareus.org/oss/lv2/dpl#stereo",
+    ]
+
+    /// Where the reference chain runs: through the graph or through the C loop.
+    enum ChainSide: String {
+        case graph, cloop
+    }
+
+    /// Alternating runs of each side. On this noisy 2-core VM, the median of 5 ratios moved by
+    /// ±0.5 % from one invocation to the next; of 15, by ±0.2 %.
+    static let alternatingRuns = 15
+
+    /// The reference chain, stereo, through the graph and through the C loop (CLV2ChainLoop)
+    /// over the same input, in alternating timed runs (after a warm-up of both), so that the
+    /// machine's drift touches both alike; or one run of one side (`only`). Returns ns per
+    /// cycle of each run.
+    static func measureReferenceChain(_ registry: ComponentRegistry, cycles: Int, frames: Int, only side: ChainSide? = nil) throws(AudioUnitError) -> (graph: [Double], cLoop: [Double]) {
+        let graph = try chainGraph(registry, units: referenceChain.map { uri throws(AudioUnitError) in try registry.instantiate("lv2:" + uri) }, frames: frames)
+        defer { graph.dispose() }
+        let loop = try makeCLoop(maximumFrames: max(frames, 64))
+        defer { lv2_chain_loop_free(loop) }
+        let input = OwnedAudioBuffers(channels: 2, capacity: frames)
+        for channel in 0..<2 {
+            let loopInput = lv2_chain_loop_input(loop, Int32(channel))!
+            for frame in 0..<frames {
+                let sample = Float(sin(Double(frame) * 0.1)) * 0.3
+                input.buffers()[channel][frame] = sample
+                loopInput[frame] = sample
+            }
+        }
+        return withRenderer(graph, input: input, frames: frames) { render in
+            func run(_ side: ChainSide) -> Double {
+                side == .graph ? time(cycles: cycles) { render(cycles) } : lv2_chain_loop_time(loop, cycles, Int32(frames))
+            }
+            if let side { return side == .graph ? ([run(.graph)], []) : ([], [run(.cloop)]) }
+            return alternate(alternatingRuns, { run(.graph) }, { run(.cloop) })
+        }
+    }
+
+    /// An initialized graph running `units` in series from the application's input to its
+    /// output, for cycles of `frames` frames, as `auhost render` and `auhost run` build it
+    /// (timing its nodes on one cycle in 32, for the dump).
+    private static func chainGraph(_ registry: ComponentRegistry, units: [AudioUnit], frames: Int) throws(AudioUnitError) -> AudioGraph {
+        let graph = AudioGraph(registry: registry)
+        graph.maximumFramesPerSlice = max(frames, 64)
+        do throws(AudioUnitError) {
+            let output = try graph.addNode(try registry.instantiate("auou:genr:AUHs"))
+            var previous = output
+            for unit in units {
+                let node = try graph.addNode(unit)
+                try graph.connect(previous, to: node)
+                previous = node
+            }
+            try graph.connect(previous, to: output)
+            try graph.initialize()
+            return graph
+        } catch {
+            graph.dispose()
+            throw error
+        }
+    }
+
+    /// The C loop over the reference chain.
+    private static func makeCLoop(maximumFrames: Int) throws(AudioUnitError) -> OpaquePointer {
+        var error = [CChar](repeating: 0, count: 512)
+        let uris = referenceChain.map { strdup($0) }
+        defer { for uri in uris { free(uri) } }
+        let made = uris.map { UnsafePointer($0) }.withUnsafeBufferPointer { pointers in
+            lv2_chain_loop_new(pointers.baseAddress, Int32(pointers.count), 48_000, Int32(maximumFrames), &error, error.count)
+        }
+        guard let made else {
+            throw AudioUnitError(.failedInitialization, "the C loop: " + String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        return made
+    }
+
+    /// Calls `body` with a function that renders `graph` over `input` for a number of
+    /// cycles of `frames` frames.
+    static func withRenderer<Result>(_ graph: AudioGraph, input: OwnedAudioBuffers, frames: Int, _ body: (_ render: (Int) -> Void) -> Result) -> Result {
+        let out = OwnedAudioBuffers(channels: 2, capacity: frames)
+        let inputView = input.buffers(), outputView = out.buffers()
+        var time = 0.0
+        // The views point into `input` and `out`: keep them alive while rendering.
+        return withExtendedLifetime((input, out)) {
+            RenderThread.flushingDenormals { body { cycles in
+                for _ in 0..<cycles {
+                    _ = graph.render(frameCount: frames, timestamp: RenderTimestamp(sampleTime: time), input: inputView, output: outputView)
+                    time += Double(frames)
+                }
+            } }
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import AUHost
+import Foundation
+
+/// `auhost graph`: a chain preset built into an initialized graph and shown the way
+/// Core Audio's `CAShow` shows an AUGraph, or as Graphviz DOT, or drawn as SVG by Graphviz.
+/// - Thread: control.
+enum GraphCommand: Command {
+    static let name = "graph"
+    static let summary = "show a chain preset's graph: a CAShow-like dump, Graphviz DOT or SVG"
+    static let help = """
+        usage: auhost graph PRESET.json [--dot | --svg FILE] [--sample-rate R] [--set NODE.PARAM=VALUE]...
+
+        Loads the chain (with the overrides), builds and initializes its graph without
+        rendering anything, and prints it:
+
+          (default)     the graph's state dump, like Core Audio's CAShow: every node with
+                        its unit, formats and latency, every connection, the graph's latency
+                        and render order
+          --dot         the graph in Graphviz DOT, on standard output
+          --svg FILE    the graph drawn by Graphviz ('dot -Tsvg') into FILE, written
+                        atomically (a temporary file beside it, then renamed into place);
+                        needs Graphviz installed
+
+          --sample-rate R  the rate to initialize at (default: the preset's sampleRate, else 48000)
+          --set N.P=V      set a parameter before building (repeatable)
+
+        Exits 0 on success; 1 when the preset does not load, the graph cannot be built or
+        Graphviz is missing or fails; 64 for usage errors.
+
+        """
+
+    /// The rate a chain is initialized at when neither the preset nor `--sample-rate` names one.
+    static let defaultSampleRate = 48_000.0
+
+    static func run(_ arguments: inout Arguments, _ context: CommandContext) throws(CLIError) -> Int32 {
+        let dot = arguments.flag("--dot")
+        let svg = try arguments.option("--svg")
+        let rate = try arguments.option("--sample-rate", expected: "a sample rate in Hz, such as 48000") { text -> Double? in
+            guard let value = Double(text), value > 0, value <= 1_536_000 else { return nil }
+            return value
+        }
+        let sets = try arguments.options("--set")
+        let file = try arguments.finish(positionals: 1...1, names: "a PRESET.json")[0]
+        if dot && svg != nil { throw .usage("--dot and --svg are two different outputs; give one", command: name) }
+        // Everything that can fail before the (slow) load: the folder, Graphviz.
+        var graphviz: URL?
+        if let svg {
+            try checkWritable(svg)
+            guard let dot = graphvizExecutable() else {
+                throw CLIError(
+                    "\(svg): cannot draw the SVG: Graphviz ('dot') is not installed",
+                    hint: "install the graphviz package (make deps does), or use --dot and draw it elsewhere")
+            }
+            graphviz = dot
+        }
+
+        let loaded = try PresetCommandSupport.load(file, sets: sets, context: context)
+        let chain = try build(loaded, file: file, sampleRate: rate, registry: context.registry)
+        defer { chain.dispose() }
+        if let svg, let graphviz {
+            try draw(chain.graph.dotGraph(), with: graphviz, to: svg)
+            context.output.line("wrote \(svg)")
+        } else if dot {
+            context.output.write(chain.graph.dotGraph())
+        } else {
+            let hasInput = loaded.connections.contains { if case .graphInput = $0.source { true } else { false } }
+            let inputs = hasInput ? "\(chain.inputChannels) ch in" : "no audio input"
+            context.output.line("\(file): '\(loaded.preset.name)' at \(formatRate(chain.sampleRate)) Hz, \(inputs), \(chain.outputChannels) ch out")
+            context.output.write(chain.graph.dump())
+        }
+        return 0
+    }
+
+    /// The chain's graph, initialized at `sampleRate`, the preset's rate or 48 kHz; a unit
+    /// that refuses is an error naming the file. The graph owns the loaded units afterwards.
+    /// - Thread: control.
+    static func build(_ loaded: LoadedPreset, file: String, sampleRate: Double?, registry: ComponentRegistry) throws(CLIError) -> ChainGraph {
+        let rate = sampleRate ?? loaded.preset.sampleRate ?? defaultSampleRate
+        do {
+            return try ChainGraph(loaded, registry: registry, sampleRate: rate)
+        } catch {
+            loaded.dispose()
+            throw CLIError("\(file): the chain cannot be built: \(error.message)")
+        }
+    }
+
+    private static func formatRate(_ rate: Double) -> String {
+        rate == rate.rounded() ? String(Int(rate)) : String(rate)
+    }
+
+    /// The folder of `path` exists and `path` is not a folder.
+    private static func checkWritable(_ path: String) throws(CLIError) {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CLIError("\(path): cannot write: the folder '\(folder)' does not exist")
+        }
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw CLIError("\(path): is a folder; expected a file name for the SVG")
+        }
+    }
+
+    /// The `dot` program on PATH, if any.
+    static func graphvizExecutable() -> URL? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for folder in path.split(separator: ":") where !folder.isEmpty {
+            let candidate = String(folder) + "/dot"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return URL(fileURLWithPath: candidate) }
+        }
+        return nil
+    }
+
+    /// Runs Graphviz (`dot -Tsvg`) over `text` and writes its drawing to `path` atomically:
+    /// into a temporary file in the same folder, renamed into place only when Graphviz
+    /// succeeded. The DOT text goes through a temporary file too (no pipe to break).
+    private static func draw(_ text: String, with dot: URL, to path: String) throws(CLIError) {
+        let url = URL(fileURLWithPath: path)
+        let unique = UUID().uuidString
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(unique)")
+        let source = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-graph-\(unique).dot")
+        defer {
+            try? FileManager.default.removeItem(at: temporary)
+            try? FileManager.default.removeItem(at: source)
+        }
+        let process = Process()
+        process.executableURL = dot
+        process.arguments = ["-Tsvg", "-o", temporary.path, source.path]
+        let errors = Pipe()
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        do {
+            try Data(text.utf8).write(to: source)
+            try process.run()
+        } catch {
+            throw CLIError("\(path): cannot run Graphviz (\(dot.path)): \(error.localizedDescription)")
+        }
+        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let firstLine = String(decoding: message, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "no message"
+            throw CLIError("\(path): Graphviz failed (exit \(process.terminationStatus)): \(firstLine)")
+        }
+        guard rename(temporary.path, path) == 0 else {
+            throw CLIError("\(path): cannot move the drawing into place: \(String(cString: strerror(errno)))")
+        }
+    }
+}

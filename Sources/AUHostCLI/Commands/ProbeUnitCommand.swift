@@ -1,0 +1,55 @@
+import AUHost
+import Foundation
+
+/// `auhost probe-unit URI…` (internal): instantiates and runs each LV2 plugin in this
+/// process and prints one verdict line each. `auhost list --probe` runs it in child
+/// processes so that a plugin that crashes takes only the child down.
+/// - Thread: control.
+enum ProbeUnitCommand: Command {
+    static let name = "probe-unit"
+    static let summary = "(internal) run LV2 plugins once in this process; used by 'list --probe'"
+    static let help = """
+        usage: auhost probe-unit URI [URI...]
+
+        Instantiates each LV2 plugin, renders 16 blocks with a sine and a MIDI note, and
+        prints `auhost-probe begin URI` and then `auhost-probe verdict URI works|fails [reason]`.
+        A plugin that crashes ends this process; 'auhost list --probe' runs this command in a
+        child process, records the crash and carries on. Verdicts are cached by 'list --probe'.
+
+        """
+
+    static func run(_ arguments: inout Arguments, _ context: CommandContext) throws(CLIError) -> Int32 {
+        let uris = try arguments.finish(positionals: 1...Int.max, names: "plugin URIs")
+        let components = LV2Provider(probeCacheFile: nil).discoverComponents().components
+        var byURI: [String: Component] = [:]
+        for component in components { byURI[component.identifier] = component }
+        for uri in uris {
+            LV2ProbeRunner.report("begin \(uri)")
+            let verdict = byURI[uri].map(LV2Probe.probe) ?? LV2ProbeVerdict(outcome: .fails, reason: "no LV2 plugin \(uri)")
+            let reason = (verdict.reason ?? "").replacingOccurrences(of: "\n", with: " ")
+            LV2ProbeRunner.report("verdict \(uri) \(verdict.outcome.rawValue)\(reason.isEmpty ? "" : " " + reason)")
+        }
+        return 0
+    }
+
+    /// Probes the LV2 units among `units` in child processes (cached verdicts are reused),
+    /// prints a summary on standard error and returns the units marked with their verdicts.
+    static func probeAndMark(_ units: [Component], _ context: CommandContext) -> [Component] {
+        let uris = units.filter { $0.format == .lv2 }.map { $0.identifier }
+        guard !uris.isEmpty else { return units }
+        var cache = LV2ProbeCache()
+        let runner = LV2ProbeRunner(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath())
+        let verdicts = runner.probe(uris, binaries: LV2Provider().binaryPaths(), cache: &cache)
+        let outcomes = uris.compactMap { verdicts[$0]?.outcome }
+        context.errors.line(
+            "auhost: probed \(uris.count) LV2 plugins: \(outcomes.filter { $0 == .works }.count) work, "
+                + "\(outcomes.filter { $0 == .fails }.count) fail, \(outcomes.filter { $0 == .crashed }.count) crashed (host crashes: 0)")
+        return units.map { unit in
+            guard let verdict = verdicts[unit.identifier], unit.format == .lv2 else { return unit }
+            var marked = unit
+            marked.brokenReason = verdict.brokenReason
+            if verdict.brokenReason != nil { marked.description.componentFlags.insert(.isKnownBroken) }
+            return marked
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import AUHost
+import Foundation
+
+/// `auhost render`: audio files through a chain preset, offline.
+/// - Thread: control (the jobs run on worker threads of their own).
+enum RenderCommand: Command {
+    static let name = "render"
+    static let summary = "render audio files through a chain preset, offline"
+    static let help = """
+        usage: auhost render PRESET.json INPUT... (-o OUTPUT | --output-dir DIR)
+                             [--format wav|flac|aiff|ogg] [--bit-depth 16|24|32f] [--sample-rate R]
+                             [--tail SECONDS|auto] [--block N] [--jobs N] [--set NODE.PARAM=VALUE]... [--force]
+
+        Renders each INPUT (anything libsndfile reads) through the chain and writes the result
+        atomically: a temporary file renamed into place, never over an existing file without
+        --force, nothing left behind on failure. The chain runs at the preset's sampleRate,
+        else the input's; the input is converted to the chain's rate and channel count and the
+        output back to the input's (or to --sample-rate). The chain's latency is compensated:
+        the output is time-aligned with the input. Each file's peak, RMS and true peak are
+        printed, with a warning when it clips.
+
+          -o, --output OUTPUT  the output file (one INPUT only)
+          --output-dir DIR     write DIR/<input name>.<format> for each INPUT (DIR must exist)
+          --format F           wav, flac, aiff or ogg (default: -o's extension, else the input's, else wav)
+          --bit-depth D        16, 24 or 32f (default 24; flac takes no 32f, ogg no bit depth)
+          --sample-rate R      the output files' rate in Hz (default: each input's)
+          --tail T             seconds of effect tail after the input's end, or auto (the default):
+                               at least the units' reported tail time, then until the output stays
+                               below -90 dBFS for 0.5 s, at most 30 s (or the reported tail if longer)
+          --block N            frames per render cycle, 1...16384 (default 1024)
+          --jobs N             files rendered at once, each through its own graph (default 1)
+          --set N.P=V          set a parameter before rendering (repeatable)
+          --force              replace existing output files
+
+        A progress bar is drawn on standard error when it is a terminal. Exits 0 when every
+        file rendered; 1 when any failed (the others are still rendered) or the preset does
+        not load; 64 for usage errors; 130 when interrupted (SIGINT or SIGTERM: the files in
+        progress are abandoned, nothing partial is left).
+
+        """
+
+    static func run(_ arguments: inout Arguments, _ context: CommandContext) throws(CLIError) -> Int32 {
+        var settings = RenderSettings()
+        let shortOutput = try arguments.option("-o")
+        let longOutput = try arguments.option("--output")
+        if shortOutput != nil, longOutput != nil { throw .usage("-o and --output are the same option; give it once", command: name) }
+        let output = shortOutput ?? longOutput
+        let outputDirectory = try arguments.option("--output-dir")
+        let format = try arguments.option("--format", expected: "one of wav|flac|aiff|ogg") { AudioFileFormat(rawValue: $0.lowercased()) }
+        let bitDepth = try arguments.option("--bit-depth", expected: "one of 16|24|32f") { BitDepth(rawValue: $0.lowercased()) }
+        settings.outputSampleRate = try arguments.option("--sample-rate", expected: "a whole sample rate in 1...768000 Hz") { text in
+            Double(text).flatMap { $0.isFinite && $0 == $0.rounded() && (1...768_000).contains($0) ? $0 : nil }
+        }
+        settings.tail = try arguments.option("--tail", expected: "a number of seconds in 0...3600 or auto") { TailLength(argument: $0) } ?? .auto
+        settings.blockSize = try arguments.option("--block", expected: "a frame count in \(RenderSettings.blockSizes)") { text in
+            Int(text).flatMap { RenderSettings.blockSizes.contains($0) ? $0 : nil }
+        } ?? settings.blockSize
+        settings.jobs = try arguments.option("--jobs", expected: "a number of jobs in \(RenderSettings.jobCounts)") { text in
+            Int(text).flatMap { RenderSettings.jobCounts.contains($0) ? $0 : nil }
+        } ?? settings.jobs
+        settings.overwrite = arguments.flag("--force")
+        let sets = try arguments.options("--set")
+        let positionals = try arguments.finish(positionals: 2...Int.max, names: "a PRESET.json and at least one INPUT")
+        let destination: OutputPlan.Destination
+        switch (output, outputDirectory) {
+        case (let file?, nil): destination = .file(file)
+        case (nil, let directory?): destination = .directory(directory)
+        case (nil, nil): throw .usage("'render' needs -o OUTPUT or --output-dir DIR", command: name)
+        case (_?, _?): throw .usage("-o and --output-dir cannot be used together", command: name)
+        }
+        let jobs: [RenderJob]
+        do {
+            jobs = try OutputPlan.jobs(inputs: Array(positionals.dropFirst()), destination: destination, format: format, bitDepth: bitDepth)
+        } catch {
+            throw error.isUsage ? .usage(error.message, command: name) : CLIError(error.message)
+        }
+        if case .directory(let directory) = destination {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw CLIError("\(directory): output folder does not exist; expected an existing folder for --output-dir")
+            }
+        }
+
+        // A lone file leaves the other cores idle: its reading and writing overlap its
+        // rendering. A batch uses the cores through --jobs (one file per worker).
+        settings.overlapsFileWork = jobs.count == 1 && ProcessInfo.processInfo.activeProcessorCount > 1
+        let loaded = try PresetCommandSupport.load(positionals[0], sets: sets, context: context)
+        defer { loaded.dispose() }
+        let label = jobs.count == 1 ? OutputPlan.stem(of: jobs[0].output) : "\(jobs.count) files"
+        let progress = RenderProgress(label: label, files: jobs.count)
+        let out = context.output, errors = context.errors
+        let renderer = BatchRenderer(loaded: loaded, registry: context.registry, settings: settings, jobs: jobs)
+        renderer.cancellation.watchSignals()
+        defer { renderer.cancellation.stopWatchingSignals() }
+        let outcomes = renderer.run(progress: { progress.update(file: $0, permille: $1) }) { _, outcome in
+            progress.printing {
+                switch outcome {
+                case .success(let report):
+                    out.line(report.summary)
+                    for warning in report.warnings { errors.line("auhost: warning: \(warning)") }
+                case .failure(let error):
+                    errors.line("auhost: \(error.message)")
+                }
+            }
+        }
+        progress.finish()
+        let failures = outcomes.filter { if case .failure = $0 { true } else { false } }.count
+        if renderer.cancellation.isCancelled {
+            throw CLIError("interrupted; \(jobs.count - failures) of \(jobs.count) files were rendered, no partial output was left", status: 130)
+        }
+        // A single file's error line was printed already; a batch adds a summary.
+        if failures == 0 { return 0 }
+        if jobs.count == 1 { return CLIError.failureStatus }
+        throw CLIError(failures == jobs.count ? "all \(jobs.count) files failed" : "\(failures) of \(jobs.count) files failed; the others were rendered")
+    }
+}

@@ -1,0 +1,53 @@
+import AUHost
+
+/// `auhost run`: a chain preset, live inside the JACK process callback.
+/// - Thread: control.
+enum RunCommand: Command {
+    static let name = "run"
+    static let summary = "run a chain preset live on JACK, controlled from stdin or a port"
+    static let help = """
+        usage: auhost run PRESET.json [--name N] [--server S] [--connect] [--capture-from P] [--playback-to P]
+                          [--midi-connect P]... [--set NODE.PARAM=VALUE]... [--reconnect] [--control PORT]
+
+        Loads the chain and runs it as a JACK client until SIGINT or SIGTERM (or 'quit'),
+        then fades out and unregisters its ports. The chain runs at the server's sample
+        rate; a preset that names another rate is refused.
+
+        While running, each line on standard input is a command with a one-line reply
+        (ok ... or error: ...):
+          set NODE PARAM VALUE    get NODE PARAM    bypass NODE on|off    preset NODE NAME
+          meters                  status            save FILE [--force]   help    quit
+        On a terminal, a status line on standard error shows DSP load, xruns and latency.
+
+          --name N          the JACK client name (default: auhost)
+          --server S        the JACK server name (default: the default server)
+          --connect         connect to the system's capture and playback ports
+          --capture-from P  connect the inputs from the audio ports matching the regex P
+          --playback-to P   connect the outputs to the audio ports matching the regex P
+          --midi-connect P  connect JACK MIDI output ports matching the regex P to midi_in
+          --set N.P=V       set a parameter before starting (repeatable)
+          --reconnect       when the server goes away, wait for it and carry on
+          --control PORT    also serve the commands on 127.0.0.1:PORT (0: any free port)
+
+        Exits 0 after a clean stop; 1 when the server is missing or goes away (without
+        --reconnect) or the chain cannot run; 64 for usage errors.
+
+        """
+
+    static func run(_ arguments: inout Arguments, _ context: CommandContext) throws(CLIError) -> Int32 {
+        var options = LiveRunner.Options()
+        options.clientName = try arguments.option("--name") ?? "auhost"
+        options.serverName = try arguments.option("--server")
+        options.connectToSystem = arguments.flag("--connect")
+        options.captureFrom = try arguments.option("--capture-from")
+        options.playbackTo = try arguments.option("--playback-to")
+        options.midiConnect = try arguments.options("--midi-connect")
+        options.reconnect = arguments.flag("--reconnect")
+        options.controlPort = try arguments.option("--control", expected: "a port number 0...65535") { UInt16($0) }
+        let sets = try arguments.options("--set")
+        let file = try arguments.finish(positionals: 1...1, names: "a PRESET.json")[0]
+        let loaded = try PresetCommandSupport.load(file, sets: sets, context: context)
+        let runner = LiveRunner(loaded: loaded, registry: context.registry, options: options, context: context)
+        return try runner.run()
+    }
+}

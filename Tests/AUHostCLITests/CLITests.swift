@@ -1,0 +1,138 @@
+import AUCore
+import AUEngine
+import AUHost
+import AUHostCLI
+import Foundation
+import Testing
+
+/// Runs the CLI in-process over the built-in units and returns (status, stdout, stderr).
+func runCLI(_ arguments: String...) -> (status: Int32, output: String, errors: String) {
+    let output = TextOutput()
+    let errors = TextOutput()
+    let status = AUHostCLI.run(arguments, output: output, errors: errors) {
+        ComponentRegistry(providers: [BuiltinUnits()])
+    }
+    return (status, output.captured, errors.captured)
+}
+
+@Suite struct CLITests {
+    @Test func helpAndVersion() {
+        let help = runCLI("--help")
+        #expect(help.status == 0)
+        #expect(help.output.contains("usage: auhost COMMAND"))
+        #expect(help.output.contains("list") && help.output.contains("info"))
+        #expect(runCLI("--version").output == "auhost \(AUHostCLI.version)\n")
+        let listHelp = runCLI("help", "list")
+        #expect(listHelp.status == 0 && listHelp.output.hasPrefix("usage: auhost list"))
+        #expect(runCLI("info", "--help").output.hasPrefix("usage: auhost info"))
+    }
+
+    @Test(arguments: [
+        (["frobnicate"], "unknown command 'frobnicate'"),
+        (["list", "--bogus"], "unknown option '--bogus'"),
+        (["list", "--type"], "--type needs a value"),
+        (["list", "--type", "toolong"], "--type takes a code of 1 to 4 characters, not 'toolong'"),
+        (["list", "--format", "vst"], "--format takes lv2, native or builtin, not 'vst'"),
+        (["info"], "'info' needs a UNIT"),
+        (["info", "a", "b"], "unexpected argument 'b'"),
+        (["help", "nope"], "unknown command 'nope'"),
+    ])
+    func usageErrorsExit64WithOneLineAndAHint(arguments: [String], message: String) {
+        let output = TextOutput()
+        let errors = TextOutput()
+        let status = AUHostCLI.run(arguments, output: output, errors: errors) { ComponentRegistry(providers: [BuiltinUnits()]) }
+        #expect(status == 64)
+        let lines = errors.captured.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.contains(message) == true, "\(errors.captured)")
+        #expect(lines.last?.hasPrefix("auhost: see 'auhost") == true)
+        #expect(output.captured.isEmpty)
+    }
+
+    @Test func listFiltersByCodesAndFormat() {
+        let all = runCLI("list")
+        #expect(all.status == 0)
+        #expect(all.output.contains("aufx:splt:AUHs  Splitter"))
+        #expect(runCLI("list", "--type", "aumu").output.isEmpty)
+        #expect(runCLI("list", "--format", "lv2").output.isEmpty)
+        #expect(runCLI("list", "--subtype", "splt", "--manufacturer", "AUHs").output.contains("Splitter"))
+    }
+
+    @Test func listJSONHasTheDocumentedKeys() throws {
+        let result = runCLI("list", "--json")
+        #expect(result.status == 0)
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
+        let splitter = try #require(array.first { $0["subtype"] as? String == "splt" })
+        for key in ["type", "subtype", "manufacturer", "name", "format", "identifier", "manufacturerName", "version", "category", "broken"] {
+            #expect(splitter.keys.contains(key), "missing \(key)")
+        }
+        #expect(splitter["format"] as? String == "builtin")
+    }
+
+    @Test func infoDescribesBusesAndListsClosestMatchesWhenUnknown() throws {
+        let info = runCLI("info", "aufx:splt:AUHs")
+        #expect(info.status == 0)
+        #expect(info.output.contains("outputs:\n    0: Output 1 (2 ch)\n    1: Output 2 (2 ch)"))
+        let json = runCLI("info", "Splitter", "--json")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        #expect((object["outputs"] as? [Any])?.count == 2)
+        #expect(object["latency"] as? Double == 0)
+        let unknown = runCLI("info", "Spliter")
+        #expect(unknown.status == 1)
+        #expect(unknown.errors.contains("no unit 'Spliter'; closest matches:"))
+        #expect(unknown.errors.contains("aufx:splt:AUHs  Splitter"))
+    }
+}
+
+/// The built `auhost` executable beside the test bundle (`swift build` puts both there).
+func auhostExecutable() throws -> URL {
+    let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    var directory = bundle.deletingLastPathComponent()
+    if directory.lastPathComponent == "MacOS" || directory.pathExtension == "xctest" { directory.deleteLastPathComponent() }
+    let candidate = directory.appendingPathComponent("auhost")
+    guard FileManager.default.isExecutableFile(atPath: candidate.path) else {
+        throw CLIError("auhost is not built at \(candidate.path); run 'swift build' first")
+    }
+    return candidate
+}
+
+/// Runs the real executable and returns (status, stdout, stderr).
+func runExecutable(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String, errors: String) {
+    let process = Process()
+    process.executableURL = try auhostExecutable()
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let output = out.fileHandleForReading.readDataToEndOfFile()
+    let errors = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+}
+
+@Suite struct ExecutableTests {
+    @Test func exitStatusesAndNoStackTraces() throws {
+        let usage = try runExecutable(["list", "--nope"])
+        #expect(usage.status == 64)
+        let missing = try runExecutable(["info", "No Such Unit At All"])
+        #expect(missing.status == 1)
+        #expect(missing.errors.hasPrefix("auhost: no unit 'No Such Unit At All'"))
+        for result in [usage, missing] {
+            #expect(!result.errors.contains("Fatal error"))
+            #expect(!result.errors.contains("Backtrace"))
+        }
+    }
+
+    @Test func listJSONCoversEveryBackend() throws {
+        let result = try runExecutable(["list", "--json"])
+        #expect(result.status == 0)
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
+        let formats = Set(array.compactMap { $0["format"] as? String })
+        #expect(formats.contains("builtin"))
+        // Every unit has the documented keys, and the codes are unique per unit.
+        let codes = array.map { "\($0["type"]!):\($0["subtype"]!):\($0["manufacturer"]!)" }
+        #expect(Set(codes).count == codes.count)
+    }
+}

@@ -1,0 +1,213 @@
+import AUCore
+import AUHost
+import AUHostCLI
+import AUPresets
+import Foundation
+import Testing
+
+/// `auhost graph` and `auhost save`, run as the real executable over the shipped presets.
+@Suite struct GraphSaveCommandTests {
+    /// A fresh folder for one test's files.
+    static func temporaryFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-graph-save-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// Runs Graphviz's `dot` over `text`; nil when Graphviz is not installed.
+    static func drawWithGraphviz(_ text: String) throws -> (status: Int32, svg: String)? {
+        guard let dot = ["/usr/bin/dot", "/usr/local/bin/dot"].first(where: FileManager.default.isExecutableFile(atPath:)) else { return nil }
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = folder.appendingPathComponent("graph.dot")
+        try Data(text.utf8).write(to: source)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: dot)
+        process.arguments = ["-Tsvg", source.path]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let svg = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: svg, as: UTF8.self))
+    }
+
+    static var graphvizInstalled: Bool { ["/usr/bin/dot", "/usr/local/bin/dot"].contains(where: FileManager.default.isExecutableFile(atPath:)) }
+
+    // MARK: graph
+
+    @Test func theDumpNamesEveryNodeOfTheInitializedGraph() throws {
+        let result = try runExecutable(["graph", ShippedPresets.path("vocal.json")])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("'Vocal' at 48000 Hz, 2 ch in, 2 ch out"))
+        #expect(result.output.contains("AudioGraph: 5 node(s), 5 connection(s), initialized"))
+        for id in ["eq", "deess", "comp", "room", "io"] {
+            #expect(result.output.contains("'\(id)'"), "the dump does not name \(id)")
+        }
+        #expect(result.output.contains("Render plan: 'eq'"))
+        #expect(result.errors.isEmpty)
+    }
+
+    @Test func aChainWithoutAudioInputSaysSo() throws {
+        let result = try runExecutable(["graph", ShippedPresets.path("synth-patch.json")])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("no audio input, 2 ch out"))
+        #expect(result.output.contains("'synth' (#1) output 0 -> 'filter' (#2) input 0"))
+    }
+
+    @Test func overridesAndTheSampleRateReachTheGraph() throws {
+        let result = try runExecutable([
+            "graph", ShippedPresets.path("podcast-cleanup.json"), "--sample-rate", "44100", "--set", "leveler.ratio=6",
+        ])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("at 44100 Hz, 1 ch in, 1 ch out"))
+        #expect(result.output.contains("44100 Hz, 1 ch"))
+        let bad = try runExecutable(["graph", ShippedPresets.path("podcast-cleanup.json"), "--set", "leveler.ratio=60", "--set", "gate.nope=1"])
+        #expect(bad.status == 1)
+        let lines = bad.errors.split(separator: "\n")
+        #expect(lines.count == 2, "one line per problem: \(bad.errors)")
+        #expect(lines.allSatisfy { $0.hasPrefix("auhost: --set: ") })
+        #expect(bad.output.isEmpty)
+    }
+
+    @Test func dotIsGraphvizInput() throws {
+        let result = try runExecutable(["graph", ShippedPresets.path("mastering.json"), "--dot"])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.hasPrefix("digraph AudioGraph {"))
+        for id in ["eq", "glue", "limiter"] { #expect(result.output.contains("label=\"\(id)\\n")) }
+        if let drawn = try Self.drawWithGraphviz(result.output) {
+            #expect(drawn.status == 0)
+            #expect(drawn.svg.contains("<svg"))
+        }
+    }
+
+    @Test func svgIsDrawnByGraphvizIntoPlace() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let svg = folder.appendingPathComponent("chain.svg").path
+        let result = try runExecutable(["graph", ShippedPresets.path("guitar-amp.json"), "--svg", svg])
+        if Self.graphvizInstalled {
+            #expect(result.status == 0, "\(result.errors)")
+            #expect(result.output == "wrote \(svg)\n")
+            let text = try String(contentsOfFile: svg, encoding: .utf8)
+            #expect(text.contains("<svg") && text.contains("cabinet"))
+        } else {
+            #expect(result.status == 1)
+            #expect(result.errors.contains("Graphviz ('dot') is not installed"))
+        }
+        // Nothing but the drawing is left in the folder (no temporary file).
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(left == (Self.graphvizInstalled ? ["chain.svg"] : []))
+    }
+
+    @Test func svgWithoutGraphvizIsOneClearErrorAndNoFile() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let empty = folder.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let svg = folder.appendingPathComponent("chain.svg").path
+        let result = try runExecutable(["graph", ShippedPresets.path("vocal.json"), "--svg", svg], environment: ["PATH": empty.path])
+        #expect(result.status == 1)
+        let lines = result.errors.split(separator: "\n")
+        #expect(lines.first == "auhost: \(svg): cannot draw the SVG: Graphviz ('dot') is not installed")
+        #expect(lines.last?.contains("install the graphviz package") == true)
+        #expect(!FileManager.default.fileExists(atPath: svg))
+    }
+
+    @Test(arguments: [
+        (["graph"], 64, "'graph' needs a PRESET.json"),
+        (["graph", "a.json", "--dot", "--svg", "x.svg"], 64, "--dot and --svg are two different outputs"),
+        (["graph", "a.json", "--sample-rate", "fast"], 64, "--sample-rate takes a sample rate in Hz"),
+        (["graph", "/nonexistent/preset.json"], 1, "/nonexistent/preset.json"),
+        (["graph", "a.json", "--svg", "/nonexistent/folder/x.svg"], 1, "the folder '/nonexistent/folder' does not exist"),
+        (["save", "a.json"], 64, "'save' needs a PRESET.json and an OUTPUT.json"),
+        (["save", "a.json", "b.json", "--name", ""], 64, "--name takes a non-empty name"),
+        (["save", "/nonexistent/preset.json", "b.json"], 1, "/nonexistent/preset.json"),
+    ])
+    func mistakesAreOneLineWithTheRightStatus(arguments: [String], status: Int32, message: String) throws {
+        let result = try runExecutable(arguments)
+        #expect(result.status == status)
+        #expect(result.errors.split(separator: "\n").first?.contains(message) == true, "\(result.errors)")
+        #expect(!result.errors.contains("Fatal error"))
+        #expect(result.output.isEmpty)
+    }
+
+    // MARK: save
+
+    /// Saving with overrides and loading the saved file gives the chain the overrides
+    /// made; saving that again gives the same bytes.
+    @Test(arguments: [
+        ("vocal.json", ["comp.threshold=-24", "room.mix=20", "eq.gain4=4.5"]),
+        ("synth-patch.json", ["synth.waveform=Square", "echo.time=500"]),
+        ("podcast-cleanup.json", [String]()),
+        ("test-signal.json", ["tone.frequency=220"]),
+    ])
+    func saveThenLoadRoundTrips(file: String, sets: [String]) throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let saved = folder.appendingPathComponent("saved.json").path
+        let result = try runExecutable(["save", ShippedPresets.path(file), saved] + sets.flatMap { ["--set", $0] })
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.hasPrefix("saved \(saved): "))
+
+        let registry = HostRegistry.make()
+        let original = try PresetLoader(registry: registry).load(file: ShippedPresets.path(file), overrides: try ParameterOverride.parse(sets))
+        let reloaded = try PresetLoader(registry: registry).load(file: saved)
+        defer { original.dispose(); reloaded.dispose() }
+        #expect(try reloaded.capture() == original.capture())
+        #expect(reloaded.preset.name == original.preset.name && reloaded.preset.routing == original.preset.routing)
+        for node in reloaded.nodes {
+            let before = try #require(original.node(id: node.id)).unit
+            for (index, info) in node.unit.parameters.infos.enumerated() where info.isWritable {
+                #expect(node.unit.parameters.value(at: index) == before.parameters.value(at: index), "\(node.id).\(info.identifier)")
+            }
+        }
+
+        let again = folder.appendingPathComponent("again.json").path
+        #expect(try runExecutable(["save", saved, again]).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: again)) == Data(contentsOf: URL(fileURLWithPath: saved)))
+    }
+
+    @Test func saveNeverReplacesAFileWithoutForce() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appendingPathComponent("mine.json").path
+        try Data("keep me\n".utf8).write(to: URL(fileURLWithPath: target))
+        let refused = try runExecutable(["save", ShippedPresets.path("mastering.json"), target])
+        #expect(refused.status == 1)
+        #expect(refused.errors == "auhost: \(target): already exists; expected a new file name, or --force to replace it\n")
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "keep me\n")
+
+        let forced = try runExecutable(["save", ShippedPresets.path("mastering.json"), target, "--force", "--name", "My master"])
+        #expect(forced.status == 0, "\(forced.errors)")
+        let preset = try PresetLoader.read(file: target)
+        #expect(preset.name == "My master")
+        #expect(preset.nodes.map(\.id) == ["eq", "glue", "limiter"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["mine.json"])
+    }
+
+    @Test func saveReportsEveryProblemAtOnceAndWritesNothing() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appendingPathComponent("out.json").path
+        let result = try runExecutable([
+            "save", ShippedPresets.path("vocal.json"), target, "--set", "comp.ratio=50", "--set", "room.nope=1", "--set", "nonode.gain=3",
+        ])
+        #expect(result.status == 1)
+        #expect(result.errors.split(separator: "\n").count == 3, "\(result.errors)")
+        #expect(!FileManager.default.fileExists(atPath: target))
+        let missingFolder = try runExecutable(["save", ShippedPresets.path("vocal.json"), folder.path + "/no/such/out.json"])
+        #expect(missingFolder.status == 1)
+        #expect(missingFolder.errors.contains("does not exist"))
+    }
+
+    @Test func saveAllRecordsEveryWritableParameter() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appendingPathComponent("all.json").path
+        #expect(try runExecutable(["save", ShippedPresets.path("stereo-widener.json"), target, "--all"]).status == 0)
+        let trim = try #require(try PresetLoader.read(file: target).node(id: "trim"))
+        #expect(Set(trim.parameters.map(\.key)) == ["gain", "smoothing"])
+    }
+}

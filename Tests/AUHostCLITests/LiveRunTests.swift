@@ -1,0 +1,392 @@
+import AUCore
+import AUJACK
+import AUTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+/// `auhost run` under a real jackd: a test client feeds a signal through it and records
+/// the result next to the signal itself.
+final class LiveRig: @unchecked Sendable {
+    let server: JACKTestServer
+    let process = Process()
+    let input = Pipe()
+    let output = Pipe()
+    let errors = Pipe()
+    let through = Recording(capacity: 48_000 * 20)
+    let direct = Recording(capacity: 48_000 * 20)
+    private(set) var tester: JACKDriver?
+    let clientName = "under-test"
+    private var replies: [String] = []
+    private let replyLock = NSLock()
+    private var errorText = ""
+
+    /// Starts a server, runs `prepare` with its name (clients that must exist before auhost
+    /// starts), then launches `auhost run`.
+    init(
+        preset: String, extraArguments: [String] = [], environment: [String: String] = [:], realTime: Bool = false,
+        prepare: (String) throws -> Void = { _ in }
+    ) throws {
+        server = try JACKTestServer(realTime: realTime)
+        try prepare(server.name)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-live-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("chain.json")
+        try preset.write(to: file, atomically: true, encoding: .utf8)
+        process.executableURL = try auhostExecutable()
+        process.arguments = ["run", file.path, "--server", server.name, "--name", clientName] + extraArguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let text = String(decoding: handle.availableData, as: UTF8.self)
+            guard let self else { return }
+            self.replyLock.lock()
+            self.replies += text.split(separator: "\n").map(String.init)
+            self.replyLock.unlock()
+        }
+        errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let text = String(decoding: handle.availableData, as: UTF8.self)
+            guard let self else { return }
+            self.replyLock.lock()
+            self.errorText += text
+            self.replyLock.unlock()
+        }
+        try process.run()
+    }
+
+    var standardError: String {
+        replyLock.lock()
+        defer { replyLock.unlock() }
+        return errorText
+    }
+
+    /// Waits (up to 20 s) until standard error holds `text` at least `count` times.
+    @discardableResult
+    func waitForStandardError(_ text: String, count: Int = 1) -> Bool {
+        for _ in 0..<400 {
+            if standardError.components(separatedBy: text).count - 1 >= count { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
+    }
+
+    /// A client for looking at the server, once auhost's output port `port` exists (up to 10 s).
+    func probeOnceRegistered(_ port: String = "out_1", probeName: String = "probe-ports") throws -> JACKClient {
+        let probe = try JACKClient(name: probeName, serverName: server.name)
+        for _ in 0..<200 where probe.ports(matching: "\(clientName):\(port)", kind: .audio, direction: .output).isEmpty {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return probe
+    }
+
+    /// Waits until the client's ports exist, then wires the tester: out_1 → auhost in_1…,
+    /// auhost out_1 → tester in_1, tester out_1 → tester in_2 (the reference).
+    func connectTester() throws {
+        let probe = try probeOnceRegistered()
+        let auhostInputs = probe.ports(matching: "\(clientName):in_", kind: .audio, direction: .input)
+        let auhostOutput = try #require(probe.ports(matching: "\(clientName):out_1", kind: .audio, direction: .output).first)
+        let source = NoiseSource()
+        let tester = try startLoopbackTester(serverName: server.name, through: through, direct: direct) { source.fill($0) }
+        for port in auhostInputs { try tester.client.connect(tester.outputPorts[0].fullName, to: port) }
+        try tester.client.connect(auhostOutput, to: tester.inputPorts[0].fullName)
+        self.tester = tester
+    }
+
+    /// Sends a command on standard input and waits for its reply line.
+    func send(_ line: String) throws -> String {
+        replyLock.lock()
+        let before = replies.count
+        replyLock.unlock()
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+        for _ in 0..<200 {
+            replyLock.lock()
+            let reply = replies.count > before ? replies[before] : nil
+            replyLock.unlock()
+            if let reply { return reply }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        throw CLIErrorForTests("no reply to '\(line)'; stderr: \(standardError)")
+    }
+
+    /// The gain and the lag of the path through auhost over the next `frames` frames: the
+    /// lag of best correlation, and the median gain over ten blocks (so that a block hit by
+    /// an xrun of the loaded test machine does not decide).
+    func measure(frames: Int = 9_600) -> (gain: Float, lag: Int) {
+        Thread.sleep(forTimeInterval: 0.1)  // let a change settle
+        let start = direct.count
+        while direct.count < start + frames + 512 { Thread.sleep(forTimeInterval: 0.02) }
+        let reference = Array(direct.samples[start..<(start + frames)])
+        let delayed = Array(through.samples[start..<(start + frames + 512)])
+        let lag = bestLag(delayed, reference, maxLag: 512)
+        let block = frames / 10
+        let gains = (0..<10).map { index in
+            let range = (index * block)..<((index + 1) * block)
+            return rms(delayed[(range.lowerBound + lag)..<(range.upperBound + lag)]) / rms(reference[range])
+        }.sorted()
+        return ((gains[4] + gains[5]) / 2, lag)
+    }
+
+    func waitForExit(timeout: Double = 10) -> Int32? {
+        var waited = 0.0
+        while process.isRunning && waited < timeout {
+            Thread.sleep(forTimeInterval: 0.05)
+            waited += 0.05
+        }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
+    func tearDown() {
+        tester?.stop()
+        tester = nil
+        if process.isRunning { process.terminate() }
+        _ = waitForExit()
+        server.stop()
+    }
+}
+
+/// Lets one MIDI event through once armed: the test arms it, the render side sends it.
+final class NoteSender: @unchecked Sendable {
+    private let state = Atomic<Int>(0)  // 0 idle, 1 armed, 2 sent
+    private let event: UnsafeMutablePointer<MIDIEvent>
+    init(_ event: MIDIEvent) {
+        self.event = .allocate(capacity: 1)
+        self.event.initialize(to: event)
+    }
+    deinit { event.deallocate() }
+    func arm() { state.store(1, ordering: .releasing) }
+    /// The event in the first cycle after arming, else nothing.
+    func eventsThisCycle() -> UnsafeBufferPointer<MIDIEvent> {
+        let send = state.compareExchange(expected: 1, desired: 2, ordering: .acquiringAndReleasing).exchanged
+        return UnsafeBufferPointer(start: event, count: send ? 1 : 0)
+    }
+}
+
+struct CLIErrorForTests: Error, CustomStringConvertible {
+    let description: String
+    init(_ text: String) { description = text }
+}
+
+/// A deterministic pseudo-random signal, so the correlation peak is unique.
+final class NoiseSource: @unchecked Sendable {
+    private var seed: UInt32 = 987_654
+    func fill(_ output: UnsafeMutableBufferPointer<Float>) {
+        for frame in 0..<output.count {
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            output[frame] = (Float(seed >> 8) / Float(1 << 24) - 0.5) * 0.5
+        }
+    }
+}
+
+@Suite(.serialized) struct LiveRunTests {
+    @Test func aGainChainRunsAndIsControlledFromStdinAndThePort() throws {
+        let rig = try LiveRig(preset: gainChain, extraArguments: ["--control", "0"])
+        defer { rig.tearDown() }
+        try rig.connectTester()
+
+        let status = try rig.send("status")
+        #expect(status.hasPrefix("ok rate=48000 latency=0 "), "\(status)")
+        let first = rig.measure()
+        #expect(abs(first.gain - 0.5) < 1e-3, "gain \(first.gain)")
+        #expect(first.lag == 0, "measured latency \(first.lag) frames, reported 0")
+
+        #expect(try rig.send("set gain gain 0") == "ok 0")
+        #expect(abs(rig.measure().gain - 1) < 1e-3)
+        #expect(try rig.send("get gain gain") == "ok 0")
+        #expect(try rig.send("set gain gain 99").hasPrefix("error: "))
+        #expect(try rig.send("set nowhere gain 1").hasPrefix("error: "))
+        #expect(try rig.send("frobnicate").hasPrefix("error: unknown command"))
+        #expect(abs(rig.measure().gain - 1) < 1e-3)  // bad commands changed nothing
+
+        // The same protocol on the control port.
+        let portLine = try #require(rig.standardError.split(separator: "\n").first { $0.contains("control port 127.0.0.1:") })
+        let port = try #require(UInt16(portLine.split(separator: ":").last!))
+        let reply = try controlRequest("set gain gain -12.0412", port: port)
+        #expect(reply == "ok -12.0412")
+        #expect(abs(rig.measure().gain - 0.25) < 1e-3)
+
+        #expect(try rig.send("bypass gain on") == "ok on")
+        #expect(abs(rig.measure().gain - 1) < 1e-3)
+        #expect(try rig.send("bypass gain off") == "ok off")
+
+        #expect(try rig.send("quit") == "ok bye")
+        #expect(rig.waitForExit() == 0)
+    }
+
+    @Test func killingTheServerEndsTheRunWithAClearMessage() throws {
+        let rig = try LiveRig(preset: gainChain)
+        defer { rig.tearDown() }
+        try rig.connectTester()
+        _ = try rig.send("status")
+        rig.tester?.stop()
+        rig.server.stop()
+        let status = rig.waitForExit()
+        #expect(status == 1)
+        #expect(rig.standardError.contains("auhost: the JACK server '\(rig.server.name)' went away"), "\(rig.standardError)")
+        #expect(!rig.standardError.contains("Backtrace"))
+        #expect(!rig.standardError.contains("Fatal error"))
+    }
+
+    @Test func theProcessCallbackNeitherAllocatesNorLocksOver30Seconds() throws {
+        let shim = try auhostExecutable().deletingLastPathComponent().appendingPathComponent("libAllocCounter.so")
+        try #require(FileManager.default.fileExists(atPath: shim.path), "libAllocCounter.so is built by swift build")
+        let rig = try LiveRig(preset: gainChain, environment: ["LD_PRELOAD": shim.path])
+        defer { rig.tearDown() }
+        try rig.connectTester()
+        func counts() throws -> [String: Int] {
+            let reply = try rig.send("status")
+            var values: [String: Int] = [:]
+            for word in reply.split(separator: " ") {
+                let parts = word.split(separator: "=")
+                if parts.count == 2, parts[0].hasPrefix("render_"), let value = Int(parts[1]) { values[String(parts[0])] = value }
+            }
+            return values
+        }
+        _ = rig.measure()  // warm up: the first cycles instantiate generic metadata (debug builds)
+        let before = try counts()
+        try #require(before["render_allocations"] != nil, "the shim is not loaded (no render_ counts in status)")
+        let start = Date()
+        var step = 0
+        while Date().timeIntervalSince(start) < 30 {
+            step += 1
+            #expect(try rig.send("set gain gain \(-(step % 24))").hasPrefix("ok"))
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        let after = try counts()
+        for key in ["render_allocations", "render_frees", "render_locks"] {
+            #expect(after[key] == before[key], "\(key): \(before[key] ?? -1) before, \(after[key] ?? -1) after 30 s")
+        }
+        // The callback really ran (how often depends on the machine's load: the dummy driver sleeps).
+        #expect(rig.tester?.cycleCount ?? 0 > 1_000)
+    }
+
+    @Test func midiNoteOnsFromAJACKClientPlayTheInstrumentAtTheRightPitch() throws {
+        let synthChain = """
+            {"auhost": 1, "name": "Live synth",
+             "nodes": [{"id": "synth", "unit": "aumu:synt:AUHs", "parameters": {"waveform": "Sine", "attack": 1, "sustain": 100}}],
+             "chain": ["synth"]}
+            """
+        // The keyboard exists before auhost starts, so that --midi-connect finds it.
+        let sent = NoteSender(.noteOn(69, velocity: 100, offset: 10))
+        let recording = Recording(capacity: 48_000 * 20)
+        var keyboard: JACKDriver?
+        let rig = try LiveRig(preset: synthChain, extraArguments: ["--midi-connect", "keyboard:midi_out"]) { server in
+            let client = try JACKClient(name: "keyboard", serverName: server)
+            let midiOut = try client.registerPort("midi_out", kind: .midi, direction: .output)
+            keyboard = try JACKDriver(client: client, .init(inputChannels: 1, outputChannels: 0)) { frames, _, inputs, _, _ in
+                midiOut.writeMIDI(sent.eventsThisCycle(), frames: frames)
+                recording.append(inputs[0])
+                return 0
+            }
+            try keyboard?.start()
+        }
+        defer {
+            keyboard?.stop()
+            keyboard = nil
+            rig.tearDown()
+        }
+        let probe = try rig.probeOnceRegistered(probeName: "probe-midi")
+        let keyboardInput = try #require(keyboard?.inputPorts.first?.fullName)
+        try probe.connect("\(rig.clientName):out_1", to: keyboardInput)
+        // auhost says it runs once its ports are connected (midi_in to the keyboard among them).
+        rig.waitForStandardError("auhost: running")
+        Thread.sleep(forTimeInterval: 0.2)
+        sent.arm()
+        let start = recording.count
+        while recording.count < start + 24_000 { Thread.sleep(forTimeInterval: 0.02) }
+        let samples = Array(recording.samples[(start + 4_800)..<(start + 24_000)])
+        #expect(samples.map(abs).max() ?? 0 > 0.05, "the synth stayed silent")
+        // The median over eight 50 ms blocks of the frequency between the first and last
+        // rising zero crossing (interpolated), so a block cut by an xrun does not decide.
+        var estimates: [Double] = []
+        for block in 0..<8 {
+            let part = samples[(block * 2_400)..<((block + 1) * 2_400)]
+            var crossings: [Double] = []
+            for index in (part.startIndex + 1)..<part.endIndex where part[index - 1] < 0 && part[index] >= 0 {
+                crossings.append(Double(index - 1) + Double(-part[index - 1] / (part[index] - part[index - 1])))
+            }
+            if crossings.count > 2 { estimates.append(Double(crossings.count - 1) / ((crossings.last! - crossings.first!) / 48_000)) }
+        }
+        let frequency = estimates.sorted()[estimates.count / 2]
+        #expect(abs(frequency - 440) < 1, "measured \(frequency) Hz for A4 (blocks: \(estimates))")
+    }
+
+    @Test func withReconnectTheRunWaitsForTheServerAndCarriesOn() throws {
+        let rig = try LiveRig(preset: gainChain, extraArguments: ["--reconnect"])
+        defer { rig.tearDown() }
+        #expect(rig.waitForStandardError("auhost: running"))
+        rig.server.stop()
+        #expect(rig.waitForStandardError("went away"), "\(rig.standardError)")
+        #expect(rig.process.isRunning)
+        try rig.server.restart()
+        #expect(rig.waitForStandardError("auhost: running", count: 2), "\(rig.standardError)")
+        #expect(try rig.send("status").hasPrefix("ok rate=48000"))
+        #expect(try rig.send("quit") == "ok bye")
+        #expect(rig.waitForExit() == 0)
+    }
+
+    @Test func aNewPeriodSizeIsFollowed() throws {
+        let rig = try LiveRig(preset: gainChain)
+        defer { rig.tearDown() }
+        try rig.connectTester()
+        #expect(abs(rig.measure().gain - 0.5) < 1e-3)
+        try rig.tester?.client.setBufferSize(256)
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(try rig.send("status").contains("period=256"))
+        let after = rig.measure()
+        #expect(abs(after.gain - 0.5) < 1e-3, "gain \(after.gain) after the period changed")
+        #expect(after.lag == 0)
+    }
+
+    @Test func portsMatchingPatternsAreConnectedAtStart() throws {
+        // A client whose ports exist before auhost starts; auhost connects to them itself.
+        let heard = Recording(capacity: 48_000 * 4)
+        let source = NoiseSource()
+        var player: JACKDriver?
+        let rig = try LiveRig(preset: gainChain, extraArguments: ["--capture-from", "^player:out_", "--playback-to", "^player:in_1$"]) { server in
+            player = try JACKDriver(.init(clientName: "player", serverName: server, inputChannels: 1, outputChannels: 1)) { _, _, inputs, outputs, _ in
+                source.fill(outputs[0])
+                heard.append(inputs[0])
+                return 0
+            }
+            try player?.start()
+        }
+        defer {
+            player?.stop()
+            player = nil
+            rig.tearDown()
+        }
+        rig.waitForStandardError("auhost: running")
+        let start = heard.count
+        while heard.count < start + 9_600 { Thread.sleep(forTimeInterval: 0.02) }
+        let level = heard.array[start...].map { $0 * $0 }.reduce(0, +) / Float(heard.count - start)
+        #expect(level > 1e-4, "nothing came back through the connections auhost made")
+    }
+
+    @Test func aMissingServerIsOneClearError() throws {
+        let result = try runExecutable(["run", "Presets/does-not-matter.json", "--server", "nothing-here"])
+        #expect(result.status == 1)
+        #expect(result.errors.hasPrefix("auhost: "))
+    }
+}
+
+/// Sends one line to the control port and returns the reply line.
+func controlRequest(_ line: String, port: UInt16) throws -> String {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { throw CLIErrorForTests("cannot connect to 127.0.0.1:\(port)") }
+    let bytes = Array((line + "\n").utf8)
+    _ = bytes.withUnsafeBytes { write(socket, $0.baseAddress, $0.count) }
+    var reply = [UInt8]()
+    var byte: UInt8 = 0
+    while read(socket, &byte, 1) == 1, byte != 0x0A { reply.append(byte) }
+    return String(decoding: reply, as: UTF8.self)
+}

@@ -1,0 +1,493 @@
+import AUCore
+import AUFiles
+import AUHost
+import AUHostCLI
+import AUTestSupport
+import Foundation
+import Testing
+
+/// A fresh folder under the system's temporary folder, removed by ``remove()``.
+private struct TemporaryFolder {
+    let path: String
+
+    init() throws {
+        path = NSTemporaryDirectory() + "auhost-render-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    func file(_ name: String) -> String { "\(path)/\(name)" }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+
+    /// Every name in the folder, hidden ones (temporary outputs) included.
+    func contents(_ sub: String = "") -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: sub.isEmpty ? path : file(sub))) ?? []).sorted()
+    }
+
+    /// Writes a preset file and returns its path.
+    func preset(_ name: String, _ json: String) throws -> String {
+        let path = file(name)
+        try json.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+}
+
+/// Writes `channels` × `frames` samples from `sample(channel, frame)` as 32-bit float
+/// (or `encoding`) through AUFiles.
+private func writeAudio(
+    _ path: String, sampleRate: Double, channels: Int, frames: Int,
+    encoding: AudioFileEncoding? = nil, _ sample: (Int, Int) -> Float
+) throws {
+    let buffers = OwnedAudioBuffers(channels: channels, capacity: frames)
+    for channel in 0..<channels {
+        for frame in 0..<frames { buffers.buffers()[channel][frame] = sample(channel, frame) }
+    }
+    let writer = try AudioFileWriter(
+        path: path, encoding: try encoding ?? AudioFileEncoding(format: .wav, bitDepth: .float32),
+        sampleRate: sampleRate, channels: channels)
+    try writer.write(buffers.buffers())
+    try writer.finish()
+}
+
+/// A file's samples as `[channel][frame]`, with its rate.
+private func readAudio(_ path: String) throws -> (rate: Double, samples: [[Float]]) {
+    let reader = try AudioFileReader(path: path)
+    let owned = try reader.readAll()
+    let samples = (0..<owned.channelCount).map { Array(owned.buffers()[$0]) }
+    return (reader.info.sampleRate, samples)
+}
+
+/// Runs `auhost render` in-process over every unit on the machine.
+private func render(_ arguments: [String]) -> (status: Int32, output: String, errors: String) {
+    let output = TextOutput()
+    let errors = TextOutput()
+    let status = AUHostCLI.run(["render"] + arguments, output: output, errors: errors)
+    return (status, output.captured, errors.captured)
+}
+
+private func preset(_ nodes: String, chain: [String], sampleRate: Double? = nil) -> String {
+    let rate = sampleRate.map { "\"sampleRate\": \($0), " } ?? ""
+    return """
+        {"auhost": 1, "name": "test", \(rate)"nodes": [\(nodes)], "chain": [\(chain.map { "\"\($0)\"" }.joined(separator: ", "))]}
+        """
+}
+
+private func largestIndex(_ samples: [Float]) -> Int {
+    samples.indices.max { abs(samples[$0]) < abs(samples[$1]) } ?? -1
+}
+
+/// The frequency of a sine from its upward zero crossings (interpolated).
+private func frequency(_ samples: [Float], sampleRate: Double) -> Double {
+    var crossings: [Double] = []
+    for index in 1..<samples.count where samples[index - 1] < 0 && samples[index] >= 0 {
+        let fraction = Double(-samples[index - 1] / (samples[index] - samples[index - 1]))
+        crossings.append(Double(index - 1) + fraction)
+    }
+    guard let first = crossings.first, let last = crossings.last, crossings.count > 1 else { return 0 }
+    return Double(crossings.count - 1) / ((last - first) / sampleRate)
+}
+
+private let gainNode = #"{"id": "gain", "unit": "aufx:gain:AUHs", "parameters": {"gain": -6.0206, "smoothing": 0}}"#
+private let delayNode = #"{"id": "delay", "unit": "aufx:dely:AUHs", "parameters": {"time": 100, "feedback": 50, "mix": 50}}"#
+private let limiterNode = #"{"id": "limiter", "unit": "http://gareus.org/oss/lv2/dpl#stereo"}"#
+private let lookaheadNode = #"{"id": "limiter", "unit": "http://plugin.org.uk/swh-plugins/fastLookaheadLimiter"}"#
+
+@Suite struct RenderCommandTests {
+    /// An impulse through a chain whose LV2 plugin reports latency only once it runs comes
+    /// out at the input's frame, and the file keeps the input's length.
+    @Test(arguments: [limiterNode, lookaheadNode])
+    func latencyIsCompensated(node: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = folder.file("impulse.wav")
+        try writeAudio(input, sampleRate: 48_000, channels: 2, frames: 24_000) { _, frame in frame == 5000 ? 0.5 : 0 }
+        let chain = try folder.preset("latent.json", preset(node, chain: ["limiter"]))
+        let result = render([chain, input, "-o", folder.file("out.wav"), "--tail", "0", "--bit-depth", "32f"])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("frames compensated"), "\(result.output)")
+        let output = try readAudio(folder.file("out.wav"))
+        #expect(output.samples[0].count == 24_000)
+        for channel in 0..<2 {
+            #expect(largestIndex(output.samples[channel]) == 5000)
+            #expect(abs(output.samples[channel][5000] - 0.5) < 1e-3)
+        }
+    }
+
+    /// A delay's echoes after the input's end are rendered with --tail auto (the default)
+    /// and with a fixed length, and --tail 0 cuts them.
+    @Test func tailsAreRenderedOrCut() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = folder.file("click.wav")
+        let frames = 4800
+        try writeAudio(input, sampleRate: 48_000, channels: 2, frames: frames) { _, frame in frame == 4000 ? 0.8 : 0 }
+        let chain = try folder.preset("delay.json", preset(delayNode, chain: ["delay"]))
+
+        #expect(render([chain, input, "-o", folder.file("auto.wav"), "--bit-depth", "32f"]).status == 0)
+        let auto = try readAudio(folder.file("auto.wav")).samples[0]
+        #expect(auto.count > frames + 48_000 / 2, "auto kept \(auto.count - frames) tail frames")
+        // The first echo (100 ms after the click) lies after the input's end.
+        #expect(abs(auto[4000 + 4800]) > 0.1)
+        // It ends quiet: the last half second is below -90 dBFS.
+        #expect(auto.suffix(24_000).allSatisfy { abs($0) < 3.2e-5 })
+
+        #expect(render([chain, input, "-o", folder.file("fixed.wav"), "--tail", "1.5", "--bit-depth", "32f"]).status == 0)
+        let fixed = try readAudio(folder.file("fixed.wav")).samples[0]
+        #expect(fixed.count == frames + 72_000)
+        for index in stride(from: 0, to: min(fixed.count, auto.count), by: 97) {
+            #expect(abs(fixed[index] - auto[index]) < 1e-6)
+        }
+
+        #expect(render([chain, input, "-o", folder.file("cut.wav"), "--tail", "0", "--bit-depth", "32f"]).status == 0)
+        let cut = try readAudio(folder.file("cut.wav")).samples[0]
+        #expect(cut.count == frames)
+        #expect(abs(cut[4000] - auto[4000]) < 1e-6)
+    }
+
+    /// A 44.1 kHz sine through a 48 kHz chain comes back at 44.1 kHz, as long as it went in,
+    /// at its pitch and level; --sample-rate 48000 writes 48 kHz.
+    @Test func sampleRateIsConvertedThereAndBack() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = folder.file("sine44.wav")
+        try writeAudio(input, sampleRate: 44_100, channels: 2, frames: 44_100) { _, frame in
+            0.5 * Float(sin(2 * Double.pi * 1000 * Double(frame) / 44_100))
+        }
+        let chain = try folder.preset("gain48.json", preset(gainNode, chain: ["gain"], sampleRate: 48_000))
+        let result = render([chain, input, "-o", folder.file("out.wav"), "--tail", "0", "--bit-depth", "32f"])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("chain 48000 Hz"))
+        let output = try readAudio(folder.file("out.wav"))
+        #expect(output.rate == 44_100)
+        #expect(output.samples[0].count == 44_100)
+        let middle = Array(output.samples[0][4410..<39_690])
+        #expect(abs(frequency(middle, sampleRate: 44_100) - 1000) < 0.5)
+        let peak = middle.map { abs($0) }.max() ?? 0
+        #expect(abs(peak - 0.25) < 0.005, "peak \(peak)")
+
+        #expect(render([chain, input, "-o", folder.file("out48.wav"), "--tail", "0", "--sample-rate", "48000"]).status == 0)
+        let resampled = try readAudio(folder.file("out48.wav"))
+        #expect(resampled.rate == 48_000)
+        #expect(resampled.samples[0].count == 48_000)
+        #expect(abs(frequency(Array(resampled.samples[0][4800..<43_200]), sampleRate: 48_000) - 1000) < 0.5)
+    }
+
+    /// A mono file through a stereo chain comes back mono, the chain's gain applied.
+    @Test func monoThroughAStereoChain() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = folder.file("mono.wav")
+        try writeAudio(input, sampleRate: 48_000, channels: 1, frames: 9600) { _, frame in 0.4 * Float(sin(Double(frame) * 0.05)) }
+        let chain = try folder.preset("gain.json", preset(gainNode, chain: ["gain"]))
+        let result = render([chain, input, "-o", folder.file("out.wav"), "--tail", "0", "--bit-depth", "32f"])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("1 ch") && result.output.contains("chain 48000 Hz, 2 ch"), "\(result.output)")
+        let original = try readAudio(input).samples[0]
+        let output = try readAudio(folder.file("out.wav")).samples
+        #expect(output.count == 1)
+        #expect(output[0].count == 9600)
+        let error = zip(original, output[0]).map { abs($0 * 0.5 - $1) }.max() ?? 1
+        #expect(error < 1e-5, "largest error \(error)")
+    }
+
+    /// One corrupt input in a batch: the others are rendered, the exit status is 1, the
+    /// error names the file, and nothing is left for it (no temporary file either).
+    @Test func aBatchWithOneBadFile() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder.file("out"), withIntermediateDirectories: false)
+        for name in ["a", "c"] {
+            try writeAudio(folder.file("\(name).wav"), sampleRate: 48_000, channels: 2, frames: 4800) { _, frame in Float(frame % 100) / 200 }
+        }
+        try Data("RIFF0000WAVEthis is not audio at all".utf8).write(to: URL(fileURLWithPath: folder.file("b.wav")))
+        let chain = try folder.preset("gain.json", preset(gainNode, chain: ["gain"]))
+        let result = try runExecutable(
+            ["render", chain, folder.file("a.wav"), folder.file("b.wav"), folder.file("c.wav"), "--output-dir", folder.file("out"), "--tail", "0"])
+        #expect(result.status == 1)
+        let lines = result.errors.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("auhost: \(folder.file("b.wav")): ") }, "\(result.errors)")
+        #expect(lines.last == "auhost: 1 of 3 files failed; the others were rendered")
+        #expect(!result.errors.contains("Fatal error"))
+        #expect(folder.contents("out") == ["a.wav", "c.wav"])
+        #expect(try readAudio(folder.file("out/c.wav")).samples[0].count == 4800)
+        #expect(result.output.split(separator: "\n").count == 2)
+    }
+
+    /// Bad inputs and outputs each get one clear line naming the file and exit 1.
+    @Test func badFilesAndFolders() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = folder.file("in.wav")
+        try writeAudio(input, sampleRate: 48_000, channels: 2, frames: 480) { _, _ in 0.1 }
+        try Data("just some notes".utf8).write(to: URL(fileURLWithPath: folder.file("notes.txt")))
+        let chain = try folder.preset("gain.json", preset(gainNode, chain: ["gain"]))
+        let cases: [([String], String)] = [
+            ([folder.file("missing.wav"), "-o", folder.file("o1.wav")], "\(folder.file("missing.wav")): "),
+            ([folder.file("notes.txt"), "-o", folder.file("o2.wav")], "\(folder.file("notes.txt")): "),
+            ([input, "-o", folder.file("no/such/folder/o3.wav")], "output folder"),
+            ([input, "--output-dir", folder.file("nowhere")], "\(folder.file("nowhere")): output folder does not exist"),
+        ]
+        for (arguments, message) in cases {
+            let result = try runExecutable(["render", chain] + arguments)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.errors.split(separator: "\n").count == 1, "\(result.errors)")
+            #expect(result.errors.hasPrefix("auhost: ") && result.errors.contains(message), "\(result.errors)")
+        }
+        #expect(folder.contents() == ["gain.json", "in.wav", "notes.txt"])
+    }
+
+    /// A disk that fills up while rendering (an error met on the writer thread): one clear
+    /// line naming the output, exit 1, no partial file; the same render to a disk with room
+    /// works.
+    @Test(.enabled(if: TinyFileSystem.isAvailable, "mounting a tmpfs needs root"))
+    func aFullDiskLeavesNoPartialOutput() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let disk = try #require(TinyFileSystem(kibibytes: 256))
+        defer { disk.unmount() }
+        let input = folder.file("long.wav")
+        try writeAudio(input, sampleRate: 48_000, channels: 2, frames: 96_000) { channel, frame in Float(sin(Double(frame + channel) * 0.05)) * 0.5 }
+        let chain = try folder.preset("gain.json", preset(gainNode, chain: ["gain"]))
+        let full = try runExecutable(["render", chain, input, "-o", "\(disk.path)/long.wav", "--bit-depth", "32f", "--tail", "0"])
+        #expect(full.status == 1)
+        #expect(full.errors.split(separator: "\n").count == 1, "\(full.errors)")
+        #expect(full.errors.contains("\(disk.path)/long.wav") && full.errors.contains("No space left"), "\(full.errors)")
+        #expect(!full.errors.contains("Fatal error"))
+        #expect((try FileManager.default.contentsOfDirectory(atPath: disk.path)).isEmpty)
+        let fine = try runExecutable(["render", chain, input, "-o", folder.file("fine.wav"), "--bit-depth", "32f", "--tail", "0"])
+        #expect(fine.status == 0, "\(fine.errors)")
+        #expect(try readAudio(folder.file("fine.wav")).samples[0].count == 96_000)
+    }
+
+    /// A file that goes bad half-way (a FLAC whose middle frames are garbage): the read
+    /// error, met ahead of the renderer, is one clear line naming the file and the frame;
+    /// exit 1; no output and no temporary file.
+    @Test func aReadErrorHalfWayLeavesNoOutput() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let good = folder.file("good.flac")
+        try writeAudio(good, sampleRate: 48_000, channels: 2, frames: 480_000, encoding: try AudioFileEncoding(format: .flac, bitDepth: .int16)) { channel, frame in
+            Float(sin(Double(frame) * 0.01 * Double(channel + 1))) * 0.5
+        }
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: good))
+        for index in (bytes.count / 2)..<(bytes.count / 2 + 20_000) { bytes[index] = 0xFF }
+        try bytes.write(to: URL(fileURLWithPath: folder.file("bad.flac")))
+        let chain = try folder.preset("gain.json", preset(gainNode, chain: ["gain"]))
+        let result = try runExecutable(["render", chain, folder.file("bad.flac"), "-o", folder.file("out.wav"), "--tail", "0"])
+        #expect(result.status == 1)
+        #expect(result.errors.split(separator: "\n").count == 1, "\(result.errors)")
+        #expect(result.errors.contains("\(folder.file("bad.flac")): read error at frame"), "\(result.errors)")
+        #expect(folder.contents() == ["bad.flac", "gain.json", "good.flac"])
+    }
+
+    /// A Standard MIDI File plays the chain's instrument: an A4 from 0.5 s to 1.5 s comes out
+    /// at 440 Hz (within 0.5 %), nothing sounds before it, the file lasts the song and its
+    /// release; the shipped synth patch renders the same song audibly; an audio file through
+    /// the instrument chain warns that the instrument got no notes; a chain without an
+    /// instrument refuses a MIDI file with one clear error.
+    @Test func aMIDIFilePlaysTheChainsInstrument() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var song: [UInt8] = Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0x01, 0xE0]  // format 0, 480 ticks a quarter (120 BPM: 0.5 s)
+        let events: [UInt8] = [0x83, 0x60, 0x90, 69, 100, 0x87, 0x40, 0x80, 69, 64, 0x00, 0xFF, 0x2F, 0x00]  // +480: on; +960: off
+        song += Array("MTrk".utf8) + [0, 0, 0, UInt8(events.count)] + events
+        let midi = folder.file("a4.mid")
+        try Data(song).write(to: URL(fileURLWithPath: midi))
+        let synth = try folder.preset("synth.json", """
+            {"auhost": 1, "name": "synth", "sampleRate": 48000, "nodes": [{"id": "synth", "unit": "aumu:synt:AUHs", "parameters": {"release": 50}}], "chain": ["synth"]}
+            """)
+        let result = render([synth, midi, "-o", folder.file("a4.wav"), "--bit-depth", "32f"])
+        #expect(result.status == 0, "\(result.errors)")
+        let (rate, samples) = try readAudio(folder.file("a4.wav"))
+        #expect(rate == 48_000)
+        let left = samples[0]
+        #expect(left.count >= 72_000 && left.count < 72_000 + 48_000, "\(left.count) frames: the song (1.5 s) and a release tail")
+        let before = left[0..<21_600], held = Array(left[31_200..<67_200])
+        #expect(before.allSatisfy { $0 == 0 }, "sound before the note-on")
+        #expect(held.map { $0 * $0 }.reduce(0, +) / Float(held.count) > 1e-4, "the note is silent")
+        // The pitch by autocorrelation: the lag (in 60...200 frames) where the signal best matches itself.
+        let lags = 60...200
+        let best = lags.max { a, b in
+            (0..<8000).reduce(Float(0)) { $0 + held[$1] * held[$1 + a] } < (0..<8000).reduce(Float(0)) { $0 + held[$1] * held[$1 + b] }
+        }!
+        let frequency = 48_000 / Double(best)
+        #expect(abs(frequency - 440) / 440 < 0.005, "A4 came out at \(frequency) Hz (lag \(best))")
+
+        let patch = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Presets/synth-patch.json").path
+        let shipped = render([patch, midi, "-o", folder.file("patch.wav")])
+        #expect(shipped.status == 0, "\(shipped.errors)")
+        #expect(try readAudio(folder.file("patch.wav")).samples[0].contains { abs($0) > 0.01 })
+
+        // An audio file through the instrument chain: rendered (its length), with a warning.
+        try writeAudio(folder.file("noise.wav"), sampleRate: 48_000, channels: 2, frames: 4800) { _, frame in Float(frame % 7) / 70 }
+        let audio = render([synth, folder.file("noise.wav"), "-o", folder.file("noise-out.wav"), "--tail", "0"])
+        #expect(audio.status == 0, "\(audio.errors)")
+        #expect(audio.errors.contains("noise.wav: the chain takes no audio input and its instrument got no MIDI"), "\(audio.errors)")
+
+        let effect = try folder.preset("gain.json", preset(gainNode, chain: ["gain"]))
+        let refused = render([effect, midi, "-o", folder.file("gain.wav")])
+        #expect(refused.status == 1)
+        #expect(refused.errors.contains("\(midi): a MIDI file needs an instrument"), "\(refused.errors)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("gain.wav")))
+    }
+
+    /// An existing output is kept without --force and replaced with it.
+    @Test func existingOutputsAreNotReplacedWithoutForce() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = folder.file("in.wav")
+        try writeAudio(input, sampleRate: 48_000, channels: 2, frames: 4800) { _, _ in 0.25 }
+        let output = folder.file("out.flac")
+        try Data("precious".utf8).write(to: URL(fileURLWithPath: output))
+        let chain = try folder.preset("gain.json", preset(gainNode, chain: ["gain"]))
+        let refused = try runExecutable(["render", chain, input, "-o", output])
+        #expect(refused.status == 1)
+        #expect(refused.errors == "auhost: \(output): already exists; pass --force to replace it\n")
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "precious")
+        let forced = try runExecutable(["render", chain, input, "-o", output, "--force", "--tail", "0"])
+        #expect(forced.status == 0, "\(forced.errors)")
+        #expect(forced.output.contains("flac 24-bit"))
+        let written = try readAudio(output).samples
+        #expect(written[1].count == 4800 && abs(written[1][100] - 0.125) < 1e-4)
+        #expect(folder.contents() == ["gain.json", "in.wav", "out.flac"])
+    }
+
+    /// --jobs 2 gives the same samples as --jobs 1, file by file, and reports in input order.
+    @Test func parallelJobsGiveTheSameSamples() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        var inputs: [String] = []
+        for index in 0..<4 {
+            let path = folder.file("in\(index).wav")
+            try writeAudio(path, sampleRate: 48_000, channels: 2, frames: 6000 + 1000 * index) { channel, frame in
+                frame % (200 + 50 * index) == 0 ? 0.6 : Float(channel) * 0.01
+            }
+            inputs.append(path)
+        }
+        let chain = try folder.preset("chain.json", preset([limiterNode, delayNode].joined(separator: ", "), chain: ["limiter", "delay"]))
+        var outputs: [String: String] = [:]
+        for jobs in ["1", "2"] {
+            try FileManager.default.createDirectory(atPath: folder.file("jobs\(jobs)"), withIntermediateDirectories: false)
+            let result = render([chain] + inputs + ["--output-dir", folder.file("jobs\(jobs)"), "--jobs", jobs, "--bit-depth", "32f"])
+            #expect(result.status == 0, "\(result.errors)")
+            outputs[jobs] = result.output
+        }
+        #expect(outputs["1"]?.replacingOccurrences(of: "jobs1", with: "jobs2") == outputs["2"])
+        for index in 0..<4 {
+            let one = try readAudio(folder.file("jobs1/in\(index).wav")).samples
+            let two = try readAudio(folder.file("jobs2/in\(index).wav")).samples
+            #expect(one == two, "in\(index).wav differs")
+        }
+    }
+
+    /// Block sizes 1, 17 and 4096 give the same output within 1e-6 (latency, tail and
+    /// sample-rate conversion included).
+    @Test func blockSizesGiveTheSameOutput() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = folder.file("in.wav")
+        try writeAudio(input, sampleRate: 44_100, channels: 1, frames: 4410) { _, frame in
+            0.5 * Float(sin(Double(frame) * 0.07)) + (frame == 2000 ? 0.4 : 0)
+        }
+        let chain = try folder.preset(
+            "chain.json", preset([limiterNode, delayNode].joined(separator: ", "), chain: ["limiter", "delay"], sampleRate: 48_000))
+        var results: [[[Float]]] = []
+        for block in ["1", "17", "4096"] {
+            let output = folder.file("out\(block).wav")
+            let result = render([chain, input, "-o", output, "--block", block, "--tail", "0.3", "--bit-depth", "32f"])
+            #expect(result.status == 0, "\(result.errors)")
+            results.append(try readAudio(output).samples)
+        }
+        #expect(results[0][0].count == 4410 + 13_230)
+        for other in results.dropFirst() {
+            #expect(other[0].count == results[0][0].count)
+            let difference = zip(results[0][0], other[0]).map { abs($0 - $1) }.max() ?? 1
+            #expect(difference <= 1e-6, "largest difference \(difference)")
+        }
+    }
+
+    /// Levels are printed for each file; a clipping output is warned of (and still written).
+    @Test func levelsAndClippingWarnings() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = folder.file("loud.wav")
+        try writeAudio(input, sampleRate: 48_000, channels: 2, frames: 4800) { _, frame in 0.9 * Float(sin(Double(frame) * 0.1)) }
+        let boost = #"{"id": "gain", "unit": "aufx:gain:AUHs", "parameters": {"gain": 6, "smoothing": 0}}"#
+        let chain = try folder.preset("boost.json", preset(boost, chain: ["gain"]))
+        let result = render([chain, input, "-o", folder.file("out.wav"), "--tail", "0"])
+        #expect(result.status == 0)
+        #expect(result.output.contains("peak") && result.output.contains("RMS") && result.output.contains("true peak"))
+        #expect(result.errors.contains("auhost: warning: \(folder.file("out.wav")): clipping: sample peak"), "\(result.errors)")
+        let quiet = render([chain, input, "-o", folder.file("quiet.wav"), "--tail", "0", "--set", "gain.gain=-12"])
+        #expect(quiet.status == 0 && quiet.errors.isEmpty, "\(quiet.errors)")
+    }
+
+    /// SIGINT while rendering: exit 130, the output in progress is abandoned, nothing
+    /// partial (no temporary file) is left.
+    @Test func anInterruptedRenderLeavesNothing() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = folder.file("long.wav")
+        try writeAudio(input, sampleRate: 8000, channels: 1, frames: 8000 * 60, encoding: try AudioFileEncoding(format: .wav, bitDepth: .int16)) { _, frame in
+            Float(frame % 80) / 160
+        }
+        // 60 s at 192 kHz in 1-frame cycles: minutes of work, interrupted long before the end.
+        let chain = try folder.preset("slow.json", preset(gainNode, chain: ["gain"], sampleRate: 192_000))
+        let process = Process()
+        process.executableURL = try auhostExecutable()
+        process.arguments = ["render", chain, input, "-o", folder.file("out.wav"), "--block", "1"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        var started = false
+        for _ in 0..<600 where !started {
+            started = folder.contents().contains { $0.hasPrefix(".out.wav.auhost-") }
+            if !started { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        #expect(started, "no temporary output appeared")
+        Thread.sleep(forTimeInterval: 0.2)
+        kill(process.processIdentifier, SIGINT)
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130, "\(text)")
+        #expect(text.contains("interrupted"), "\(text)")
+        #expect(folder.contents() == ["long.wav", "slow.json"])
+    }
+
+    @Test(arguments: [
+        (["p.json", "in.wav"], "'render' needs -o OUTPUT or --output-dir DIR"),
+        (["p.json"], "'render' needs a PRESET.json and at least one INPUT"),
+        (["p.json", "a.wav", "b.wav", "-o", "out.wav"], "-o names one output but 2 inputs were given"),
+        (["p.json", "a.wav", "-o", "x.wav", "--output-dir", "d"], "-o and --output-dir cannot be used together"),
+        (["p.json", "a.wav", "-o", "x.wav", "--tail", "forever"], "--tail takes a number of seconds in 0...3600 or auto"),
+        (["p.json", "a.wav", "-o", "x.flac", "--bit-depth", "32f"], "format 'flac' cannot store bit depth 32f"),
+        (["p.json", "a.wav", "-o", "x.wav", "--format", "mp3"], "--format takes one of wav|flac|aiff|ogg"),
+        (["p.json", "a.wav", "-o", "x.wav", "--format", "flac"], "-o x.wav names a wav file but --format is flac"),
+        (["p.json", "a.wav", "-o", "x.wav", "--block", "0"], "--block takes a frame count in 1...16384"),
+        (["p.json", "a.wav", "-o", "x.wav", "--jobs", "many"], "--jobs takes a number of jobs in 1...64"),
+        (["p.json", "d1/a.wav", "d2/a.wav", "--output-dir", "out"], "d1/a.wav and d2/a.wav would both be written to out/a.wav"),
+        (["p.json", "a.wav", "--output-dir", "."], "the output would replace its own input"),
+        (["p.json", "a.wav", "-o", "x.wav", "--bogus"], "unknown option '--bogus'"),
+    ])
+    func usageErrorsExit64(arguments: [String], message: String) {
+        let result = runCLI(["render"] + arguments)
+        #expect(result.status == 64)
+        #expect(result.errors.hasPrefix("auhost: ") && result.errors.contains(message), "\(result.errors)")
+        #expect(result.errors.contains("auhost: see 'auhost help render'"))
+    }
+
+    @Test func theExecutableExits64ForUsageErrors() throws {
+        let result = try runExecutable(["render", "p.json", "in.wav"])
+        #expect(result.status == 64)
+        #expect(result.errors.hasPrefix("auhost: 'render' needs -o OUTPUT or --output-dir DIR"))
+    }
+}
+
+private func runCLI(_ arguments: [String]) -> (status: Int32, output: String, errors: String) {
+    let output = TextOutput()
+    let errors = TextOutput()
+    let status = AUHostCLI.run(arguments, output: output, errors: errors) { ComponentRegistry(providers: []) }
+    return (status, output.captured, errors.captured)
+}

@@ -1,0 +1,63 @@
+import AUCore
+import AUHost
+import AUPresets
+import Foundation
+import Testing
+
+/// The live control protocol's commands against a chain rendered offline (no JACK needed).
+@Suite struct ChainSessionTests {
+    static let chain = """
+        {"auhost": 1, "name": "Session",
+         "nodes": [{"id": "eq", "unit": "aufx:ipeq:AUHs"}, {"id": "comp", "unit": "aufx:comp:AUHs", "parameters": {"threshold": -30}}],
+         "chain": ["eq", "comp"]}
+        """
+
+    func session() throws -> ChainSession {
+        let registry = HostRegistry.make()
+        let chain = try ChainGraph(try loadPreset(Self.chain, registry: registry), registry: registry, sampleRate: 48_000)
+        try chain.graph.start()
+        return ChainSession(chain: chain, registry: registry)
+    }
+
+    /// Renders a loud block so that meters move.
+    func renderLoud(_ session: ChainSession) {
+        let input = OwnedAudioBuffers(channels: 2, capacity: 4_096)
+        let output = OwnedAudioBuffers(channels: 2, capacity: 4_096)
+        for channel in 0..<2 { input.buffers()[channel].update(repeating: 0.9) }
+        _ = session.chain.graph.render(frameCount: 4_096, timestamp: RenderTimestamp(sampleTime: 0), input: input.buffers(), output: output.buffers())
+    }
+
+    @Test func presetLoadsAFactoryPresetByName() throws {
+        let session = try session()
+        defer { session.chain.dispose() }
+        let presets = try session.chain.node("eq").unit.value(of: .factoryPresets)
+        let name = try #require(presets.first { $0.name.contains("Bass") }?.name)
+        #expect(session.reply(to: "preset eq \(name.lowercased())").reply.hasPrefix("ok "))
+        #expect(try session.chain.node("eq").unit.value(of: .presentPreset).name == name)
+        #expect(session.reply(to: "preset eq No Such Preset").reply.hasPrefix("error: node 'eq' has no factory preset 'No Such Preset'; it has: "))
+    }
+
+    @Test func metersReportOutputParameters() throws {
+        let session = try session()
+        defer { session.chain.dispose() }
+        renderLoud(session)
+        let reply = session.reply(to: "meters").reply
+        #expect(reply.hasPrefix("ok comp."), "\(reply)")
+        let value = reply.split(separator: " ").dropFirst().first.flatMap { Float($0.split(separator: "=").last ?? "") }
+        #expect(value.map { $0 != 0 } ?? false, "the compressor's gain reduction did not move: \(reply)")
+    }
+
+    @Test func saveWritesTheChainAsItIsNowAndNeverOverwrites() throws {
+        let session = try session()
+        defer { session.chain.dispose() }
+        #expect(session.reply(to: "set comp threshold -12").reply == "ok -12")
+        #expect(session.reply(to: "bypass eq on").reply == "ok on")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-session-\(UUID().uuidString).json").path
+        #expect(session.reply(to: "save \(file)").reply == "ok saved \(file)")
+        #expect(session.reply(to: "save \(file)").reply.hasPrefix("error: "))
+        #expect(session.reply(to: "save \(file) --force").reply == "ok saved \(file)")
+        let saved = try PresetLoader.read(file: file)
+        #expect(saved.node(id: "comp")?.value(of: "threshold") == .number(-12))
+        #expect(saved.node(id: "eq")?.bypass == true)
+    }
+}
