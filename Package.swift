@@ -4,7 +4,7 @@
 // No outside packages: the standard library, Foundation, Dispatch, Synchronization,
 // Swift Testing, and C libraries from Debian through system-library targets.
 //
-// Each section below belongs to one layer (see ../shared/DESIGN.md §2); edit your own.
+// Each section below belongs to one layer (docs/ARCHITECTURE.md, "Modules"); edit your own.
 
 import PackageDescription
 

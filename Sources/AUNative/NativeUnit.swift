@@ -65,7 +65,7 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
         let identifier = info.identifier.map { String(cString: $0) } ?? "p\(info.id)"
         return ParameterInfo(
             id: info.id, identifier: identifier, name: info.name.map { String(cString: $0) } ?? identifier,
-            unit: ParameterUnit(rawValue: info.unit) ?? .generic, min: info.min_value, max: info.max_value,
+            unit: ParameterUnit(pluginABIValue: info.unit), min: info.min_value, max: info.max_value,
             default: info.default_value, flags: flags, valueStrings: strings)
     }
 
