@@ -12,14 +12,14 @@ import Foundation
 /// which fails if the name exists, with no window between the check and the write).
 /// - Thread: control; one file is used by one thread at a time.
 public final class AtomicFile {
-    /// The path the file appears at on ``commit()``.
-    public let destination: String
-    /// The temporary file's path, beside the destination.
-    public let temporaryPath: String
     /// The temporary file's descriptor, open for writing until commit or discard.
     public let descriptor: Int32
+    /// The path the file appears at on ``commit()``.
+    private let destination: String
+    /// The temporary file's path, beside the destination.
+    private let temporaryPath: String
     /// Whether ``commit()`` replaces a file already at the destination.
-    public let overwrite: Bool
+    private let overwrite: Bool
     private var isOpen = true
     private var isDone = false
 
@@ -123,15 +123,14 @@ public final class AtomicFile {
     }
 
     /// The folder a path names its file in (`.` for a bare name).
-    /// - Thread: any.
-    public static func folder(of path: String) -> String {
+    private static func folder(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// The replaced file's permission bits, else `0666` less the process's umask (what
     /// `open(O_CREAT)` would give; `mkstemp` alone makes `0600`).
-    static func modeForNewFile(replacing existing: String?) -> UInt32 {
+    private static func modeForNewFile(replacing existing: String?) -> UInt32 {
         var status = stat()
         if let existing, stat(existing, &status) == 0 { return UInt32(status.st_mode) & 0o7777 }
         return 0o666 & ~currentUmask()

@@ -14,7 +14,7 @@ final class LV2Nodes: @unchecked Sendable {
     init(world: OpaquePointer) {
         var all: [OpaquePointer?] = []
         func uri(_ text: String) -> LilvURINode {
-            let node = lilv_new_uri(world, text)
+            let node = text.withCString { lilv_new_uri(world, $0) }
             all.append(node)
             return LilvURINode(raw: node)
         }

@@ -29,15 +29,16 @@ final class LV2World: @unchecked Sendable {
     /// default when nil. Bundles are read lazily by lilv: only manifests load here.
     /// - Thread: control.
     init(lv2Path: String?) {
-        raw = lilv_world_new()
-        self.lv2Path = lv2Path
+        let world: OpaquePointer = lilv_world_new()
         if let lv2Path {
-            let value = lilv_new_string(raw, lv2Path)
-            lilv_world_set_option(raw, LILV_OPTION_LV2_PATH, value)
+            let value = lv2Path.withCString { lilv_new_string(world, $0) }
+            lilv_world_set_option(world, LILV_OPTION_LV2_PATH, value)
             lilv_node_free(value)
         }
-        lilv_world_load_all(raw)
-        nodes = LV2Nodes(world: raw)
+        lilv_world_load_all(world)
+        raw = world
+        self.lv2Path = lv2Path
+        nodes = LV2Nodes(world: world)
         urids = URIDMap()
     }
 

@@ -22,7 +22,7 @@ final class LilvStateHandle: @unchecked Sendable {
     /// A state described in the world's data (a preset, or a plugin's default state), or nil.
     convenience init?(resource uri: String, world: LV2World) {
         let made: OpaquePointer? = world.locked {
-            let node = lilv_new_uri(world.raw, uri)
+            let node = uri.withCString { lilv_new_uri(world.raw, $0) }
             defer { lilv_node_free(node) }
             lilv_world_load_resource(world.raw, node)
             return lilv_state_new_from_world(world.raw, world.urids.mapFeatureData, node)
@@ -32,7 +32,7 @@ final class LilvStateHandle: @unchecked Sendable {
 
     /// A state from Turtle made by ``turtle()``, or nil.
     convenience init?(turtle: String, world: LV2World) {
-        let made: OpaquePointer? = world.locked { lilv_state_new_from_string(world.raw, world.urids.mapFeatureData, turtle) }
+        let made: OpaquePointer? = world.locked { turtle.withCString { lilv_state_new_from_string(world.raw, world.urids.mapFeatureData, $0) } }
         self.init(owning: made, world: world)
     }
 
@@ -47,18 +47,22 @@ final class LilvStateHandle: @unchecked Sendable {
         let made: OpaquePointer? = withoutActuallyEscaping(portValue) { portValue in
             var context = portValue
             return withUnsafeMutablePointer(to: &context) { context in
-                world.locked {
-                    lilv_state_new_from_instance(
-                        plugin.raw, instance.raw, world.urids.mapFeatureData, scratchDirectory, directory, directory, directory,
-                        { symbol, context, size, type in
-                            guard let symbol, let context, let size, let type else { return nil }
-                            let portValue = context.assumingMemoryBound(to: ((String) -> PortValue?).self).pointee
-                            guard let found = portValue(String(cString: symbol)) else { return nil }
-                            size.pointee = found.size
-                            type.pointee = found.type
-                            return found.value
-                        },
-                        context, flags, features)
+                scratchDirectory.withCString { scratch in
+                    withOptionalCString(directory) { directory in
+                        world.locked {
+                            lilv_state_new_from_instance(
+                                plugin.raw, instance.raw, world.urids.mapFeatureData, scratch, directory, directory, directory,
+                                { symbol, context, size, type in
+                                    guard let symbol, let context, let size, let type else { return nil }
+                                    let portValue = context.assumingMemoryBound(to: ((String) -> PortValue?).self).pointee
+                                    guard let found = portValue(String(cString: symbol)) else { return nil }
+                                    size.pointee = found.size
+                                    type.pointee = found.type
+                                    return found.value
+                                },
+                                context, flags, features)
+                        }
+                    }
                 }
             }
         }
@@ -101,9 +105,18 @@ final class LilvStateHandle: @unchecked Sendable {
     /// Labels the state and saves it as a preset bundle: `fileName` and `manifest.ttl` in
     /// `directory`, the preset named `uri`. Returns lilv's status (0: saved).
     func save(label: String, uri: String, directory: String, fileName: String) -> Int32 {
-        world.locked {
-            lilv_state_set_label(raw, label)
-            return lilv_state_save(world.raw, world.urids.mapFeatureData, world.urids.unmapFeatureData, raw, uri, directory, fileName)
+        label.withCString { label in
+            uri.withCString { uri in
+                directory.withCString { directory in
+                    fileName.withCString { fileName in
+                        world.locked {
+                            lilv_state_set_label(raw, label)
+                            return lilv_state_save(
+                                world.raw, world.urids.mapFeatureData, world.urids.unmapFeatureData, raw, uri, directory, fileName)
+                        }
+                    }
+                }
+            }
         }
     }
 
@@ -112,4 +125,10 @@ final class LilvStateHandle: @unchecked Sendable {
     func restore(into instance: LilvInstanceHandle, features: UnsafePointer<UnsafePointer<LV2_Feature>?>) {
         world.locked { lilv_state_restore(raw, instance.raw, nil, nil, 0, features) }
     }
+}
+
+/// Calls `body` with `text` as a C string, or with nil.
+private func withOptionalCString<Result>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> Result) -> Result {
+    guard let text else { return body(nil) }
+    return text.withCString { body($0) }
 }
