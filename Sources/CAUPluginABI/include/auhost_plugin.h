@@ -52,6 +52,9 @@ extern "C" {
 /** The most buses a unit may declare in one direction. */
 #define AUHOST_MAX_BUSES 8u
 
+/** The most channels a bus may have (at least 1). */
+#define AUHOST_MAX_CHANNELS 64u
+
 /* ------------------------------------------------------------------------------------ */
 /* Descriptions                                                                          */
 
@@ -66,7 +69,7 @@ typedef struct auhost_unit_description {
     const char *version;    /**< "1.0.0" */
     const char *category;   /**< a short classification: "Dynamics", "Delay"…; may be "" */
     uint32_t input_bus_count;                       /**< ≤ AUHOST_MAX_BUSES */
-    uint32_t input_channels[AUHOST_MAX_BUSES];      /**< default channel count per bus */
+    uint32_t input_channels[AUHOST_MAX_BUSES];      /**< default channel count per bus, 1…AUHOST_MAX_CHANNELS */
     uint32_t output_bus_count;                      /**< ≤ AUHOST_MAX_BUSES */
     uint32_t output_channels[AUHOST_MAX_BUSES];
 } auhost_unit_description;
