@@ -38,6 +38,8 @@ public final class AtomicFile {
         var template = Array("\(folder)/.\(name).auhost-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw .cannotCreateTemporary(folder, errno: errno) }
+        // Not inherited by a child process (a probe, Graphviz) started while it is open.
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         descriptor = fd
         temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         self.destination = destination
