@@ -15,14 +15,14 @@ final class CompressorUnit: PluginUnit {
         type: .effect, subtype: "comp", manufacturer: "AUHs", name: "Compressor", manufacturerName: "AUHost", category: "Dynamics")
 
     static let parameters = [
-        PluginParameter(id: Parameter.threshold.rawValue, identifier: "threshold", name: "Threshold", unit: .decibels, range: -60...0, default: -20),
-        PluginParameter(id: Parameter.ratio.rawValue, identifier: "ratio", name: "Ratio", unit: .ratio, range: 1...20, default: 4),
-        PluginParameter(id: Parameter.knee.rawValue, identifier: "knee", name: "Knee", unit: .decibels, range: 0...24, default: 6),
-        PluginParameter(id: Parameter.attack.rawValue, identifier: "attack", name: "Attack", unit: .milliseconds, range: 0.1...200, default: 10, isLogarithmic: true),
-        PluginParameter(id: Parameter.release.rawValue, identifier: "release", name: "Release", unit: .milliseconds, range: 5...2000, default: 100, isLogarithmic: true),
-        PluginParameter(id: Parameter.makeup.rawValue, identifier: "makeup", name: "Makeup Gain", unit: .decibels, range: 0...24, default: 0),
+        PluginParameterInfo(id: Parameter.threshold.rawValue, identifier: "threshold", name: "Threshold", unit: .decibels, range: -60...0, default: -20),
+        PluginParameterInfo(id: Parameter.ratio.rawValue, identifier: "ratio", name: "Ratio", unit: .ratio, range: 1...20, default: 4),
+        PluginParameterInfo(id: Parameter.knee.rawValue, identifier: "knee", name: "Knee", unit: .decibels, range: 0...24, default: 6),
+        PluginParameterInfo(id: Parameter.attack.rawValue, identifier: "attack", name: "Attack", unit: .milliseconds, range: 0.1...200, default: 10, isLogarithmic: true),
+        PluginParameterInfo(id: Parameter.release.rawValue, identifier: "release", name: "Release", unit: .milliseconds, range: 5...2000, default: 100, isLogarithmic: true),
+        PluginParameterInfo(id: Parameter.makeup.rawValue, identifier: "makeup", name: "Makeup Gain", unit: .decibels, range: 0...24, default: 0),
         .choice(id: Parameter.detector.rawValue, identifier: "detector", name: "Detector", choices: ["Peak", "RMS"]),
-        PluginParameter(id: Parameter.gainReduction.rawValue, identifier: "gain_reduction", name: "Gain Reduction", unit: .decibels, range: 0...96, default: 0, isOutput: true),
+        PluginParameterInfo(id: Parameter.gainReduction.rawValue, identifier: "gain_reduction", name: "Gain Reduction", unit: .decibels, range: 0...96, default: 0, isOutput: true),
     ]
 
     private var curve = CompressorCurve()

@@ -15,9 +15,9 @@ final class DelayUnit: PluginUnit {
         type: .effect, subtype: "dely", manufacturer: "AUHs", name: "Delay", manufacturerName: "AUHost", category: "Delay")
 
     static let parameters = [
-        PluginParameter(id: Parameter.time.rawValue, identifier: "time", name: "Delay Time", unit: .milliseconds, range: 0...maximumTime, default: 250),
-        PluginParameter(id: Parameter.feedback.rawValue, identifier: "feedback", name: "Feedback", unit: .percent, range: 0...95, default: 30),
-        PluginParameter(id: Parameter.mix.rawValue, identifier: "mix", name: "Mix", unit: .percent, range: 0...100, default: 50),
+        PluginParameterInfo(id: Parameter.time.rawValue, identifier: "time", name: "Delay Time", unit: .milliseconds, range: 0...maximumTime, default: 250),
+        PluginParameterInfo(id: Parameter.feedback.rawValue, identifier: "feedback", name: "Feedback", unit: .percent, range: 0...95, default: 30),
+        PluginParameterInfo(id: Parameter.mix.rawValue, identifier: "mix", name: "Mix", unit: .percent, range: 0...100, default: 50),
     ]
 
     static let factoryPresets = [

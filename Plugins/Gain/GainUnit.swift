@@ -11,8 +11,8 @@ final class GainUnit: PluginUnit {
         type: .effect, subtype: "gain", manufacturer: "AUHs", name: "Gain", manufacturerName: "AUHost", category: "Utility")
 
     static let parameters = [
-        PluginParameter(id: Parameter.gain.rawValue, identifier: "gain", name: "Gain", unit: .decibels, range: -96...24, default: 0),
-        PluginParameter(id: Parameter.smoothing.rawValue, identifier: "smoothing", name: "Smoothing", unit: .milliseconds, range: 0...1000, default: 20),
+        PluginParameterInfo(id: Parameter.gain.rawValue, identifier: "gain", name: "Gain", unit: .decibels, range: -96...24, default: 0),
+        PluginParameterInfo(id: Parameter.smoothing.rawValue, identifier: "smoothing", name: "Smoothing", unit: .milliseconds, range: 0...1000, default: 20),
     ]
 
     private var gain = Smoother(value: 1)

@@ -18,16 +18,16 @@ final class ParametricEQUnit: PluginUnit {
 
     static let defaults: [(shape: FilterShape, frequency: Float)] = [(.lowShelf, 100), (.peak, 500), (.peak, 2000), (.highShelf, 8000)]
 
-    static let parameters: [PluginParameter] = (0..<bandCount).flatMap { band -> [PluginParameter] in
+    static let parameters: [PluginParameterInfo] = (0..<bandCount).flatMap { band -> [PluginParameterInfo] in
         let base = UInt32(band * 10)
         let label = "Band \(band + 1)"
         return [
             .choice(id: base + Field.shape.rawValue, identifier: "band\(band + 1)_shape", name: "\(label) Shape", choices: FilterShape.names, default: defaults[band].shape.rawValue),
-            PluginParameter(id: base + Field.frequency.rawValue, identifier: "band\(band + 1)_frequency", name: "\(label) Frequency", unit: .hertz, range: 20...20_000, default: defaults[band].frequency, isLogarithmic: true),
-            PluginParameter(id: base + Field.gain.rawValue, identifier: "band\(band + 1)_gain", name: "\(label) Gain", unit: .decibels, range: -24...24, default: 0),
-            PluginParameter(id: base + Field.q.rawValue, identifier: "band\(band + 1)_q", name: "\(label) Q", unit: .generic, range: 0.1...18, default: 0.707, isLogarithmic: true),
+            PluginParameterInfo(id: base + Field.frequency.rawValue, identifier: "band\(band + 1)_frequency", name: "\(label) Frequency", unit: .hertz, range: 20...20_000, default: defaults[band].frequency, isLogarithmic: true),
+            PluginParameterInfo(id: base + Field.gain.rawValue, identifier: "band\(band + 1)_gain", name: "\(label) Gain", unit: .decibels, range: -24...24, default: 0),
+            PluginParameterInfo(id: base + Field.q.rawValue, identifier: "band\(band + 1)_q", name: "\(label) Q", unit: .generic, range: 0.1...18, default: 0.707, isLogarithmic: true),
         ]
-    } + [PluginParameter(id: outputGainID, identifier: "output", name: "Output Gain", unit: .decibels, range: -24...24, default: 0)]
+    } + [PluginParameterInfo(id: outputGainID, identifier: "output", name: "Output Gain", unit: .decibels, range: -24...24, default: 0)]
 
     private struct Band {
         var shape = FilterShape.peak

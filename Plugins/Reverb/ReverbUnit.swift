@@ -20,10 +20,10 @@ final class ReverbUnit: PluginUnit {
         type: .effect, subtype: "rvrb", manufacturer: "AUHs", name: "Reverb", manufacturerName: "AUHost", category: "Reverb")
 
     static let parameters = [
-        PluginParameter(id: Parameter.roomSize.rawValue, identifier: "room_size", name: "Room Size", unit: .percent, range: 0...100, default: 50),
-        PluginParameter(id: Parameter.damping.rawValue, identifier: "damping", name: "Damping", unit: .percent, range: 0...100, default: 50),
-        PluginParameter(id: Parameter.width.rawValue, identifier: "width", name: "Width", unit: .percent, range: 0...100, default: 100),
-        PluginParameter(id: Parameter.mix.rawValue, identifier: "mix", name: "Mix", unit: .percent, range: 0...100, default: 25),
+        PluginParameterInfo(id: Parameter.roomSize.rawValue, identifier: "room_size", name: "Room Size", unit: .percent, range: 0...100, default: 50),
+        PluginParameterInfo(id: Parameter.damping.rawValue, identifier: "damping", name: "Damping", unit: .percent, range: 0...100, default: 50),
+        PluginParameterInfo(id: Parameter.width.rawValue, identifier: "width", name: "Width", unit: .percent, range: 0...100, default: 100),
+        PluginParameterInfo(id: Parameter.mix.rawValue, identifier: "mix", name: "Mix", unit: .percent, range: 0...100, default: 25),
     ]
 
     static let factoryPresets = [

@@ -19,11 +19,11 @@ final class SynthUnit: PluginUnit {
 
     static let parameters = [
         .choice(id: Parameter.waveform.rawValue, identifier: "waveform", name: "Waveform", choices: Array(Waveform.names.prefix(4)), default: Waveform.sawtooth.rawValue),
-        PluginParameter(id: Parameter.attack.rawValue, identifier: "attack", name: "Attack", unit: .milliseconds, range: 0...5000, default: 5),
-        PluginParameter(id: Parameter.decay.rawValue, identifier: "decay", name: "Decay", unit: .milliseconds, range: 1...5000, default: 150),
-        PluginParameter(id: Parameter.sustain.rawValue, identifier: "sustain", name: "Sustain", unit: .percent, range: 0...100, default: 70),
-        PluginParameter(id: Parameter.release.rawValue, identifier: "release", name: "Release", unit: .milliseconds, range: 1...10_000, default: 250),
-        PluginParameter(id: Parameter.level.rawValue, identifier: "level", name: "Level", unit: .decibels, range: -96...0, default: -12),
+        PluginParameterInfo(id: Parameter.attack.rawValue, identifier: "attack", name: "Attack", unit: .milliseconds, range: 0...5000, default: 5),
+        PluginParameterInfo(id: Parameter.decay.rawValue, identifier: "decay", name: "Decay", unit: .milliseconds, range: 1...5000, default: 150),
+        PluginParameterInfo(id: Parameter.sustain.rawValue, identifier: "sustain", name: "Sustain", unit: .percent, range: 0...100, default: 70),
+        PluginParameterInfo(id: Parameter.release.rawValue, identifier: "release", name: "Release", unit: .milliseconds, range: 1...10_000, default: 250),
+        PluginParameterInfo(id: Parameter.level.rawValue, identifier: "level", name: "Level", unit: .decibels, range: -96...0, default: -12),
     ]
 
     static let factoryPresets = [
@@ -86,7 +86,7 @@ final class SynthUnit: PluginUnit {
     /// The frequency of a MIDI note in equal temperament.
     static func frequency(of note: UInt8) -> Double { 440 * pow(2, (Double(note) - 69) / 12) }
 
-    func handleMIDI(_ message: MIDIMessage) {
+    func handleMIDI(_ message: PluginMIDIEvent) {
         if message.isNoteOn {
             startNote(message.data1, velocity: message.data2)
         } else if message.isNoteOff {

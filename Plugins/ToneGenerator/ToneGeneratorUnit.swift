@@ -15,8 +15,8 @@ final class ToneGeneratorUnit: PluginUnit {
 
     static let parameters = [
         .choice(id: Parameter.waveform.rawValue, identifier: "waveform", name: "Waveform", choices: Waveform.names),
-        PluginParameter(id: Parameter.frequency.rawValue, identifier: "frequency", name: "Frequency", unit: .hertz, range: 10...20_000, default: 440, isLogarithmic: true),
-        PluginParameter(id: Parameter.level.rawValue, identifier: "level", name: "Level", unit: .decibels, range: -96...0, default: -12),
+        PluginParameterInfo(id: Parameter.frequency.rawValue, identifier: "frequency", name: "Frequency", unit: .hertz, range: 10...20_000, default: 440, isLogarithmic: true),
+        PluginParameterInfo(id: Parameter.level.rawValue, identifier: "level", name: "Level", unit: .decibels, range: -96...0, default: -12),
     ]
 
     private var oscillator = Oscillator()

@@ -24,7 +24,7 @@ public final class AudioFileWriter {
     /// True after ``finish()`` succeeded.
     public private(set) var isFinished = false
 
-    private let output: AtomicOutputFile
+    private let output: AtomicFile
     private let file: SndfileHandle
     private let maxFramesPerWrite: Int
     private let intScratch: UnsafeMutablePointer<Int32>
@@ -50,7 +50,12 @@ public final class AudioFileWriter {
         guard SndfileHandle.canWrite(info) else {
             throw .file(path, .formatNotSupported, "libsndfile cannot write \(encoding) at \(Int(sampleRate)) Hz with \(channels) channels")
         }
-        let output = try AtomicOutputFile(destination: path, overwrite: overwrite)
+        let output: AtomicFile
+        do {
+            output = try AtomicFile(destination: path, overwrite: overwrite)
+        } catch {
+            throw .output(path, error)
+        }
         switch SndfileHandle.openForWriting(fd: output.descriptor, info: info) {
         case .success(let file): self.file = file
         case .failure(let failure):
@@ -116,7 +121,7 @@ public final class AudioFileWriter {
             try output.commit()
         } catch {
             failed = true
-            throw error
+            throw .output(path, error)
         }
         isFinished = true
     }

@@ -1,5 +1,4 @@
 import AUCore
-import CLilv
 import Foundation
 
 /// What LV2 discovery read last time, kept on disk so that the next start does not parse
@@ -114,12 +113,12 @@ struct LV2DiscoveryCache {
 
     /// The fingerprint of what discovery reads: every bundle folder, `.ttl` and `.so` file in
     /// the folders that hold the plugins' bundles, and `files` (the probe cache).
-    /// - Thread: control, inside the world's lock. It asks lilv for bundle paths only, which
+    /// - Thread: control. It asks lilv for bundle paths only, which
     ///   the manifests gave (asking for a binary would make lilv parse the plugin's data).
     static func stamps(of world: LV2World, also files: [String] = []) -> [String: Stamp] {
         var folders = Set<String>()
         for plugin in world.plugins {
-            if let bundle = LV2PluginInfo.filePath(lilv_plugin_get_bundle_uri(plugin)) {
+            if let bundle = plugin.bundlePath {
                 folders.insert(URL(fileURLWithPath: bundle).standardizedFileURL.deletingLastPathComponent().path)
             }
         }

@@ -58,7 +58,8 @@ final class LV2Instance: @unchecked Sendable {
     /// What the render thread carries from one cycle to the next for `time:Position`.
     let cycle: UnsafeMutablePointer<CycleState>
 
-    let raw: UnsafeMutablePointer<LilvInstance>
+    /// The lilv instance (freed, under the world's lock, when this is).
+    let lilv: LilvInstanceHandle
     let features: LV2HostFeatures
     let urids: AtomURIDs
     let sampleRate: Double
@@ -96,12 +97,12 @@ final class LV2Instance: @unchecked Sendable {
     }
 
     /// Instantiates the plugin and connects its control and atom ports.
-    /// - Thread: control, inside the world's lock.
+    /// - Thread: control.
     init(
-        plugin: OpaquePointer, uri: String, layout: LV2PortLayout, features: LV2HostFeatures, urids: URIDMap,
+        plugin: LilvPluginHandle, uri: String, layout: LV2PortLayout, features: LV2HostFeatures, urids: URIDMap,
         sampleRate: Double, maximumFrames: Int, sequenceSize: Int, powerOf2: Bool, parameters: ParameterTable
     ) throws(AudioUnitError) {
-        guard let raw = lilv_plugin_instantiate(plugin, sampleRate, features.pointer) else {
+        guard let lilv = LilvInstanceHandle(plugin: plugin, sampleRate: sampleRate, features: features.pointer) else {
             features.log.drain()
             let said = features.log.recentMessages
             throw AudioUnitError(
@@ -109,11 +110,11 @@ final class LV2Instance: @unchecked Sendable {
                 "\(uri): the plugin's instantiate() returned NULL at \(Int(sampleRate)) Hz"
                     + (said.isEmpty ? "" : "; it logged: " + said.joined(separator: " | ")))
         }
-        self.raw = raw
+        self.lilv = lilv
         self.features = features
-        handle = raw.pointee.lv2_handle
-        guard let descriptor = raw.pointee.lv2_descriptor, let run = descriptor.pointee.run, let connect = descriptor.pointee.connect_port else {
-            lilv_instance_free(raw)
+        handle = lilv.handle
+        guard let descriptor = lilv.descriptor, let run = descriptor.pointee.run, let connect = descriptor.pointee.connect_port else {
+            lilv.free()
             throw AudioUnitError(.failedInitialization, "\(uri): the plugin's descriptor has no run() or connect_port()")
         }
         runFunction = run
@@ -192,12 +193,16 @@ final class LV2Instance: @unchecked Sendable {
 
     /// Activates the instance (after any state was restored).
     /// - Thread: control.
-    func activate() { raw.pointee.lv2_descriptor.pointee.activate?(handle) }
+    func activate() { lilv.descriptor?.pointee.activate?(handle) }
+
+    /// Deactivates the instance (before it is freed, or activated again by a reset).
+    /// - Thread: control.
+    func deactivate() { lilv.descriptor?.pointee.deactivate?(handle) }
 
     deinit {
         features.worker.stop()
-        raw.pointee.lv2_descriptor.pointee.deactivate?(handle)
-        lilv_instance_free(raw)
+        deactivate()
+        lilv.free()
         features.log.drain()
         stateValues.deallocate()
         for atom in atomPorts { atom.sequence.buffer.deallocate() }

@@ -1,5 +1,4 @@
 import AUCore
-import CLilv
 
 /// What discovery knows about one LV2 plugin, read from its Turtle without touching its
 /// ports when the class alone decides the type.
@@ -23,87 +22,57 @@ struct LV2PluginInfo: Sendable {
 
     /// Reads a plugin's description; nil when lilv finds its data broken (unparsable
     /// Turtle, no name, no type), with the reason.
-    /// - Thread: control, inside the world's lock.
-    static func read(_ plugin: OpaquePointer, world: LV2World) -> Result<LV2PluginInfo, AudioUnitError> {
+    /// - Thread: control.
+    static func read(_ plugin: LilvPluginHandle, world: LV2World) -> Result<LV2PluginInfo, AudioUnitError> {
         let nodes = world.nodes
-        let uri = LV2Node.string(lilv_plugin_get_uri(plugin)) ?? "?"
-        guard lilv_plugin_verify(plugin) else {
+        let uri = plugin.uri ?? "?"
+        guard plugin.verify() else {
             return .failure(AudioUnitError(
                 .invalidFile,
-                "\(uri): its Turtle data does not parse or lacks a name, type or ports (lilv_plugin_verify failed; lilv printed the details)"))
+                "\(uri): its Turtle data does not parse or lacks a name, type or ports (lilv's verification failed; lilv printed the details)"))
         }
-        let name = LV2Node(owning: lilv_plugin_get_name(plugin)).string ?? uri
-        var maker = LV2Node(owning: lilv_plugin_get_author_name(plugin)).string
-        if maker == nil || maker!.isEmpty {
-            let project = LV2Node(owning: lilv_plugin_get_project(plugin))
-            if let projectNode = project.raw {
-                maker = LV2Node(owning: lilv_world_get(world.raw, projectNode, nodes.doapName, nil)).string
-            }
+        let name = plugin.name ?? uri
+        var maker = plugin.authorName
+        if maker == nil || maker!.isEmpty, let project = plugin.project {
+            maker = world.value(of: project, nodes.doapName)?.string
         }
         if maker == nil || maker!.isEmpty { maker = host(of: uri) }
 
-        let minor = firstInt(lilv_plugin_get_value(plugin, nodes.minorVersion))
-        let micro = firstInt(lilv_plugin_get_value(plugin, nodes.microVersion))
+        let minor = plugin.firstInteger(nodes.minorVersion)
+        let micro = plugin.firstInteger(nodes.microVersion)
         let version = minor == nil && micro == nil ? "" : "\(minor ?? 0).\(micro ?? 0)"
 
-        let pluginClass = lilv_plugin_get_class(plugin)
-        let classURI = LV2Node.string(lilv_plugin_class_get_uri(pluginClass)) ?? LV2URI.corePlugin
-        let classLabel = LV2Node.string(lilv_plugin_class_get_label(pluginClass)) ?? "Plugin"
-        let chain = classChain(from: pluginClass, world: world)
-        let type = LV2ComponentType.type(forClassChain: chain) ?? LV2ComponentType.type(for: portSummary(plugin, nodes: nodes))
+        let pluginClass = plugin.pluginClass
+        let classURI = pluginClass.uri ?? LV2URI.corePlugin
+        let classLabel = pluginClass.label ?? "Plugin"
+        let type = LV2ComponentType.type(forClassChain: plugin.classChain) ?? LV2ComponentType.type(for: portSummary(plugin, nodes: nodes))
 
         // Sorted: lilv gives them in an order that differs from one world to the next.
-        let required = takeStrings(lilv_plugin_get_required_features(plugin)).sorted()
-        let optional = takeStrings(lilv_plugin_get_optional_features(plugin)).sorted()
-        let oldProperty = lilv_world_ask(world.raw, lilv_plugin_get_uri(plugin), nodes.pluginProperty, nodes.hardRtCapableOld)
+        let required = plugin.requiredFeatures.sorted()
+        let optional = plugin.optionalFeatures.sorted()
+        let oldProperty = plugin.asks(nodes.pluginProperty, nodes.hardRtCapableOld)
         let hardRT = required.contains(LV2URI.coreHardRTCapable) || optional.contains(LV2URI.coreHardRTCapable) || oldProperty
 
         return .success(LV2PluginInfo(
             uri: uri, name: name, maker: maker!, version: version, classURI: classURI, classLabel: classLabel, type: type,
             requiredFeatures: required, optionalFeatures: optional,
-            binaryPath: filePath(lilv_plugin_get_library_uri(plugin)), bundlePath: filePath(lilv_plugin_get_bundle_uri(plugin)),
+            binaryPath: plugin.libraryPath, bundlePath: plugin.bundlePath,
             isHardRealTimeCapable: hardRT))
     }
 
-    /// The plugin's class and its ancestors, most specific first.
-    private static func classChain(from pluginClass: OpaquePointer?, world: LV2World) -> [String] {
-        var chain: [String] = []
-        let classes = lilv_world_get_plugin_classes(world.raw)
-        var current = pluginClass
-        while let node = current, let uri = LV2Node.string(lilv_plugin_class_get_uri(node)), !chain.contains(uri), chain.count < 16 {
-            chain.append(uri)
-            guard let parent = lilv_plugin_class_get_parent_uri(node) else { break }
-            current = lilv_plugin_classes_get_by_uri(classes, parent)
-        }
-        return chain
-    }
-
     /// Counts audio and MIDI ports (this loads the plugin's ports).
-    static func portSummary(_ plugin: OpaquePointer, nodes: LV2Nodes) -> LV2ComponentType.PortSummary {
+    static func portSummary(_ plugin: LilvPluginHandle, nodes: LV2Nodes) -> LV2ComponentType.PortSummary {
         var summary = LV2ComponentType.PortSummary()
-        for index in 0..<lilv_plugin_get_num_ports(plugin) {
-            guard let port = lilv_plugin_get_port_by_index(plugin, index) else { continue }
-            let isInput = lilv_port_is_a(plugin, port, nodes.inputPort)
-            if lilv_port_is_a(plugin, port, nodes.audioPort) {
+        for index in 0..<plugin.portCount {
+            guard let port = plugin.port(at: index) else { continue }
+            let isInput = port.isA(nodes.inputPort)
+            if port.isA(nodes.audioPort) {
                 if isInput { summary.audioInputs += 1 } else { summary.audioOutputs += 1 }
-            } else if lilv_port_is_a(plugin, port, nodes.atomPort), lilv_port_supports_event(plugin, port, nodes.midiEvent) {
+            } else if port.isA(nodes.atomPort), port.supportsEvent(nodes.midiEvent) {
                 if isInput { summary.midiInputs += 1 } else { summary.midiOutputs += 1 }
             }
         }
         return summary
-    }
-
-    private static func firstInt(_ nodes: UnsafeMutableRawPointer?) -> Int? {
-        defer { lilv_nodes_free(nodes) }
-        guard let nodes, let first = lilv_nodes_get_first(nodes), lilv_node_is_int(first) else { return nil }
-        return Int(lilv_node_as_int(first))
-    }
-
-    /// The local path of a `file:` URI node lilv owns.
-    static func filePath(_ node: OpaquePointer?) -> String? {
-        guard let node, let uri = lilv_node_as_uri(node), let path = lilv_file_uri_parse(uri, nil) else { return nil }
-        defer { lilv_free(path) }
-        return String(cString: path)
     }
 
     private static func host(of uri: String) -> String {

@@ -1,5 +1,4 @@
 import AUCore
-import CLilv
 import Foundation
 
 /// Every LV2 plugin on the LV2 path as a component (docs/LV2.md): type from its class and
@@ -29,24 +28,20 @@ public struct LV2Provider: ComponentProvider {
     /// Each plugin's shared library path by URI (what probe verdicts are keyed by).
     public func binaryPaths() -> [String: String] {
         let world = LV2World(lv2Path: lv2Path)
-        return world.withLock {
-            var paths: [String: String] = [:]
-            for plugin in world.plugins {
-                if let uri = LV2Node.string(lilv_plugin_get_uri(plugin)), let path = LV2PluginInfo.filePath(lilv_plugin_get_library_uri(plugin)) {
-                    paths[uri] = path
-                }
-            }
-            return paths
+        var paths: [String: String] = [:]
+        for plugin in world.plugins {
+            if let uri = plugin.uri, let path = plugin.libraryPath { paths[uri] = path }
         }
+        return paths
     }
 
     public func discoverComponents() -> (components: [Component], problems: [DiscoveryProblem]) {
         let world = LV2World(lv2Path: lv2Path)
-        let (infos, problems) = world.withLock { readPlugins(world) }
+        let (infos, problems) = readPlugins(world)
         let codes = LV2ComponentCodes.assign(infos.map { LV2ComponentCodes.Entry(uri: $0.info.uri, maker: $0.info.maker) })
         let components = infos.map { entry -> Component in
             let info = entry.info
-            let plugin = LV2PluginPointer(raw: entry.plugin)
+            let plugin = entry.plugin
             let code = codes[info.uri]!
             var flags: ComponentFlags = []
             if info.isHardRealTimeCapable { flags.insert(.isRealTimeSafe) }
@@ -57,7 +52,7 @@ public struct LV2Provider: ComponentProvider {
                 description: description, name: info.name, manufacturerName: info.maker, version: info.version, format: .lv2,
                 identifier: info.uri, category: info.classLabel, requiredFeatures: info.requiredFeatures, brokenReason: broken,
                 factory: { () throws(AudioUnitError) -> AudioUnit in
-                    try LV2Unit(world: world, plugin: plugin.raw, info: info, description: description)
+                    try LV2Unit(world: world, plugin: plugin, info: info, description: description)
                 })
         }
         return (components, problems)
@@ -67,12 +62,12 @@ public struct LV2Provider: ComponentProvider {
     /// broken, and the plugins that could not be read: from the discovery cache when nothing
     /// it was made from changed (the probe cache included), else read from the Turtle and
     /// the probe cache (and the discovery cache rewritten).
-    /// - Thread: control, inside the world's lock.
+    /// - Thread: control.
     private func readPlugins(_ world: LV2World) -> ([DiscoveredPlugin], [DiscoveryProblem]) {
         let plugins = world.plugins
-        var pointers: [String: OpaquePointer] = [:]
+        var pointers: [String: LilvPluginHandle] = [:]
         for plugin in plugins {
-            if let uri = LV2Node.string(lilv_plugin_get_uri(plugin)) { pointers[uri] = plugin }
+            if let uri = plugin.uri { pointers[uri] = plugin }
         }
         let cache = discoveryCacheFolder.map { LV2DiscoveryCache(file: LV2DiscoveryCache.file(in: $0, lv2Path: lv2Path)) }
         let fingerprint = cache.map { _ in LV2DiscoveryCache.fingerprint(of: LV2DiscoveryCache.stamps(of: world, also: probeCacheFile.map { [$0.path] } ?? [])) }
@@ -90,7 +85,7 @@ public struct LV2Provider: ComponentProvider {
                 let broken = probes?.verdict(uri: info.uri, binaryPath: info.binaryPath)?.brokenReason
                 found.append(DiscoveredPlugin(plugin: plugin, info: info, brokenReason: broken))
             case .failure(let error):
-                let location = LV2Node.string(lilv_plugin_get_bundle_uri(plugin)) ?? LV2Node.string(lilv_plugin_get_uri(plugin)) ?? "?"
+                let location = plugin.bundleURI ?? plugin.uri ?? "?"
                 problems.append(DiscoveryProblem(format: .lv2, location: location, message: error.message))
             }
         }
@@ -105,13 +100,8 @@ public struct LV2Provider: ComponentProvider {
 
     /// One plugin discovery found.
     struct DiscoveredPlugin {
-        var plugin: OpaquePointer
+        var plugin: LilvPluginHandle
         var info: LV2PluginInfo
         var brokenReason: String?
     }
-}
-
-/// A `LilvPlugin*`, which lives as long as its world and is used only under the world's lock.
-struct LV2PluginPointer: @unchecked Sendable {
-    let raw: OpaquePointer
 }

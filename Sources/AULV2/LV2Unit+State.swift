@@ -20,13 +20,13 @@ extension LV2Unit {
     /// or when the unit is next initialized.
     /// - Thread: control.
     func restorePluginState(_ data: Data) throws(AudioUnitError) {
-        guard let text = String(data: data, encoding: .utf8), let snapshot = LV2StateSnapshot(turtle: text, world: world) else {
+        guard let text = String(data: data, encoding: .utf8), let snapshot = LilvStateHandle(turtle: text, world: world) else {
             throw AudioUnitError(.invalidPropertyValue, "\(pluginURI): the ClassInfo's LV2 state does not parse as lilv state Turtle")
         }
         guard snapshot.pluginURI == pluginURI else {
             throw AudioUnitError(.invalidPropertyValue, "\(pluginURI): the ClassInfo's LV2 state belongs to \(snapshot.pluginURI ?? "no plugin")")
         }
-        lilv_state_emit_port_values(snapshot.raw, LV2Unit.setPortValue, Unmanaged.passUnretained(self).toOpaque())
+        snapshot.forEachPortValue(setPortValue)
         if let instance { try restore(snapshot, into: instance) } else { pendingState = snapshot }
     }
 
@@ -55,13 +55,13 @@ extension LV2Unit {
     /// Loads the LV2 preset with `uri` (any preset the world knows for this plugin).
     /// - Thread: control.
     public func loadPreset(uri: String) throws(AudioUnitError) {
-        guard let snapshot = LV2StateSnapshot(resource: uri, world: world) else {
+        guard let snapshot = LilvStateHandle(resource: uri, world: world) else {
             throw AudioUnitError(.invalidPropertyValue, "\(pluginURI): preset \(uri) is not found or does not load")
         }
         guard snapshot.pluginURI == pluginURI else {
             throw AudioUnitError(.invalidPropertyValue, "\(uri) is a preset of \(snapshot.pluginURI ?? "no plugin"), not of \(pluginURI)")
         }
-        lilv_state_emit_port_values(snapshot.raw, LV2Unit.setPortValue, Unmanaged.passUnretained(self).toOpaque())
+        snapshot.forEachPortValue(setPortValue)
         if snapshot.propertyCount > 0 {
             if let instance { try restore(snapshot, into: instance) } else { pendingState = snapshot }
         }
@@ -87,10 +87,7 @@ extension LV2Unit {
         let fileStem = label.map { $0.isLetter || $0.isNumber ? $0 : "_" }.reduce(into: "") { $0.append($1) }
         let fileName = (fileStem.isEmpty ? "preset" : fileStem) + ".ttl"
         let presetURI = uri ?? URL(fileURLWithPath: directory).appendingPathComponent(fileName).absoluteString
-        let status = world.withLock { () -> Int32 in
-            lilv_state_set_label(snapshot.raw, label)
-            return lilv_state_save(world.raw, world.urids.mapFeatureData, world.urids.unmapFeatureData, snapshot.raw, presetURI, directory, fileName)
-        }
+        let status = snapshot.save(label: label, uri: presetURI, directory: directory, fileName: fileName)
         guard status == 0 else {
             throw AudioUnitError(.invalidFilePath, "\(pluginURI): lilv could not save the preset '\(label)' into \(directory) (status \(status))")
         }
@@ -103,17 +100,11 @@ extension LV2Unit {
     /// The presets, loaded from the world on first use.
     func presets() -> [(uri: String, label: String)] {
         if let presetCache { return presetCache }
-        let found: [(uri: String, label: String)] = world.withLock {
-            let related = lilv_plugin_get_related(plugin, world.nodes.preset)
-            defer { lilv_nodes_free(related) }
-            var list: [(uri: String, label: String)] = []
-            forEachNode(related) { node in
-                lilv_world_load_resource(world.raw, node)
-                guard let uri = LV2Node.string(node) else { return }
-                let label = LV2Node(owning: lilv_world_get(world.raw, node, world.nodes.rdfsLabel, nil)).string ?? uri
-                list.append((uri, label))
-            }
-            return list
+        var found: [(uri: String, label: String)] = []
+        for node in plugin.related(world.nodes.preset) {
+            world.loadResource(node)
+            guard let uri = node.string else { continue }
+            found.append((uri, world.value(of: node, world.nodes.rdfsLabel)?.string ?? uri))
         }
         let sorted = found.sorted { ($0.label, $0.uri) < ($1.label, $1.uri) }
         presetCache = sorted
@@ -121,64 +112,51 @@ extension LV2Unit {
     }
 
     /// Restores a state into a running instance between cycles.
-    func restore(_ snapshot: LV2StateSnapshot, into instance: LV2Instance) throws(AudioUnitError) {
-        world.withLock {
-            instance.gate.withControl {
-                lilv_state_restore(snapshot.raw, instance.raw, nil, nil, 0, instance.features.pointer)
-            }
-        }
+    func restore(_ snapshot: LilvStateHandle, into instance: LV2Instance) throws(AudioUnitError) {
+        instance.gate.withControl { snapshot.restore(into: instance.lilv, features: instance.features.pointer) }
     }
 
     /// The instance's state now: port values from the parameters, properties from the plugin.
-    private func capture(_ instance: LV2Instance, directory: String?) throws(AudioUnitError) -> LV2StateSnapshot {
+    private func capture(_ instance: LV2Instance, directory: String?) throws(AudioUnitError) -> LilvStateHandle {
         let flags = UInt32(LV2_STATE_IS_POD.rawValue | LV2_STATE_IS_PORTABLE.rawValue)
-        let made: OpaquePointer? = world.withLock {
-            lilv_state_new_from_instance(
-                plugin, instance.raw, world.urids.mapFeatureData, instance.features.scratchDirectory, directory, directory, directory,
-                LV2Unit.portValue, Unmanaged.passUnretained(self).toOpaque(), flags, instance.features.pointer)
-        }
+        let made = LilvStateHandle(
+            capturing: instance.lilv, of: plugin, scratchDirectory: instance.features.scratchDirectory, directory: directory,
+            flags: flags, features: instance.features.pointer) { symbol in portValue(symbol, instance: instance) }
         guard let made else { throw AudioUnitError(.invalidPropertyValue, "\(pluginURI): lilv could not capture the plugin's state") }
-        return LV2StateSnapshot(owning: made)
+        return made
     }
 
-    private func turtle(_ snapshot: LV2StateSnapshot) throws(AudioUnitError) -> Data {
-        guard let text = snapshot.turtle(world: world) else {
+    private func turtle(_ snapshot: LilvStateHandle) throws(AudioUnitError) -> Data {
+        guard let text = snapshot.turtle() else {
             throw AudioUnitError(.invalidPropertyValue, "\(pluginURI): lilv could not write the state as Turtle")
         }
         return Data(text.utf8)
     }
 
-    /// `LilvGetPortValueFunc`: the current value of an input control port, as an atom:Float.
-    private static let portValue: LilvGetPortValueFunc = { symbol, userData, size, type in
-        guard let symbol, let userData, let size, let type else { return nil }
-        let unit = Unmanaged<LV2Unit>.fromOpaque(userData).takeUnretainedValue()
-        let name = String(cString: symbol)
-        guard let slot = unit.parameters.index(ofIdentifier: name), !unit.parameters.infos[slot].isOutput,
-              let instance = unit.instance else { return nil }
-        let port = Int(unit.layout.parameterPorts[slot])
-        let scratch = instance.stateValues + port
-        scratch.pointee = unit.parameters.value(at: slot)
-        size.pointee = 4
-        type.pointee = unit.world.urids.map(LV2URI.atomFloat)
-        return UnsafeRawPointer(scratch)
+    /// The current value of the input control port `symbol`, as an atom:Float, for a
+    /// state being captured (nil: not an input control port).
+    private func portValue(_ symbol: String, instance: LV2Instance) -> LilvStateHandle.PortValue? {
+        guard let slot = parameters.index(ofIdentifier: symbol), !parameters.infos[slot].isOutput else { return nil }
+        let scratch = instance.stateValues + Int(layout.parameterPorts[slot])
+        scratch.pointee = parameters.value(at: slot)
+        return (UnsafeRawPointer(scratch), 4, world.urids.map(LV2URI.atomFloat))
     }
 
-    /// `LilvSetPortValueFunc`: a state's port value becomes the parameter's value.
-    private static let setPortValue: LilvSetPortValueFunc = { symbol, userData, value, size, type in
-        guard let symbol, let userData, let value else { return }
-        let unit = Unmanaged<LV2Unit>.fromOpaque(userData).takeUnretainedValue()
-        let urids = unit.world.urids
+    /// A state's port value becomes the parameter's value.
+    private func setPortValue(_ symbol: String, _ port: LilvStateHandle.PortValue) {
+        let urids = world.urids
+        let value = port.value
         let number: Float
-        switch type {
-        case urids.map(LV2URI.atomFloat) where size == 4: number = value.load(as: Float.self)
-        case urids.map(LV2URI.atomDouble) where size == 8: number = Float(value.load(as: Double.self))
-        case urids.map(LV2URI.atomInt) where size == 4: number = Float(value.load(as: Int32.self))
-        case urids.map(LV2URI.atomLong) where size == 8: number = Float(value.load(as: Int64.self))
-        case urids.map(LV2URI.atomBool) where size == 4: number = value.load(as: Int32.self) != 0 ? 1 : 0
+        switch port.type {
+        case urids.map(LV2URI.atomFloat) where port.size == 4: number = value.load(as: Float.self)
+        case urids.map(LV2URI.atomDouble) where port.size == 8: number = Float(value.load(as: Double.self))
+        case urids.map(LV2URI.atomInt) where port.size == 4: number = Float(value.load(as: Int32.self))
+        case urids.map(LV2URI.atomLong) where port.size == 8: number = Float(value.load(as: Int64.self))
+        case urids.map(LV2URI.atomBool) where port.size == 4: number = value.load(as: Int32.self) != 0 ? 1 : 0
         default: return
         }
-        guard let slot = unit.parameters.index(ofIdentifier: String(cString: symbol)), !unit.parameters.infos[slot].isOutput else { return }
-        let info = unit.parameters.infos[slot]
-        unit.parameters.exchangeValue(min(max(number, info.minValue), info.maxValue), at: slot)
+        guard let slot = parameters.index(ofIdentifier: symbol), !parameters.infos[slot].isOutput else { return }
+        let info = parameters.infos[slot]
+        parameters.exchangeValue(min(max(number, info.minValue), info.maxValue), at: slot)
     }
 }

@@ -1,5 +1,4 @@
 import AUCore
-import CLilv
 import Foundation
 
 /// An LV2 plugin as an Audio Unit: audio ports become buses, control ports parameters
@@ -28,20 +27,20 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     public var echoesPluginLog = true
 
     let world: LV2World
-    let plugin: OpaquePointer
+    let plugin: LilvPluginHandle
     let info: LV2PluginInfo
     let layout: LV2PortLayout
     /// The instance while initialized (control side owns it).
     var instance: LV2Instance?
     /// State waiting for an instance: restored right after instantiation.
-    var pendingState: LV2StateSnapshot?
+    var pendingState: LilvStateHandle?
     private let midiOutput = RealTimeRing<MIDIEvent>(minimumCapacity: 1024)
     /// The factory presets, read on first use.
     var presetCache: [(uri: String, label: String)]?
 
     /// Reads the plugin's ports and makes an uninitialized unit.
     /// - Thread: control.
-    init(world: LV2World, plugin: OpaquePointer, info: LV2PluginInfo, description: ComponentDescription) throws(AudioUnitError) {
+    init(world: LV2World, plugin: LilvPluginHandle, info: LV2PluginInfo, description: ComponentDescription) throws(AudioUnitError) {
         let missing = LV2HostFeatures.missing(info.requiredFeatures, in: .offline).filter { $0 != LV2URI.coreIsLive }
         guard missing.isEmpty else {
             throw AudioUnitError(
@@ -51,7 +50,7 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
         if let binary = info.binaryPath, !FileManager.default.fileExists(atPath: binary) {
             throw AudioUnitError(.unsupportedType, "\(info.uri): its binary \(binary) does not exist")
         }
-        let ports = world.withLock { LV2PortReader.ports(of: plugin, world: world) }
+        let ports = LV2PortReader.ports(of: plugin, world: world)
         for port in ports {
             if case .unsupported(let classes) = port.kind, !port.isOptional {
                 throw AudioUnitError(.unsupportedType, "\(info.uri): port '\(port.symbol)' has a type AUHost cannot connect (\(classes))")
@@ -90,16 +89,14 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
             urids: world.urids, pluginURI: pluginURI, sampleRate: sampleRate, maximumFrames: maximumFrames,
             sequenceSize: sequenceSize, mode: renderMode, powerOf2: powerOf2, fixedBlock: requiresFixedBlocks ? fixedBlockFrames : nil,
             echoLog: echoesPluginLog)
-        let made = try world.withLock { () throws(AudioUnitError) -> LV2Instance in
-            try LV2Instance(
-                plugin: plugin, uri: pluginURI, layout: layout, features: features, urids: world.urids, sampleRate: sampleRate,
-                maximumFrames: maximumFrames, sequenceSize: sequenceSize, powerOf2: powerOf2, parameters: parameters)
-        }
+        let made = try LV2Instance(
+            plugin: plugin, uri: pluginURI, layout: layout, features: features, urids: world.urids, sampleRate: sampleRate,
+            maximumFrames: maximumFrames, sequenceSize: sequenceSize, powerOf2: powerOf2, parameters: parameters)
         instance = made
         if let pending = pendingState {
             try restore(pending, into: made)
             pendingState = nil
-        } else if mentions.contains(LV2URI.stateLoadDefaultState), let defaults = LV2StateSnapshot(defaultStateOf: pluginURI, world: world) {
+        } else if mentions.contains(LV2URI.stateLoadDefaultState), let defaults = LilvStateHandle(resource: pluginURI, world: world) {
             try restore(defaults, into: made)
         }
         made.activate()
@@ -109,28 +106,20 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
 
     public override func deallocateRenderResources() {
         backendRenderState.store(0, ordering: .releasing)
-        releaseInstance()
-    }
-
-    /// Frees the lilv instance under the world's lock: `lilv_instance_free` closes the
-    /// plugin library in the world's shared list, which units of the same world freed on
-    /// other threads (parallel render jobs) would otherwise change at the same time.
-    /// - Thread: control.
-    private func releaseInstance() {
-        world.withLock { instance = nil }
+        instance = nil
     }
 
     public override func resetState() {
         guard let instance else { return }
         instance.gate.withControl {
-            instance.raw.pointee.lv2_descriptor.pointee.deactivate?(instance.handle)
+            instance.deactivate()
             instance.activate()
             instance.cycle.pointee.expectedSampleTime = -.infinity
         }
     }
 
     public override func disposeResources() {
-        releaseInstance()
+        instance = nil
         pendingState = nil
     }
 

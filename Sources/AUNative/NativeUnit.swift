@@ -65,7 +65,7 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
         let identifier = info.identifier.map { String(cString: $0) } ?? "p\(info.id)"
         return ParameterInfo(
             id: info.id, identifier: identifier, name: info.name.map { String(cString: $0) } ?? identifier,
-            unit: ParameterUnit(rawValue: info.unit) ?? .generic, min: info.min_value, max: info.max_value,
+            unit: ParameterUnit(pluginABIValue: info.unit), min: info.min_value, max: info.max_value,
             default: info.default_value, flags: flags, valueStrings: strings)
     }
 
@@ -76,8 +76,8 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
     /// Any channel count per bus (32-bit float, non-interleaved); the unit decides in `initialize`.
     override public func validateFormat(_ format: StreamFormat, scope: Scope, element: Element) throws(AudioUnitError) {
         try format.validate()
-        guard format.isFloat, !format.isInterleaved, format.bitsPerChannel == 32, (1...64).contains(format.channelsPerFrame) else {
-            throw AudioUnitError(.formatNotSupported, "\(name): \(scope) bus \(element) renders 1 to 64 channels of 32-bit float non-interleaved, not \(format)")
+        guard format.isFloat, !format.isInterleaved, format.bitsPerChannel == 32, (1...Int(AUHOST_MAX_CHANNELS)).contains(format.channelsPerFrame) else {
+            throw AudioUnitError(.formatNotSupported, "\(name): \(scope) bus \(element) renders 1 to \(AUHOST_MAX_CHANNELS) channels of 32-bit float non-interleaved, not \(format)")
         }
     }
 

@@ -27,9 +27,9 @@ public struct AudioBlock {
 
     /// The host's transport at the render call's first frame (tempo, bar and beat,
     /// rolling; this slice starts ``offset`` frames later), nil when the host gives none.
-    @inlinable public var transport: Transport? {
+    @inlinable public var transport: PluginTransportState? {
         guard let pointer = process.pointee.transport else { return nil }
-        return Transport(pointer.pointee)
+        return PluginTransportState(pointer.pointee)
     }
 
     /// How many input buses the host passed.

@@ -42,8 +42,8 @@ public enum PluginExport {
             if descriptor.inputs.count > Int(AUHOST_MAX_BUSES) || descriptor.outputs.count > Int(AUHOST_MAX_BUSES) {
                 problems.append("\(identity) (\(descriptor.name)) has more than \(AUHOST_MAX_BUSES) buses in one direction")
             }
-            if (descriptor.inputs + descriptor.outputs).contains(where: { $0 < 1 || $0 > 64 }) {
-                problems.append("\(identity) (\(descriptor.name)) has a bus with a channel count outside 1...64")
+            if (descriptor.inputs + descriptor.outputs).contains(where: { $0 < 1 || $0 > Int(AUHOST_MAX_CHANNELS) }) {
+                problems.append("\(identity) (\(descriptor.name)) has a bus with a channel count outside 1...\(AUHOST_MAX_CHANNELS)")
             }
             var ids: Set<UInt32> = []
             for parameter in unit.parameters {

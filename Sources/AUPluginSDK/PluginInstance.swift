@@ -20,7 +20,7 @@ class PluginInstance {
     private(set) var maximumFrames = 0
 
     /// - Thread: control.
-    init(parameters: [PluginParameter], presets: [PluginPreset]) {
+    init(parameters: [PluginParameterInfo], presets: [PluginPreset]) {
         parameterCount = parameters.count
         let capacity = max(1, parameters.count)
         ids = .allocate(capacity: capacity)
@@ -146,7 +146,7 @@ class PluginInstance {
         if event.kind == AUHOST_EVENT_PARAMETER {
             _ = store(event.id, event.value)
         } else if event.kind == AUHOST_EVENT_MIDI {
-            deliverMIDI(MIDIMessage(status: event.midi.0, data1: event.midi.1, data2: event.midi.2))
+            deliverMIDI(PluginMIDIEvent(status: event.midi.0, data1: event.midi.1, data2: event.midi.2))
         }
     }
 
@@ -171,7 +171,7 @@ class PluginInstance {
     // MARK: - Hooks the typed subclass forwards to the unit
 
     func deliver(_ id: UInt32, _ value: Float) {}
-    func deliverMIDI(_ message: MIDIMessage) {}
+    func deliverMIDI(_ message: PluginMIDIEvent) {}
     func processUnit(_ block: AudioBlock) {}
     func prepareUnit(_ setup: RenderSetup) throws(PluginError) {}
     func unprepareUnit() {}
@@ -197,7 +197,7 @@ final class TypedPluginInstance<Unit: PluginUnit>: PluginInstance {
     }
 
     override func deliver(_ id: UInt32, _ value: Float) { unit.setParameter(id, value: value) }
-    override func deliverMIDI(_ message: MIDIMessage) { unit.handleMIDI(message) }
+    override func deliverMIDI(_ message: PluginMIDIEvent) { unit.handleMIDI(message) }
     override func processUnit(_ block: AudioBlock) { unit.process(block) }
     override func prepareUnit(_ setup: RenderSetup) throws(PluginError) { try unit.prepare(setup) }
     override func unprepareUnit() { unit.unprepare() }

@@ -5,7 +5,7 @@
 /// ```swift
 /// final class Gain: PluginUnit {
 ///     static let descriptor = UnitDescriptor(type: .effect, subtype: "gain", manufacturer: "Demo", name: "Gain", manufacturerName: "Demo")
-///     static let parameters = [PluginParameter(id: 0, identifier: "gain", name: "Gain", unit: .decibels, range: -60...12, default: 0)]
+///     static let parameters = [PluginParameterInfo(id: 0, identifier: "gain", name: "Gain", unit: .decibels, range: -60...12, default: 0)]
 ///     private var gain: Float = 1
 ///     init() {}
 ///     func setParameter(_ id: UInt32, value: Float) { gain = decibelsToGain(value) }
@@ -20,7 +20,7 @@ public protocol PluginUnit: AnyObject {
     /// Who the unit is: type, subtype, manufacturer codes, names, buses.
     static var descriptor: UnitDescriptor { get }
     /// Every parameter the unit has, fixed for its life.
-    static var parameters: [PluginParameter] { get }
+    static var parameters: [PluginParameterInfo] { get }
     /// Factory presets (none by default).
     static var factoryPresets: [PluginPreset] { get }
 
@@ -43,7 +43,7 @@ public protocol PluginUnit: AnyObject {
 
     /// A MIDI message arrived at the next frame to be processed.
     /// - Thread: render.
-    func handleMIDI(_ message: MIDIMessage)
+    func handleMIDI(_ message: PluginMIDIEvent)
 
     /// Produces `block.frameCount` frames into every output channel.
     /// - Thread: render. No allocation, no lock, no blocking call, no print.
@@ -74,7 +74,7 @@ extension PluginUnit {
     public static var factoryPresets: [PluginPreset] { [] }
     public func prepare(_ setup: RenderSetup) throws(PluginError) {}
     public func unprepare() {}
-    public func handleMIDI(_ message: MIDIMessage) {}
+    public func handleMIDI(_ message: PluginMIDIEvent) {}
     public func reset() {}
     public var latencyFrames: Int { 0 }
     public var tailTime: Double { 0 }

@@ -1,9 +1,9 @@
 /// Who a unit is and what buses it has: what the host lists and finds it by.
 /// - Thread: any (a plain value).
 public struct UnitDescriptor: Sendable {
-    public var type: FourCharacterCode
-    public var subtype: FourCharacterCode
-    public var manufacturer: FourCharacterCode
+    public var type: PluginFourCharCode
+    public var subtype: PluginFourCharCode
+    public var manufacturer: PluginFourCharCode
     public var name: String
     public var manufacturerName: String
     public var version: String
@@ -14,7 +14,7 @@ public struct UnitDescriptor: Sendable {
     public var outputs: [Int]
 
     public init(
-        type: FourCharacterCode, subtype: FourCharacterCode, manufacturer: FourCharacterCode, name: String,
+        type: PluginFourCharCode, subtype: PluginFourCharCode, manufacturer: PluginFourCharCode, name: String,
         manufacturerName: String, version: String = "1.0.0", category: String = "", inputs: [Int] = [2], outputs: [Int] = [2]
     ) {
         self.type = type

@@ -21,7 +21,7 @@ enum CLibraryFixtures {
             (void)u;
             if (i != 0) return false;
             memset(info, 0, sizeof *info);
-            info->id = 7; info->unit = 14; info->min_value = 0; info->max_value = 4; info->default_value = 1;
+            info->id = 7; info->unit = AUHOST_PARAMETER_UNIT_LINEAR_GAIN; info->min_value = 0; info->max_value = 4; info->default_value = 1;
             info->identifier = "gain"; info->name = "Linear Gain";
             return true;
         }

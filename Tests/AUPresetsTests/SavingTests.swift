@@ -59,22 +59,4 @@ import Testing
         #expect(throws: PresetError.self) { try PresetWriter.save(preset, to: folder.file("sub.json"), force: true) }
         #expect(try folder.contents() == ["sub.json"])
     }
-
-    @Test func concurrentSavesToOneNameLeaveExactlyOneWinner() async throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let file = folder.file("race.json")
-        let presets = (0..<8).map { ChainPreset(name: "writer \($0)", nodes: [], routing: .chain([])) }
-        let results = await withTaskGroup(of: Bool.self) { group in
-            for preset in presets {
-                group.addTask {
-                    do { try PresetWriter.save(preset, to: file); return true } catch { return false }
-                }
-            }
-            return await group.reduce(into: [Bool]()) { $0.append($1) }
-        }
-        #expect(results.filter { $0 }.count == 1)
-        #expect(try folder.contents() == ["race.json"])
-        #expect(presets.contains(try PresetLoader.read(file: file)))
-    }
 }

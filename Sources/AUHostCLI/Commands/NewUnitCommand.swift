@@ -160,7 +160,7 @@ struct UnitTemplate {
             \(descriptor)
 
             static let parameters = [
-                PluginParameter(id: 0, identifier: "gain", name: "Gain", unit: .decibels, range: -60...12, default: 0),
+                PluginParameterInfo(id: 0, identifier: "gain", name: "Gain", unit: .decibels, range: -60...12, default: 0),
             ]
 
             private var gain = Smoother(value: 1)
@@ -201,7 +201,7 @@ struct UnitTemplate {
             \(descriptor)
 
             static let parameters = [
-                PluginParameter(id: 0, identifier: "level", name: "Level", unit: .decibels, range: -60...0, default: -12),
+                PluginParameterInfo(id: 0, identifier: "level", name: "Level", unit: .decibels, range: -60...0, default: -12),
             ]
 
             private var oscillator = Oscillator(waveform: .sine)
@@ -222,7 +222,7 @@ struct UnitTemplate {
                 if id == 0 { level.target = decibelsToGain(value) }
             }
 
-            func handleMIDI(_ message: MIDIMessage) {
+            func handleMIDI(_ message: PluginMIDIEvent) {
                 if message.isNoteOn {
                     note = message.data1
                     oscillator.setFrequency(440 * pow(2, (Double(note) - 69) / 12), sampleRate: sampleRate)

@@ -1,3 +1,4 @@
+import AUCore
 import Foundation
 
 /// Writes chain presets: the JSON text in one stable layout (keys in schema order, a
@@ -53,6 +54,33 @@ public enum PresetWriter {
     /// flushed to disk, then moved into place. An existing file is an error unless `force`;
     /// then it is replaced in one step. No partial file is left behind on failure.
     public static func save(_ preset: ChainPreset, to path: String, force: Bool = false) throws(PresetError) {
-        try AtomicFile.write(encode(preset), to: path, replacing: force)
+        do {
+            let file = try AtomicFile(destination: path, overwrite: force)
+            try file.write(encode(preset))
+            try file.commit()
+        } catch {
+            throw problem(error, path: path)
+        }
+    }
+
+    /// The problem an atomic write's failure is for the preset file at `path`.
+    private static func problem(_ failure: AtomicFileFailure, path: String) -> PresetError {
+        let kind: PresetProblem.Kind
+        let message: String
+        switch failure {
+        case .notAFileName:
+            (kind, message) = (.writeFailed, "is not a file name; expected a path such as presets/chain.json")
+        case .folderMissing(let folder, _):
+            (kind, message) = (.writeFailed, "cannot write: the folder \(quoted(folder, limit: .max)) does not exist")
+        case .destinationIsAFolder:
+            (kind, message) = (.writeFailed, "is a folder; expected a file name to save the preset to")
+        case .destinationExists, .destinationAppeared:
+            (kind, message) = (.fileExists, "already exists; expected a new file name, or --force to replace it")
+        case .cannotMoveIntoPlace:
+            (kind, message) = (.writeFailed, "cannot move the new file into place: \(failure.systemReason ?? "")")
+        case .cannotCreateTemporary, .cannotWrite, .cannotFlush, .cannotClose:
+            (kind, message) = (.writeFailed, "cannot write: \(failure.systemReason ?? "")")
+        }
+        return PresetError([PresetProblem(kind, file: path, path: "", message: message)])
     }
 }

@@ -52,6 +52,9 @@ extern "C" {
 /** The most buses a unit may declare in one direction. */
 #define AUHOST_MAX_BUSES 8u
 
+/** The most channels a bus may have (at least 1). */
+#define AUHOST_MAX_CHANNELS 64u
+
 /* ------------------------------------------------------------------------------------ */
 /* Descriptions                                                                          */
 
@@ -66,7 +69,7 @@ typedef struct auhost_unit_description {
     const char *version;    /**< "1.0.0" */
     const char *category;   /**< a short classification: "Dynamics", "Delay"…; may be "" */
     uint32_t input_bus_count;                       /**< ≤ AUHOST_MAX_BUSES */
-    uint32_t input_channels[AUHOST_MAX_BUSES];      /**< default channel count per bus */
+    uint32_t input_channels[AUHOST_MAX_BUSES];      /**< default channel count per bus, 1…AUHOST_MAX_CHANNELS */
     uint32_t output_bus_count;                      /**< ≤ AUHOST_MAX_BUSES */
     uint32_t output_channels[AUHOST_MAX_BUSES];
 } auhost_unit_description;
@@ -76,8 +79,37 @@ typedef struct auhost_unit_description {
 #define AUHOST_PARAMETER_IS_LOGARITHMIC (1u << 1)  /**< best shown on a logarithmic scale */
 #define AUHOST_PARAMETER_CAN_RAMP       (1u << 2)  /**< the unit smooths changes itself */
 
-/** One parameter. `unit` is an AudioUnitParameterUnit value (0 generic, 1 indexed,
- *  2 boolean, 3 percent, 4 seconds, 8 hertz, 13 decibels, 24 milliseconds, 25 ratio…). */
+/** Parameter units: Core Audio's AudioUnitParameterUnit values, the one definition the
+ *  SDK and the host both use. */
+#define AUHOST_PARAMETER_UNIT_GENERIC               0u
+#define AUHOST_PARAMETER_UNIT_INDEXED               1u
+#define AUHOST_PARAMETER_UNIT_BOOLEAN               2u
+#define AUHOST_PARAMETER_UNIT_PERCENT               3u
+#define AUHOST_PARAMETER_UNIT_SECONDS               4u
+#define AUHOST_PARAMETER_UNIT_SAMPLE_FRAMES         5u
+#define AUHOST_PARAMETER_UNIT_PHASE                 6u
+#define AUHOST_PARAMETER_UNIT_RATE                  7u
+#define AUHOST_PARAMETER_UNIT_HERTZ                 8u
+#define AUHOST_PARAMETER_UNIT_CENTS                 9u
+#define AUHOST_PARAMETER_UNIT_RELATIVE_SEMITONES    10u
+#define AUHOST_PARAMETER_UNIT_MIDI_NOTE_NUMBER      11u
+#define AUHOST_PARAMETER_UNIT_MIDI_CONTROLLER       12u
+#define AUHOST_PARAMETER_UNIT_DECIBELS              13u
+#define AUHOST_PARAMETER_UNIT_LINEAR_GAIN           14u
+#define AUHOST_PARAMETER_UNIT_DEGREES               15u
+#define AUHOST_PARAMETER_UNIT_EQUAL_POWER_CROSSFADE 16u
+#define AUHOST_PARAMETER_UNIT_MIXER_FADER_CURVE_1   17u
+#define AUHOST_PARAMETER_UNIT_PAN                   18u
+#define AUHOST_PARAMETER_UNIT_METERS                19u
+#define AUHOST_PARAMETER_UNIT_ABSOLUTE_CENTS        20u
+#define AUHOST_PARAMETER_UNIT_OCTAVES               21u
+#define AUHOST_PARAMETER_UNIT_BPM                   22u
+#define AUHOST_PARAMETER_UNIT_BEATS                 23u
+#define AUHOST_PARAMETER_UNIT_MILLISECONDS          24u
+#define AUHOST_PARAMETER_UNIT_RATIO                 25u
+#define AUHOST_PARAMETER_UNIT_CUSTOM_UNIT           26u
+
+/** One parameter. `unit` is an AUHOST_PARAMETER_UNIT_* value. */
 typedef struct auhost_parameter_info {
     uint32_t id;                /**< stable across versions; saved in presets */
     uint32_t flags;             /**< AUHOST_PARAMETER_* */

@@ -1,6 +1,7 @@
-/// A MIDI 1.0 channel message as the unit receives it, at its frame.
+/// A MIDI 1.0 channel message as the unit receives it, at its frame (the SDK's mirror of the
+/// host's `MIDIEvent`, without the offset: ``PluginUnit/handleMIDI(_:)`` is called at it).
 /// - Thread: render (a plain value).
-public struct MIDIMessage: Sendable, Equatable {
+public struct PluginMIDIEvent: Sendable, Equatable {
     public var status: UInt8
     public var data1: UInt8
     public var data2: UInt8

@@ -3,19 +3,20 @@ import CLilv
 /// The URI nodes the backend queries with, interned once per world (never per query).
 /// - Thread: control; freed by the world before the world itself.
 final class LV2Nodes: @unchecked Sendable {
-    let audioPort, controlPort, cvPort, atomPort, inputPort, outputPort: OpaquePointer?
-    let integer, toggled, enumeration, logarithmic, sampleRate, reportsLatency: OpaquePointer?
-    let connectionOptional, isSideChain, unit, group, supports, midiEvent, timePosition: OpaquePointer?
-    let minimumSize, preset, rdfsLabel, doapName, foafName, maintainer, project: OpaquePointer?
-    let minorVersion, microVersion, hardRTCapable, pluginProperty, hardRtCapableOld, lv2Name: OpaquePointer?
+    let audioPort, controlPort, cvPort, atomPort, inputPort, outputPort: LilvURINode
+    let integer, toggled, enumeration, logarithmic, sampleRate, reportsLatency: LilvURINode
+    let connectionOptional, isSideChain, unit, group, supports, midiEvent, timePosition: LilvURINode
+    let minimumSize, preset, rdfsLabel, doapName, foafName, maintainer, project: LilvURINode
+    let minorVersion, microVersion, hardRTCapable, pluginProperty, hardRtCapableOld, lv2Name: LilvURINode
     private var all: [OpaquePointer?] = []
 
+    /// Interns every node in the `LilvWorld*` being made (before its lock exists).
     init(world: OpaquePointer) {
         var all: [OpaquePointer?] = []
-        func uri(_ text: String) -> OpaquePointer? {
-            let node = lilv_new_uri(world, text)
+        func uri(_ text: String) -> LilvURINode {
+            let node = text.withCString { lilv_new_uri(world, $0) }
             all.append(node)
-            return node
+            return LilvURINode(raw: node)
         }
         audioPort = uri(LV2URI.coreAudioPort)
         controlPort = uri(LV2URI.coreControlPort)
@@ -57,4 +58,12 @@ final class LV2Nodes: @unchecked Sendable {
         for node in all { lilv_node_free(node) }
         all = []
     }
+}
+
+/// A URI node the world interned (one of ``LV2Nodes``): what queries ask with. Borrowed;
+/// it lives as long as its world.
+/// - Thread: control.
+struct LilvURINode: @unchecked Sendable {
+    /// The `LilvNode*` (nil when lilv could not make it); used only in this folder.
+    let raw: OpaquePointer?
 }

@@ -1,7 +1,7 @@
-/// A Core Audio four-character code (`OSType`): `"aufx"`, `"dely"`, `"AUHs"`, packed
+/// A Core Audio four-character code (`OSType`; the SDK's mirror of the host's `FourCharCode`): `"aufx"`, `"dely"`, `"AUHs"`, packed
 /// big-endian into 32 bits as the C ABI carries it. Shorter codes are padded with spaces.
 /// - Thread: any (a plain value).
-public struct FourCharacterCode: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+public struct PluginFourCharCode: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
     public let rawValue: UInt32
 
     public init(rawValue: UInt32) { self.rawValue = rawValue }
@@ -22,13 +22,13 @@ public struct FourCharacterCode: Hashable, Sendable, ExpressibleByStringLiteral,
     }
 
     /// `aufx`: an effect.
-    public static let effect: FourCharacterCode = "aufx"
+    public static let effect: PluginFourCharCode = "aufx"
     /// `aumu`: a music device (an instrument played by MIDI).
-    public static let musicDevice: FourCharacterCode = "aumu"
+    public static let musicDevice: PluginFourCharCode = "aumu"
     /// `augn`: a generator.
-    public static let generator: FourCharacterCode = "augn"
+    public static let generator: PluginFourCharCode = "augn"
     /// `aumf`: a music effect (an effect that also takes MIDI).
-    public static let musicEffect: FourCharacterCode = "aumf"
+    public static let musicEffect: PluginFourCharCode = "aumf"
     /// `aumx`: a mixer.
-    public static let mixer: FourCharacterCode = "aumx"
+    public static let mixer: PluginFourCharCode = "aumx"
 }

@@ -1,0 +1,160 @@
+import Foundation
+
+/// A file that appears at its destination only when complete: the one temporary-file-then-
+/// rename writer behind audio output files (AUFiles) and saved presets (AUPresets).
+///
+/// The bytes go to a temporary file `.<name>.auhost-XXXXXX` created (`mkstemp`) in the
+/// destination's own folder, so the final `rename` stays on one file system and is atomic.
+/// ``commit()`` flushes the file to disk, gives it the mode a new file would have (or the
+/// replaced file's mode), moves it into place and flushes the folder; ``discard()`` (and
+/// `deinit`, when neither ran) deletes it. Until then an existing file at the destination is
+/// never touched; without `overwrite` it is never replaced at all (the final step is `link`,
+/// which fails if the name exists, with no window between the check and the write).
+/// - Thread: control; one file is used by one thread at a time.
+public final class AtomicFile {
+    /// The temporary file's descriptor, open for writing until commit or discard.
+    public let descriptor: Int32
+    /// The path the file appears at on ``commit()``.
+    private let destination: String
+    /// The temporary file's path, beside the destination.
+    private let temporaryPath: String
+    /// Whether ``commit()`` replaces a file already at the destination.
+    private let overwrite: Bool
+    private var isOpen = true
+    private var isDone = false
+
+    /// Checks the destination and creates the temporary file; nothing is written at the
+    /// destination.
+    /// - Thread: control.
+    public init(destination: String, overwrite: Bool) throws(AtomicFileFailure) {
+        guard !destination.isEmpty, !destination.hasSuffix("/") else { throw .notAFileName }
+        let folder = Self.folder(of: destination)
+        guard Self.isDirectory(folder) else { throw .folderMissing(folder, exists: Self.exists(folder)) }
+        if Self.exists(destination) {
+            if Self.isDirectory(destination) { throw .destinationIsAFolder }
+            if !overwrite { throw .destinationExists }
+        }
+        let name = destination.split(separator: "/").last.map(String.init) ?? destination
+        var template = Array("\(folder)/.\(name).auhost-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw .cannotCreateTemporary(folder, errno: errno) }
+        // Not inherited by a child process (a probe, Graphviz) started while it is open.
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        descriptor = fd
+        temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        self.destination = destination
+        self.overwrite = overwrite
+    }
+
+    deinit { if !isDone { discard() } }
+
+    /// Writes `data` whole to the temporary file (retrying interrupted and short writes).
+    /// On failure the temporary file is deleted.
+    /// - Thread: control.
+    public func write(_ data: Data) throws(AtomicFileFailure) {
+        precondition(isOpen, "write after commit or discard")
+        let failure: Int32? = data.withUnsafeBytes { bytes in
+            var written = 0
+            while written < bytes.count {
+                let result = Glibc.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                written += result
+            }
+            return nil
+        }
+        if let failure {
+            discard()
+            throw .cannotWrite(errno: failure)
+        }
+    }
+
+    /// Flushes, closes and moves the temporary file into place. On failure the temporary
+    /// file is deleted and the destination is as it was.
+    /// - Thread: control.
+    public func commit() throws(AtomicFileFailure) {
+        precondition(!isDone, "commit after commit or discard")
+        func fail(_ failure: AtomicFileFailure) -> AtomicFileFailure {
+            discard()
+            return failure
+        }
+        guard fsync(descriptor) == 0 else { throw fail(.cannotFlush(errno: errno)) }
+        _ = fchmod(descriptor, mode_t(Self.modeForNewFile(replacing: overwrite ? destination : nil)))
+        isOpen = false
+        guard close(descriptor) == 0 else { throw fail(.cannotClose(errno: errno)) }
+        if overwrite {
+            guard rename(temporaryPath, destination) == 0 else { throw fail(.cannotMoveIntoPlace(errno: errno)) }
+        } else if link(temporaryPath, destination) == 0 {
+            unlink(temporaryPath)
+        } else {
+            let linkError = errno
+            if linkError == EEXIST { throw fail(.destinationAppeared) }
+            // A file system without hard links: check, then rename (not atomic against a
+            // racing writer, which the link above is).
+            guard linkError == EPERM || linkError == ENOTSUP || linkError == EOPNOTSUPP || linkError == EMLINK else {
+                throw fail(.cannotMoveIntoPlace(errno: linkError))
+            }
+            guard !Self.exists(destination) else { throw fail(.destinationAppeared) }
+            guard rename(temporaryPath, destination) == 0 else { throw fail(.cannotMoveIntoPlace(errno: errno)) }
+        }
+        isDone = true
+        syncFolder()
+    }
+
+    /// Deletes the temporary file; the destination is untouched.
+    /// - Thread: control.
+    public func discard() {
+        if isOpen {
+            isOpen = false
+            close(descriptor)
+        }
+        if !isDone {
+            isDone = true
+            unlink(temporaryPath)
+        }
+    }
+
+    /// Makes the rename itself durable.
+    private func syncFolder() {
+        let fd = open(Self.folder(of: destination), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
+
+    /// The folder a path names its file in (`.` for a bare name).
+    private static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The replaced file's permission bits, else `0666` less the process's umask (what
+    /// `open(O_CREAT)` would give; `mkstemp` alone makes `0600`).
+    private static func modeForNewFile(replacing existing: String?) -> UInt32 {
+        var status = stat()
+        if let existing, stat(existing, &status) == 0 { return UInt32(status.st_mode) & 0o7777 }
+        return 0o666 & ~currentUmask()
+    }
+
+    /// The umask, read from `/proc/self/status` (calling `umask` to read it would change it
+    /// for every thread for a moment); `022` when unavailable.
+    private static func currentUmask() -> UInt32 {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
+              let value = UInt32(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8)
+        else { return 0o022 }
+        return value
+    }
+
+    private static func exists(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+    }
+}

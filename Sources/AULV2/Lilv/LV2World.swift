@@ -1,0 +1,85 @@
+import AUCore
+import CLilv
+import Foundation
+
+// The lilv seam: the files in Sources/AULV2/Lilv are the only ones that name lilv's C
+// symbols (`lilv_*`). The rest of AULV2 calls typed Swift: a handle per lilv object, strings
+// and numbers copied out at once, no lilv pointer outside this folder.
+//
+// lilv is not thread-safe, and instantiating or freeing an instance edits the world (its
+// list of open plugin libraries), so every call into lilv made here holds the world's lock:
+// each wrapper takes it itself (``LV2World/locked(_:)``), never its caller. The render
+// thread makes no lilv call: it calls the plugin through the function pointers the instance
+// handle gives (``LilvInstanceHandle/descriptor``).
+
+/// One lilv world: every bundle on the LV2 path loaded once, the interned nodes and the
+/// URID map its units share. Units, plugins, nodes and states keep their world alive.
+/// - Thread: control (never the render thread).
+final class LV2World: @unchecked Sendable {
+    /// The `LilvWorld*`; used only in this folder, inside ``locked(_:)``.
+    let raw: OpaquePointer
+    let urids: URIDMap
+    let nodes: LV2Nodes
+    /// The LV2_PATH this world loaded (nil: the environment's or lilv's default).
+    let lv2Path: String?
+    /// Recursive: a wrapper may call another while holding it.
+    private let lock = NSRecursiveLock()
+
+    /// Loads every bundle on `lv2Path` (a colon-separated list), or on `LV2_PATH` / lilv's
+    /// default when nil. Bundles are read lazily by lilv: only manifests load here.
+    /// - Thread: control.
+    init(lv2Path: String?) {
+        let world: OpaquePointer = lilv_world_new()
+        if let lv2Path {
+            let value = lv2Path.withCString { lilv_new_string(world, $0) }
+            lilv_world_set_option(world, LILV_OPTION_LV2_PATH, value)
+            lilv_node_free(value)
+        }
+        lilv_world_load_all(world)
+        raw = world
+        self.lv2Path = lv2Path
+        nodes = LV2Nodes(world: world)
+        urids = URIDMap()
+    }
+
+    deinit {
+        nodes.free()
+        lilv_world_free(raw)
+    }
+
+    /// Runs `body` holding the world's lock: what every lilv call in this folder is made in.
+    /// - Thread: control (never the render thread).
+    func locked<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        RenderThread.assertNotCurrent("LV2World.locked")
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    /// Every plugin the world loaded, in lilv's order.
+    /// - Thread: control.
+    var plugins: [LilvPluginHandle] {
+        locked {
+            var found: [LilvPluginHandle] = []
+            let all = lilv_world_get_all_plugins(raw)
+            var iterator = lilv_plugins_begin(all)
+            while !lilv_plugins_is_end(all, iterator) {
+                if let plugin = lilv_plugins_get(all, iterator) { found.append(LilvPluginHandle(world: self, raw: plugin)) }
+                iterator = lilv_plugins_next(all, iterator)
+            }
+            return found
+        }
+    }
+
+    /// The first value of `predicate` on `subject` in the world's data (`lilv_world_get`).
+    /// - Thread: control.
+    func value(of subject: LilvNodeHandle, _ predicate: LilvURINode) -> LilvNodeHandle? {
+        locked { LilvNodeHandle(owning: lilv_world_get(raw, subject.raw, predicate.raw, nil), world: self) }
+    }
+
+    /// Loads the data of the resource `node` names (a preset's file) into the world.
+    /// - Thread: control.
+    func loadResource(_ node: LilvNodeHandle) {
+        locked { _ = lilv_world_load_resource(raw, node.raw) }
+    }
+}

@@ -1,0 +1,136 @@
+import AUCore
+import Foundation
+import Testing
+
+/// The one atomic writer behind audio output files and saved presets (its callers' error
+/// wording is tested in AUFilesTests and AUPresetsTests).
+@Suite struct AtomicFileTests {
+    /// A new empty folder of its own for one test (tests run in parallel).
+    private func makeFolder() throws -> String {
+        var template = Array("\(NSTemporaryDirectory())/auhost-atomic-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        try #require(made != nil)
+        return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    /// Runs `body` with a new folder, deleted afterwards.
+    private func inFolder(_ body: (String) throws -> Void) throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try body(folder)
+    }
+
+    private func contents(_ folder: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+    }
+
+    @Test func theFileAppearsOnlyAtCommitWithANewFileMode() throws {
+        try inFolder { folder in
+            let path = folder + "/new.json"
+            let file = try AtomicFile(destination: path, overwrite: false)
+            try file.write(Data("text".utf8))
+            #expect(!FileManager.default.fileExists(atPath: path), "nothing at the destination while writing")
+            #expect(contents(folder).count == 1 && contents(folder)[0].hasPrefix(".new.json.auhost-"))
+            try file.commit()
+            #expect(contents(folder) == ["new.json"], "the temporary file was renamed, not copied")
+            #expect(FileManager.default.contents(atPath: path) == Data("text".utf8))
+            let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+            #expect(mode != 0o600, "the file gets a normal file mode, not mkstemp's 0600")
+        }
+    }
+
+    @Test func replacingKeepsTheReplacedFilesMode() throws {
+        try inFolder { folder in
+            let path = folder + "/mine.txt"
+            #expect(FileManager.default.createFile(atPath: path, contents: Data("old".utf8), attributes: [.posixPermissions: 0o640]))
+            let file = try AtomicFile(destination: path, overwrite: true)
+            try file.write(Data("new".utf8))
+            try file.commit()
+            #expect(FileManager.default.contents(atPath: path) == Data("new".utf8))
+            #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o640)
+        }
+    }
+
+    @Test func anExistingFileIsRefusedWithoutOverwrite() throws {
+        try inFolder { folder in
+            let path = folder + "/keep.txt"
+            #expect(FileManager.default.createFile(atPath: path, contents: Data("mine".utf8)))
+            #expect(throws: AtomicFileFailure.destinationExists) { _ = try AtomicFile(destination: path, overwrite: false) }
+            #expect(contents(folder) == ["keep.txt"])
+        }
+    }
+
+    @Test func aFileAppearingBeforeTheCommitIsKept() throws {
+        try inFolder { folder in
+            let path = folder + "/late.txt"
+            let file = try AtomicFile(destination: path, overwrite: false)
+            try file.write(Data("mine".utf8))
+            #expect(FileManager.default.createFile(atPath: path, contents: Data("theirs".utf8)))
+            #expect(throws: AtomicFileFailure.destinationAppeared) { try file.commit() }
+            #expect(FileManager.default.contents(atPath: path) == Data("theirs".utf8))
+            #expect(contents(folder) == ["late.txt"])
+        }
+    }
+
+    @Test func discardingLeavesTheDestinationAsItWas() throws {
+        try inFolder { folder in
+            let path = folder + "/mix.txt"
+            #expect(FileManager.default.createFile(atPath: path, contents: Data("before".utf8)))
+            do {
+                let file = try AtomicFile(destination: path, overwrite: true)
+                try file.write(Data("after".utf8))
+            }
+            #expect(FileManager.default.contents(atPath: path) == Data("before".utf8))
+            #expect(contents(folder) == ["mix.txt"])
+        }
+    }
+
+    @Test func badDestinationsAreRefusedBeforeAnythingIsWritten() throws {
+        try inFolder { folder in
+            try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: false)
+            #expect(throws: AtomicFileFailure.notAFileName) { _ = try AtomicFile(destination: folder + "/", overwrite: true) }
+            #expect(throws: AtomicFileFailure.destinationIsAFolder) { _ = try AtomicFile(destination: folder + "/sub", overwrite: true) }
+            #expect(throws: AtomicFileFailure.folderMissing(folder + "/none", exists: false)) {
+                _ = try AtomicFile(destination: folder + "/none/file", overwrite: true)
+            }
+            #expect(contents(folder) == ["sub"])
+        }
+    }
+
+    /// The folder disappears before the commit: the move fails and nothing is left.
+    @Test func aFailingMoveLeavesNoFile() throws {
+        try inFolder { folder in
+            try FileManager.default.createDirectory(atPath: folder + "/out", withIntermediateDirectories: false)
+            let file = try AtomicFile(destination: folder + "/out/gone.txt", overwrite: true)
+            try file.write(Data("text".utf8))
+            try FileManager.default.removeItem(atPath: folder + "/out")
+            #expect(throws: AtomicFileFailure.self) { try file.commit() }
+            #expect(contents(folder).isEmpty)
+        }
+    }
+
+    @Test func concurrentWritersToOneNameLeaveExactlyOneWinner() async throws {
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/race.txt"
+        let texts = (0..<8).map { "writer \($0)" }
+        let results = await withTaskGroup(of: Bool.self) { group in
+            for text in texts {
+                group.addTask {
+                    do {
+                        let file = try AtomicFile(destination: path, overwrite: false)
+                        try file.write(Data(text.utf8))
+                        try file.commit()
+                        return true
+                    } catch {
+                        return false
+                    }
+                }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(results.filter { $0 }.count == 1)
+        #expect(contents(folder) == ["race.txt"])
+        #expect(texts.contains(String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)))
+    }
+}
