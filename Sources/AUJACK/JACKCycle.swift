@@ -78,9 +78,9 @@ struct JACKCycle {
     /// One JACK period, top to bottom.
     /// - Thread: render (JACK's process thread). No allocation, no lock, no syscall, no retain.
     mutating func run(frames: jack_nframes_t) -> Int32 {
-        RenderThread.run {
+        // The slot is borrowed, not retained, for the period.
+        RenderThread.run { slot._withUnsafeGuaranteedRef { slot in
             let count = Int(frames)
-            let slot = slot.takeUnretainedValue()
             slot.cycles.add(1, ordering: .relaxed)
 
             // 1. Transport: JACK's position, published to every unit for this period.
@@ -125,7 +125,7 @@ struct JACKCycle {
                 applyFade(playback, slot: slot)
             }
             return 0
-        }
+        } }
     }
 
     /// JACK transport as a ``TransportState``: rolling, tempo and bar/beat when a timebase

@@ -114,12 +114,12 @@ public final class JACKIOUnit: AudioUnit, @unchecked Sendable {
             client: client, slot: slot, capturePorts: capturePorts, playbackPorts: playbackPorts, midiInPort: midiInPort, graph: graph,
             midiUnits: midiUnits, transport: hostTransport, fadeFrames: fadeFrames))
         self.cycle = cycle
-        free(slot.publish(cycle))
+        deallocate(slot.publish(cycle))
     }
 
     override public func deallocateRenderResources() {
         stop()
-        free(slot.publish(nil))
+        deallocate(slot.publish(nil))
         cycle = nil
         unregisterPorts()
     }
@@ -134,7 +134,8 @@ public final class JACKIOUnit: AudioUnit, @unchecked Sendable {
         [ComponentType.musicDevice, ComponentType.musicEffect, ComponentType.midiProcessor].contains(unit.componentDescription.type)
     }
 
-    private func free(_ cycle: UnsafeMutablePointer<JACKCycle>?) {
+    /// Frees a cycle the process callback can no longer run.
+    private func deallocate(_ cycle: UnsafeMutablePointer<JACKCycle>?) {
         guard let cycle else { return }
         cycle.pointee.deallocate()
         cycle.deinitialize(count: 1)

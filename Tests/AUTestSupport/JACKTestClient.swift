@@ -1,6 +1,7 @@
 import AUCore
 import AUJACK
 import CJack
+import Synchronization
 
 /// A test's own JACK client (a tester, a player, a keyboard): `capture` and `playback`
 /// ports and a render function called every period with their buffers. It stands for the
@@ -20,8 +21,7 @@ public final class JACKTestClient: @unchecked Sendable {
     private let playbackHandles: UnsafeMutableBufferPointer<OpaquePointer>
     private let captureBuffers: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
     private let playbackBuffers: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
-    /// Periods run (written by the process thread only).
-    public private(set) var cycleCount = 0
+    private let cycles = Atomic<Int>(0)
     private var isRunning = false
 
     /// Opens a client named `name` and registers its ports.
@@ -59,6 +59,9 @@ public final class JACKTestClient: @unchecked Sendable {
         playbackBuffers.deallocate()
     }
 
+    /// Periods run so far.
+    public var cycleCount: Int { cycles.load(ordering: .relaxed) }
+
     /// Activates the client.
     public func start() throws {
         try client.activate()
@@ -81,7 +84,7 @@ public final class JACKTestClient: @unchecked Sendable {
         for index in 0..<playbackHandles.count {
             playbackBuffers[index] = jack_port_get_buffer(playbackHandles[index], frames)!.assumingMemoryBound(to: Float.self)
         }
-        cycleCount += 1
+        cycles.add(1, ordering: .relaxed)
         let count = Int(frames)
         render(count, AudioBuffers(channelPointers: captureBuffers, frameCount: count), AudioBuffers(channelPointers: playbackBuffers, frameCount: count))
     }
