@@ -256,8 +256,11 @@ public final class JACKIOUnit: AudioUnit, @unchecked Sendable {
 /// The JACK I/O unit as a component of the registry.
 /// - Thread: control.
 public struct JACKUnits: ComponentProvider {
+    /// The provider; it finds its one component at once.
     public init() {}
+    /// Built into the host.
     public var format: ComponentFormat { .builtin }
+    /// `auou:jack:AUHs`, never a problem.
     public func discoverComponents() -> (components: [Component], problems: [DiscoveryProblem]) {
         let component = Component(
             description: JACKIOUnit.componentDescription, name: "JACK I/O", manufacturerName: "AUHost", version: "1.0.0",

@@ -11,6 +11,7 @@ public final class JACKTestClient: @unchecked Sendable {
     /// The period's frame count, the capture ports' samples and the playback ports' buffers.
     public typealias Render = @Sendable (_ frames: Int, _ capture: AudioBuffers, _ playback: AudioBuffers) -> Void
 
+    /// The connection to the server.
     public let client: JACKClient
     /// `in_N`.
     public let capturePorts: [JACKPort]
