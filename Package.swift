@@ -101,10 +101,10 @@ let nativeProducts: [Product] = [.library(name: "AUPluginSDK", targets: ["AUPlug
 
 let jackTargets: [Target] = [
     .target(name: "CAUJack", dependencies: ["CJack"], path: "Sources/CAUJack", linkerSettings: [.linkedLibrary("jack")]),
-    .target(name: "AUJACK", dependencies: ["AUCore", "CJack", "CAUJack"]),
-    .testTarget(name: "AUJACKTests", dependencies: ["AUJACK", "AUCore", "AUTestSupport"]),
+    .target(name: "AUJACK", dependencies: ["AUCore", "AUEngine", "CJack", "CAUJack"]),
+    .testTarget(name: "AUJACKTests", dependencies: ["AUJACK", "AUCore", "AUEngine", "AUTestSupport"]),
     // What the live tests share: a jackd of their own, recordings in plain memory.
-    .target(name: "AUTestSupport", dependencies: ["AUJACK"], path: "Tests/AUTestSupport"),
+    .target(name: "AUTestSupport", dependencies: ["AUJACK", "CJack"], path: "Tests/AUTestSupport"),
 ]
 
 // MARK: - Audio files: libsndfile reading and atomic writing, libsamplerate, levels

@@ -8,9 +8,11 @@ import Synchronization
 /// the latest. Registers ports, connects them, reports server events.
 /// - Thread: control, except where a member says otherwise.
 public final class JACKClient: @unchecked Sendable {
-    let handle: OpaquePointer
+    /// The `jack_client_t`, for the process thread's state and the package's test clients.
+    package let handle: OpaquePointer
     /// The name JACK gave the client (it may differ from the one asked for).
     public let name: String
+    /// The server asked for; nil: the default server.
     public let serverName: String?
     private var isClosed = false
     /// Server events, written by JACK's threads, read anywhere.
@@ -55,14 +57,19 @@ public final class JACKClient: @unchecked Sendable {
     /// Whether the server runs with real-time scheduling.
     public var isRealTime: Bool { jack_is_realtime(handle) != 0 }
 
-    /// Registers a port `NAME` on this client.
+    /// Registers a port `NAME` on this client: a capture port (JACK writes it, the client
+    /// reads it) or a playback port (the client writes it, JACK reads it).
     public func registerPort(_ portName: String, kind: JACKPort.Kind, direction: JACKPort.Direction) throws(JACKError) -> JACKPort {
-        let type = kind == .audio ? au_jack_audio_type()! : au_jack_midi_type()!
-        let flags = direction == .input ? JackPortIsInput.rawValue : JackPortIsOutput.rawValue
-        guard let port = jack_port_register(handle, portName, type, UInt(flags), 0) else {
+        let flags = direction == .capture ? JackPortIsInput.rawValue : JackPortIsOutput.rawValue
+        guard let port = jack_port_register(handle, portName, Self.typeName(kind), UInt(flags), 0) else {
             throw JACKError("cannot register \(kind) \(direction) port '\(name):\(portName)'")
         }
         return JACKPort(handle: port, kind: kind, direction: direction, fullName: String(cString: jack_port_name(port)))
+    }
+
+    /// Unregisters a port of this client.
+    public func unregisterPort(_ port: JACKPort) {
+        if !events.serverIsGone { jack_port_unregister(handle, port.handle) }
     }
 
     /// Starts calling the process callback.
@@ -83,12 +90,21 @@ public final class JACKClient: @unchecked Sendable {
         }
     }
 
-    /// Full names of the ports matching a regular expression, a kind and flags.
-    public func ports(matching pattern: String? = nil, kind: JACKPort.Kind, direction: JACKPort.Direction, physicalOnly: Bool = false) -> [String] {
-        let type = kind == .audio ? au_jack_audio_type()! : au_jack_midi_type()!
-        var flags = direction == .input ? JackPortIsInput.rawValue : JackPortIsOutput.rawValue
-        if physicalOnly { flags |= JackPortIsPhysical.rawValue }
-        guard let list = jack_get_ports(handle, pattern, type, UInt(flags)) else { return [] }
+    /// Full names of the ports that send (JACK output ports: what a capture port is
+    /// connected from) matching a regular expression over full names and a kind.
+    public func sources(matching pattern: String? = nil, kind: JACKPort.Kind, physicalOnly: Bool = false) -> [String] {
+        ports(matching: pattern, kind: kind, flags: JackPortIsOutput.rawValue, physicalOnly: physicalOnly)
+    }
+
+    /// Full names of the ports that receive (JACK input ports: what a playback port is
+    /// connected to) matching a regular expression over full names and a kind.
+    public func destinations(matching pattern: String? = nil, kind: JACKPort.Kind, physicalOnly: Bool = false) -> [String] {
+        ports(matching: pattern, kind: kind, flags: JackPortIsInput.rawValue, physicalOnly: physicalOnly)
+    }
+
+    private func ports(matching pattern: String?, kind: JACKPort.Kind, flags: UInt32, physicalOnly: Bool) -> [String] {
+        let flags = physicalOnly ? flags | JackPortIsPhysical.rawValue : flags
+        guard let list = jack_get_ports(handle, pattern, Self.typeName(kind), UInt(flags)) else { return [] }
         defer { jack_free(UnsafeMutableRawPointer(mutating: list)) }
         var names: [String] = []
         var index = 0
@@ -97,6 +113,10 @@ public final class JACKClient: @unchecked Sendable {
             index += 1
         }
         return names
+    }
+
+    private static func typeName(_ kind: JACKPort.Kind) -> UnsafePointer<CChar> {
+        kind == .audio ? au_jack_audio_type()! : au_jack_midi_type()!
     }
 
     /// Asks the server to change its period (every client follows).
@@ -118,44 +138,3 @@ public final class JACKClient: @unchecked Sendable {
     /// JACK's reason for the shutdown, once it happened.
     public var shutdownReason: String? { events.shutdownReason }
 }
-
-/// A registered port.
-/// - Thread: control.
-public struct JACKPort: @unchecked Sendable {
-    public enum Kind: String, Sendable { case audio, midi }
-    public enum Direction: String, Sendable { case input, output }
-
-    let handle: OpaquePointer
-    public let kind: Kind
-    public let direction: Direction
-    /// `client:port`.
-    public let fullName: String
-
-    /// Writes this cycle's MIDI output: clears the port's buffer, then writes `events`
-    /// (sorted, offsets within the cycle). Call it every cycle, with no events when silent.
-    /// - Thread: render (the process callback). No allocation, no lock.
-    public func writeMIDI(_ events: UnsafeBufferPointer<MIDIEvent>, frames: Int) {
-        guard kind == .midi, direction == .output, let buffer = jack_port_get_buffer(handle, UInt32(frames)) else { return }
-        jack_midi_clear_buffer(buffer)
-        for event in events {
-            var bytes = (event.status, event.data1, event.data2)
-            withUnsafeBytes(of: &bytes) { raw in
-                _ = jack_midi_event_write(buffer, UInt32(max(0, event.offset)), raw.baseAddress!.assumingMemoryBound(to: UInt8.self), event.length)
-            }
-        }
-    }
-
-    /// Tells JACK how many frames this port's signal lags (playback) or leads (capture).
-    public func setLatency(frames: Int) {
-        var range = jack_latency_range_t(min: UInt32(frames), max: UInt32(frames))
-        jack_port_set_latency_range(handle, direction == .output ? JackPlaybackLatency : JackCaptureLatency, &range)
-    }
-
-    /// The latency JACK reports for the port in the given mode, as (min, max) frames.
-    public func latency(playback: Bool) -> (min: Int, max: Int) {
-        var range = jack_latency_range_t()
-        jack_port_get_latency_range(handle, playback ? JackPlaybackLatency : JackCaptureLatency, &range)
-        return (Int(range.min), Int(range.max))
-    }
-}
-

@@ -4,10 +4,12 @@ import CJack
 /// A JACK failure: what was attempted, on which server, and JACK's status bits in words.
 /// - Thread: any.
 public struct JACKError: Error, Sendable, CustomStringConvertible {
+    /// What failed, in words.
     public var message: String
     /// The `jack_status_t` bits JACK returned, when there were some.
     public var status: UInt32
 
+    /// An error with its message and JACK's status bits, if any.
     public init(_ message: String, status: UInt32 = 0) {
         self.message = message
         self.status = status
@@ -29,5 +31,6 @@ public struct JACKError: Error, Sendable, CustomStringConvertible {
         return JACKError("cannot connect to JACK server \(serverName) as '\(client)': \(reasons.joined(separator: "; "))", status: bits)
     }
 
+    /// The message.
     public var description: String { message }
 }

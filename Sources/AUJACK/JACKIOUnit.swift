@@ -1,33 +1,55 @@
 import AUCore
+import AUEngine
+import CJack
+import Glibc
 
-/// `auou:jack:AUHs`, the JACK I/O unit (AUHAL's part on Linux): a JACK client whose
-/// playback ports play what its input bus 0 renders and whose capture ports feed its output
-/// bus 0. Like AUHAL, the host gives input bus 0 a render callback (or a connection) that
-/// renders its graph; ``captureBuffers`` and ``cycleMIDI`` hold the capture audio and the
-/// MIDI input during that call.
+/// `auou:jack:AUHs`, the JACK I/O unit (AUHAL's part on Linux): a JACK client that plays a
+/// graph. Its playback bus (input bus 0) is what JACK plays: the `out_N` ports; its capture
+/// bus (output bus 0) is what JACK captures: the `in_N` ports. Each JACK period runs
+/// ``JACKCycle/run(frames:)``, which renders ``graph`` with the capture ports as the
+/// graph's input and the playback ports as its output, and hands `midi_in` to the graph's
+/// units that take MIDI.
+///
+/// Like AUHAL in an AUGraph, the unit may be the graph's own output node; or the graph
+/// has its own (`auou:genr`) and the unit plays it.
 ///
 /// Life cycle: set ``clientName`` / ``serverName`` → ``open()`` (connects to the server, so
-/// its sample rate is known: set it on the buses) → `initialize()` (registers the ports; a
-/// bus whose rate differs from the server's is refused) → ``start()`` (`AudioOutputUnitStart`)
-/// → ``stop()`` (fades out) → `uninitialize()` / `dispose()` (unregisters, closes).
-/// - Thread: control, but ``captureBuffers`` and ``cycleMIDI`` (render, inside the callback).
+/// its sample rate is known: set it on the buses) → set ``graph`` → `initialize()`
+/// (registers the ports; a bus whose rate differs from the server's is refused) →
+/// ``start()`` (`AudioOutputUnitStart`) → ``stop()`` (fades out) → `uninitialize()` /
+/// `dispose()` (unregisters, closes).
+/// - Thread: control.
 public final class JACKIOUnit: AudioUnit, @unchecked Sendable {
+    /// `auou:jack:AUHs`.
     public static let componentDescription = ComponentDescription(type: ComponentType.output, subtype: "jack", manufacturer: "AUHs")
+    /// The bus JACK plays (input scope): its channel count is the number of `out_N` ports.
+    public static let playbackBus: Element = 0
+    /// The bus JACK captures into (output scope): its channel count is the number of `in_N` ports.
+    public static let captureBus: Element = 0
 
     /// The JACK client name (`--name`); set before ``open()``.
     public var clientName = "auhost"
     /// The JACK server name (`--server`); nil: the default server. Set before ``open()``.
     public var serverName: String?
-    /// Whether a `midi_in` port is registered; set before `initialize()`.
-    public var takesMIDI = false
+    /// The graph JACK plays; set before `initialize()`. Not retained: when the unit is a
+    /// node of the graph, the graph owns the unit.
+    public weak var graph: AudioGraph?
+    /// Frames of fade-out when stopping (no click); set before `initialize()`.
+    public var fadeFrames = 2_400
 
+    /// The connection to the server, once ``open()`` succeeded.
     public private(set) var client: JACKClient?
-    public private(set) var driver: JACKDriver?
+    /// `in_N`, one per channel of the capture bus, once initialized.
+    public private(set) var capturePorts: [JACKPort] = []
+    /// `out_N`, one per channel of the playback bus, once initialized.
+    public private(set) var playbackPorts: [JACKPort] = []
+    /// `midi_in`, registered when a unit of the graph takes MIDI.
+    public private(set) var midiInPort: JACKPort?
+    private let slot = JACKCycleSlot()
+    private var cycle: UnsafeMutablePointer<JACKCycle>?
     private var isStarted = false
-    /// The capture ports' samples during a cycle (output bus 0's audio).
-    private var capture: AudioBuffers?
-    private var midi = UnsafeBufferPointer<MIDIEvent>(start: nil, count: 0)
 
+    /// A unit with stereo capture and playback buses.
     public init() {
         super.init(
             description: Self.componentDescription, name: "JACK I/O", inputs: [.canonical(channels: 2, name: "To JACK playback")],
@@ -54,11 +76,12 @@ public final class JACKIOUnit: AudioUnit, @unchecked Sendable {
         } catch {
             throw JACKError("JACK I/O: \(error.message)")
         }
+        slot.install(on: client.handle)
         self.client = client
     }
 
-    /// Registers the ports: `in_N` for output bus 0's channels, `out_N` for input bus 0's,
-    /// `midi_in` when ``takesMIDI``.
+    /// Registers the ports (`in_N` for the capture bus's channels, `out_N` for the playback
+    /// bus's, `midi_in` when a unit of the graph takes MIDI) and publishes the cycle.
     override public func allocateRenderResources() throws(AudioUnitError) {
         do {
             try open()
@@ -66,29 +89,39 @@ public final class JACKIOUnit: AudioUnit, @unchecked Sendable {
             throw AudioUnitError(.failedInitialization, error.message)
         }
         guard let client else { return }
-        for scope in [Scope.input, .output] {
-            let format = try busConfiguration(scope: scope, element: 0).format
-            guard format.sampleRate == client.sampleRate else {
-                throw AudioUnitError(
-                    .formatNotSupported, "JACK I/O: \(scope) bus 0 is at \(Int(format.sampleRate)) Hz but the JACK server runs at \(Int(client.sampleRate)) Hz")
-            }
+        guard let graph else { throw AudioUnitError(.failedInitialization, "JACK I/O: set the graph it plays before initializing it") }
+        let playback = try busConfiguration(scope: .input, element: Self.playbackBus).format
+        let capture = try busConfiguration(scope: .output, element: Self.captureBus).format
+        for (format, bus) in [(playback, "playback"), (capture, "capture")] where format.sampleRate != client.sampleRate {
+            throw AudioUnitError(
+                .formatNotSupported, "JACK I/O: the \(bus) bus is at \(Int(format.sampleRate)) Hz but the JACK server runs at \(Int(client.sampleRate)) Hz")
         }
-        let configuration = JACKDriver.Configuration(
-            inputChannels: try busConfiguration(scope: .output, element: 0).format.channelsPerFrame,
-            outputChannels: try busConfiguration(scope: .input, element: 0).format.channelsPerFrame, midiInput: takesMIDI,
-            transport: hostTransport)
-        do {
-            driver = try JACKDriver(client: client, configuration) { [unowned(unsafe) self] frames, timestamp, capture, playback, midi in
-                self.cycle(timestamp: timestamp, capture: capture, playback: playback, midi: midi)
+        let midiUnits = graph.nodes.compactMap { try? graph.unit(of: $0) }.filter(Self.takesMIDI)
+        do throws(JACKError) {
+            capturePorts = try (1...capture.channelsPerFrame).map { channel throws(JACKError) in
+                try client.registerPort("in_\(channel)", kind: .audio, direction: .capture)
             }
+            playbackPorts = try (1...playback.channelsPerFrame).map { channel throws(JACKError) in
+                try client.registerPort("out_\(channel)", kind: .audio, direction: .playback)
+            }
+            midiInPort = midiUnits.isEmpty ? nil : try client.registerPort("midi_in", kind: .midi, direction: .capture)
         } catch {
+            unregisterPorts()
             throw AudioUnitError(.failedInitialization, error.message)
         }
+        let cycle = UnsafeMutablePointer<JACKCycle>.allocate(capacity: 1)
+        cycle.initialize(to: JACKCycle(
+            client: client, slot: slot, capturePorts: capturePorts, playbackPorts: playbackPorts, midiInPort: midiInPort, graph: graph,
+            midiUnits: midiUnits, transport: hostTransport, fadeFrames: fadeFrames))
+        self.cycle = cycle
+        deallocate(slot.publish(cycle))
     }
 
     override public func deallocateRenderResources() {
         stop()
-        driver = nil
+        deallocate(slot.publish(nil))
+        cycle = nil
+        unregisterPorts()
     }
 
     override public func disposeResources() {
@@ -96,50 +129,138 @@ public final class JACKIOUnit: AudioUnit, @unchecked Sendable {
         client = nil
     }
 
-    /// Starts the device: JACK calls the unit every period (`AudioOutputUnitStart`).
+    /// Music devices, music effects and MIDI processors take `midi_in`.
+    private static func takesMIDI(_ unit: AudioUnit) -> Bool {
+        [ComponentType.musicDevice, ComponentType.musicEffect, ComponentType.midiProcessor].contains(unit.componentDescription.type)
+    }
+
+    /// Frees a cycle the process callback can no longer run.
+    private func deallocate(_ cycle: UnsafeMutablePointer<JACKCycle>?) {
+        guard let cycle else { return }
+        cycle.pointee.deallocate()
+        cycle.deinitialize(count: 1)
+        cycle.deallocate()
+    }
+
+    private func unregisterPorts() {
+        for port in capturePorts + playbackPorts + [midiInPort].compactMap({ $0 }) { client?.unregisterPort(port) }
+        capturePorts = []
+        playbackPorts = []
+        midiInPort = nil
+    }
+
+    /// Starts the device: JACK runs the cycle every period (`AudioOutputUnitStart`).
     public func start() throws(AudioUnitError) {
-        guard let driver else { throw AudioUnitError(.uninitialized, "JACK I/O: initialize the unit before starting it") }
+        guard let client, let cycle else { throw AudioUnitError(.uninitialized, "JACK I/O: initialize the unit before starting it") }
+        guard !isStarted else { return }
+        slot.fadeRequested.store(false, ordering: .relaxed)
+        slot.fadeDone.store(false, ordering: .relaxed)
+        cycle.pointee.rewindFade()
         do {
-            try driver.start()
+            try client.activate()
         } catch {
             throw AudioUnitError(.cannotDoInCurrentContext, error.message)
         }
         isStarted = true
     }
 
-    /// Fades out and stops the device (`AudioOutputUnitStop`).
-    public func stop() {
-        guard isStarted else { return }
+    /// Fades the playback out over ``fadeFrames``, then deactivates (`AudioOutputUnitStop`).
+    /// Returns at once when the server is gone; waits at most `timeout` seconds for the fade.
+    public func stop(timeout: Double = 1) {
+        guard isStarted, let client else { return }
         isStarted = false
-        driver?.stop()
-    }
-
-    /// The capture ports' samples while input bus 0's source renders.
-    /// - Thread: render (inside the cycle only).
-    public var captureBuffers: AudioBuffers? { capture }
-    /// The period's MIDI input while input bus 0's source renders.
-    /// - Thread: render (inside the cycle only).
-    public var cycleMIDI: UnsafeBufferPointer<MIDIEvent> { midi }
-
-    /// One JACK period: pulls input bus 0 into the playback ports.
-    /// - Thread: render.
-    private func cycle(timestamp: RenderTimestamp, capture: AudioBuffers, playback: AudioBuffers, midi: UnsafeBufferPointer<MIDIEvent>) -> AudioUnitStatus {
-        self.capture = capture
-        self.midi = midi
-        defer {
-            self.capture = nil
-            self.midi = UnsafeBufferPointer(start: nil, count: 0)
+        if !client.serverIsGone {
+            slot.fadeRequested.store(true, ordering: .releasing)
+            var waited = 0.0
+            while !slot.fadeDone.load(ordering: .acquiring) && !client.serverIsGone && waited < timeout {
+                usleep(2_000)
+                waited += 0.002
+            }
         }
-        var flags = RenderFlags()
-        return pullInput(0, flags: &flags, timestamp: timestamp, into: playback)
+        client.deactivate()
     }
+
+    // MARK: - Connections
+
+    /// Connects the capture ports from and the playback ports to the given ports, channel
+    /// by channel (the last port given serves any extra channels).
+    public func connect(captureFrom sources: [String], playbackTo destinations: [String]) throws(JACKError) {
+        guard let client else { throw JACKError("JACK I/O: open the unit before connecting it") }
+        for (index, port) in capturePorts.enumerated() where !sources.isEmpty {
+            try client.connect(sources[min(index, sources.count - 1)], to: port.fullName)
+        }
+        for (index, port) in playbackPorts.enumerated() where !destinations.isEmpty {
+            try client.connect(port.fullName, to: destinations[min(index, destinations.count - 1)])
+        }
+    }
+
+    /// Connects the capture ports from the audio ports matching `capturePattern` and the
+    /// playback ports to those matching `playbackPattern` (regular expressions over full
+    /// port names), channel by channel; a pattern matching nothing is an error naming it.
+    public func connect(captureMatching capturePattern: String?, playbackMatching playbackPattern: String?) throws(JACKError) {
+        guard let client else { throw JACKError("JACK I/O: open the unit before connecting it") }
+        var sources: [String] = []
+        var destinations: [String] = []
+        if let capturePattern {
+            sources = client.sources(matching: capturePattern, kind: .audio)
+            guard !sources.isEmpty else { throw JACKError("no JACK audio output port matches '\(capturePattern)'") }
+        }
+        if let playbackPattern {
+            destinations = client.destinations(matching: playbackPattern, kind: .audio)
+            guard !destinations.isEmpty else { throw JACKError("no JACK audio input port matches '\(playbackPattern)'") }
+        }
+        try connect(captureFrom: sources, playbackTo: destinations)
+    }
+
+    /// Connects to the system's physical capture and playback ports.
+    public func connectToSystem() throws(JACKError) {
+        guard let client else { throw JACKError("JACK I/O: open the unit before connecting it") }
+        try connect(
+            captureFrom: client.sources(kind: .audio, physicalOnly: true),
+            playbackTo: client.destinations(kind: .audio, physicalOnly: true))
+    }
+
+    /// Connects every MIDI output port whose name matches `pattern` to `midi_in`.
+    public func connectMIDI(from pattern: String) throws(JACKError) {
+        guard let client, let midiInPort else { throw JACKError("this graph takes no MIDI: there is no midi_in port") }
+        let sources = client.sources(matching: pattern, kind: .midi)
+        guard !sources.isEmpty else { throw JACKError("no JACK MIDI output port matches '\(pattern)'") }
+        for source in sources { try client.connect(source, to: midiInPort.fullName) }
+    }
+
+    // MARK: - While running
+
+    /// The processing latency the ports report, in frames (the graph's latency).
+    public var latencyFrames: Int {
+        get { slot.latency.load(ordering: .relaxed) }
+        set {
+            slot.latency.store(newValue, ordering: .relaxed)
+            if isStarted, let client, !client.serverIsGone { jack_recompute_total_latencies(client.handle) }
+        }
+    }
+
+    /// Plays silence while the graph is being rebuilt.
+    public var isMuted: Bool {
+        get { slot.muted.load(ordering: .relaxed) }
+        set { slot.muted.store(newValue, ordering: .relaxed) }
+    }
+
+    /// How many periods the graph failed to render (the playback was silenced).
+    public var renderErrorCount: Int { slot.renderErrors.load(ordering: .relaxed) }
+    /// How many periods ran.
+    public var cycleCount: Int { slot.cycles.load(ordering: .relaxed) }
+    /// Bumped by buffer-size and sample-rate changes; compare to re-initialise.
+    public var configurationGeneration: Int { client?.events.generation ?? 0 }
 }
 
 /// The JACK I/O unit as a component of the registry.
 /// - Thread: control.
 public struct JACKUnits: ComponentProvider {
+    /// The provider; it finds its one component at once.
     public init() {}
+    /// Built into the host.
     public var format: ComponentFormat { .builtin }
+    /// `auou:jack:AUHs`, never a problem.
     public func discoverComponents() -> (components: [Component], problems: [DiscoveryProblem]) {
         let component = Component(
             description: JACKIOUnit.componentDescription, name: "JACK I/O", manufacturerName: "AUHost", version: "1.0.0",

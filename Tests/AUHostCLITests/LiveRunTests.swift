@@ -15,7 +15,7 @@ final class LiveRig: @unchecked Sendable {
     let errors = Pipe()
     let through = Recording(capacity: 48_000 * 20)
     let direct = Recording(capacity: 48_000 * 20)
-    private(set) var tester: JACKDriver?
+    private(set) var tester: JACKTestClient?
     let clientName = "under-test"
     private var replies: [String] = []
     private let replyLock = NSLock()
@@ -75,22 +75,23 @@ final class LiveRig: @unchecked Sendable {
     /// A client for looking at the server, once auhost's output port `port` exists (up to 10 s).
     func probeOnceRegistered(_ port: String = "out_1", probeName: String = "probe-ports") throws -> JACKClient {
         let probe = try JACKClient(name: probeName, serverName: server.name)
-        for _ in 0..<200 where probe.ports(matching: "\(clientName):\(port)", kind: .audio, direction: .output).isEmpty {
+        for _ in 0..<200 where probe.sources(matching: "\(clientName):\(port)", kind: .audio).isEmpty {
             Thread.sleep(forTimeInterval: 0.05)
         }
         return probe
     }
 
-    /// Waits until the client's ports exist, then wires the tester: out_1 → auhost in_1…,
-    /// auhost out_1 → tester in_1, tester out_1 → tester in_2 (the reference).
+    /// Waits until the client's ports exist, then wires the tester: its playback out_1 →
+    /// auhost's capture in_1…, auhost's playback out_1 → its capture in_1, and its out_1 →
+    /// its in_2 (the reference).
     func connectTester() throws {
         let probe = try probeOnceRegistered()
-        let auhostInputs = probe.ports(matching: "\(clientName):in_", kind: .audio, direction: .input)
-        let auhostOutput = try #require(probe.ports(matching: "\(clientName):out_1", kind: .audio, direction: .output).first)
+        let auhostCapture = probe.destinations(matching: "\(clientName):in_", kind: .audio)
+        let auhostPlayback = try #require(probe.sources(matching: "\(clientName):out_1", kind: .audio).first)
         let source = NoiseSource()
         let tester = try startLoopbackTester(serverName: server.name, through: through, direct: direct) { source.fill($0) }
-        for port in auhostInputs { try tester.client.connect(tester.outputPorts[0].fullName, to: port) }
-        try tester.client.connect(auhostOutput, to: tester.inputPorts[0].fullName)
+        for port in auhostCapture { try tester.client.connect(tester.playbackPorts[0].fullName, to: port) }
+        try tester.client.connect(auhostPlayback, to: tester.capturePorts[0].fullName)
         self.tester = tester
     }
 
@@ -270,14 +271,13 @@ final class NoiseSource: @unchecked Sendable {
         // The keyboard exists before auhost starts, so that --midi-connect finds it.
         let sent = NoteSender(.noteOn(69, velocity: 100, offset: 10))
         let recording = Recording(capacity: 48_000 * 20)
-        var keyboard: JACKDriver?
+        var keyboard: JACKTestClient?
         let rig = try LiveRig(preset: synthChain, extraArguments: ["--midi-connect", "keyboard:midi_out"]) { server in
             let client = try JACKClient(name: "keyboard", serverName: server)
-            let midiOut = try client.registerPort("midi_out", kind: .midi, direction: .output)
-            keyboard = try JACKDriver(client: client, .init(inputChannels: 1, outputChannels: 0)) { frames, _, inputs, _, _ in
+            let midiOut = try client.registerPort("midi_out", kind: .midi, direction: .playback)
+            keyboard = try JACKTestClient(client: client, captureChannels: 1, playbackChannels: 0) { frames, capture, _ in
                 midiOut.writeMIDI(sent.eventsThisCycle(), frames: frames)
-                recording.append(inputs[0])
-                return 0
+                recording.append(capture[0])
             }
             try keyboard?.start()
         }
@@ -287,8 +287,8 @@ final class NoiseSource: @unchecked Sendable {
             rig.tearDown()
         }
         let probe = try rig.probeOnceRegistered(probeName: "probe-midi")
-        let keyboardInput = try #require(keyboard?.inputPorts.first?.fullName)
-        try probe.connect("\(rig.clientName):out_1", to: keyboardInput)
+        let keyboardCapture = try #require(keyboard?.capturePorts.first?.fullName)
+        try probe.connect("\(rig.clientName):out_1", to: keyboardCapture)
         // auhost says it runs once its ports are connected (midi_in to the keyboard among them).
         rig.waitForStandardError("auhost: running")
         Thread.sleep(forTimeInterval: 0.2)
@@ -343,12 +343,11 @@ final class NoiseSource: @unchecked Sendable {
         // A client whose ports exist before auhost starts; auhost connects to them itself.
         let heard = Recording(capacity: 48_000 * 4)
         let source = NoiseSource()
-        var player: JACKDriver?
+        var player: JACKTestClient?
         let rig = try LiveRig(preset: gainChain, extraArguments: ["--capture-from", "^player:out_", "--playback-to", "^player:in_1$"]) { server in
-            player = try JACKDriver(.init(clientName: "player", serverName: server, inputChannels: 1, outputChannels: 1)) { _, _, inputs, outputs, _ in
-                source.fill(outputs[0])
-                heard.append(inputs[0])
-                return 0
+            player = try JACKTestClient(name: "player", serverName: server, captureChannels: 1, playbackChannels: 1) { _, capture, playback in
+                source.fill(playback[0])
+                heard.append(capture[0])
             }
             try player?.start()
         }

@@ -51,16 +51,15 @@ import Testing
         defer { rig.tearDown() }
         _ = try rig.probeOnceRegistered("out_2", probeName: "probe-offline")
         let client = try JACKClient(name: "player", serverName: rig.server.name)
-        let driver = try JACKDriver(client: client, .init(inputChannels: 2, outputChannels: 2)) { frames, _, inputs, outputs, _ in
-            player.fill(outputs)
+        let playerClient = try JACKTestClient(client: client, captureChannels: 2, playbackChannels: 2) { _, capture, playback in
+            player.fill(playback)
             if player.hasStarted {
-                recorded.left.append(inputs[0])
-                recorded.right.append(inputs[1])
+                recorded.left.append(capture[0])
+                recorded.right.append(capture[1])
             }
-            return 0
         }
-        try driver.start()
-        defer { driver.stop() }
+        try playerClient.start()
+        defer { playerClient.stop() }
         for channel in 1...2 {
             try client.connect("player:out_\(channel)", to: "\(rig.clientName):in_\(channel)")
             try client.connect("\(rig.clientName):out_\(channel)", to: "player:in_\(channel)")
@@ -123,13 +122,13 @@ final class FilePlayer: @unchecked Sendable {
     func arm() { armed.store(true, ordering: .releasing) }
     var hasStarted: Bool { position >= 0 }
     /// - Thread: render.
-    func fill(_ outputs: AudioBuffers) {
+    func fill(_ playback: AudioBuffers) {
         if position < 0 && armed.load(ordering: .acquiring) { position = 0 }
-        for frame in 0..<outputs.frameCount {
+        for frame in 0..<playback.frameCount {
             let index = position < 0 ? -1 : position + frame
-            outputs[0][frame] = index >= 0 && index < left.count ? left[index] : 0
-            outputs[1][frame] = index >= 0 && index < right.count ? right[index] : 0
+            playback[0][frame] = index >= 0 && index < left.count ? left[index] : 0
+            playback[1][frame] = index >= 0 && index < right.count ? right[index] : 0
         }
-        if position >= 0 { position += outputs.frameCount }
+        if position >= 0 { position += playback.frameCount }
     }
 }

@@ -1,46 +1,66 @@
 import AUCore
+import AUEngine
 import AUJACK
 import AUTestSupport
 import Foundation
 import Testing
 
-/// `auou:jack:AUHs`: a render callback on input bus 0 feeds playback, with the capture
-/// audio at hand, as AUHAL does.
+/// `auou:jack:AUHs` as the output node of a graph, as AUHAL is in an AUGraph: JACK's
+/// capture feeds the graph, the graph feeds JACK's playback, every period.
 @Suite(.serialized) struct JACKIOUnitTests {
-    @Test func theIOUnitPullsItsInputIntoThePlaybackPorts() throws {
-        let server = try JACKTestServer()
-        defer { server.stop() }
+    /// A mono graph: capture → `unit` → playback, with the I/O unit as its output node,
+    /// started on `server`. The caller disposes the graph.
+    static func startGraph(_ unit: AudioUnit?, clientName: String, server: JACKTestServer, transport: HostTransport? = nil,
+                           playback: RenderCallback? = nil) throws -> (graph: AudioGraph, io: JACKIOUnit) {
         let io = JACKIOUnit()
-        io.clientName = "io-unit"
+        io.clientName = clientName
         io.serverName = server.name
         try io.open()
-        #expect(try io.value(of: .sampleRate) == 48_000)
-        #expect(throws: AudioUnitError.self) { try io.setValue(44_100, for: .sampleRate) }  // not the server's rate
-        try io.setValue(.canonical(sampleRate: 48_000, channels: 1), for: .streamFormat, scope: .input)
-        try io.setValue(.canonical(sampleRate: 48_000, channels: 1), for: .streamFormat, scope: .output)
-        // Playback = capture × 0.5.
-        try io.setValue(RenderCallback { [unowned(unsafe) io] _, _, _, playback in
-            guard let capture = io.captureBuffers else { return AudioUnitErrorCode.noConnection.rawValue }
-            for frame in 0..<playback.frameCount { playback[0][frame] = capture[0][frame] * 0.5 }
-            return 0
-        }, for: .setRenderCallback, scope: .input)
-        try io.initialize()
+        io.hostTransport = transport
+        try io.setValue(.canonical(sampleRate: 48_000, channels: 1), for: .streamFormat, scope: .input, element: JACKIOUnit.playbackBus)
+        try io.setValue(.canonical(sampleRate: 48_000, channels: 1), for: .streamFormat, scope: .output, element: JACKIOUnit.captureBus)
+        let graph = AudioGraph()
+        let output = try graph.addNode(io)
+        if let unit {
+            let node = try graph.addNode(unit)
+            try graph.connect(output, output: 0, to: node, input: 0)
+            try graph.connect(node, output: 0, to: output, input: 0)
+        } else if let playback {
+            try graph.setInputCallback(playback, for: output, input: 0)
+        }
+        io.graph = graph
+        try graph.initialize()
+        io.latencyFrames = graph.latencyFrames
+        try graph.start()
         try io.start()
-        defer { io.dispose() }
+        return (graph, io)
+    }
+
+    @Test(arguments: [0, 100])
+    func aSignalComesThroughTheGraphWithItsGainAndTheReportedLatency(latency: Int) throws {
+        let server = try JACKTestServer()
+        defer { server.stop() }
+        let (graph, io) = try Self.startGraph(GainDelayUnit(gain: 0.5, delay: latency), clientName: "io-unit", server: server)
+        defer { graph.dispose() }
+        #expect(io.latencyFrames == latency)
 
         let through = Recording(capacity: 48_000)
         let direct = Recording(capacity: 48_000)
         let source = SignalSource()
         let tester = try startLoopbackTester(serverName: server.name, through: through, direct: direct) { source.fill($0) }
         defer { tester.stop() }
-        try tester.client.connect(tester.outputPorts[0].fullName, to: "io-unit:in_1")
-        try tester.client.connect("io-unit:out_1", to: tester.inputPorts[0].fullName)
+        try tester.client.connect(tester.playbackPorts[0].fullName, to: "io-unit:in_1")
+        try tester.client.connect("io-unit:out_1", to: tester.capturePorts[0].fullName)
         while direct.count < 24_000 { Thread.sleep(forTimeInterval: 0.05) }
-        let window = 6_000..<18_000
-        #expect(bestLag(Array(through.array[4_000..<20_000]), Array(direct.array[4_000..<20_000]), maxLag: 400) == 0)
-        let gain = rms(through.array[window]) / rms(direct.array[window])
+        tester.stop()
+        io.stop()
+
+        let measured = bestLag(Array(through.array[4_000..<20_000]), Array(direct.array[4_000..<20_000]), maxLag: 400)
+        #expect(measured == latency, "measured \(measured) frames, reported \(latency)")
+        let gain = rms(through.array[(6_000 + latency)..<(18_000 + latency)]) / rms(direct.array[6_000..<18_000])
         #expect(abs(gain - 0.5) < 1e-3, "gain \(gain)")
-        #expect(io.driver?.renderErrorCount == 0)
+        #expect(io.playbackPorts[0].latency(playback: false).max == latency)
+        #expect(io.renderErrorCount == 0)
     }
 
     @Test func startingBeforeInitializingIsTheCoreAudioError() {
@@ -51,4 +71,86 @@ import Testing
             (error as? AudioUnitError)?.code == .uninitialized
         }
     }
+
+    @Test func theServerRateIsTheOnlyRate() throws {
+        let server = try JACKTestServer()
+        defer { server.stop() }
+        let io = JACKIOUnit()
+        io.serverName = server.name
+        defer { io.dispose() }
+        try io.open()
+        #expect(try io.value(of: .sampleRate) == 48_000)
+        #expect(throws: AudioUnitError.self) { try io.setValue(44_100, for: .sampleRate) }
+        #expect(throws: AudioUnitError.self) { try io.initialize() }  // no graph to play
+    }
+
+    @Test func noServerGivesAClearError() {
+        _ = JACKTestServer.exclusively {
+            let io = JACKIOUnit()
+            io.clientName = "lonely"
+            io.serverName = "no-such-server-\(getpid())"
+            #expect {
+                try io.open()
+            } throws: { error in
+                "\(error)".contains("no JACK server 'no-such-server-") && "\(error)".contains("is running")
+            }
+        }
+    }
+
+    @Test func theServerGoingAwayIsNoticed() throws {
+        let server = try JACKTestServer()
+        defer { withExtendedLifetime(server) {} }
+        let (graph, io) = try Self.startGraph(nil, clientName: "survivor", server: server)
+        defer { graph.dispose() }
+        let client = try #require(io.client)
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(!client.serverIsGone)
+        server.stop()
+        for _ in 0..<100 where !client.serverIsGone { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(client.serverIsGone)
+        io.stop()  // returns at once; no crash
+    }
+
+    @Test func jackTransportReachesTheHostTransport() throws {
+        let server = try JACKTestServer()
+        defer { server.stop() }
+        let transport = HostTransport()
+        let seen = TransportLog()
+        let (graph, io) = try Self.startGraph(nil, clientName: "follower", server: server, transport: transport, playback: RenderCallback { _, _, _, playback in
+            seen.record(transport.state)
+            playback.clear()
+            return 0
+        })
+        defer { graph.dispose() }
+        let client = try #require(io.client)
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(!seen.latest.isRolling)
+        client.startTransport()
+        Thread.sleep(forTimeInterval: 0.5)
+        let rolling = seen.latest
+        #expect(rolling.isRolling)
+        #expect(rolling.frame > 0)
+        // No timebase master: beats are counted from the frame at 120 BPM.
+        #expect(abs(rolling.beat - Double(rolling.frame) / 48_000 * 2) < 1e-9)
+        client.stopTransport()
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(!seen.latest.isRolling)
+    }
+}
+
+/// A deterministic pseudo-random signal (so the correlation peak is unique).
+final class SignalSource: @unchecked Sendable {
+    var seed: UInt32 = 12_345
+    func fill(_ output: UnsafeMutableBufferPointer<Float>) {
+        for frame in 0..<output.count {
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            output[frame] = (Float(seed >> 8) / Float(1 << 24) - 0.5) * 0.8
+        }
+    }
+}
+
+/// The last transport state the render callback saw (plain memory, read after a pause).
+final class TransportLog: @unchecked Sendable {
+    private(set) var latest = TransportState()
+    func record(_ state: TransportState) { latest = state }
 }

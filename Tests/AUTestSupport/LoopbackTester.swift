@@ -7,15 +7,13 @@ import AUJACK
 /// - Thread: control.
 public func startLoopbackTester(
     serverName: String, through: Recording, direct: Recording, fill: @escaping @Sendable (UnsafeMutableBufferPointer<Float>) -> Void
-) throws -> JACKDriver {
-    let tester = try JACKDriver(.init(clientName: "tester", serverName: serverName, inputChannels: 2, outputChannels: 1)) {
-        _, _, inputs, outputs, _ in
-        fill(outputs[0])
-        through.append(inputs[0])
-        direct.append(inputs[1])
-        return 0
+) throws -> JACKTestClient {
+    let tester = try JACKTestClient(name: "tester", serverName: serverName, captureChannels: 2, playbackChannels: 1) { _, capture, playback in
+        fill(playback[0])
+        through.append(capture[0])
+        direct.append(capture[1])
     }
     try tester.start()
-    try tester.client.connect(tester.outputPorts[0].fullName, to: tester.inputPorts[1].fullName)
+    try tester.client.connect(tester.playbackPorts[0].fullName, to: tester.capturePorts[1].fullName)
     return tester
 }

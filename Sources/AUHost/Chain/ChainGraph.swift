@@ -21,8 +21,6 @@ public final class ChainGraph: @unchecked Sendable {
     public let outputChannels: Int
     /// The transport the driver publishes to every unit (LV2 `time:Position`, native transport).
     public let transport = HostTransport()
-    /// The units that take MIDI, in plain memory for the render thread.
-    private let midiUnits: UnsafeMutableBufferPointer<Unmanaged<AudioUnit>>
 
     /// Builds and initializes the graph with `units` (the loaded ones, or fresh ones from
     /// ``LoadedPreset/makeUnits()`` for another job). The graph owns the units afterwards.
@@ -85,15 +83,6 @@ public final class ChainGraph: @unchecked Sendable {
         takesAudioInput = inputChannels != nil
         // Formats propagate at initialize (a stereo unit after a mono one runs mono): ask the graph.
         self.outputChannels = graph.outputFormat?.channelsPerFrame ?? max(1, outputChannels)
-        let takingMIDI = units.filter(Self.takesMIDI)
-        midiUnits = .allocate(capacity: takingMIDI.count)
-        _ = midiUnits.initialize(from: takingMIDI.map { Unmanaged.passUnretained($0) })
-    }
-
-    deinit { midiUnits.deallocate() }
-
-    private static func takesMIDI(_ unit: AudioUnit) -> Bool {
-        [ComponentType.musicDevice, ComponentType.musicEffect, ComponentType.midiProcessor].contains(unit.componentDescription.type)
     }
 
     /// The node with this id.
@@ -107,19 +96,6 @@ public final class ChainGraph: @unchecked Sendable {
     /// The chain's instruments (units of type `aumu`), which a MIDI file plays.
     public var instruments: [AudioUnit] {
         nodes.map(\.unit).filter { $0.componentDescription.type == ComponentType.musicDevice }
-    }
-
-    /// True when a node takes MIDI (a music device, music effect or MIDI processor).
-    public var takesMIDI: Bool { midiUnits.count > 0 }
-
-    /// Hands a cycle's MIDI input to every unit that takes MIDI (the graph owns the units,
-    /// so the references stay valid while it renders).
-    /// - Thread: render. No allocation, no lock, no retain.
-    public func sendMIDIFromRender(_ events: UnsafeBufferPointer<MIDIEvent>) {
-        guard events.count > 0 else { return }
-        for index in 0..<midiUnits.count {
-            _ = midiUnits[index]._withUnsafeGuaranteedRef { $0.sendMIDIEventsFromRender(events) }
-        }
     }
 
     /// The chain's latency in frames (plugin delay compensation included).

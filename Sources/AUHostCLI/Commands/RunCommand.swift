@@ -22,8 +22,8 @@ enum RunCommand: Command {
           --name N          the JACK client name (default: auhost)
           --server S        the JACK server name (default: the default server)
           --connect         connect to the system's capture and playback ports
-          --capture-from P  connect the inputs from the audio ports matching the regex P
-          --playback-to P   connect the outputs to the audio ports matching the regex P
+          --capture-from P  connect the capture ports (in_N) from the audio ports matching the regex P
+          --playback-to P   connect the playback ports (out_N) to the audio ports matching the regex P
           --midi-connect P  connect JACK MIDI output ports matching the regex P to midi_in
           --set N.P=V       set a parameter before starting (repeatable)
           --reconnect       when the server goes away, wait for it and carry on
@@ -38,10 +38,10 @@ enum RunCommand: Command {
         var options = LiveRunner.Options()
         options.clientName = try arguments.option("--name") ?? "auhost"
         options.serverName = try arguments.option("--server")
-        options.connectToSystem = arguments.flag("--connect")
-        options.captureFrom = try arguments.option("--capture-from")
-        options.playbackTo = try arguments.option("--playback-to")
-        options.midiConnect = try arguments.options("--midi-connect")
+        options.connections.toSystem = arguments.flag("--connect")
+        options.connections.captureFrom = try arguments.option("--capture-from")
+        options.connections.playbackTo = try arguments.option("--playback-to")
+        options.connections.midiFrom = try arguments.options("--midi-connect")
         options.reconnect = arguments.flag("--reconnect")
         options.controlPort = try arguments.option("--control", expected: "a port number 0...65535") { UInt16($0) }
         let sets = try arguments.options("--set")

@@ -2,21 +2,16 @@ import AUHost
 import Foundation
 import Synchronization
 
-/// Runs a loaded chain inside the JACK process callback until told to stop: opens the
-/// client, builds the graph at the server's rate, registers and connects ports, reports
-/// latency, reads control commands on standard input and (optionally) a local TCP port,
-/// shows a status line on a terminal, follows buffer-size and sample-rate changes, and
-/// survives the server going away (exits, or waits for it with `reconnect`).
+/// The `auhost run` tool around a ``LiveChain``: signals, commands on standard input and
+/// (optionally) a local TCP port, the status line on a terminal, the messages, and the
+/// loop that builds the chain again after a sample-rate change or, with `reconnect`, once
+/// the server is back.
 /// - Thread: control (the caller's thread runs the main loop).
 final class LiveRunner: @unchecked Sendable {
     struct Options {
         var clientName = "auhost"
         var serverName: String?
-        var connectToSystem = false
-        /// Regular expressions naming the ports to capture from and play to.
-        var captureFrom: String?
-        var playbackTo: String?
-        var midiConnect: [String] = []
+        var connections = LiveChain.Connections()
         var reconnect = false
         var controlPort: UInt16?
     }
@@ -78,60 +73,22 @@ final class LiveRunner: @unchecked Sendable {
             if quitRequested.load(ordering: .relaxed) { return .quit }
             throw CLIError(error.message)
         }
-        defer { io.dispose() }
-        guard let client = io.client else { throw CLIError("the JACK I/O unit has no client") }
-        let rate = client.sampleRate
-        if let wanted = loaded.preset.sampleRate, wanted != rate {
-            throw CLIError("\(loaded.file): the chain asks for \(formatValue(Float(wanted))) Hz but the JACK server runs at \(formatValue(Float(rate))) Hz")
-        }
         let units: [AudioUnit]
         do {
             units = isFirstRun ? loaded.nodes.map(\.unit) : try loaded.makeUnits()
         } catch {
+            io.dispose()
             throw CLIError(error.description)
         }
         isFirstRun = false
-        let chain: ChainGraph
+        let live: LiveChain
         do {
-            chain = try ChainGraph(loaded, units: units, registry: registry, sampleRate: rate, maximumFrames: max(4096, client.bufferSize))
-            try chain.graph.start()
-        } catch {
-            throw CLIError("\(loaded.file): \(error.message)")
-        }
-        defer { chain.dispose() }
-
-        // The I/O unit pulls the graph through its input bus's render callback, as AUHAL does.
-        let graph = chain.graph
-        let driver: JACKDriver
-        do throws(AudioUnitError) {
-            try io.setValue(.canonical(sampleRate: rate, channels: chain.outputChannels), for: .streamFormat, scope: .input)
-            try io.setValue(.canonical(sampleRate: rate, channels: chain.inputChannels), for: .streamFormat, scope: .output)
-            io.takesMIDI = chain.takesMIDI
-            io.hostTransport = chain.transport
-            try io.setValue(RenderCallback { [unowned(unsafe) io] _, timestamp, _, playback in
-                chain.sendMIDIFromRender(io.cycleMIDI)
-                return graph.render(frameCount: playback.frameCount, timestamp: timestamp, input: io.captureBuffers, output: playback)
-            }, for: .setRenderCallback, scope: .input)
-            try io.initialize()
-            guard let ioDriver = io.driver else { throw AudioUnitError(.failedInitialization, "the JACK I/O unit has no driver") }
-            driver = ioDriver
-            driver.latencyFrames = chain.latencyFrames
-            try io.start()
+            live = try LiveChain(loaded, units: units, io: io, registry: registry, connections: options.connections)
         } catch {
             throw CLIError(error.message)
         }
-        do {
-            if options.connectToSystem { try driver.connectToSystem() }
-            if options.captureFrom != nil || options.playbackTo != nil {
-                try driver.connect(capturingFrom: options.captureFrom, playingTo: options.playbackTo)
-            }
-            for pattern in options.midiConnect { try driver.connectMIDI(from: pattern) }
-        } catch {
-            throw CLIError(error.message)
-        }
-        let session = ChainSession(chain: chain, registry: registry) { [client, driver] in
-            String(format: "dsp=%.1f%% xruns=%d period=%d errors=%d", client.cpuLoad, client.xrunCount, client.bufferSize, driver.renderErrorCount)
-        }
+        defer { live.dispose() }
+        let session = ChainSession(chain: live.chain, registry: registry) { [live] in live.statusWords }
         withCommandLock { self.session = session }
         defer { withCommandLock { self.session = nil } }
         if !isReadingStandardInput {
@@ -139,11 +96,12 @@ final class LiveRunner: @unchecked Sendable {
             isReadingStandardInput = true
             startReadingStandardInput()
         }
+        let client = live.client
         context.errors.line(
-            "auhost: running '\(loaded.preset.name)' as JACK client '\(client.name)' at \(Int(rate)) Hz, \(client.bufferSize) frames, latency \(chain.latencyFrames) frames; type 'help' for commands")
+            "auhost: running '\(loaded.preset.name)' as JACK client '\(client.name)' at \(Int(client.sampleRate)) Hz, \(client.bufferSize) frames, latency \(live.chain.latencyFrames) frames; type 'help' for commands")
 
-        let outcome = mainLoop(client: client, driver: driver, chain: chain)
-        io.stop()
+        let outcome = mainLoop(live)
+        live.io.stop()
         if context.errors.isTerminal { context.errors.write("\r\u{1B}[K") }
         return outcome
     }
@@ -152,14 +110,9 @@ final class LiveRunner: @unchecked Sendable {
     private func openIOUnit() throws(JACKError) -> JACKIOUnit {
         var announced = false
         while true {
-            let io = JACKIOUnit()
-            io.clientName = options.clientName
-            io.serverName = options.serverName
             do {
-                try io.open()
-                return io
+                return try LiveChain.openIOUnit(clientName: options.clientName, serverName: options.serverName)
             } catch {
-                io.dispose()
                 guard options.reconnect, !quitRequested.load(ordering: .relaxed) else { throw error }
                 if !announced {
                     context.errors.line("auhost: \(error.message); waiting for it (--reconnect)")
@@ -172,19 +125,15 @@ final class LiveRunner: @unchecked Sendable {
 
     /// Watches for quit, the server going away and reconfiguration; delivers notifications
     /// and draws the status line.
-    private func mainLoop(client: JACKClient, driver: JACKDriver, chain: ChainGraph) -> Outcome {
-        var generation = driver.configurationGeneration
+    private func mainLoop(_ live: LiveChain) -> Outcome {
+        let client = live.client, chain = live.chain
         var lastStatus = Date.distantPast
         while true {
             if quitRequested.load(ordering: .relaxed) { return .quit }
-            if client.serverIsGone { return .serverGone(client.shutdownReason ?? "the server shut down") }
-            if driver.configurationGeneration != generation {
-                generation = driver.configurationGeneration
-                if client.sampleRate != chain.sampleRate {
-                    // A new rate needs a new graph: silence until it is built, from the top.
-                    driver.isMuted = true
-                    return .reconfigure("the JACK server's sample rate changed to \(Int(client.sampleRate)) Hz")
-                }
+            switch live.poll() {
+            case .serverGone(let reason): return .serverGone(reason)
+            case .sampleRateChanged(let rate): return .reconfigure("the JACK server's sample rate changed to \(Int(rate)) Hz")
+            case nil: break
             }
             withCommandLock { _ = chain.graph.dispatchPendingNotifications() }
             if context.errors.isTerminal, Date().timeIntervalSince(lastStatus) > 0.5 {

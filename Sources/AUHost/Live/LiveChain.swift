@@ -1,0 +1,142 @@
+import AUCore
+import AUEngine
+import AUJACK
+import AUPresets
+import Foundation
+
+/// A chain preset playing live on JACK: the chain built at the server's sample rate, played
+/// by a JACK I/O unit (`auou:jack:AUHs`) whose ports are registered, connected and report
+/// the chain's latency. ``poll()`` tells when the server went away or changed its sample
+/// rate (the chain must then be built again).
+///
+/// ```swift
+/// let io = try LiveChain.openIOUnit(clientName: "my-host", serverName: nil)
+/// let live = try LiveChain(loaded, io: io, registry: registry, connections: .init(toSystem: true))
+/// while live.poll() == nil { … }     // control commands go to live.chain
+/// live.dispose()
+/// ```
+/// - Thread: control.
+public final class LiveChain: @unchecked Sendable {
+    /// Where the capture and playback ports are connected when the chain starts.
+    public struct Connections: Sendable {
+        /// To the system's physical capture and playback ports.
+        public var toSystem: Bool
+        /// A regular expression naming the audio ports to capture from.
+        public var captureFrom: String?
+        /// A regular expression naming the audio ports to play to.
+        public var playbackTo: String?
+        /// Regular expressions naming MIDI ports connected to `midi_in`.
+        public var midiFrom: [String]
+
+        /// Connections to make at start; none by default.
+        public init(toSystem: Bool = false, captureFrom: String? = nil, playbackTo: String? = nil, midiFrom: [String] = []) {
+            self.toSystem = toSystem
+            self.captureFrom = captureFrom
+            self.playbackTo = playbackTo
+            self.midiFrom = midiFrom
+        }
+    }
+
+    /// What ``poll()`` noticed.
+    public enum Event: Equatable, Sendable {
+        /// The server shut down or threw the client out; JACK's reason.
+        case serverGone(String)
+        /// The server runs at a new sample rate (Hz): playback is muted; build the chain again.
+        case sampleRateChanged(Double)
+    }
+
+    /// The JACK I/O unit playing the chain.
+    public let io: JACKIOUnit
+    /// Its connection to the server.
+    public let client: JACKClient
+    /// The chain's graph, at the server's sample rate.
+    public let chain: ChainGraph
+    private var generation: Int
+
+    /// Opens a JACK I/O unit connected to the server (never starts one): its sample rate
+    /// decides the chain's.
+    public static func openIOUnit(clientName: String, serverName: String?) throws(JACKError) -> JACKIOUnit {
+        let io = JACKIOUnit()
+        io.clientName = clientName
+        io.serverName = serverName
+        do {
+            try io.open()
+        } catch {
+            io.dispose()
+            throw error
+        }
+        return io
+    }
+
+    /// Builds the chain with `units` at the server's rate on an open `io` (which it owns
+    /// from now on), starts it and makes `connections`. A preset that names another rate is
+    /// refused. Failures name the preset file.
+    public init(_ loaded: LoadedPreset, units: [AudioUnit], io: JACKIOUnit, registry: ComponentRegistry, connections: Connections) throws(JACKError) {
+        guard let client = io.client else { throw JACKError("the JACK I/O unit is not open") }
+        let rate = client.sampleRate
+        if let wanted = loaded.preset.sampleRate, wanted != rate {
+            io.dispose()
+            throw JACKError("\(loaded.file): the chain asks for \(formatValue(Float(wanted))) Hz but the JACK server runs at \(formatValue(Float(rate))) Hz")
+        }
+        let chain: ChainGraph
+        do {
+            chain = try ChainGraph(loaded, units: units, registry: registry, sampleRate: rate, maximumFrames: max(4096, client.bufferSize))
+            try chain.graph.start()
+        } catch {
+            io.dispose()
+            throw JACKError("\(loaded.file): \(error.message)")
+        }
+        self.io = io
+        self.client = client
+        self.chain = chain
+        generation = io.configurationGeneration
+        do throws(AudioUnitError) {
+            try io.setValue(.canonical(sampleRate: rate, channels: chain.outputChannels), for: .streamFormat, scope: .input, element: JACKIOUnit.playbackBus)
+            try io.setValue(.canonical(sampleRate: rate, channels: chain.inputChannels), for: .streamFormat, scope: .output, element: JACKIOUnit.captureBus)
+            io.hostTransport = chain.transport
+            io.graph = chain.graph
+            try io.initialize()
+            io.latencyFrames = chain.latencyFrames
+            try io.start()
+        } catch {
+            dispose()
+            throw JACKError(error.message)
+        }
+        do {
+            if connections.toSystem { try io.connectToSystem() }
+            if connections.captureFrom != nil || connections.playbackTo != nil {
+                try io.connect(captureMatching: connections.captureFrom, playbackMatching: connections.playbackTo)
+            }
+            for pattern in connections.midiFrom { try io.connectMIDI(from: pattern) }
+        } catch {
+            dispose()
+            throw error
+        }
+    }
+
+    /// The server going away or changing its sample rate since the last call, if it did;
+    /// a new rate mutes the playback at once. Buffer-size changes need nothing: the graph
+    /// renders any period.
+    public func poll() -> Event? {
+        if client.serverIsGone { return .serverGone(client.shutdownReason ?? "the server shut down") }
+        let current = io.configurationGeneration
+        guard current != generation else { return nil }
+        generation = current
+        guard client.sampleRate != chain.sampleRate else { return nil }
+        io.isMuted = true
+        return .sampleRateChanged(client.sampleRate)
+    }
+
+    /// The live facts for a `status` reply, as `key=value` words: DSP load, xruns, period
+    /// and render errors.
+    public var statusWords: String {
+        String(format: "dsp=%.1f%% xruns=%d period=%d errors=%d", client.cpuLoad, client.xrunCount, client.bufferSize, io.renderErrorCount)
+    }
+
+    /// Fades out, stops, and disposes the I/O unit (closing the client) and the chain.
+    public func dispose() {
+        io.stop()
+        io.dispose()
+        chain.dispose()
+    }
+}

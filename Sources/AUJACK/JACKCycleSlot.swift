@@ -1,0 +1,46 @@
+import AUCore
+import CJack
+import Synchronization
+
+/// Where the control thread hands a ``JACKCycle`` to JACK's threads, and what passes
+/// between them while it runs: the published cycle (one atomic pointer), mute and fade
+/// requests in, counts out. It is the context of the process and latency callbacks.
+/// - Thread: any; the process thread only loads and adds atomics.
+final class JACKCycleSlot: @unchecked Sendable {
+    /// The published `UnsafeMutablePointer<JACKCycle>`, or 0.
+    private let current = Atomic<UInt>(0)
+    let muted = Atomic<Bool>(false)
+    let fadeRequested = Atomic<Bool>(false)
+    let fadeDone = Atomic<Bool>(false)
+    /// The latency the ports report, in frames.
+    let latency = Atomic<Int>(0)
+    let renderErrors = Atomic<Int>(0)
+    let cycles = Atomic<Int>(0)
+
+    /// Publishes `cycle` (nil: none) and returns the one it replaces, for the caller to
+    /// free once the process callback can no longer run it (after deactivation).
+    /// - Thread: control.
+    func publish(_ cycle: UnsafeMutablePointer<JACKCycle>?) -> UnsafeMutablePointer<JACKCycle>? {
+        let bits = current.exchange(cycle.map { UInt(bitPattern: $0) } ?? 0, ordering: .acquiringAndReleasing)
+        return UnsafeMutablePointer(bitPattern: bits)
+    }
+
+    /// Makes JACK call the published cycle every period, and for latency.
+    /// - Thread: control, before activation.
+    func install(on client: OpaquePointer) {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        // The process thread does nothing but render: denormals stay flushed on it.
+        jack_set_thread_init_callback(client, { _ in RenderThread.flushDenormalsForThisThread() }, nil)
+        jack_set_process_callback(client, { frames, context in
+            let slot = Unmanaged<JACKCycleSlot>.fromOpaque(context!)
+            let bits = slot._withUnsafeGuaranteedRef { $0.current.load(ordering: .acquiring) }
+            guard let cycle = UnsafeMutablePointer<JACKCycle>(bitPattern: bits) else { return 0 }
+            return cycle.pointee.run(frames: frames)
+        }, context)
+        jack_set_latency_callback(client, { mode, context in
+            let slot = Unmanaged<JACKCycleSlot>.fromOpaque(context!)
+            let bits = slot._withUnsafeGuaranteedRef { $0.current.load(ordering: .acquiring) }
+            UnsafeMutablePointer<JACKCycle>(bitPattern: bits)?.pointee.reportLatency(mode: mode)
+        }, context)
+    }
+}

@@ -1,0 +1,53 @@
+import AUCore
+import CJack
+
+/// A port registered on a ``JACKClient``.
+/// - Thread: control, except where a member says otherwise.
+public struct JACKPort: @unchecked Sendable {
+    /// What the port carries.
+    public enum Kind: String, Sendable { case audio, midi }
+    /// Which way the port carries it, seen from the client's graph.
+    public enum Direction: String, Sendable {
+        /// From JACK into the graph (a JACK input port: `in_N`, `midi_in`).
+        case capture
+        /// From the graph to JACK (a JACK output port: `out_N`).
+        case playback
+    }
+
+    /// The `jack_port_t`, for the process thread's state and the package's test clients.
+    package let handle: OpaquePointer
+    /// Audio or MIDI.
+    public let kind: Kind
+    /// Capture or playback.
+    public let direction: Direction
+    /// `client:port`.
+    public let fullName: String
+
+    /// Writes this cycle's MIDI output: clears the port's buffer, then writes `events`
+    /// (sorted, offsets within the cycle). Call it every cycle, with no events when silent.
+    /// - Thread: render (the process callback). No allocation, no lock.
+    public func writeMIDI(_ events: UnsafeBufferPointer<MIDIEvent>, frames: Int) {
+        guard kind == .midi, direction == .playback, let buffer = jack_port_get_buffer(handle, UInt32(frames)) else { return }
+        jack_midi_clear_buffer(buffer)
+        for event in events {
+            var bytes = (event.status, event.data1, event.data2)
+            withUnsafeBytes(of: &bytes) { raw in
+                _ = jack_midi_event_write(buffer, UInt32(max(0, event.offset)), raw.baseAddress!.assumingMemoryBound(to: UInt8.self), event.length)
+            }
+        }
+    }
+
+    /// Tells JACK how many frames this port's signal lags (playback) or leads (capture).
+    public func setLatency(frames: Int) {
+        var range = jack_latency_range_t(min: UInt32(frames), max: UInt32(frames))
+        jack_port_set_latency_range(handle, direction == .playback ? JackPlaybackLatency : JackCaptureLatency, &range)
+    }
+
+    /// The latency JACK reports for the port in the given mode, as (min, max) frames.
+    public func latency(playback: Bool) -> (min: Int, max: Int) {
+        var range = jack_latency_range_t()
+        jack_port_get_latency_range(handle, playback ? JackPlaybackLatency : JackCaptureLatency, &range)
+        return (Int(range.min), Int(range.max))
+    }
+}
+
