@@ -1,4 +1,5 @@
-# AUHost: `make demo` and `make test` install what is missing, build, and run.
+# AUHost: `make demo` and `make test` install what is missing, build, and run
+# (`make test` also builds and runs Examples/).
 
 SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
@@ -33,9 +34,11 @@ release:
 demo: build
 	@bash scripts/demo.sh $(BIN)
 
+# Builds, runs every test, then builds and runs the outside packages in Examples/.
 test: deps
 	$(SWIFT) build
 	$(SWIFT) test
+	bash scripts/run-examples.sh
 
 clean:
 	rm -rf .build
