@@ -29,7 +29,7 @@ open class AudioUnit: @unchecked Sendable {
     /// an address, 0 while it has none: read in this first cache line rather than in the
     /// subclass's fields, which come after all of these.
     public let backendRenderState = Atomic<UInt>(0)
-    /// Events pushed into the three event rings and not yet taken by the render thread
+    /// Events pushed into the four event rings and not yet taken by the render thread
     /// (may dip below zero while a push is being counted): one load tells an idle cycle
     /// that there is nothing to take, without touching the rings.
     let pendingEvents = Atomic<Int>(0)
@@ -167,6 +167,7 @@ open class AudioUnit: @unchecked Sendable {
     /// unit, whose C ABI carries event offsets): the ``ParameterScheduler`` then renders a
     /// cycle in one call and hands the changes over in ``ProcessContext/parameterChanges``
     /// instead of cutting the cycle at each of them.
+    /// - Thread: any (read on the render thread: return a constant).
     open var takesTimedParameterChanges: Bool { false }
 
     /// Whether the number of buses in a scope may be changed (a mixer's inputs, say).

@@ -244,6 +244,7 @@ public struct ParameterChange: BitwiseCopyable, Equatable {
     /// The value it replaced (the slot's value at the call's start, for its first change).
     public var previous: Float
 
+    /// A change of `slot` to `value` at frame `offset`, replacing `previous`.
     public init(slot: Int32, offset: Int32, value: Float, previous: Float) {
         self.slot = slot
         self.offset = offset
