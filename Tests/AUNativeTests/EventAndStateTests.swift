@@ -35,6 +35,23 @@ import Testing
         }
     }
 
+    /// The host does not cut a native unit's render call at an event: a C unit whose output
+    /// is its render-call count, plus 10 from the frame of the call's parameter event, gets
+    /// one call per cycle and the event at frame 100 of it (the first call gets every value
+    /// at frame 0).
+    @Test func aNativeUnitGetsOneRenderCallWithTheEventAtItsOffset() throws {
+        let folder = try CLibraryFixtures.makeFolder("calls")
+        try CLibraryFixtures.buildGoodUnit(named: "libcalls.so", in: folder, extraDefines: ["GAIN_FROM_CALLS"])
+        let found = NativeProvider(searchPath: PluginSearchPath([folder.path])).discoverComponents()
+        let unit = try #require(found.components.first).instantiate()
+        let output = try NativeHarness.render(unit, input: [[Float](repeating: 1, count: 512)], frames: 512) { start in
+            if start == 256 { try unit.setParameter(7, value: 2, bufferOffset: 100) }
+        }
+        #expect(output[0][..<256].allSatisfy { $0 == 11 })
+        #expect(output[0][256..<356].allSatisfy { $0 == 2 })
+        #expect(output[0][356...].allSatisfy { $0 == 12 })
+    }
+
     /// A ramp from frame 100 over 64 frames: 0 dB until it starts, steps of 16 frames
     /// holding each step's start value, −12 dB from its last frame on.
     @Test func aRampStartsAtItsOffsetAndEndsOnItsLastFrame() throws {
