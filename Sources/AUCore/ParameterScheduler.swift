@@ -240,6 +240,7 @@ public struct ParameterChange: BitwiseCopyable, Equatable {
     public var slot: Int32
     /// The frame of the render call it takes effect at.
     public var offset: Int32
+    /// The value it takes there.
     public var value: Float
     /// The value it replaced (the slot's value at the call's start, for its first change).
     public var previous: Float
