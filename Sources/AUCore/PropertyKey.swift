@@ -32,82 +32,222 @@ public struct PropertyID: RawRepresentable, Hashable, Sendable, CustomStringConv
         24: "FactoryPresets", 30: "ElementName", 36: "PresentPreset",
     ]
 
-    public var description: String { Self.names[rawValue] ?? "property \(rawValue)" }
+    /// The first ID of a unit's own properties (`kAudioUnitProperty_*` custom IDs).
+    public static let firstCustom = PropertyID(rawValue: 64000)
+    /// Whether this is a unit's own property (64000 or more).
+    public var isCustom: Bool { rawValue >= Self.firstCustom.rawValue }
+
+    public var description: String { Self.names[rawValue] ?? (isCustom ? "custom property \(rawValue)" : "property \(rawValue)") }
 }
 
-/// A typed property key: the identity and the Swift type of its value.
+/// A typed property key: the identity and the Swift type of its value, and how a unit
+/// reads and writes it, so that ``AudioUnit/value(of:scope:element:)`` returns the value
+/// as it is stored, never through `Any`.
 ///
 /// ```swift
 /// let format = try unit.value(of: .streamFormat, scope: .output, element: 0)
 /// ```
+///
+/// A unit's own properties use Core Audio's custom IDs, 64000 and up:
+///
+/// ```swift
+/// static let curve = PropertyKey<[Float]>(custom: PropertyID(rawValue: 64000))
+/// ```
 /// - Thread: any.
 public struct PropertyKey<Value>: Sendable, CustomStringConvertible {
     public let id: PropertyID
-    public init(_ id: PropertyID) { self.id = id }
+    /// Reads the property of a unit (the unit is known not to be disposed).
+    let read: @Sendable (AudioUnit, Scope, Element) throws(AudioUnitError) -> Value
+    /// Sets it and returns the changes to announce.
+    let write: @Sendable (AudioUnit, Value, Scope, Element) throws(AudioUnitError) -> [PropertyChange]
+    /// The value's size in bytes, as `AudioUnitGetPropertyInfo` tells it.
+    let size: @Sendable (Value) -> Int
+
+    init(
+        _ id: PropertyID, size: @escaping @Sendable (Value) -> Int = { _ in MemoryLayout<Value>.size },
+        read: @escaping @Sendable (AudioUnit, Scope, Element) throws(AudioUnitError) -> Value,
+        write: @escaping @Sendable (AudioUnit, Value, Scope, Element) throws(AudioUnitError) -> [PropertyChange]
+    ) {
+        self.id = id
+        self.size = size
+        self.read = read
+        self.write = write
+    }
+
+    /// A read-only property: setting it checks scope and element, then fails with PropertyNotWritable.
+    static func readOnly(
+        _ id: PropertyID, size: @escaping @Sendable (Value) -> Int = { _ in MemoryLayout<Value>.size },
+        read: @escaping @Sendable (AudioUnit, Scope, Element) throws(AudioUnitError) -> Value
+    ) -> Self {
+        Self(id, size: size, read: read) { unit, _, scope, element throws(AudioUnitError) in
+            _ = try read(unit, scope, element)
+            throw AudioUnitError(.propertyNotWritable, "\(unit.name): \(id) is read-only")
+        }
+    }
+
+    /// A key of a unit's own property (`kAudioUnitProperty_*` custom IDs start at 64000),
+    /// which a unit declares with ``AudioUnit/declareProperty(_:scope:element:initialValue:isWritable:)``.
+    /// `size` gives `AudioUnitGetPropertyInfo`'s size of a value (default: the type's size).
+    /// - Precondition: `id` is 64000 or more.
+    public init(custom id: PropertyID, size: @escaping @Sendable (Value) -> Int = { _ in MemoryLayout<Value>.size }) {
+        precondition(id.isCustom, "a custom property ID is \(PropertyID.firstCustom.rawValue) or more, not \(id.rawValue)")
+        self.init(id, size: size, read: { unit, scope, element throws(AudioUnitError) in
+            try unit.customProperties.value(of: id, as: Value.self, scope: scope, element: element, unit: unit.name)
+        }, write: { unit, value, scope, element throws(AudioUnitError) in
+            try unit.customProperties.setValue(value, of: id, scope: scope, element: element, unit: unit.name)
+            return [PropertyChange(id: id, scope: scope, element: element)]
+        })
+    }
+
     public var description: String { id.description }
 }
 
 extension PropertyKey where Value == Data {
     /// `ClassInfo`: the unit's whole state (parameters and unit-specific state), global scope.
-    public static var classInfo: Self { .init(.classInfo) }
+    public static var classInfo: Self {
+        .init(.classInfo, size: { $0.count }, read: { unit, scope, element throws(AudioUnitError) in
+            try unit.requireGlobal(.classInfo, scope, element)
+            return try unit.saveState()
+        }, write: { unit, data, scope, _ throws(AudioUnitError) in try unit.setClassInfo(data, scope: scope) })
+    }
 }
 extension PropertyKey where Value == UnitConnection {
     /// `MakeConnection`: input scope, element = the destination input bus.
-    public static var makeConnection: Self { .init(.makeConnection) }
+    public static var makeConnection: Self {
+        .init(.makeConnection, read: { unit, scope, element throws(AudioUnitError) in try unit.connection(scope: scope, element: element) },
+              write: { unit, connection, scope, element throws(AudioUnitError) in try unit.setConnection(connection, scope: scope, element: element) })
+    }
 }
 extension PropertyKey where Value == Double {
     /// `SampleRate` of a bus (input / output scope) or of every bus (global scope).
-    public static var sampleRate: Self { .init(.sampleRate) }
+    public static var sampleRate: Self {
+        .init(.sampleRate, read: { unit, scope, element throws(AudioUnitError) in try unit.sampleRate(scope: scope, element: element) },
+              write: { unit, rate, scope, element throws(AudioUnitError) in try unit.setSampleRate(rate, scope: scope, element: element) })
+    }
     /// `Latency` in seconds, global scope, read-only.
-    public static var latency: Self { .init(.latency) }
+    public static var latency: Self {
+        .readOnly(.latency) { unit, scope, element throws(AudioUnitError) in
+            try unit.requireGlobal(.latency, scope, element)
+            return unit.latency
+        }
+    }
     /// `TailTime` in seconds, global scope, read-only.
-    public static var tailTime: Self { .init(.tailTime) }
+    public static var tailTime: Self {
+        .readOnly(.tailTime) { unit, scope, element throws(AudioUnitError) in
+            try unit.requireGlobal(.tailTime, scope, element)
+            return unit.tailTime
+        }
+    }
 }
 extension PropertyKey where Value == [ParameterID] {
     /// `ParameterList`: the parameter IDs of a scope.
-    public static var parameterList: Self { .init(.parameterList) }
+    public static var parameterList: Self {
+        .readOnly(.parameterList, size: { $0.count * MemoryLayout<ParameterID>.size }) { unit, scope, element in
+            unit.parameters.infos.filter { $0.address.scope == scope && ($0.address.scope == .global || $0.address.element == element) }.map(\.id)
+        }
+    }
 }
 extension PropertyKey where Value == ParameterInfo {
     /// `ParameterInfo`: element = the parameter ID, as in Core Audio.
-    public static var parameterInfo: Self { .init(.parameterInfo) }
+    public static var parameterInfo: Self {
+        .readOnly(.parameterInfo) { unit, scope, element throws(AudioUnitError) in
+            try unit.parameterInfo(ParameterAddress(ParameterID(truncatingIfNeeded: element), scope: scope))
+        }
+    }
 }
 extension PropertyKey where Value == [String] {
     /// `ParameterValueStrings` of an indexed parameter: element = the parameter ID.
-    public static var parameterValueStrings: Self { .init(.parameterValueStrings) }
+    public static var parameterValueStrings: Self {
+        .readOnly(.parameterValueStrings, size: { $0.count * MemoryLayout<String>.size }) { unit, scope, element throws(AudioUnitError) in
+            let info = try unit.parameterInfo(ParameterAddress(ParameterID(truncatingIfNeeded: element), scope: scope))
+            guard let strings = info.valueStrings else {
+                throw AudioUnitError(.propertyNotInUse, "\(unit.name): parameter '\(info.identifier)' has no value strings")
+            }
+            return strings
+        }
+    }
 }
 extension PropertyKey where Value == StreamFormat {
     /// `StreamFormat` of one bus: input or output scope, element = the bus.
-    public static var streamFormat: Self { .init(.streamFormat) }
+    public static var streamFormat: Self {
+        .init(.streamFormat, read: { unit, scope, element throws(AudioUnitError) in
+            try unit.requireScope(.streamFormat, scope, in: [.input, .output])
+            return try unit.busConfiguration(scope: scope, element: element).format
+        }, write: { unit, format, scope, element throws(AudioUnitError) in try unit.setStreamFormat(format, scope: scope, element: element) })
+    }
 }
 extension PropertyKey where Value == Int {
     /// `ElementCount`: how many buses a scope has.
-    public static var elementCount: Self { .init(.elementCount) }
+    public static var elementCount: Self {
+        .init(.elementCount, read: { unit, scope, _ in unit.elementCount(scope) },
+              write: { unit, count, scope, element throws(AudioUnitError) in try unit.setElementCount(count, scope: scope, element: element) })
+    }
     /// `MaximumFramesPerSlice`, global scope: the largest frame count one render may ask for.
-    public static var maximumFramesPerSlice: Self { .init(.maximumFramesPerSlice) }
+    public static var maximumFramesPerSlice: Self {
+        .init(.maximumFramesPerSlice, read: { unit, scope, _ throws(AudioUnitError) in
+            try unit.requireScope(.maximumFramesPerSlice, scope, in: [.global])
+            return unit.maximumFrames
+        }, write: { unit, frames, scope, _ throws(AudioUnitError) in try unit.setMaximumFramesPerSlice(frames, scope: scope) })
+    }
 }
 extension PropertyKey where Value == Bool {
     /// `BypassEffect`, global scope: audio passes through untouched (latency-aware).
-    public static var bypassEffect: Self { .init(.bypassEffect) }
+    public static var bypassEffect: Self {
+        .init(.bypassEffect, read: { unit, scope, element throws(AudioUnitError) in
+            try unit.requireGlobal(.bypassEffect, scope, element)
+            return unit.bypassed.load(ordering: .relaxed)
+        }, write: { unit, bypass, scope, _ throws(AudioUnitError) in
+            try unit.requireScope(.bypassEffect, scope, in: [.global])
+            unit.bypassed.store(bypass, ordering: .relaxed)
+            return [PropertyChange(id: .bypassEffect, scope: scope, element: 0)]
+        })
+    }
 }
 extension PropertyKey where Value == AudioUnitStatus {
     /// `LastRenderError`, global scope, read-only: the last non-zero render status.
-    public static var lastRenderError: Self { .init(.lastRenderError) }
+    public static var lastRenderError: Self {
+        .readOnly(.lastRenderError) { unit, scope, element throws(AudioUnitError) in
+            try unit.requireGlobal(.lastRenderError, scope, element)
+            return unit.lastRenderError.load(ordering: .relaxed)
+        }
+    }
 }
 extension PropertyKey where Value == RenderCallback? {
     /// `SetRenderCallback`: input scope, element = the input bus; nil removes it.
-    public static var setRenderCallback: Self { .init(.setRenderCallback) }
+    public static var setRenderCallback: Self {
+        .init(.setRenderCallback, read: { unit, scope, element throws(AudioUnitError) in try unit.renderCallback(scope: scope, element: element) },
+              write: { unit, callback, scope, element throws(AudioUnitError) in try unit.setRenderCallback(callback, scope: scope, element: element) })
+    }
 }
 extension PropertyKey where Value == [UnitPreset] {
     /// `FactoryPresets`, global scope, read-only.
-    public static var factoryPresets: Self { .init(.factoryPresets) }
+    public static var factoryPresets: Self {
+        .readOnly(.factoryPresets, size: { $0.count * MemoryLayout<UnitPreset>.size }) { unit, scope, element throws(AudioUnitError) in
+            try unit.requireGlobal(.factoryPresets, scope, element)
+            return unit.factoryPresets
+        }
+    }
 }
 extension PropertyKey where Value == UnitPreset {
     /// `PresentPreset`, global scope: setting a factory preset's number loads it.
-    public static var presentPreset: Self { .init(.presentPreset) }
+    public static var presentPreset: Self {
+        .init(.presentPreset, read: { unit, scope, element throws(AudioUnitError) in
+            try unit.requireGlobal(.presentPreset, scope, element)
+            return unit.presentPreset
+        }, write: { unit, preset, scope, _ throws(AudioUnitError) in try unit.setPresentPreset(preset, scope: scope) })
+    }
 }
 extension PropertyKey where Value == String {
     /// `ElementName` of a bus.
-    public static var elementName: Self { .init(.elementName) }
+    public static var elementName: Self {
+        .init(.elementName, read: { unit, scope, element throws(AudioUnitError) in try unit.busConfiguration(scope: scope, element: element).name },
+              write: { unit, name, scope, element throws(AudioUnitError) in
+                  var bus = try unit.busConfiguration(scope: scope, element: element)
+                  bus.name = name
+                  unit.elements.setBus(bus, scope: scope, element: element)
+                  return [PropertyChange(id: .elementName, scope: scope, element: element)]
+              })
+    }
 }
 
 /// What `AudioUnitGetPropertyInfo` tells: the value's size in bytes and whether it can be set.

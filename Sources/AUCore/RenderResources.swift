@@ -1,6 +1,6 @@
 /// Everything a unit's render path touches, allocated when the unit is initialized and
-/// freed when it is uninitialized: bus buffers, the views handed to `process`, the event
-/// lists of the current cycle and the ramps in flight.
+/// freed when it is uninitialized: bus buffers, the views handed to `process`, the MIDI
+/// events of the current cycle and its ``ParameterScheduler``.
 /// - Thread: created and released on the control thread; used on the render thread.
 final class RenderResources: @unchecked Sendable {
     let inputs: [OwnedAudioBuffers]
@@ -15,23 +15,18 @@ final class RenderResources: @unchecked Sendable {
     private let sliceOutputViews: UnsafeMutableBufferPointer<AudioBuffers>
     private let inputChannelCount: Int
 
-    let events: UnsafeMutablePointer<ParameterEvent>
     let midi: UnsafeMutablePointer<MIDIEvent>
-    private let ramps: UnsafeMutablePointer<Ramp>
-    private(set) var activeRampCount = 0
+    let scheduler = ParameterScheduler()
+
+    /// Whether the unit renders only power-of-two blocks (``BlockSizeRequirement/powerOfTwo``):
+    /// the scheduler then splits the slices it cuts into such blocks.
+    let rendersPowerOfTwoBlocks: Bool
 
     var lastSampleTime = -Double.infinity
     var lastFrameCount = 0
 
-    struct Ramp {
-        var slot: Int
-        var from: Float
-        var to: Float
-        var total: Int
-        var elapsed: Int
-    }
-
-    init(inputs: [BusConfiguration], outputs: [BusConfiguration], maximumFrames: Int) {
+    init(inputs: [BusConfiguration], outputs: [BusConfiguration], maximumFrames: Int, powerOfTwoBlocks: Bool) {
+        rendersPowerOfTwoBlocks = powerOfTwoBlocks
         self.inputs = inputs.map { OwnedAudioBuffers(channels: $0.format.channelsPerFrame, capacity: maximumFrames) }
         self.outputs = outputs.map { OwnedAudioBuffers(channels: $0.format.channelsPerFrame, capacity: maximumFrames) }
         inputViews = .allocate(capacity: inputs.count)
@@ -55,9 +50,7 @@ final class RenderResources: @unchecked Sendable {
             sliceOutputViews.initializeElement(at: index, to: AudioBuffers(channelPointers: UnsafeMutableBufferPointer(rebasing: sliceChannels[channel..<channel + count]), frameCount: 0))
             channel += count
         }
-        events = .allocate(capacity: AudioUnit.eventCapacity)
         midi = .allocate(capacity: AudioUnit.eventCapacity)
-        ramps = .allocate(capacity: AudioUnit.eventCapacity)
     }
 
     deinit {
@@ -66,9 +59,7 @@ final class RenderResources: @unchecked Sendable {
         sliceChannels.deallocate()
         sliceInputViews.deallocate()
         sliceOutputViews.deallocate()
-        events.deallocate()
         midi.deallocate()
-        ramps.deallocate()
     }
 
     /// Sets the frame count of the full-cycle views.
@@ -94,22 +85,6 @@ final class RenderResources: @unchecked Sendable {
         return UnsafeBufferPointer(views)
     }
 
-    /// Moves the waiting parameter events into this cycle's list, sorted by offset.
-    /// - Thread: render.
-    func takeParameterEvents(from ring: SharedProducerRing<ParameterEvent>) -> Int {
-        var count = 0
-        while count < AudioUnit.eventCapacity, let event = ring.pop() {
-            var position = count
-            while position > 0 && events[position - 1].offset > event.offset {
-                events[position] = events[position - 1]
-                position -= 1
-            }
-            events[position] = event
-            count += 1
-        }
-        return count
-    }
-
     /// Merges the waiting MIDI events and the caller's into this cycle's list, sorted by
     /// offset (stable), offsets clamped into the cycle.
     /// - Thread: render.
@@ -130,63 +105,13 @@ final class RenderResources: @unchecked Sendable {
     private func insertMIDI(_ event: MIDIEvent, count: inout Int, frameCount: Int) {
         var event = event
         event.offset = max(0, min(event.offset, Int32(max(0, frameCount - 1))))
-        var position = count
-        while position > 0 && midi[position - 1].offset > event.offset {
-            midi[position] = midi[position - 1]
-            position -= 1
-        }
-        midi[position] = event
-        count += 1
-    }
-
-    /// Starts (or restarts) a ramp of one parameter slot.
-    /// - Thread: render.
-    func startRamp(slot: Int, from: Float, to: Float, frames: Int) {
-        cancelRamp(slot: slot)
-        guard activeRampCount < AudioUnit.eventCapacity else { return }
-        ramps[activeRampCount] = Ramp(slot: slot, from: from, to: to, total: frames, elapsed: 0)
-        activeRampCount += 1
-    }
-
-    /// Stops a ramp, when one runs on `slot`.
-    /// - Thread: render.
-    func cancelRamp(slot: Int) {
-        var index = 0
-        while index < activeRampCount {
-            if ramps[index].slot == slot {
-                activeRampCount -= 1
-                ramps[index] = ramps[activeRampCount]
-            } else {
-                index += 1
-            }
-        }
-    }
-
-    /// Applies each ramp's value at the start of a slice of `frames` frames and advances it;
-    /// a ramp that ends within the slice is set to its end value and removed.
-    /// - Thread: render.
-    func advanceRamps(frames: Int, apply: (Int, Float) -> Void) {
-        var index = 0
-        while index < activeRampCount {
-            var ramp = ramps[index]
-            let position = Float(ramp.elapsed) / Float(ramp.total)
-            ramp.elapsed += frames
-            if ramp.elapsed >= ramp.total {
-                apply(ramp.slot, ramp.to)
-                activeRampCount -= 1
-                ramps[index] = ramps[activeRampCount]
-            } else {
-                apply(ramp.slot, ramp.from + (ramp.to - ramp.from) * position)
-                ramps[index] = ramp
-                index += 1
-            }
-        }
+        midi.insertSorted(event, count: &count, by: { $0.offset })
     }
 
     /// Forgets ramps and the cached cycle.
     /// - Thread: control.
     func clearRunningState() {
-        activeRampCount = 0
+        scheduler.clear()
         lastSampleTime = -.infinity
         lastFrameCount = 0
         for owned in inputs + outputs { owned.buffers().clear() }

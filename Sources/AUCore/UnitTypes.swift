@@ -127,4 +127,9 @@ public struct ProcessContext {
     /// Nonzero when every channel pointer of `inputs` and `outputs` is the one the caller
     /// passed the last time it passed this stamp (see ``BufferStamp``); 0 promises nothing.
     public var buffersStamp: UInt64 = 0
+    /// For a unit that applies parameter changes itself (``AudioUnit/takesTimedParameterChanges``):
+    /// the changes of this call, sorted by offset, already stored in ``AudioUnit/parameters``
+    /// (which hold the values they reach by the end of the call). Empty for other units,
+    /// whose calls the scheduler cuts at every change instead.
+    public var parameterChanges = UnsafeBufferPointer<ParameterChange>(start: nil, count: 0)
 }

@@ -1,7 +1,7 @@
 import AUCore
 
 /// Renders one initialized unit offline, block by block, through
-/// ``AudioUnit/renderCycle(timestamp:frameCount:inputs:outputs:midi:)``: the loop a probe
+/// ``AudioUnit/renderCycleFromDriver(timestamp:frameCount:inputs:outputs:midi:)``: the loop a probe
 /// and the tests use in place of a JACK callback.
 /// - Thread: control (it plays the render thread itself, one cycle at a time).
 public struct OfflineUnitRenderer {
@@ -45,7 +45,7 @@ public struct OfflineUnitRenderer {
             let status = inputViews.withUnsafeBufferPointer { inputPointer in
                 outputViews.withUnsafeBufferPointer { outputPointer in
                     events.withUnsafeBufferPointer { midiPointer in
-                        unit.renderCycle(
+                        unit.renderCycleFromDriver(
                             timestamp: RenderTimestamp(sampleTime: sampleTime), frameCount: frames, inputs: inputPointer,
                             outputs: outputPointer, midi: midiPointer)
                     }

@@ -212,7 +212,7 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
         }
         guard instance.publishesOutputs else { return }
         for control in instance.outputControls {
-            publishOutputParameter(at: control.slot, value: instance.controls[Int(control.port)])
+            setParameterFromRender(at: control.slot, value: instance.controls[Int(control.port)])
         }
         if instance.latencySlot >= 0 && parameters.value(at: instance.latencySlot) != previousLatency {
             notifyPropertyChangeFromRender(.latency)

@@ -3,7 +3,8 @@ import CAUPluginABI
 
 /// Everything ``NativeUnit/process(_:)`` hands to the C render call, allocated when the
 /// unit is initialized: the bus tables and their channel-pointer arrays, the event list of
-/// the call, the list the unit reports output parameters into, and the values last sent.
+/// the call, the list the unit reports output parameters into, the values last sent and
+/// those of the call's start.
 /// - Thread: created and freed on the control thread; used on the render thread.
 final class NativeRenderState {
     let inputBuses: UnsafeMutableBufferPointer<auhost_audio_bus>
@@ -17,6 +18,8 @@ final class NativeRenderState {
     let transport: UnsafeMutablePointer<auhost_transport>
     /// The value each parameter slot last had when sent to the unit (NaN: never sent).
     let sentValues: UnsafeMutableBufferPointer<Float>
+    /// The value each parameter slot has at the start of the current call.
+    let startValues: UnsafeMutableBufferPointer<Float>
 
     init(inputChannels inputs: [Int], outputChannels outputs: [Int], parameterCount: Int, eventCapacity: Int) {
         func channelArrays(_ counts: [Int]) -> [UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>?>] {
@@ -46,6 +49,8 @@ final class NativeRenderState {
         transport.initialize(to: auhost_transport())
         sentValues = .allocate(capacity: max(1, parameterCount))
         sentValues.initialize(repeating: .nan)
+        startValues = .allocate(capacity: max(1, parameterCount))
+        startValues.initialize(repeating: .nan)
     }
 
     deinit {
@@ -57,6 +62,7 @@ final class NativeRenderState {
         outputEventCount.deallocate()
         transport.deallocate()
         sentValues.deallocate()
+        startValues.deallocate()
     }
 
     /// Points bus `bus`'s channels at a view's channels (as many as both have).

@@ -5,8 +5,8 @@ import Foundation
 /// An instance of a native unit: an ``AudioUnit`` over the unit library's C function
 /// table. Parameter values live in the host's ``ParameterTable``; while the unit renders,
 /// every change reaches it as a parameter event at the frame it was scheduled for (the
-/// base class cuts the cycle there), and its output parameters come back through the
-/// render call's output event list.
+/// render call carries the event's offset; the host does not cut the call there), and its
+/// output parameters come back through the render call's output event list.
 ///
 /// Calls into the library are the trust boundary: the host cannot check what they do.
 /// - Thread: control for everything but ``process(_:)``, which is render-thread only.
@@ -106,7 +106,7 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
         }
         renderState = NativeRenderState(
             inputChannels: inputs.map(\.channelsPerFrame), outputChannels: outputs.map(\.channelsPerFrame),
-            parameterCount: parameterIDs.count, eventCapacity: AudioUnit.eventCapacity + parameterIDs.count)
+            parameterCount: parameterIDs.count, eventCapacity: AudioUnit.parameterChangeCapacity + AudioUnit.eventCapacity + parameterIDs.count)
     }
 
     override public func deallocateRenderResources() {
@@ -126,26 +126,50 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
 
     // MARK: - Render
 
-    /// Sends the parameter changes since the last call as events at frame 0 of this slice
-    /// (the base class starts a slice at each scheduled change), then the slice's MIDI,
-    /// renders, and publishes the output parameters the unit reported.
+    /// A native unit applies parameter events at their frames itself (the C ABI carries
+    /// their offsets): its render call is not cut at them.
+    override public var takesTimedParameterChanges: Bool { true }
+
+    /// Sends the parameter values that changed outside the cycle's events (an immediate
+    /// `setParameter`) as events at frame 0, then the cycle's parameter changes and MIDI at
+    /// their own frames, renders, and publishes the output parameters the unit reported.
     /// - Thread: render. No allocation, no lock; the call into the unit is the trust boundary.
     override public func process(_ context: ProcessContext) -> AudioUnitStatus {
         guard let state = renderState, let table, let render = table.pointee.render else { return AudioUnitErrorCode.uninitialized.rawValue }
+        // The values at the call's start: the table's, except that a slot the call changes
+        // had the value its first change replaced.
+        for slot in 0..<parameterIDs.count { state.startValues[slot] = parameters.value(at: slot) }
+        var change = context.parameterChanges.count
+        while change > 0 {
+            change -= 1
+            state.startValues[Int(context.parameterChanges[change].slot)] = context.parameterChanges[change].previous
+        }
         var count = 0
         for slot in 0..<parameterIDs.count where !outputSlots[slot] {
-            let value = parameters.value(at: slot)
+            let value = state.startValues[slot]
             if value.bitPattern != state.sentValues[slot].bitPattern {
                 state.sentValues[slot] = value
                 state.events[count] = auhost_event(offset: 0, kind: AUHOST_EVENT_PARAMETER, id: parameterIDs[slot], value: value, midi: (0, 0, 0, 0))
                 count += 1
             }
         }
+        // The changes and the MIDI events, merged in offset order (changes first at a tie).
         let frames = UInt32(context.frameCount)
-        for event in context.midiEvents where count < state.events.count {
-            state.events[count] = auhost_event(
-                offset: min(UInt32(max(0, event.offset)), frames == 0 ? 0 : frames - 1), kind: AUHOST_EVENT_MIDI, id: 0, value: 0,
-                midi: (event.status, event.data1, event.data2, 0))
+        let changes = context.parameterChanges, midi = context.midiEvents
+        var nextChange = 0, nextMIDI = 0
+        while count < state.events.count && (nextChange < changes.count || nextMIDI < midi.count) {
+            let midiOffset = nextMIDI < midi.count ? min(UInt32(max(0, midi[nextMIDI].offset)), frames == 0 ? 0 : frames - 1) : .max
+            if nextChange < changes.count && UInt32(changes[nextChange].offset) <= midiOffset {
+                let change = changes[nextChange]
+                state.sentValues[Int(change.slot)] = change.value
+                state.events[count] = auhost_event(
+                    offset: UInt32(change.offset), kind: AUHOST_EVENT_PARAMETER, id: parameterIDs[Int(change.slot)], value: change.value, midi: (0, 0, 0, 0))
+                nextChange += 1
+            } else {
+                let event = midi[nextMIDI]
+                state.events[count] = auhost_event(offset: midiOffset, kind: AUHOST_EVENT_MIDI, id: 0, value: 0, midi: (event.status, event.data1, event.data2, 0))
+                nextMIDI += 1
+            }
             count += 1
         }
         let buses = state.bind(inputs: context.inputs, outputs: context.outputs)
@@ -168,7 +192,7 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
             let event = state.outputEvents[index]
             var slot = 0
             while slot < parameterIDs.count && !(parameterIDs[slot] == event.id && outputSlots[slot]) { slot += 1 }
-            if slot < parameterIDs.count { publishOutputParameter(at: slot, value: event.value) }
+            if slot < parameterIDs.count { setParameterFromRender(at: slot, value: event.value) }
         }
         return status
     }

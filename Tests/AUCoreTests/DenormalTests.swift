@@ -49,7 +49,7 @@ import Testing
         for channel in 0..<2 { input.buffers()[channel].update(repeating: Self.denormal) }
         let views = [input.buffers(), output.buffers()]
         let status = views.withUnsafeBufferPointer { views in
-            unit.renderCycle(
+            unit.renderCycleFromDriver(
                 timestamp: RenderTimestamp(sampleTime: 0), frameCount: 16, inputs: UnsafeBufferPointer(rebasing: views[0..<1]),
                 outputs: UnsafeBufferPointer(rebasing: views[1..<2]), midi: UnsafeBufferPointer(start: nil, count: 0))
         }

@@ -41,7 +41,7 @@ final class TestGainUnit: AudioUnit, @unchecked Sendable {
                 peak = max(peak, abs(output[frame]))
             }
         }
-        publishOutputParameter(at: 2, value: peak)
+        setParameterFromRender(at: 2, value: peak)
         return 0
     }
 }
@@ -56,7 +56,7 @@ func renderOnes(_ unit: AudioUnit, frames: Int, sampleTime: Double = 0) -> (stat
     var outputs = [output.buffers()]
     let status = inputs.withUnsafeMutableBufferPointer { ins in
         outputs.withUnsafeMutableBufferPointer { outs in
-            unit.renderCycle(
+            unit.renderCycleFromDriver(
                 timestamp: RenderTimestamp(sampleTime: sampleTime), frameCount: frames,
                 inputs: UnsafeBufferPointer(ins), outputs: UnsafeBufferPointer(outs), midi: UnsafeBufferPointer(start: nil, count: 0))
         }

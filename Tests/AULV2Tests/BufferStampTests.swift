@@ -30,7 +30,7 @@ import Testing
 
     private func render(_ unit: LV2Unit, _ buses: Buses, stamp: UInt64) -> AudioUnitStatus {
         RenderThread.run {
-            unit.renderCycleInsideRender(
+            unit.renderCycleFromGraph(
                 timestamp: RenderTimestamp(sampleTime: 0), frameCount: 64,
                 inputs: UnsafeBufferPointer(rebasing: buses.views[0..<1]), outputs: UnsafeBufferPointer(rebasing: buses.views[1..<2]),
                 midi: UnsafeBufferPointer(start: nil, count: 0), buffersStamp: stamp)

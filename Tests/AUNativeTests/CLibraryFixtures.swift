@@ -14,7 +14,7 @@ enum CLibraryFixtures {
         #include <string.h>
         #include "auhost_plugin.h"
 
-        typedef struct { float gain; int initialized; } state;
+        typedef struct { float gain; int initialized; int calls; } state;
 
         static uint32_t parameter_count(const auhost_unit *u) { (void)u; return 1; }
         static bool parameter_info(const auhost_unit *u, uint32_t i, auhost_parameter_info *info) {
@@ -38,12 +38,17 @@ enum CLibraryFixtures {
         static int32_t render(const auhost_unit *u, const auhost_process *p) {
             state *st = u->unit_data;
             uint32_t next = 0;
+            int applied = 0;
+            st->calls++;
             for (uint32_t f = 0; f < p->frame_count; f++) {
                 while (next < p->event_count && p->events[next].offset <= f) {
-                    if (p->events[next].kind == AUHOST_EVENT_PARAMETER && p->events[next].id == 7) st->gain = p->events[next].value;
+                    if (p->events[next].kind == AUHOST_EVENT_PARAMETER && p->events[next].id == 7) { st->gain = p->events[next].value; applied = 1; }
                     next++;
                 }
-        #ifdef GAIN_FROM_TRANSPORT
+        #if defined(GAIN_FROM_CALLS)
+                /* the render calls so far, plus 10 from the frame of this call's parameter event */
+                float gain = (float)st->calls + (applied ? 10.0f : 0.0f);
+        #elif defined(GAIN_FROM_TRANSPORT)
                 /* tempo / 120, negative when stopped, 0 without a transport */
                 float gain = p->transport ? (float)(p->transport->beats_per_minute / 120.0)
                     * ((p->transport->flags & AUHOST_TRANSPORT_ROLLING) ? 1.0f : -1.0f) : 0.0f;

@@ -108,8 +108,8 @@ final class MultichannelMixerUnit: AudioUnit, @unchecked Sendable {
                 energy += sample * sample
             }
             let average = frames > 0 ? energy / Float(frames) : 0
-            publishOutputParameter(at: Self.meterIndex + channel, value: Self.decibels(power: average))
-            publishOutputParameter(at: Self.meterIndex + 2 + channel, value: Self.decibels(amplitude: peak))
+            setParameterFromRender(at: Self.meterIndex + channel, value: Self.decibels(power: average))
+            setParameterFromRender(at: Self.meterIndex + 2 + channel, value: Self.decibels(amplitude: peak))
         }
         return 0
     }

@@ -65,7 +65,7 @@ final class BlockAdapter: @unchecked Sendable {
             done += count
             if position == blockSize {
                 position = 0
-                let result = unit.renderCycleInsideRender(
+                let result = unit.renderCycleFromGraph(
                     timestamp: RenderTimestamp(sampleTime: blockStart), frameCount: blockSize,
                     inputs: UnsafeBufferPointer(inputViews), outputs: UnsafeBufferPointer(outputViews),
                     midi: UnsafeBufferPointer(start: nil, count: 0))

@@ -271,15 +271,9 @@ final class GraphRenderer: @unchecked Sendable {
         guard pendingEvents.load(ordering: .acquiring) != 0 else { return }
         let before = eventCount
         defer { pendingEvents.wrappingSubtract(eventCount - before, ordering: .relaxed) }
-        while eventCount < GraphRenderer.eventCapacity, let event = parameterEvents.pop() {
-            var position = eventCount
-            while position > 0 && events[position - 1].offset > event.offset {
-                events[position] = events[position - 1]
-                position -= 1
-            }
-            events[position] = event
-            eventCount += 1
-        }
+        var count = eventCount
+        while count < GraphRenderer.eventCapacity, let event = parameterEvents.pop() { events.insertSorted(event, count: &count, by: { $0.offset }) }
+        eventCount = count
     }
 
     /// Drops the events this cycle applied; later ones move `frameCount` frames closer.
@@ -316,8 +310,8 @@ final class GraphRenderer: @unchecked Sendable {
         }
     }
 
-    /// Renders one step for one slice: bypassed, faulted (silent) or through its unit, split
-    /// at the parameter events that fall inside the slice. Reads the step through its address:
+    /// Renders one step for one slice: bypassed, faulted (silent) or through its unit, which
+    /// gets the parameter events that fall inside the slice. Reads the step through its address:
     /// an ordinary cycle touches only its first cache line.
     private func renderStep(
         _ step: UnsafeMutablePointer<PlanStep>, _ plan: RenderPlan, measuresTime: Bool, events eventCount: Int,
@@ -331,7 +325,7 @@ final class GraphRenderer: @unchecked Sendable {
         let runtime = step.pointee.runtimeReference
         if runtime._withUnsafeGuaranteedRef({ $0.isFaulted.load(ordering: .relaxed) }) {
             clearOutputs(step, frames: frames)
-            applyEvents(step, eventCount, from: sliceOffset, to: sliceOffset + frames)
+            handEvents(step, eventCount, from: sliceOffset, to: sliceOffset + frames, scheduling: false)
         } else if runtime._withUnsafeGuaranteedRef({ $0.isBypassed.load(ordering: .relaxed) }) {
             isolateNonFinite(&unscanned, frames: frames, time: time)
             let outputs = step.pointee.outputs, inputs = step.pointee.inputs
@@ -344,7 +338,7 @@ final class GraphRenderer: @unchecked Sendable {
                     target.clear()
                 }
             }
-            applyEvents(step, eventCount, from: sliceOffset, to: sliceOffset + frames)
+            handEvents(step, eventCount, from: sliceOffset, to: sliceOffset + frames, scheduling: false)
         } else {
             // The previous step's output is scanned only now, just before anything reads it:
             // straight after its plugin returned, the scan waited for the plugin's last
@@ -356,28 +350,7 @@ final class GraphRenderer: @unchecked Sendable {
                     if let delay = step.pointee.bypassDelays[bus] { delay._withUnsafeGuaranteedRef { $0.feed(step.pointee.inputs[bus].view(frames), frames: frames) } }
                 }
             }
-            var status: AudioUnitStatus = 0
-            var position = 0
-            if eventCount > 0 && !step.pointee.traits.contains(.hasAdapter) {
-                for eventIndex in 0..<eventCount {
-                    let event = events[eventIndex]
-                    guard event.node == step.pointee.node.rawValue else { continue }
-                    let at = Int(event.offset) - sliceOffset
-                    if at < 0 || at >= frames { continue }
-                    if at > position {
-                        let result = renderRange(step, offset: position, frames: at - position, time: time)
-                        if status == 0 { status = result }
-                        position = at
-                    }
-                    step.pointee.unitReference._withUnsafeGuaranteedRef { $0.publishOutputParameter(at: Int(event.index), value: event.value) }
-                }
-            } else {
-                applyEvents(step, eventCount, from: sliceOffset, to: sliceOffset + frames)
-            }
-            if position < frames {
-                let result = renderRange(step, offset: position, frames: frames - position, time: time)
-                if status == 0 { status = result }
-            }
+            let status = renderRange(step, offset: 0, frames: frames, time: time, events: eventCount, sliceOffset: sliceOffset)
             if status != 0 {
                 fail(step, status, frames: frames, time: time)
             } else {
@@ -426,34 +399,50 @@ final class GraphRenderer: @unchecked Sendable {
         for output in step.pointee.outputs { output.view(frames).clear() }
     }
 
-    /// Applies (without splitting) the events of `step` that fall in `[from, to)`.
+    /// Hands the unit of `step` its events that fall in `[from, to)` of the cycle: scheduled
+    /// at their frames of the unit's next call, which starts at `from` (its parameter
+    /// scheduler cuts the call there), or, when `scheduling` is false (a bypassed or muted
+    /// node, a fixed-block unit) or the unit's queue is full, applied at once.
     @inline(__always)
-    private func applyEvents(_ step: UnsafeMutablePointer<PlanStep>, _ eventCount: Int, from: Int, to: Int) {
+    private func handEvents(_ step: UnsafeMutablePointer<PlanStep>, _ eventCount: Int, from: Int, to: Int, scheduling: Bool) {
         guard eventCount > 0 else { return }
         for eventIndex in 0..<eventCount {
             let event = events[eventIndex]
             if event.node == step.pointee.node.rawValue && event.offset >= Int64(from) && event.offset < Int64(to) {
-                step.pointee.unitReference._withUnsafeGuaranteedRef { $0.publishOutputParameter(at: Int(event.index), value: event.value) }
+                step.pointee.unitReference._withUnsafeGuaranteedRef { unit in
+                    if !(scheduling && unit.scheduleParameterFromRender(at: Int(event.index), value: event.value, offset: Int(event.offset) - from)) {
+                        unit.setParameterFromRender(at: Int(event.index), value: event.value)
+                    }
+                }
             }
         }
     }
 
     /// Calls the unit for `frames` frames starting `offset` frames into the slice buffers,
-    /// in the block sizes it demands.
+    /// in the block sizes it demands, handing it the `events` of the cycle that fall in each
+    /// call (the slice starts `sliceOffset` frames into the cycle); a fixed-block unit gets
+    /// them at the slice's start.
     @inline(__always)
-    private func renderRange(_ step: UnsafeMutablePointer<PlanStep>, offset: Int, frames: Int, time: RenderTimestamp) -> AudioUnitStatus {
+    private func renderRange(
+        _ step: UnsafeMutablePointer<PlanStep>, offset: Int, frames: Int, time: RenderTimestamp, events eventCount: Int, sliceOffset: Int
+    ) -> AudioUnitStatus {
         if step.pointee.traits.contains(.hasAdapter), let adapter = step.pointee.adapter {
+            handEvents(step, eventCount, from: sliceOffset, to: sliceOffset + frames, scheduling: false)
             point(step, offset: 0, frames: frames + offset)
             return adapter._withUnsafeGuaranteedRef { adapter in step.pointee.unitReference._withUnsafeGuaranteedRef { unit in adapter.render(
                 unit, inputs: UnsafeBufferPointer(step.pointee.inputViews), outputs: UnsafeBufferPointer(step.pointee.outputViews),
                 offset: offset, frames: frames, sampleTime: time.sampleTime + Double(offset)) } }
         }
-        guard step.pointee.traits.contains(.needsPowerOfTwo) else { return call(step, offset: offset, frames: frames, time: time) }
+        guard step.pointee.traits.contains(.needsPowerOfTwo) else {
+            handEvents(step, eventCount, from: sliceOffset + offset, to: sliceOffset + offset + frames, scheduling: true)
+            return call(step, offset: offset, frames: frames, time: time)
+        }
         var position = offset
         var left = frames
         while left > 0 {
             var chunk = 1
             while chunk << 1 <= left { chunk <<= 1 }
+            handEvents(step, eventCount, from: sliceOffset + position, to: sliceOffset + position + chunk, scheduling: true)
             let status = call(step, offset: position, frames: chunk, time: time)
             if status != 0 { return status }
             position += chunk
@@ -494,7 +483,7 @@ final class GraphRenderer: @unchecked Sendable {
         var callTime = time
         callTime.sampleTime += Double(offset)
         return step.pointee.unitReference._withUnsafeGuaranteedRef {
-            $0.renderCycleInsideRender(
+            $0.renderCycleFromGraph(
                 timestamp: callTime, frameCount: frames, inputs: UnsafeBufferPointer(step.pointee.inputViews),
                 outputs: UnsafeBufferPointer(step.pointee.outputViews), midi: UnsafeBufferPointer(start: nil, count: 0), buffersStamp: stamp)
         }

@@ -113,7 +113,7 @@ enum BenchCommand: Command {
     static let trivialRuns = 9
 
     /// A chain of `nodes` trivial nodes from the application's input to its output, through
-    /// the graph and called directly one after the other (through `renderCycleInsideRender`
+    /// the graph and called directly one after the other (through `renderCycleFromGraph`
     /// and unmanaged references, as the graph calls them, inside one `RenderThread.run` per
     /// cycle), in alternating timed runs after a warm-up of both. Returns ns per cycle of
     /// each run.
@@ -142,7 +142,7 @@ enum BenchCommand: Command {
                 RenderThread.run {
                     for index in 0..<nodes {
                         _ = references[index]._withUnsafeGuaranteedRef {
-                            $0.renderCycleInsideRender(
+                            $0.renderCycleFromGraph(
                                 timestamp: RenderTimestamp(sampleTime: directTime), frameCount: frames,
                                 inputs: UnsafeBufferPointer(rebasing: views[index..<index + 1]),
                                 outputs: UnsafeBufferPointer(rebasing: views[index + 1..<index + 2]),

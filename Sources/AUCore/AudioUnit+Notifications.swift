@@ -1,0 +1,88 @@
+/// Listeners (`AudioUnitAddPropertyListener`, `AUListenerAddParameter`) and the delivery
+/// to them of what the render thread changed.
+extension AudioUnit {
+    /// Calls `handler` once after every change of property `id` (in `scope` / `element`
+    /// when given), whatever made it. Never on the render thread.
+    /// - Thread: control.
+    @discardableResult
+    public func addPropertyListener(_ id: PropertyID, scope: Scope? = nil, element: Element? = nil, _ handler: @escaping PropertyListener) -> ListenerToken {
+        listeners.addProperty(id, scope: scope, element: element, handler)
+    }
+
+    /// Calls `handler` once after every parameter change, whatever made it. Never on the
+    /// render thread: changes made there arrive through ``dispatchPendingNotifications()``.
+    /// - Thread: control.
+    @discardableResult
+    public func addParameterListener(_ handler: @escaping ParameterListener) -> ListenerToken {
+        listeners.addParameter(handler)
+    }
+
+    /// Removes a listener; false when the token was not registered.
+    /// - Thread: control.
+    @discardableResult
+    public func removeListener(_ token: ListenerToken) -> Bool { listeners.remove(token) }
+
+    /// Tells listeners about a change a subclass made to one of its own properties.
+    /// - Thread: control.
+    public func announcePropertyChange(_ id: PropertyID, scope: Scope = .global, element: Element = 0) {
+        listeners.propertyChanged(PropertyChange(id: id, scope: scope, element: element))
+    }
+
+    /// Delivers the changes the render thread made since the last call (output parameters,
+    /// scheduled parameter events, render errors, latency) to the listeners, and returns
+    /// how many were delivered. Hosts call it from a timer or after each offline block.
+    /// - Thread: control.
+    @discardableResult
+    public func dispatchPendingNotifications() -> Int {
+        var delivered = 0
+        while let note = notifications.pop() {
+            delivered += 1
+            if note.isParameter {
+                let index = Int(note.identity)
+                listeners.parameterChanged(parameters.infos[index].address, value: note.value)
+            } else {
+                listeners.propertyChanged(
+                    PropertyChange(id: PropertyID(rawValue: note.identity), scope: Scope(rawValue: note.scope) ?? .global, element: Int(note.element)))
+            }
+        }
+        for (slot, value) in changedOutputs() {
+            delivered += 1
+            listeners.parameterChanged(parameters.infos[slot].address, value: value)
+        }
+        return delivered
+    }
+
+    /// The output parameters whose values differ from what the listeners last heard, when
+    /// the render thread published any since: a meter's listener hears its latest value
+    /// once per dispatch, however many cycles changed it.
+    /// - Thread: control.
+    private func changedOutputs() -> [(slot: Int, value: Float)] {
+        let publications = outputPublications.load(ordering: .acquiring)
+        return notifiedOutputs.withLock { notified in
+            guard notified.publications != publications else { return [] }
+            notified.publications = publications
+            var changed: [(slot: Int, value: Float)] = []
+            for (position, slot) in parameters.outputSlots.enumerated() {
+                let value = parameters.value(at: slot)
+                if value.bitPattern != notified.values[position] {
+                    notified.values[position] = value.bitPattern
+                    changed.append((slot, value))
+                }
+            }
+            return changed
+        }
+    }
+
+    /// Tells the parameter listeners every input parameter's value (a preset was loaded).
+    func announceAllParameters() {
+        for (index, info) in parameters.infos.enumerated() where !info.isOutput {
+            listeners.parameterChanged(info.address, value: parameters.value(at: index))
+        }
+    }
+
+    /// Tells listeners, through the notification ring, that a property changed on the render thread.
+    /// - Thread: render.
+    public func notifyPropertyChangeFromRender(_ id: PropertyID, scope: Scope = .global, element: Element = 0) {
+        notifications.push(UnitNotification(identity: id.rawValue, isParameter: false, scope: scope.rawValue, element: Int32(element), value: 0))
+    }
+}
