@@ -74,4 +74,8 @@ struct FileStatus {
     var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
     /// Anyone may write it (`o+w`).
     var isWorldWritable: Bool { mode & UInt32(S_IWOTH) != 0 }
+    /// Its group may write it (`g+w`).
+    var isGroupWritable: Bool { mode & UInt32(S_IWGRP) != 0 }
+    /// The sticky bit (`+t`): in such a folder only an entry's owner (or root) may rename or remove it.
+    var isSticky: Bool { mode & UInt32(S_ISVTX) != 0 }
 }

@@ -22,11 +22,12 @@ public final class NativeLibrary: @unchecked Sendable {
         case failed(String)
     }
 
-    /// Opens `path`, finds the entry symbol, checks the ABI version, then runs the factory's
-    /// `init`. Each failure is one message (the caller names the file).
-    static func load(_ path: String) -> Outcome {
+    /// Opens `resolved` (the real path of `path`, as ``LibraryTrust`` checked it), finds the
+    /// entry symbol, checks the ABI version, then runs the factory's `init` with `path`.
+    /// Each failure is one message (the caller names the file).
+    static func load(_ path: String, from resolved: String) -> Outcome {
         let handle: OpaquePointer
-        switch DynamicLinker.open(path) {
+        switch DynamicLinker.open(resolved) {
         case .success(let opened): handle = opened
         case .failure(let error): return .failed("cannot be loaded: \(error.message)")
         }

@@ -1,7 +1,8 @@
 import AUCore
 
 /// Finds native unit libraries on the search path and offers their units. Each library is
-/// loaded once (by its real path), checked for trust and for the ABI version; a library
+/// loaded once, from its real path, after ``LibraryTrust`` accepts that path and every
+/// folder above it; it is checked for the ABI version; a library
 /// that fails gives one ``DiscoveryProblem`` naming the file, and the others still load.
 /// A unit description offered twice keeps the first library's unit.
 /// - Thread: control.
@@ -29,12 +30,15 @@ public struct NativeProvider: ComponentProvider {
                 func problem(_ message: String) {
                     problems.append(DiscoveryProblem(format: .native, location: path, message: message))
                 }
-                if let refusal = LibraryTrust.refusal(path: path, folder: folder.path) {
-                    problem(refusal)
+                let resolved: String
+                switch LibraryTrust.check(path) {
+                case .success(let trusted): resolved = trusted
+                case .failure(let refusal):
+                    problem(refusal.message)
                     continue
                 }
                 let library: NativeLibrary
-                switch NativeLibrary.load(path) {
+                switch NativeLibrary.load(path, from: resolved) {
                 case .loaded(let loaded): library = loaded
                 case .notAUnitLibrary(let message):
                     if !folder.isBuildFolder { problem(message) }
