@@ -60,9 +60,15 @@ static void run_forge_verdict(LV2_Handle instance, uint32_t frames) {
     raise(SIGSEGV);
 }
 
-/* Never returns (the render watchdog's fixture). */
+/* Never returns (the render watchdog's fixture); first creates the file named by
+   AUHOST_FIXTURE_STUCK_MARKER, if set, so that a test knows it is stuck. */
 static void run_forever(LV2_Handle instance, uint32_t frames) {
     (void)instance; (void)frames;
+    const char *marker = getenv("AUHOST_FIXTURE_STUCK_MARKER");
+    if (marker) {
+        FILE *file = fopen(marker, "w");
+        if (file) fclose(file);
+    }
     for (;;) {
         __asm__ volatile("" ::: "memory");
     }
