@@ -8,14 +8,15 @@ import Foundation
 /// and `auhost-probe verdict INDEX WORDS…` after it, INDEX counting the child's items from
 /// 0 — and nothing else it writes is read. When a child dies, the item it had begun is
 /// recorded as crashed (with the signal) and a new child carries on with the rest; a child
-/// silent for ``timeout`` seconds is killed and its item recorded as hung.
+/// silent for ``timeout`` seconds is killed and its item recorded as crashed (timed out).
 /// - Thread: control.
 public struct ProbeProcess: Sendable {
     /// What became of one item.
     public enum Outcome: Sendable, Equatable {
         /// The child's verdict words.
         case reported(String)
-        /// The child died or was killed while on this item: why (`signal 6 (SIGABRT)`, `hung: …`).
+        /// The child died while on this item, or was killed after ``ProbeProcess/timeout``
+        /// seconds of silence: why (`died of signal 6 (SIGABRT)`, `timed out after 10 s`).
         case crashed(String)
         /// The child died before it began anything (it could not run, or failed on start-up): why.
         case notRun(String)
@@ -50,6 +51,27 @@ public struct ProbeProcess: Sendable {
             remaining = remaining.filter { outcomes[$0] == nil }
         }
         return outcomes
+    }
+
+    /// The verdict on each item: from `cache` while the item's binary (`binaries[item]`) is
+    /// unchanged, unless `force`, else from children; the new verdicts are recorded in
+    /// `cache` (but for those of a child that could not run, which say nothing of the item)
+    /// and the cache is saved.
+    public func verdicts(_ items: [String], binaries: [String: String], cache: inout ProbeCache, force: Bool = false) -> [String: ProbeVerdict] {
+        var verdicts: [String: ProbeVerdict] = [:]
+        var pending: [String] = []
+        for item in items {
+            if !force, let cached = cache.verdict(for: item, binaryPath: binaries[item]) { verdicts[item] = cached } else { pending.append(item) }
+        }
+        guard !pending.isEmpty else { return verdicts }
+        for (item, outcome) in run(pending) {
+            let verdict = ProbeVerdict(outcome)
+            verdicts[item] = verdict
+            if case .notRun = outcome { continue }
+            cache.record(verdict, for: item, binaryPath: binaries[item])
+        }
+        try? cache.save()
+        return verdicts
     }
 
     private struct Batch {
@@ -88,7 +110,7 @@ public struct ProbeProcess: Sendable {
             if count != lastCount { lastCount = count; lastProgress = Date() }
             if Date().timeIntervalSince(lastProgress) > timeout {
                 kill(process.processIdentifier, SIGKILL)
-                batch.cause = "hung: no progress for \(Self.seconds(timeout)) s"
+                batch.cause = "timed out after \(Self.seconds(timeout)) s"
                 break
             }
         }
@@ -107,24 +129,20 @@ public struct ProbeProcess: Sendable {
         }
         if batch.cause.isEmpty {
             if process.terminationReason == .uncaughtSignal {
-                batch.cause = Self.describeSignal(process.terminationStatus)
+                batch.cause = "died of signal \(process.terminationStatus)" + (Self.signalNames[process.terminationStatus].map { " (\($0))" } ?? "")
             } else {
-                batch.cause = "exit status \(process.terminationStatus)"
+                batch.cause = "exited with status \(process.terminationStatus)"
             }
         }
         return batch
-    }
-
-    /// `signal 11 (SIGSEGV)`.
-    public static func describeSignal(_ number: Int32) -> String {
-        "signal \(number)" + (signalNames[number].map { " (\($0))" } ?? "")
     }
 
     private static let signalNames: [Int32: String] = [
         SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGILL: "SIGILL", SIGKILL: "SIGKILL", SIGTERM: "SIGTERM",
     ]
 
-    private static func seconds(_ interval: TimeInterval) -> String {
+    /// `10`, `0.5`: seconds as a message shows them.
+    public static func seconds(_ interval: TimeInterval) -> String {
         interval == interval.rounded() ? String(Int(interval)) : String(interval)
     }
 }

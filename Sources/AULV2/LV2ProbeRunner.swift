@@ -9,7 +9,7 @@ import Foundation
 /// for a verdict. The child's verdict words are `works`, or `fails` and a reason. When a
 /// child dies, the plugin it had begun is recorded as crashed (with the signal) and a new
 /// child carries on with the rest; a child silent for ``timeout`` seconds is killed and its
-/// plugin recorded as hung.
+/// plugin recorded as crashed (timed out).
 /// - Thread: control.
 public struct LV2ProbeRunner {
     public var executable: URL
@@ -23,41 +23,8 @@ public struct LV2ProbeRunner {
     /// `force`), records the verdicts in `cache` and saves it; returns every plugin's
     /// verdict by URI. `binaries` gives each plugin's binary path (``LV2Provider/binaryPaths()``).
     public func probe(_ uris: [String], binaries: [String: String], cache: inout LV2ProbeCache, force: Bool = false) -> [String: LV2ProbeVerdict] {
-        var verdicts: [String: LV2ProbeVerdict] = [:]
-        var pending: [String] = []
-        for uri in uris {
-            if !force, let cached = cache.verdict(uri: uri, binaryPath: binaries[uri]) {
-                verdicts[uri] = cached
-            } else {
-                pending.append(uri)
-            }
-        }
         var process = ProbeProcess(executable: executable, arguments: ["probe-unit"], timeout: timeout)
         process.environment = environment
-        for (uri, outcome) in process.run(pending) {
-            let verdict = LV2ProbeVerdict(outcome)
-            verdicts[uri] = verdict
-            cache.record(verdict, uri: uri, binaryPath: binaries[uri])
-        }
-        try? cache.save()
-        return verdicts
-    }
-}
-
-extension LV2ProbeVerdict {
-    /// The child's words (`works`, `fails REASON`) as a verdict, or its death as a crash.
-    init(_ outcome: ProbeProcess.Outcome) {
-        switch outcome {
-        case .reported(let words):
-            let fields = words.split(separator: " ", maxSplits: 1).map(String.init)
-            let reason = fields.count > 1 ? fields[1] : nil
-            switch fields.first.flatMap(Outcome.init(rawValue:)) {
-            case .works: self.init(outcome: .works)
-            case .fails, .crashed: self.init(outcome: .fails, reason: reason)
-            case nil: self.init(outcome: .fails, reason: "the probe process gave no verdict: \(words)")
-            }
-        case .crashed(let cause): self.init(outcome: .crashed, reason: cause)
-        case .notRun(let cause): self.init(outcome: .fails, reason: "the probe process failed: \(cause)")
-        }
+        return process.verdicts(uris, binaries: binaries, cache: &cache, force: force)
     }
 }

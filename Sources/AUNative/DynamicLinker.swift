@@ -54,6 +54,9 @@ enum DynamicLinker {
         return names.sorted()
     }
 
+    /// Whether this process may execute the file at `path`.
+    static func isExecutable(_ path: String) -> Bool { access(path, X_OK) == 0 }
+
     /// An environment variable, or nil.
     static func environment(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }

@@ -71,8 +71,19 @@ public final class NativeLibrary: @unchecked Sendable {
         var outputChannels: [Int]
     }
 
-    /// The units the factory lists, and a message for each description it could not give.
+    /// The most units one library may offer (a factory reporting more is refused whole).
+    public static let maximumUnitCount: UInt32 = 1024
+
+    /// Why the factory's unit count is refused (more than ``maximumUnitCount``), or nil.
+    var unitCountProblem: String? {
+        let count = entry.pointee.unit_count!()
+        return count > Self.maximumUnitCount ? "its factory reports \(count) units; a library may offer at most \(Self.maximumUnitCount)" : nil
+    }
+
+    /// The units the factory lists, and a message for each description it could not give
+    /// (or the one ``unitCountProblem`` and no unit).
     func units() -> (units: [UnitEntry], problems: [String]) {
+        if let problem = unitCountProblem { return ([], [problem]) }
         var units: [UnitEntry] = []
         var problems: [String] = []
         let count = entry.pointee.unit_count!()

@@ -10,8 +10,9 @@ import Synchronization
 /// While a job renders, a control thread of the watchdog reads its graph's
 /// ``AudioGraph/renderActivity`` (the cycles rendered and the node the render thread is
 /// inside, two relaxed loads the render loop's stores make cheap) four times per
-/// ``interruptedTimeout``. When neither changes for ``timeout`` seconds — or for ``interruptedTimeout``
-/// once the render was cancelled (a signal) — the render is stuck: a thread inside a unit
+/// ``interruptedTimeout``. When the render thread is inside a node and neither changes for
+/// ``timeout`` seconds — or for ``interruptedTimeout`` once the render was cancelled (a
+/// signal) — the render is stuck: a thread inside a unit
 /// cannot be taken back, so the watchdog calls its stall action with a ``Stall`` naming
 /// the job and the node, and the standard action prints it and ends the process with
 /// status 1.
@@ -22,9 +23,8 @@ public final class RenderWatchdog: Sendable {
     public struct Stall: Sendable, Error {
         /// The job's input file.
         public var job: String
-        /// The node the render thread is inside (`'id' (unit name)`), nil when it is stuck
-        /// outside the units.
-        public var node: String?
+        /// The node the render thread is inside: `'id' (unit name, reference)`.
+        public var node: String
         /// Seconds without progress.
         public var seconds: TimeInterval
         /// Whether the render had been cancelled (SIGINT or SIGTERM) and did not stop.
@@ -32,9 +32,8 @@ public final class RenderWatchdog: Sendable {
 
         /// `IN.wav: node 'verb' (Name, URI) has not returned for 10 s: the render is stuck; ending the process`.
         public var message: String {
-            let place = node.map { "node \($0) has not returned for \(RenderWatchdog.seconds(seconds)) s" }
-                ?? "the render has made no progress for \(RenderWatchdog.seconds(seconds)) s"
-            return "\(job): \(place)\(wasInterrupted ? " after an interrupt" : ""): the render is stuck; ending the process"
+            "\(job): node \(node) has not returned for \(ProbeProcess.seconds(seconds)) s"
+                + "\(wasInterrupted ? " after an interrupt" : ""): the render is stuck; ending the process"
         }
     }
 
@@ -96,17 +95,15 @@ public final class RenderWatchdog: Sendable {
                 }
                 let interrupted = cancellation?.isCancelled ?? false
                 let idle = Date().timeIntervalSince(lastChange)
-                guard idle >= (interrupted ? interruptedTimeout : timeout), !watch.isStopped.load(ordering: .relaxed) else { continue }
-                action(Stall(job: job, node: now.node.map { nodeNames[$0] ?? $0.description }, seconds: idle.rounded(), wasInterrupted: interrupted))
+                // Only a call into a unit can be stuck: between cycles (reading, writing,
+                // winding up after an interrupt) the render thread is the host's.
+                guard let node = now.node, idle >= (interrupted ? interruptedTimeout : timeout), !watch.isStopped.load(ordering: .relaxed) else { continue }
+                action(Stall(job: job, node: nodeNames[node] ?? node.description, seconds: idle.rounded(), wasInterrupted: interrupted))
                 return
             }
         }
         thread.name = "auhost render watchdog"
         thread.start()
         return watch
-    }
-
-    fileprivate static func seconds(_ interval: TimeInterval) -> String {
-        interval == interval.rounded() ? String(Int(interval)) : String(interval)
     }
 }
