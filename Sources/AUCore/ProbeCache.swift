@@ -13,6 +13,7 @@ public struct ProbeCache: Sendable {
         var verdict: ProbeVerdict
     }
 
+    /// The JSON file the cache reads and ``save()`` writes.
     public let file: URL
     private var entries: [String: Entry] = [:]
 

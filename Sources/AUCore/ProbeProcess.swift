@@ -22,6 +22,7 @@ public struct ProbeProcess: Sendable {
         case notRun(String)
     }
 
+    /// The child's executable (an `auhost`).
     public var executable: URL
     /// The arguments before the items (the subcommand).
     public var arguments: [String]
@@ -30,6 +31,7 @@ public struct ProbeProcess: Sendable {
     /// Extra environment for the children (LV2_PATH…).
     public var environment: [String: String] = [:]
 
+    /// Children of `executable` run with `arguments` before the items, killed after `timeout` seconds of silence.
     public init(executable: URL, arguments: [String], timeout: TimeInterval) {
         self.executable = executable
         self.arguments = arguments

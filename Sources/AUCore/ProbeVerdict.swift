@@ -2,6 +2,7 @@
 /// native unit library; kept in a ``ProbeCache``.
 /// - Thread: any (a plain value).
 public struct ProbeVerdict: Codable, Sendable, Equatable {
+    /// How the probe went; the raw value is the word the child reports.
     public enum Outcome: String, Codable, Sendable {
         /// It loaded (and, for a plugin, ran with finite output).
         case works
@@ -15,8 +16,10 @@ public struct ProbeVerdict: Codable, Sendable, Equatable {
     }
 
     public var outcome: Outcome
+    /// Why it fails or crashed, nil when it works.
     public var reason: String?
 
+    /// A verdict with `outcome` and, unless it works, a reason.
     public init(outcome: Outcome, reason: String? = nil) {
         self.outcome = outcome
         self.reason = reason

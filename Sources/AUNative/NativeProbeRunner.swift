@@ -22,6 +22,7 @@ public struct NativeProbeRunner: Sendable {
     /// The verdict cache.
     public var cacheFile = ProbeCache.standardFile(named: "native-probe.json")
 
+    /// A runner over `executable`, with a 10 s timeout and the standard cache.
     public init(executable: URL) { self.executable = executable }
 
     /// Where the standard runner looks for its executable: `AUHOST_PROBE_EXECUTABLE`, else
