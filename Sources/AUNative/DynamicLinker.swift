@@ -54,6 +54,9 @@ enum DynamicLinker {
         return names.sorted()
     }
 
+    /// Whether this process may execute the file at `path`.
+    static func isExecutable(_ path: String) -> Bool { access(path, X_OK) == 0 }
+
     /// An environment variable, or nil.
     static func environment(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
@@ -74,4 +77,8 @@ struct FileStatus {
     var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
     /// Anyone may write it (`o+w`).
     var isWorldWritable: Bool { mode & UInt32(S_IWOTH) != 0 }
+    /// Its group may write it (`g+w`).
+    var isGroupWritable: Bool { mode & UInt32(S_IWGRP) != 0 }
+    /// The sticky bit (`+t`): in such a folder only an entry's owner (or root) may rename or remove it.
+    var isSticky: Bool { mode & UInt32(S_ISVTX) != 0 }
 }

@@ -22,11 +22,12 @@ public final class NativeLibrary: @unchecked Sendable {
         case failed(String)
     }
 
-    /// Opens `path`, finds the entry symbol, checks the ABI version, then runs the factory's
-    /// `init`. Each failure is one message (the caller names the file).
-    static func load(_ path: String) -> Outcome {
+    /// Opens `resolved` (the real path of `path`, as ``LibraryTrust`` checked it), finds the
+    /// entry symbol, checks the ABI version, then runs the factory's `init` with `path`.
+    /// Each failure is one message (the caller names the file).
+    static func load(_ path: String, from resolved: String) -> Outcome {
         let handle: OpaquePointer
-        switch DynamicLinker.open(path) {
+        switch DynamicLinker.open(resolved) {
         case .success(let opened): handle = opened
         case .failure(let error): return .failed("cannot be loaded: \(error.message)")
         }
@@ -70,8 +71,19 @@ public final class NativeLibrary: @unchecked Sendable {
         var outputChannels: [Int]
     }
 
-    /// The units the factory lists, and a message for each description it could not give.
+    /// The most units one library may offer (a factory reporting more is refused whole).
+    public static let maximumUnitCount: UInt32 = 1024
+
+    /// Why the factory's unit count is refused (more than ``maximumUnitCount``), or nil.
+    var unitCountProblem: String? {
+        let count = entry.pointee.unit_count!()
+        return count > Self.maximumUnitCount ? "its factory reports \(count) units; a library may offer at most \(Self.maximumUnitCount)" : nil
+    }
+
+    /// The units the factory lists, and a message for each description it could not give
+    /// (or the one ``unitCountProblem`` and no unit).
     func units() -> (units: [UnitEntry], problems: [String]) {
+        if let problem = unitCountProblem { return ([], [problem]) }
         var units: [UnitEntry] = []
         var problems: [String] = []
         let count = entry.pointee.unit_count!()

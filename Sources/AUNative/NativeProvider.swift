@@ -1,58 +1,93 @@
 import AUCore
 
 /// Finds native unit libraries on the search path and offers their units. Each library is
-/// loaded once (by its real path), checked for trust and for the ABI version; a library
-/// that fails gives one ``DiscoveryProblem`` naming the file, and the others still load.
-/// A unit description offered twice keeps the first library's unit.
+/// loaded once, from its real path, after ``LibraryTrust`` accepts that path and every
+/// folder above it, and after a probe child (``NativeProbeRunner``) loaded it without
+/// crashing, hanging or reporting more than ``NativeLibrary/maximumUnitCount`` units; it is
+/// checked for the ABI version. A library that fails gives one ``DiscoveryProblem`` naming
+/// the file and why, and the others still load. A unit description offered twice keeps the
+/// first library's unit.
+///
+/// Without a probe executable (``NativeProbeRunner/standard()`` found none: an application
+/// that is not `auhost` and has none beside it nor in `AUHOST_PROBE_EXECUTABLE`), the
+/// libraries the trust check accepts are loaded in this process unprobed, as before the
+/// probe existed, and one problem says so.
 /// - Thread: control.
 public struct NativeProvider: ComponentProvider {
     public let searchPath: PluginSearchPath
+    /// The probe run before loading; nil: load in this process without one.
+    public let probe: NativeProbeRunner?
 
-    /// A provider over the standard search path (see ``PluginSearchPath/standard()``).
-    public init(searchPath: PluginSearchPath = .standard()) {
+    /// A provider over the standard search path (see ``PluginSearchPath/standard()``),
+    /// probing with the standard runner when there is one.
+    public init(searchPath: PluginSearchPath = .standard(), probe: NativeProbeRunner? = .standard()) {
         self.searchPath = searchPath
+        self.probe = probe
     }
 
     public var format: ComponentFormat { .native }
 
+    /// A library file found on the search path that the trust check accepted.
+    private struct Candidate {
+        var path: String
+        var resolved: String
+        var folder: PluginSearchPath.Folder
+    }
+
     public func discoverComponents() -> (components: [Component], problems: [DiscoveryProblem]) {
-        var components: [Component] = []
         var problems: [DiscoveryProblem] = []
-        var loadedPaths: Set<String> = []
-        var owners: [ComponentDescription: String] = [:]
+        var candidates: [Candidate] = []
+        var seen: Set<String> = []
         for folder in searchPath.folders {
             guard let status = DynamicLinker.status(folder.path), status.isDirectory else { continue }
             for name in DynamicLinker.entries(of: folder.path) where name.hasSuffix(".so") {
                 let path = folder.path.hasSuffix("/") ? folder.path + name : folder.path + "/" + name
-                let key = DynamicLinker.realPath(path) ?? path
-                guard loadedPaths.insert(key).inserted else { continue }
-                func problem(_ message: String) {
-                    problems.append(DiscoveryProblem(format: .native, location: path, message: message))
+                guard seen.insert(DynamicLinker.realPath(path) ?? path).inserted else { continue }
+                switch LibraryTrust.check(path) {
+                case .success(let resolved): candidates.append(Candidate(path: path, resolved: resolved, folder: folder))
+                case .failure(let refusal): problems.append(DiscoveryProblem(format: .native, location: path, message: refusal.message))
                 }
-                if let refusal = LibraryTrust.refusal(path: path, folder: folder.path) {
-                    problem(refusal)
+            }
+        }
+        let verdicts = probe?.verdicts(candidates.map(\.resolved)) ?? [:]
+        if probe == nil, !candidates.isEmpty {
+            problems.append(DiscoveryProblem(
+                format: .native, location: NativeProbeRunner.standardExecutablePath ?? "auhost",
+                message: "no probe executable (auhost) found there nor in \(NativeProbeRunner.executableVariable): native libraries are loaded into this process unprobed, so one that crashes or hangs while loading takes the process with it"))
+        }
+        var components: [Component] = []
+        var owners: [ComponentDescription: String] = [:]
+        for candidate in candidates {
+            func problem(_ message: String) {
+                problems.append(DiscoveryProblem(format: .native, location: candidate.path, message: message))
+            }
+            if let verdict = verdicts[candidate.resolved], verdict.outcome != .works {
+                switch verdict.outcome {
+                case .crashed: problem("not loaded: the probe process loading it \(verdict.reason ?? "crashed")")
+                case .notAUnitLibrary where candidate.folder.isBuildFolder: break
+                default: problem(verdict.reason ?? verdict.outcome.rawValue)
+                }
+                continue
+            }
+            let library: NativeLibrary
+            switch NativeLibrary.load(candidate.path, from: candidate.resolved) {
+            case .loaded(let loaded): library = loaded
+            case .notAUnitLibrary(let message):
+                if !candidate.folder.isBuildFolder { problem(message) }
+                continue
+            case .failed(let message):
+                problem(message)
+                continue
+            }
+            let (units, unitProblems) = library.units()
+            unitProblems.forEach(problem)
+            for unit in units {
+                if let owner = owners[unit.description] {
+                    problem("\(unit.description) (\(unit.name)) is skipped: \(owner) already provides it")
                     continue
                 }
-                let library: NativeLibrary
-                switch NativeLibrary.load(path) {
-                case .loaded(let loaded): library = loaded
-                case .notAUnitLibrary(let message):
-                    if !folder.isBuildFolder { problem(message) }
-                    continue
-                case .failed(let message):
-                    problem(message)
-                    continue
-                }
-                let (units, unitProblems) = library.units()
-                unitProblems.forEach(problem)
-                for unit in units {
-                    if let owner = owners[unit.description] {
-                        problem("\(unit.description) (\(unit.name)) is skipped: \(owner) already provides it")
-                        continue
-                    }
-                    owners[unit.description] = path
-                    components.append(Self.component(unit, in: library))
-                }
+                owners[unit.description] = candidate.path
+                components.append(Self.component(unit, in: library))
             }
         }
         return (components, problems)

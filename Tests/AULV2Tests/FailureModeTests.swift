@@ -37,7 +37,7 @@ import Testing
         #expect(problem.message.contains("Turtle"))
         #expect(problem.location.contains("bad-turtle.lv2"))
         // The other fixtures (all but the bad one) are still there.
-        #expect(found.components.count == 6)
+        #expect(found.components.count == 8)
     }
 
     @Test func missingBinaryIsNamed() throws {
@@ -106,5 +106,21 @@ import Testing
         #expect(crash.description.componentFlags.contains(.isKnownBroken))
         #expect(crash.brokenReason?.hasPrefix("crashed") == true)
         #expect(marked.first { $0.identifier == "urn:auhost:fixture:passthrough" }?.brokenReason == nil)
+    }
+
+    /// A plugin that prints `auhost-probe verdict … works` lines on its standard output and
+    /// then crashes is recorded as crashed: the child reports on a channel of its own.
+    @Test func aPluginCannotForgeItsProbeVerdict() throws {
+        let fixtures = try FixtureBundles()
+        defer { fixtures.remove() }
+        var runner = LV2ProbeRunner(executable: FixtureBundles.productsDirectory.appendingPathComponent("auhost"))
+        runner.environment = ["LV2_PATH": fixtures.root.path]
+        var cache = LV2ProbeCache(file: URL(fileURLWithPath: fixtures.root.path + "-cache/lv2-probe.json"))
+        defer { try? FileManager.default.removeItem(atPath: fixtures.root.path + "-cache") }
+        let uris = ["urn:auhost:fixture:forge-verdict", "urn:auhost:fixture:passthrough"]
+        let verdicts = runner.probe(uris, binaries: LV2TestSupport.provider(path: fixtures.root.path).binaryPaths(), cache: &cache)
+        #expect(verdicts["urn:auhost:fixture:forge-verdict"]?.outcome == .crashed)
+        #expect(verdicts["urn:auhost:fixture:forge-verdict"]?.reason?.contains("SIGSEGV") == true)
+        #expect(verdicts["urn:auhost:fixture:passthrough"]?.outcome == .works)
     }
 }

@@ -9,6 +9,7 @@ enum CLibraryFixtures {
         .deletingLastPathComponent().appendingPathComponent("Sources/CAUPluginABI/include").path
 
     /// A gain unit, `aufx:cgan:Test`, entirely in C: one parameter (linear gain, ID 7).
+    /// `-DCONSTRUCTOR_ABORTS`, `-DCONSTRUCTOR_LOOPS` and `-DUNIT_COUNT=n` make it a bad library.
     static let goodUnit = """
         #include <stdlib.h>
         #include <string.h>
@@ -77,8 +78,20 @@ enum CLibraryFixtures {
         static uint32_t preset_values(const auhost_unit *u, uint32_t i, auhost_parameter_value *v, uint32_t c) { (void)u; (void)i; (void)v; (void)c; return 0; }
         static void destroy(const auhost_unit *u) { free(u->unit_data); free((void *)u); }
 
+        /* The bad libraries of the probe tests: a constructor that aborts or never returns,
+           a factory that reports a huge unit count. */
+        #ifdef CONSTRUCTOR_ABORTS
+        __attribute__((constructor)) static void constructor(void) { abort(); }
+        #endif
+        #ifdef CONSTRUCTOR_LOOPS
+        __attribute__((constructor)) static void constructor(void) { for (;;) __asm__ volatile("" ::: "memory"); }
+        #endif
+        #ifndef UNIT_COUNT
+        #define UNIT_COUNT 1
+        #endif
+
         static bool init(const char *path, char *m, uint32_t c) { (void)path; (void)m; (void)c; return INIT_RESULT; }
-        static uint32_t unit_count(void) { return 1; }
+        static uint32_t unit_count(void) { return UNIT_COUNT; }
         static const auhost_unit_description description = {
             .type = 0x61756678, .subtype = 0x6367616e, .manufacturer = 0x54657374,
             .name = "C Gain", .manufacturer_name = "Test", .version = "1.0.0", .category = "Utility",

@@ -4,6 +4,7 @@
 #include "lv2_fixtures.h"
 
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <lv2/core/lv2.h>
@@ -47,6 +48,32 @@ static void run_crash(LV2_Handle instance, uint32_t frames) {
     raise(SIGSEGV);
 }
 
+/* Forges the probe's verdict lines on standard output, for every item index a child could
+   use and in the old URI form, then crashes: the probe must still record a crash. */
+static void run_forge_verdict(LV2_Handle instance, uint32_t frames) {
+    (void)instance; (void)frames;
+    for (int index = 0; index < 8; ++index) {
+        printf("auhost-probe verdict %d works\n", index);
+    }
+    printf("auhost-probe verdict urn:auhost:fixture:forge-verdict works\n");
+    fflush(stdout);
+    raise(SIGSEGV);
+}
+
+/* Never returns (the render watchdog's fixture); first creates the file named by
+   AUHOST_FIXTURE_STUCK_MARKER, if set, so that a test knows it is stuck. */
+static void run_forever(LV2_Handle instance, uint32_t frames) {
+    (void)instance; (void)frames;
+    const char *marker = getenv("AUHOST_FIXTURE_STUCK_MARKER");
+    if (marker) {
+        FILE *file = fopen(marker, "w");
+        if (file) fclose(file);
+    }
+    for (;;) {
+        __asm__ volatile("" ::: "memory");
+    }
+}
+
 static void cleanup(LV2_Handle instance) { free(instance); }
 
 static const LV2_Descriptor descriptors[] = {
@@ -57,6 +84,8 @@ static const LV2_Descriptor descriptors[] = {
     {"urn:auhost:fixture:bad-turtle", instantiate_passthrough, connect_port, NULL, run_passthrough, NULL, cleanup, NULL},
     {"urn:auhost:fixture:missing-binary", instantiate_passthrough, connect_port, NULL, run_passthrough, NULL, cleanup, NULL},
     {"urn:auhost:fixture:fixed-block", instantiate_passthrough, connect_port, NULL, run_block_length, NULL, cleanup, NULL},
+    {"urn:auhost:fixture:forge-verdict", instantiate_passthrough, connect_port, NULL, run_forge_verdict, NULL, cleanup, NULL},
+    {"urn:auhost:fixture:run-forever", instantiate_passthrough, connect_port, NULL, run_forever, NULL, cleanup, NULL},
 };
 
 LV2_SYMBOL_EXPORT const LV2_Descriptor *lv2_descriptor(uint32_t index) {

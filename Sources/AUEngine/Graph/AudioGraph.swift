@@ -413,4 +413,13 @@ public final class AudioGraph: @unchecked Sendable {
     public func render(frameCount: Int, timestamp: RenderTimestamp, input: AudioBuffers? = nil, output: AudioBuffers) -> AudioUnitStatus {
         renderer.render(frameCount: frameCount, timestamp: timestamp, input: input, output: output)
     }
+
+    /// The cycles rendered so far and the node the render thread is inside (nil between
+    /// nodes): what a watchdog reads to tell a render that makes progress from one stuck in
+    /// a unit's call.
+    /// - Thread: any (two relaxed atomic loads).
+    public var renderActivity: (cycles: UInt64, node: GraphNode?) {
+        let node = renderer.renderingNode.load(ordering: .relaxed)
+        return (renderer.cycles.load(ordering: .relaxed), node < 0 ? nil : GraphNode(rawValue: node))
+    }
 }

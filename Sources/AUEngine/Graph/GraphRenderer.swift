@@ -56,6 +56,9 @@ final class GraphRenderer: @unchecked Sendable {
     let cycles = Atomic<UInt64>(0)
     let timedCycles = Atomic<UInt64>(0)
     let renderNanoseconds = Atomic<UInt64>(0)
+    /// The raw value of the node whose step the render thread is in, -1 outside the steps:
+    /// a watchdog reads it to name a node whose unit call does not return.
+    let renderingNode = Atomic<Int32>(-1)
     /// A plan that measures time times one cycle in this many: a clock read costs about
     /// 25 ns on this VM, and reading it twice per node every cycle cost the reference chain
     /// 5 % (docs/BENCHMARKS.md); shares of render time need samples, not every cycle.
@@ -193,6 +196,7 @@ final class GraphRenderer: @unchecked Sendable {
                 var unscanned: UnsafeMutablePointer<PlanStep>?
                 for index in 0..<stepCount {
                     let step = firstStep.unsafelyUnwrapped + index
+                    renderingNode.store(step.pointee.node.rawValue, ordering: .relaxed)
                     // The ordinary step of an ordinary cycle: one call of its unit.
                     if plainCycle && step.pointee.traits.isEmpty && !step.pointee.runtimeReference._withUnsafeGuaranteedRef({ $0.isSpecial }) {
                         isolateNonFinite(&unscanned, frames: frames, time: sliceTime)
@@ -204,6 +208,7 @@ final class GraphRenderer: @unchecked Sendable {
                             time: sliceTime, unscanned: &unscanned)
                     }
                 }
+                renderingNode.store(-1, ordering: .relaxed)
                 isolateNonFinite(&unscanned, frames: frames, time: sliceTime)
                 if let sink = plan.sink {
                     prepareInput(plan, sink, frames: frames, time: sliceTime)

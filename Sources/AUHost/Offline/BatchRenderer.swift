@@ -26,6 +26,8 @@ public final class BatchRenderer: @unchecked Sendable {
     public let jobs: [RenderJob]
     /// Set by a signal or ``RenderCancellation/cancel()``: jobs stop at their next cycle.
     public let cancellation = RenderCancellation()
+    /// Ends the process when a job's render is stuck in a unit (``RenderWatchdog``); nil: none.
+    public var watchdog: RenderWatchdog? = RenderWatchdog.standard()
     /// Serializes building and disposing graphs.
     private let buildLock = Mutex(())
 
@@ -97,6 +99,8 @@ public final class BatchRenderer: @unchecked Sendable {
             let rate = loaded.preset.sampleRate ?? info?.sampleRate ?? 48_000
             let chain = try buildChain(at: rate, for: job)
             defer { buildLock.withLock { _ in chain.dispose() } }
+            let watch = watchdog?.watch(chain, job: job.input, cancellation: cancellation)
+            defer { watch?.stop() }
             if song != nil && chain.instruments.isEmpty {
                 throw AudioUnitError(.invalidFile, "a MIDI file needs an instrument (a unit of type aumu) in the chain, and '\(loaded.preset.name)' has none")
             }

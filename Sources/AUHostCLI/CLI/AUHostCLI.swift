@@ -9,7 +9,7 @@ public enum AUHostCLI {
 
     /// Every subcommand, in the order `--help` lists them.
     public static var commands: [any Command.Type] {
-        [ListCommand.self, InfoCommand.self, RunCommand.self, NewUnitCommand.self, ProbeUnitCommand.self, RenderCommand.self, BenchCommand.self, GraphCommand.self, SaveCommand.self]
+        [ListCommand.self, InfoCommand.self, RunCommand.self, NewUnitCommand.self, ProbeUnitCommand.self, ProbeLibraryCommand.self, RenderCommand.self, BenchCommand.self, GraphCommand.self, SaveCommand.self]
     }
 
     /// Runs `auhost` with `arguments` (without the program name) and returns the exit status.

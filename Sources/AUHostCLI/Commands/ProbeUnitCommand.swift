@@ -2,7 +2,7 @@ import AUHost
 import Foundation
 
 /// `auhost probe-unit URI…` (internal): instantiates and runs each LV2 plugin in this
-/// process and prints one verdict line each. `auhost list --probe` runs it in child
+/// process and reports one verdict each on its private ``ProbeChannel``. `auhost list --probe` runs it in child
 /// processes so that a plugin that crashes takes only the child down.
 /// - Thread: control.
 enum ProbeUnitCommand: Command {
@@ -12,7 +12,9 @@ enum ProbeUnitCommand: Command {
         usage: auhost probe-unit URI [URI...]
 
         Instantiates each LV2 plugin, renders 16 blocks with a sine and a MIDI note, and
-        prints `auhost-probe begin URI` and then `auhost-probe verdict URI works|fails [reason]`.
+        reports `auhost-probe begin N` and then `auhost-probe verdict N works|fails [reason]`
+        (N counting the URIs from 0) on the pipe it was given as standard output, which it
+        takes for itself first: what a plugin prints goes to standard error.
         A plugin that crashes ends this process; 'auhost list --probe' runs this command in a
         child process, records the crash and carries on. Verdicts are cached by 'list --probe'.
 
@@ -20,14 +22,14 @@ enum ProbeUnitCommand: Command {
 
     static func run(_ arguments: inout Arguments, _ context: CommandContext) throws(CLIError) -> Int32 {
         let uris = try arguments.finish(positionals: 1...Int.max, names: "plugin URIs")
+        let channel = ProbeChannel.claimStandardOutput()
         let components = LV2Provider(probeCacheFile: nil).discoverComponents().components
         var byURI: [String: Component] = [:]
         for component in components { byURI[component.identifier] = component }
-        for uri in uris {
-            LV2ProbeRunner.report("begin \(uri)")
+        for (index, uri) in uris.enumerated() {
+            channel.begin(index)
             let verdict = byURI[uri].map(LV2Probe.probe) ?? LV2ProbeVerdict(outcome: .fails, reason: "no LV2 plugin \(uri)")
-            let reason = (verdict.reason ?? "").replacingOccurrences(of: "\n", with: " ")
-            LV2ProbeRunner.report("verdict \(uri) \(verdict.outcome.rawValue)\(reason.isEmpty ? "" : " " + reason)")
+            channel.verdict(index, verdict.outcome.rawValue + (verdict.reason.map { " " + $0 } ?? ""))
         }
         return 0
     }
