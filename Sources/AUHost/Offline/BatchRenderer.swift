@@ -95,6 +95,11 @@ public final class BatchRenderer: @unchecked Sendable {
             let song = StandardMIDIFile.isMIDIFile(job.input) ? try StandardMIDIFile(path: job.input) : nil
             let info = song == nil ? try AudioFileReader(path: job.input, maxFramesPerRead: 1).info : nil
             let rate = loaded.preset.sampleRate ?? info?.sampleRate ?? 48_000
+            guard ChainPreset.sampleRates.contains(rate) else {
+                throw AudioUnitError(
+                    .formatNotSupported,
+                    "\(job.input): the chain would run at the file's \(RenderReport.rate(rate)) Hz; expected a rate in \(ChainPreset.sampleRateRange) Hz (set the preset's sampleRate to convert)")
+            }
             let chain = try buildChain(at: rate, for: job)
             defer { buildLock.withLock { _ in chain.dispose() } }
             if song != nil && chain.instruments.isEmpty {

@@ -35,9 +35,8 @@ enum GraphCommand: Command {
     static func run(_ arguments: inout Arguments, _ context: CommandContext) throws(CLIError) -> Int32 {
         let dot = arguments.flag("--dot")
         let svg = try arguments.option("--svg")
-        let rate = try arguments.option("--sample-rate", expected: "a sample rate in Hz, such as 48000") { text -> Double? in
-            guard let value = Double(text), value > 0, value <= 1_536_000 else { return nil }
-            return value
+        let rate = try arguments.option("--sample-rate", expected: "a sample rate in \(ChainPreset.sampleRateRange) Hz, such as 48000") { text in
+            Double(text).flatMap { ChainPreset.sampleRates.contains($0) ? $0 : nil }
         }
         let sets = try arguments.options("--set")
         let file = try arguments.finish(positionals: 1...1, names: "a PRESET.json")[0]

@@ -48,8 +48,8 @@ enum RenderCommand: Command {
         let outputDirectory = try arguments.option("--output-dir")
         let format = try arguments.option("--format", expected: "one of wav|flac|aiff|ogg") { AudioFileFormat(rawValue: $0.lowercased()) }
         let bitDepth = try arguments.option("--bit-depth", expected: "one of 16|24|32f") { BitDepth(rawValue: $0.lowercased()) }
-        settings.outputSampleRate = try arguments.option("--sample-rate", expected: "a whole sample rate in 1...768000 Hz") { text in
-            Double(text).flatMap { $0.isFinite && $0 == $0.rounded() && (1...768_000).contains($0) ? $0 : nil }
+        settings.outputSampleRate = try arguments.option("--sample-rate", expected: "a whole sample rate in \(ChainPreset.sampleRateRange) Hz") { text in
+            Double(text).flatMap { $0 == $0.rounded() && ChainPreset.sampleRates.contains($0) ? $0 : nil }
         }
         settings.tail = try arguments.option("--tail", expected: "a number of seconds in 0...3600 or auto") { TailLength(argument: $0) } ?? .auto
         settings.blockSize = try arguments.option("--block", expected: "a frame count in \(RenderSettings.blockSizes)") { text in

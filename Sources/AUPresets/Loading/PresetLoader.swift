@@ -74,8 +74,8 @@ public struct PresetLoader: Sendable {
     private func load(_ decoded: DecodedPreset, problems: ProblemCollector, overrides: [ParameterOverride]) throws(PresetError) -> LoadedPreset {
         var problems = problems
         var preset = decoded.preset
-        if let rate = preset.sampleRate, !(rate > 0 && rate <= 1_536_000) {
-            problems.add(.invalidValue, JSONPath.root.key("sampleRate"), "expected a sample rate in 1...1536000 Hz, found \(formatNumber(rate))")
+        if let rate = preset.sampleRate, !ChainPreset.sampleRates.contains(rate) {
+            problems.add(.invalidValue, JSONPath.root.key("sampleRate"), "expected a sample rate in \(ChainPreset.sampleRateRange) Hz, found \(formatNumber(rate))")
         }
         var results = NodeValidator(registry: registry).validate(decoded, problems: &problems)
         var routing = RoutingValidator(
