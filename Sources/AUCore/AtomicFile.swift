@@ -10,6 +10,9 @@ import Foundation
 /// `deinit`, when neither ran) deletes it. Until then an existing file at the destination is
 /// never touched; without `overwrite` it is never replaced at all (the final step is `link`,
 /// which fails if the name exists, with no window between the check and the write).
+/// Whatever `overwrite` says, it never replaces what is not a regular file (a device such
+/// as `/dev/null`, a FIFO, a socket) nor any of the `inputs` it is given (compared by
+/// device and inode, so another spelling or a link of an input is caught too).
 /// - Thread: control; one file is used by one thread at a time.
 public final class AtomicFile {
     /// The temporary file's descriptor, open for writing until commit or discard.
@@ -24,15 +27,19 @@ public final class AtomicFile {
     private var isDone = false
 
     /// Checks the destination and creates the temporary file; nothing is written at the
-    /// destination.
+    /// destination. `inputs` are the files the caller reads (a preset, an input file).
     /// - Thread: control.
-    public init(destination: String, overwrite: Bool) throws(AtomicFileFailure) {
+    public init(destination: String, overwrite: Bool, inputs: [String] = []) throws(AtomicFileFailure) {
         guard !destination.isEmpty, !destination.hasSuffix("/") else { throw .notAFileName }
         let folder = Self.folder(of: destination)
         guard Self.isDirectory(folder) else { throw .folderMissing(folder, exists: Self.exists(folder)) }
-        if Self.exists(destination) {
-            if Self.isDirectory(destination) { throw .destinationIsAFolder }
+        switch NodeKind(path: destination) {
+        case .missing: break
+        case .folder: throw .destinationIsAFolder
+        case .regularFile:
+            if let input = inputs.first(where: { Self.isSameFile($0, destination) }) { throw .destinationIsAnInput(input) }
             if !overwrite { throw .destinationExists }
+        case let kind: throw .notARegularFile(kind)
         }
         let name = destination.split(separator: "/").last.map(String.init) ?? destination
         var template = Array("\(folder)/.\(name).auhost-XXXXXX".utf8CString)
@@ -85,6 +92,9 @@ public final class AtomicFile {
         isOpen = false
         guard close(descriptor) == 0 else { throw fail(.cannotClose(errno: errno)) }
         if overwrite {
+            // What appeared since `init` is not replaced unless it is a regular file.
+            let kind = NodeKind(path: destination)
+            guard kind == .missing || kind == .regularFile else { throw fail(.notARegularFile(kind)) }
             guard rename(temporaryPath, destination) == 0 else { throw fail(.cannotMoveIntoPlace(errno: errno)) }
         } else if link(temporaryPath, destination) == 0 {
             unlink(temporaryPath)
@@ -146,6 +156,12 @@ public final class AtomicFile {
               let value = UInt32(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8)
         else { return 0o022 }
         return value
+    }
+
+    /// Whether two paths name one file (device and inode, links followed).
+    private static func isSameFile(_ a: String, _ b: String) -> Bool {
+        var first = stat(), second = stat()
+        return stat(a, &first) == 0 && stat(b, &second) == 0 && first.st_dev == second.st_dev && first.st_ino == second.st_ino
     }
 
     private static func exists(_ path: String) -> Bool {

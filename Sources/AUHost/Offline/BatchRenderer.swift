@@ -86,7 +86,7 @@ public final class BatchRenderer: @unchecked Sendable {
             if cancellation.isCancelled {
                 throw AudioUnitError(.cannotDoInCurrentContext, "not rendered: interrupted")
             }
-            if !settings.overwrite, FileManager.default.fileExists(atPath: job.output) {
+            if !settings.overwrite, AtomicFile.NodeKind(path: job.output) == .regularFile {
                 throw AudioUnitError(.invalidFilePath, "\(job.output): already exists; pass --force to replace it")
             }
             // A Standard MIDI File plays the chain's instruments (at the preset's rate, else
@@ -113,7 +113,8 @@ public final class BatchRenderer: @unchecked Sendable {
             }
             let renderer = try OfflineFileRenderer(
                 job: job, chain: chain, settings: settings, input: input,
-                fileSampleRate: settings.outputSampleRate ?? info?.sampleRate ?? rate, fileChannels: info?.channels ?? chain.outputChannels)
+                fileSampleRate: settings.outputSampleRate ?? info?.sampleRate ?? rate, fileChannels: info?.channels ?? chain.outputChannels,
+                otherInputs: [loaded.file])
             return .success(try renderer.run(cancellation: cancellation, progress: progress))
         } catch {
             return .failure(error.naming(job))

@@ -46,7 +46,7 @@ enum SaveCommand: Command {
         }
         if let newName { preset.name = newName }
         do {
-            try PresetWriter.save(preset, to: destination, force: force)
+            try PresetWriter.save(preset, to: destination, force: force, inputs: [file])
         } catch {
             throw CLIError(lines(error, file: destination))
         }
