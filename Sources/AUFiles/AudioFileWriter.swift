@@ -64,6 +64,8 @@ public final class AudioFileWriter {
             throw .file(path, .invalidFile, "cannot start writing \(encoding) (libsndfile: \(failure.message))")
         }
         if encoding.format == .ogg { _ = file.setVBRQuality(encoding.vorbisQuality) }
+        // Over 4 GiB a WAV's RIFF sizes would wrap: RF64 then, a plain WAV when smaller.
+        if encoding.format == .wav { _ = file.setRF64AutoDowngrade() }
         self.output = output
         self.path = path
         self.encoding = encoding
