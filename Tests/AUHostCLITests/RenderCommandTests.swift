@@ -236,9 +236,9 @@ private let lookaheadNode = #"{"id": "limiter", "unit": "http://plugin.org.uk/sw
         #expect(folder.contents() == ["gain.json", "in.wav", "notes.txt"])
     }
 
-    /// A disk that fills up while rendering (an error met on the writer thread): one clear
+    /// A disk without room for the output: refused before rendering (statvfs) in one clear
     /// line naming the output, exit 1, no partial file; the same render to a disk with room
-    /// works.
+    /// works. (A disk filling up while writing is AUFilesTests' AtomicWriteTests.)
     @Test(.enabled(if: TinyFileSystem.isAvailable, "mounting a tmpfs needs root"))
     func aFullDiskLeavesNoPartialOutput() throws {
         let folder = try TemporaryFolder()
@@ -251,7 +251,7 @@ private let lookaheadNode = #"{"id": "limiter", "unit": "http://plugin.org.uk/sw
         let full = try runExecutable(["render", chain, input, "-o", "\(disk.path)/long.wav", "--bit-depth", "32f", "--tail", "0"])
         #expect(full.status == 1)
         #expect(full.errors.split(separator: "\n").count == 1, "\(full.errors)")
-        #expect(full.errors.contains("\(disk.path)/long.wav") && full.errors.contains("No space left"), "\(full.errors)")
+        #expect(full.errors.contains("\(disk.path)/long.wav") && full.errors.contains("free; expected room for it"), "\(full.errors)")
         #expect(!full.errors.contains("Fatal error"))
         #expect((try FileManager.default.contentsOfDirectory(atPath: disk.path)).isEmpty)
         let fine = try runExecutable(["render", chain, input, "-o", folder.file("fine.wav"), "--bit-depth", "32f", "--tail", "0"])
@@ -298,6 +298,7 @@ private let lookaheadNode = #"{"id": "limiter", "unit": "http://plugin.org.uk/sw
             """)
         let result = render([synth, midi, "-o", folder.file("a4.wav"), "--bit-depth", "32f"])
         #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.hasPrefix("\(midi): a MIDI song of 0:01.5, rendered"), "the length is said before rendering: \(result.output)")
         let (rate, samples) = try readAudio(folder.file("a4.wav"))
         #expect(rate == 48_000)
         let left = samples[0]

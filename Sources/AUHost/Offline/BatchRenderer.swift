@@ -36,12 +36,14 @@ public final class BatchRenderer: @unchecked Sendable {
         self.jobs = jobs
     }
 
-    /// Renders every job; `finished` is called for each, in job order, as soon as it and
+    /// Renders every job; `notice` hears what a job says before it starts (from its
+    /// worker's thread); `finished` is called for each, in job order, as soon as it and
     /// every job before it are done (from whichever thread finished last, one call at a
     /// time); `progress` hears how far each job is, in thousandths, from its worker's thread.
     /// Returns the outcomes in job order.
     public func run(
         progress: (@Sendable (_ job: Int, _ permille: Int) -> Void)? = nil,
+        notice: @escaping @Sendable (String) -> Void = { _ in },
         finished: @escaping @Sendable (Int, Result<RenderReport, AudioUnitError>) -> Void = { _, _ in }
     ) -> [Result<RenderReport, AudioUnitError>] {
         struct Shared {
@@ -60,7 +62,7 @@ public final class BatchRenderer: @unchecked Sendable {
                     defer { state.next += 1 }
                     return state.next
                 }) {
-                    let outcome = render(jobs[index]) { progress?(index, $0) }
+                    let outcome = render(jobs[index], progress: { progress?(index, $0) }, notice: notice)
                     shared.withLock { state in
                         state.outcomes[index] = outcome
                         while state.reported < jobs.count, let done = state.outcomes[state.reported] {
@@ -79,9 +81,10 @@ public final class BatchRenderer: @unchecked Sendable {
         return shared.withLock { $0.outcomes.map { $0! } }
     }
 
-    /// Renders one job on the calling thread.
+    /// Renders one job on the calling thread; `notice` hears what is worth saying before
+    /// it starts (a MIDI song's length).
     /// - Thread: control (a worker), playing the render thread for its graph.
-    public func render(_ job: RenderJob, progress: (Int) -> Void) -> Result<RenderReport, AudioUnitError> {
+    public func render(_ job: RenderJob, progress: (Int) -> Void, notice: (String) -> Void = { _ in }) -> Result<RenderReport, AudioUnitError> {
         do throws(AudioUnitError) {
             if cancellation.isCancelled {
                 throw AudioUnitError(.cannotDoInCurrentContext, "not rendered: interrupted")
@@ -93,6 +96,14 @@ public final class BatchRenderer: @unchecked Sendable {
             // 48 kHz) into the chain's output channels; an audio file runs through the chain
             // and comes back at its own rate and channel count.
             let song = StandardMIDIFile.isMIDIFile(job.input) ? try StandardMIDIFile(path: job.input) : nil
+            if let song {
+                guard song.duration <= settings.maximumLength else {
+                    throw AudioUnitError(
+                        .invalidFile,
+                        "\(job.input): the song lasts \(RenderReport.clock(song.duration)), longer than the \(RenderReport.clock(settings.maximumLength)) --max-length allows; expected a shorter song, or pass --max-length SECONDS")
+                }
+                notice("\(job.input): a MIDI song of \(RenderReport.clock(song.duration)), rendered with its tail into \(job.output)")
+            }
             let info = song == nil ? try AudioFileReader(path: job.input, maxFramesPerRead: 1).info : nil
             let rate = loaded.preset.sampleRate ?? info?.sampleRate ?? 48_000
             guard ChainPreset.sampleRates.contains(rate) else {

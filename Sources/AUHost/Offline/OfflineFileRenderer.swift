@@ -54,6 +54,8 @@ final class OfflineFileRenderer {
         let threaded = settings.overlapsFileWork
         let file: AudioFileOutput
         do {
+            let seconds = Double(input.totalFrames) / chain.sampleRate + settings.tail.longestSeconds(reportedTail: Self.reportedTail(of: chain))
+            try OutputSpace.check(job, frames: Int((seconds * fileSampleRate).rounded(.up)), channels: fileChannels)
             file = try AudioFileOutput(
                 path: job.output, encoding: job.encoding,
                 fileSampleRate: fileSampleRate, fileChannels: fileChannels,

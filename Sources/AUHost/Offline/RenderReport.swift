@@ -53,4 +53,14 @@ public struct RenderReport: Sendable {
     }
 
     static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
+
+    /// A length for people: `2:05.5` (minutes), `1:02:05` (hours), `16 days 4:20:00`.
+    static func clock(_ value: Double) -> String {
+        let whole = Int(min(value, 1e15))
+        let (days, hours, minutes) = (whole / 86_400, whole / 3600 % 24, whole / 60 % 60)
+        let secondsText = String(format: "%04.1f", value - Double(whole - whole % 60))
+        if days > 0 { return String(format: "%d day%@ %d:%02d:%02d", days, days == 1 ? "" : "s", hours, minutes, whole % 60) }
+        if hours > 0 { return String(format: "%d:%02d:%02d", hours, minutes, whole % 60) }
+        return "\(minutes):\(secondsText)"
+    }
 }

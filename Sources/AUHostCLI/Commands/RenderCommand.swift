@@ -9,14 +9,17 @@ enum RenderCommand: Command {
     static let help = """
         usage: auhost render PRESET.json INPUT... (-o OUTPUT | --output-dir DIR)
                              [--format wav|flac|aiff|ogg] [--bit-depth 16|24|32f] [--sample-rate R]
-                             [--tail SECONDS|auto] [--block N] [--jobs N] [--set NODE.PARAM=VALUE]... [--force]
+                             [--tail SECONDS|auto] [--max-length SECONDS] [--block N] [--jobs N]
+                             [--set NODE.PARAM=VALUE]... [--force]
 
         Renders each INPUT (anything libsndfile reads) through the chain and writes the result
         atomically: a temporary file renamed into place, never over an existing file without
         --force, nothing left behind on failure. The chain runs at the preset's sampleRate,
         else the input's; the input is converted to the chain's rate and channel count and the
         output back to the input's (or to --sample-rate). The chain's latency is compensated:
-        the output is time-aligned with the input. Each file's peak, RMS and true peak are
+        the output is time-aligned with the input. An output that could not fit (AIFF past
+        4 GiB, more than its file system has free, counting the longest tail) is refused
+        before rendering; WAV past 4 GiB is RF64. Each file's peak, RMS and true peak are
         printed, with a warning when it clips.
 
           -o, --output OUTPUT  the output file (one INPUT only)
@@ -27,6 +30,8 @@ enum RenderCommand: Command {
           --tail T             seconds of effect tail after the input's end, or auto (the default):
                                at least the units' reported tail time, then until the output stays
                                below -90 dBFS for 0.5 s, at most 30 s (or the reported tail if longer)
+          --max-length S       the longest MIDI song rendered, in seconds (default 3600); a
+                               song's length is printed before it renders
           --block N            frames per render cycle, 1...16384 (default 1024)
           --jobs N             files rendered at once, each through its own graph (default 1)
           --set N.P=V          set a parameter before rendering (repeatable)
@@ -52,6 +57,9 @@ enum RenderCommand: Command {
             Double(text).flatMap { $0 == $0.rounded() && ChainPreset.sampleRates.contains($0) ? $0 : nil }
         }
         settings.tail = try arguments.option("--tail", expected: "a number of seconds in 0...3600 or auto") { TailLength(argument: $0) } ?? .auto
+        settings.maximumLength = try arguments.option("--max-length", expected: "a number of seconds in 1...604800") { text in
+            Double(text).flatMap { RenderSettings.maximumLengths.contains($0) ? $0 : nil }
+        } ?? settings.maximumLength
         settings.blockSize = try arguments.option("--block", expected: "a frame count in \(RenderSettings.blockSizes)") { text in
             Int(text).flatMap { RenderSettings.blockSizes.contains($0) ? $0 : nil }
         } ?? settings.blockSize
@@ -92,7 +100,10 @@ enum RenderCommand: Command {
         let renderer = BatchRenderer(loaded: loaded, registry: context.registry, settings: settings, jobs: jobs)
         renderer.cancellation.watchSignals()
         defer { renderer.cancellation.stopWatchingSignals() }
-        let outcomes = renderer.run(progress: { progress.update(file: $0, permille: $1) }) { _, outcome in
+        let outcomes = renderer.run(
+            progress: { progress.update(file: $0, permille: $1) },
+            notice: { text in progress.printing { out.line(text) } }
+        ) { _, outcome in
             progress.printing {
                 switch outcome {
                 case .success(let report):
