@@ -75,4 +75,28 @@ import Testing
             #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path).isEmpty)
         }
     }
+
+    /// 600 notes at once into an instrument that takes 512 a cycle: the render succeeds,
+    /// the rest are dropped and counted in one warning.
+    @Test func moreSimultaneousMIDIEventsThanACycleTakesAreDroppedWithOneWarning() throws {
+        try inFolder { folder, _ in
+            var events: [UInt8] = []
+            for note in 0..<600 { events += [0x00, 0x90, UInt8(note % 128), 1] }
+            events += [0x60, 0xFF, 0x2F, 0x00]
+            let length = UInt32(events.count)
+            let song = Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0, 96] + Array("MTrk".utf8)
+                + [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)] + events
+            let midi = folder + "/chord.mid"
+            try Data(song).write(to: URL(fileURLWithPath: midi))
+            let synth = folder + "/synth.json"
+            try Data(#"{"auhost": 1, "name": "synth", "sampleRate": 48000, "nodes": [{"id": "synth", "unit": "aumu:synt:AUHs"}], "chain": ["synth"]}"#.utf8)
+                .write(to: URL(fileURLWithPath: synth))
+            let output = TextOutput(), errors = TextOutput()
+            let status = AUHostCLI.run(["render", synth, midi, "-o", folder + "/chord.wav", "--tail", "0"], output: output, errors: errors)
+            #expect(status == 0, "\(errors.captured)")
+            let warnings = errors.captured.split(separator: "\n").filter { $0.contains("dropped") }
+            #expect(warnings.count == 1, "\(errors.captured)")
+            #expect(warnings.first?.contains("\(midi): 88 MIDI events were dropped: more than 512") == true, "\(errors.captured)")
+        }
+    }
 }

@@ -119,6 +119,7 @@ final class OfflineFileRenderer {
                 chainSampleRate: chain.sampleRate, chainChannels: chain.outputChannels, latencyFrames: chain.latencyFrames,
                 tailSeconds: Double(tail.frames) / chain.sampleRate, tailEndedAtCap: tail.endedAtCap, levels: levels)
             report.instrumentGotNoMIDI = !(input is MIDIFileSource) && !chain.takesAudioInput && !chain.instruments.isEmpty
+            report.droppedMIDIEvents = (input as? MIDIFileSource)?.droppedEvents ?? 0
             return report
         } catch {
             output.cancel()

@@ -23,6 +23,9 @@ public struct RenderReport: Sendable {
     /// An audio file went through a chain that takes no audio input and starts with an
     /// instrument: the instrument got no notes, the file only set the length.
     public var instrumentGotNoMIDI = false
+    /// MIDI events dropped because more than an instrument takes in one cycle
+    /// (``AudioUnit/eventCapacity``) happened in it.
+    public var droppedMIDIEvents = 0
 
     public var duration: Double { sampleRate > 0 ? Double(frames) / sampleRate : 0 }
 
@@ -41,6 +44,9 @@ public struct RenderReport: Sendable {
         if let clipping = levels.clippingWarning { lines.append("\(job.output): \(clipping)") }
         if instrumentGotNoMIDI {
             lines.append("\(job.input): the chain takes no audio input and its instrument got no MIDI, so this file only set the length; give a Standard MIDI File to play it")
+        }
+        if droppedMIDIEvents > 0 {
+            lines.append("\(job.input): \(droppedMIDIEvents) MIDI event\(droppedMIDIEvents == 1 ? " was" : "s were") dropped: more than \(AudioUnit.eventCapacity) happened within one render cycle of an instrument; expected fewer at once (or a smaller --block)")
         }
         if tailEndedAtCap {
             lines.append("\(job.output): the tail was still above \(Int(TailLength.quietThresholdDBFS)) dBFS when it was cut at \(Self.seconds(tailSeconds)) s; pass --tail SECONDS for a longer one")
