@@ -79,4 +79,19 @@ import Testing
             #expect(result.errors.contains("\(named): \(message)"), "\(result.errors)")
         }
     }
+
+    /// A splitter wired to thousands of outputs: the problems are many, the lines are not.
+    @Test func thousandsOfBadConnectionsPrintFiftyLinesAndACount() throws {
+        try inFolder { folder, _, _ in
+            let connections = (0..<3000).map { #"["s:\#($0)", "output:0"]"# }.joined(separator: ", ")
+            let preset = folder + "/wide.json"
+            try Data(#"{"auhost": 1, "name": "Wide", "nodes": [{"id": "s", "unit": "aufx:splt:AUHs"}], "connections": [["input:0", "s:0"], \#(connections)]}"#.utf8)
+                .write(to: URL(fileURLWithPath: preset))
+            let result = runCLI("graph", preset)
+            #expect(result.status == 1)
+            let lines = result.errors.split(separator: "\n")
+            #expect(lines.count == 51, "\(lines.count) lines")
+            #expect(lines.last?.contains("\(preset): 2949 more problems not shown") == true, "\(lines.last ?? "")")
+        }
+    }
 }
