@@ -30,7 +30,7 @@ import Testing
             let file = try AtomicFile(destination: path, overwrite: false)
             try file.write(Data("text".utf8))
             #expect(!FileManager.default.fileExists(atPath: path), "nothing at the destination while writing")
-            #expect(contents(folder).count == 1 && contents(folder)[0].hasPrefix(".new.json.auhost-"))
+            #expect(contents(folder).isEmpty, "the file has no name until it is complete (O_TMPFILE)")
             try file.commit()
             #expect(contents(folder) == ["new.json"], "the temporary file was renamed, not copied")
             #expect(FileManager.default.contents(atPath: path) == Data("text".utf8))
@@ -176,6 +176,24 @@ import Testing
                 try AtomicFile(destination: folder + "/./preset.json", overwrite: true, inputs: [folder + "/other-name.json"])
             }
             #expect(FileManager.default.contents(atPath: input) == Data("{}".utf8))
+        }
+    }
+
+    /// A named temporary file (the fallback where O_TMPFILE is refused) of a process that is
+    /// gone is deleted by the next writer into its folder; a live process's is kept.
+    @Test func staleTemporariesOfDeadProcessesAreRemoved() throws {
+        try inFolder { folder in
+            let child = Process()
+            child.executableURL = URL(fileURLWithPath: "/bin/true")
+            try child.run()
+            child.waitUntilExit()
+            let dead = "\(folder)/.take.wav.auhost-\(child.processIdentifier)-a1b2c3"
+            let live = "\(folder)/.mine.wav.auhost-\(getpid())-d4e5f6"
+            let other = "\(folder)/.notes.txt"
+            for path in [dead, live, other] { try Data("x".utf8).write(to: URL(fileURLWithPath: path)) }
+            let file = try AtomicFile(destination: folder + "/new.wav", overwrite: false)
+            file.discard()
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == [".mine.wav.auhost-\(getpid())-d4e5f6", ".notes.txt"])
         }
     }
 }

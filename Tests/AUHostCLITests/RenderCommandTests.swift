@@ -424,9 +424,12 @@ private let lookaheadNode = #"{"id": "limiter", "unit": "http://plugin.org.uk/sw
         #expect(quiet.status == 0 && quiet.errors.isEmpty, "\(quiet.errors)")
     }
 
-    /// SIGINT while rendering: exit 130, the output in progress is abandoned, nothing
-    /// partial (no temporary file) is left.
-    @Test func anInterruptedRenderLeavesNothing() throws {
+    /// A signal while rendering: SIGINT, SIGTERM and SIGHUP exit 128 + the signal (130,
+    /// 143, 129) after abandoning the output; SIGKILL cannot be handled, and still nothing
+    /// is left in the folder, not even a hidden temporary file (the output is unnamed until
+    /// it is complete).
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143)), (SIGHUP, Int32(129)), (SIGKILL, Int32(0))])
+    func anInterruptedRenderLeavesNothing(signal: Int32, status: Int32) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let input = folder.file("long.wav")
@@ -442,18 +445,24 @@ private let lookaheadNode = #"{"id": "limiter", "unit": "http://plugin.org.uk/sw
         process.standardError = errors
         process.standardOutput = Pipe()
         try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         var started = false
         for _ in 0..<600 where !started {
-            started = folder.contents().contains { $0.hasPrefix(".out.wav.auhost-") }
+            started = hasOutputOpen(process.processIdentifier, in: folder.path)
             if !started { Thread.sleep(forTimeInterval: 0.05) }
         }
-        #expect(started, "no temporary output appeared")
+        #expect(started, "the render never opened its output")
         Thread.sleep(forTimeInterval: 0.2)
-        kill(process.processIdentifier, SIGINT)
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 130, "\(text)")
-        #expect(text.contains("interrupted"), "\(text)")
+        kill(process.processIdentifier, signal)
+        for _ in 0..<600 where process.isRunning { Thread.sleep(forTimeInterval: 0.05) }
+        try #require(!process.isRunning, "the render did not end within 30 s of the signal")
+        let text = String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self)
+        if signal == SIGKILL {
+            #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL)
+        } else {
+            #expect(process.terminationStatus == status, "\(text)")
+            #expect(text.contains("interrupted"), "\(text)")
+        }
         #expect(folder.contents() == ["long.wav", "slow.json"])
     }
 
@@ -491,4 +500,18 @@ private func runCLI(_ arguments: [String]) -> (status: Int32, output: String, er
     let errors = TextOutput()
     let status = AUHostCLI.run(arguments, output: output, errors: errors) { ComponentRegistry(providers: []) }
     return (status, output.captured, errors.captured)
+}
+
+/// Whether process `pid` has a file open for writing in `folder` other than its inputs: an
+/// unnamed output (`/proc` shows `folder/#inode (deleted)`) or a hidden temporary one.
+private func hasOutputOpen(_ pid: Int32, in folder: String) -> Bool {
+    let fds = "/proc/\(pid)/fd"
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: fds)) ?? [] {
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(fds)/\(name)"),
+              target.hasPrefix(folder + "/")
+        else { continue }
+        let file = target.dropFirst(folder.count + 1)
+        if file.hasPrefix("#") || file.hasPrefix(".out.wav.auhost-") { return true }
+    }
+    return false
 }

@@ -39,8 +39,10 @@ enum RenderCommand: Command {
 
         A progress bar is drawn on standard error when it is a terminal. Exits 0 when every
         file rendered; 1 when any failed (the others are still rendered) or the preset does
-        not load; 64 for usage errors; 130 when interrupted (SIGINT or SIGTERM: the files in
-        progress are abandoned, nothing partial is left).
+        not load; 64 for usage errors; 128 + the signal when interrupted (130 for SIGINT, 143
+        for SIGTERM, 129 for SIGHUP: the files in progress are abandoned, nothing partial is
+        left; an output is an unnamed file until it is complete, so not even SIGKILL leaves
+        one behind).
 
         """
 
@@ -117,7 +119,9 @@ enum RenderCommand: Command {
         progress.finish()
         let failures = outcomes.filter { if case .failure = $0 { true } else { false } }.count
         if renderer.cancellation.isCancelled {
-            throw CLIError("interrupted; \(jobs.count - failures) of \(jobs.count) files were rendered, no partial output was left", status: 130)
+            throw CLIError(
+                "interrupted; \(jobs.count - failures) of \(jobs.count) files were rendered, no partial output was left",
+                status: renderer.cancellation.exitStatus)
         }
         // A single file's error line was printed already; a batch adds a summary.
         if failures == 0 { return 0 }
