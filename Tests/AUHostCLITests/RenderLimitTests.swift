@@ -99,4 +99,17 @@ import Testing
             #expect(warnings.first?.contains("\(midi): 88 MIDI events were dropped: more than 512") == true, "\(errors.captured)")
         }
     }
+
+    /// A chain takes its rate from the input when the preset names none: an input at
+    /// 4000 Hz would run it outside 8000...768000 Hz, where plugins misbehave.
+    @Test func anInputRateOutsideTheChainRatesIsRefused() throws {
+        try inFolder { folder, preset in
+            let input = folder + "/low.wav"
+            try writeSilence(input, sampleRate: 4000, frames: 400)
+            let result = runCLI("render", preset, input, "-o", folder + "/out.wav")
+            #expect(result.status == 1)
+            #expect(result.errors.contains("\(input): the chain would run at the file's 4000 Hz; expected a rate in 8000...768000 Hz"), "\(result.errors)")
+            #expect(!FileManager.default.fileExists(atPath: folder + "/out.wav"))
+        }
+    }
 }

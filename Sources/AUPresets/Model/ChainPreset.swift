@@ -18,7 +18,7 @@ public struct ChainPreset: Hashable, Sendable {
     /// input file's rate the chain would take and `--sample-rate` are refused outside it.
     public static let sampleRates: ClosedRange<Double> = 8_000...768_000
     /// ``sampleRates`` as messages write it: `8000...768000`.
-    public static let sampleRateRange = "8000...768000"
+    public static let sampleRateRange = "\(Int(sampleRates.lowerBound))...\(Int(sampleRates.upperBound))"
 
     public var name: String
     public var description: String?
