@@ -4,7 +4,8 @@ import AUEngine
 import Foundation
 import Testing
 
-/// A seeded mutation fuzzer over the shipped presets (Presets/*.json): flipped, inserted and
+/// A seeded mutation fuzzer over the shipped presets (Presets/*.json) and two that load
+/// with the fixtures: flipped, inserted and
 /// deleted bytes, numbers replaced by extremes, strings by huge ones, deep nesting. Every
 /// variant goes through the real loader in-process and must load or throw a
 /// ``PresetError``; a trap ends the test run. A few seconds by default;
@@ -34,6 +35,23 @@ import Testing
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()
         return try names.map { ($0, [UInt8](try Data(contentsOf: folder.appendingPathComponent($0)))) }
     }
+
+    /// Presets that load with this suite's registry (fixtures and built-in units), so that
+    /// variants also reach bus growth, parameters and states of real instances.
+    static let loadable: [(name: String, bytes: [UInt8])] = [
+        ("fixture-chain.json", Array(#"""
+        {"auhost": 1, "name": "Fixture chain", "sampleRate": 48000, "nodes": [
+          {"id": "eq", "unit": "aufx:fxeq:Test", "parameters": {"gain": -6.5, "freq": 440, "mode": "Warm"}, "preset": "Bass Boost", "bypass": false},
+          {"id": "split", "unit": "aufx:splt:AUHs"}], "chain": ["eq", "split"]}
+        """#.utf8)),
+        ("fixture-graph.json", Array(#"""
+        {"auhost": 1, "name": "Fixture graph", "nodes": [
+          {"id": "syn", "unit": "augn:fsyn:Test", "parameters": {"volume": 0.25}},
+          {"id": "eq", "unit": "aufx:fxeq:Test", "parameters": {"mode": 2}},
+          {"id": "mix", "unit": "aumx:fmix:Test"}],
+         "connections": [["syn:0", "mix:0"], ["input:0", "eq:0"], ["eq:0", "mix:1"], ["mix:0", "output:0"]]}
+        """#.utf8)),
+    ]
 
     /// One mutation of `bytes`.
     static func mutate(_ bytes: [UInt8], using random: inout SeededGenerator) -> [UInt8] {
@@ -90,9 +108,10 @@ import Testing
         let environment = ProcessInfo.processInfo.environment
         let iterations = environment["AUHOST_FUZZ_ITERATIONS"].flatMap(Int.init) ?? 600
         var random = SeededGenerator(state: environment["AUHOST_FUZZ_SEED"].flatMap(UInt64.init) ?? 14)
-        let corpus = try Self.shippedPresets()
+        let corpus = try Self.shippedPresets() + Self.loadable
         try #require(!corpus.isEmpty)
         let loader = PresetLoader(registry: makeRegistry())
+        for preset in Self.loadable { try loader.load(data: Data(preset.bytes), file: preset.name).dispose() }
         var outcomes: [String: Int] = [:]
         for _ in 0..<iterations {
             let original = corpus.randomElement(using: &random)!
