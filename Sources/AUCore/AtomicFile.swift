@@ -3,45 +3,62 @@ import Foundation
 /// A file that appears at its destination only when complete: the one temporary-file-then-
 /// rename writer behind audio output files (AUFiles) and saved presets (AUPresets).
 ///
-/// The bytes go to a temporary file `.<name>.auhost-XXXXXX` created (`mkstemp`) in the
-/// destination's own folder, so the final `rename` stays on one file system and is atomic.
+/// The bytes go to an unnamed file in the destination's own folder (`O_TMPFILE`), given its
+/// name by ``commit()`` (`linkat` of `/proc/self/fd/N`): a process killed even by SIGKILL
+/// leaves nothing behind. Where the file system refuses unnamed files, they go to a hidden
+/// temporary file `.<name>.auhost-<pid>-XXXXXX` (`mkstemp`) instead, and a later writer
+/// into that folder deletes those whose process is gone. Either way the file stays on the
+/// destination's file system, so the final `rename` or `link` is atomic.
 /// ``commit()`` flushes the file to disk, gives it the mode a new file would have (or the
 /// replaced file's mode), moves it into place and flushes the folder; ``discard()`` (and
 /// `deinit`, when neither ran) deletes it. Until then an existing file at the destination is
 /// never touched; without `overwrite` it is never replaced at all (the final step is `link`,
 /// which fails if the name exists, with no window between the check and the write).
+/// Whatever `overwrite` says, it never replaces what is not a regular file (a device such
+/// as `/dev/null`, a FIFO, a socket) nor any of the `inputs` it is given (compared by
+/// device and inode, so another spelling or a link of an input is caught too).
 /// - Thread: control; one file is used by one thread at a time.
 public final class AtomicFile {
     /// The temporary file's descriptor, open for writing until commit or discard.
     public let descriptor: Int32
     /// The path the file appears at on ``commit()``.
     private let destination: String
-    /// The temporary file's path, beside the destination.
-    private let temporaryPath: String
+    /// The temporary file's path, beside the destination; nil while it is unnamed.
+    private var temporaryPath: String?
     /// Whether ``commit()`` replaces a file already at the destination.
     private let overwrite: Bool
     private var isOpen = true
     private var isDone = false
 
     /// Checks the destination and creates the temporary file; nothing is written at the
-    /// destination.
+    /// destination. `inputs` are the files the caller reads (a preset, an input file).
     /// - Thread: control.
-    public init(destination: String, overwrite: Bool) throws(AtomicFileFailure) {
+    public init(destination: String, overwrite: Bool, inputs: [String] = []) throws(AtomicFileFailure) {
         guard !destination.isEmpty, !destination.hasSuffix("/") else { throw .notAFileName }
         let folder = Self.folder(of: destination)
         guard Self.isDirectory(folder) else { throw .folderMissing(folder, exists: Self.exists(folder)) }
-        if Self.exists(destination) {
-            if Self.isDirectory(destination) { throw .destinationIsAFolder }
+        switch NodeKind(path: destination) {
+        case .missing: break
+        case .folder: throw .destinationIsAFolder
+        case .regularFile:
+            if let input = inputs.first(where: { Self.isSameFile($0, destination) }) { throw .destinationIsAnInput(input) }
             if !overwrite { throw .destinationExists }
+        case let kind: throw .notARegularFile(kind)
         }
-        let name = destination.split(separator: "/").last.map(String.init) ?? destination
-        var template = Array("\(folder)/.\(name).auhost-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw .cannotCreateTemporary(folder, errno: errno) }
+        Self.removeStaleTemporaries(in: folder)
         // Not inherited by a child process (a probe, Graphviz) started while it is open.
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        descriptor = fd
-        temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let unnamed = access("/proc/self/fd", X_OK) == 0 ? open(folder, Self.unnamedFileFlags | O_RDWR | O_CLOEXEC, 0o600) : -1
+        if unnamed >= 0 {
+            descriptor = unnamed
+            temporaryPath = nil
+        } else {
+            var template = Array(Self.temporaryName(for: destination, suffix: "XXXXXX").utf8CString)
+            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard fd >= 0 else { throw .cannotCreateTemporary(folder, errno: errno) }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            descriptor = fd
+            temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        }
         self.destination = destination
         self.overwrite = overwrite
     }
@@ -82,9 +99,30 @@ public final class AtomicFile {
         }
         guard fsync(descriptor) == 0 else { throw fail(.cannotFlush(errno: errno)) }
         _ = fchmod(descriptor, mode_t(Self.modeForNewFile(replacing: overwrite ? destination : nil)))
+        if temporaryPath == nil {
+            // The unnamed file gets its name: the destination itself without overwrite (the
+            // link fails if the name exists), else a hidden one renamed over it below.
+            let name = overwrite ? Self.temporaryName(for: destination, suffix: String(UInt32.random(in: 0...UInt32.max), radix: 36)) : destination
+            guard linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, name, AT_SYMLINK_FOLLOW) == 0 else {
+                let linkError = errno
+                throw fail(linkError == EEXIST && !overwrite ? .destinationAppeared : .cannotMoveIntoPlace(errno: linkError))
+            }
+            if !overwrite {
+                isOpen = false
+                isDone = true
+                guard close(descriptor) == 0 else { throw .cannotClose(errno: errno) }
+                syncFolder()
+                return
+            }
+            temporaryPath = name
+        }
+        guard let temporaryPath else { preconditionFailure("a named temporary file") }
         isOpen = false
         guard close(descriptor) == 0 else { throw fail(.cannotClose(errno: errno)) }
         if overwrite {
+            // What appeared since `init` is not replaced unless it is a regular file.
+            let kind = NodeKind(path: destination)
+            guard kind == .missing || kind == .regularFile else { throw fail(.notARegularFile(kind)) }
             guard rename(temporaryPath, destination) == 0 else { throw fail(.cannotMoveIntoPlace(errno: errno)) }
         } else if link(temporaryPath, destination) == 0 {
             unlink(temporaryPath)
@@ -112,7 +150,33 @@ public final class AtomicFile {
         }
         if !isDone {
             isDone = true
-            unlink(temporaryPath)
+            if let temporaryPath { unlink(temporaryPath) }
+        }
+    }
+
+    /// `O_TMPFILE` (Swift does not import the macro): `__O_TMPFILE | O_DIRECTORY`, with
+    /// `__O_TMPFILE` as Linux defines it on x86-64 and ARM.
+    private static let unnamedFileFlags: Int32 = 0o20_000_000 | O_DIRECTORY
+
+    /// `<folder>/.<name>.auhost-<pid>-<suffix>`: a named temporary file of this process.
+    private static func temporaryName(for destination: String, suffix: String) -> String {
+        let name = destination.split(separator: "/").last.map(String.init) ?? destination
+        return "\(folder(of: destination))/.\(name).auhost-\(getpid())-\(suffix)"
+    }
+
+    /// Deletes the named temporary files in `folder` left by processes that are gone
+    /// (killed before they could clean up): `.<name>.auhost-<pid>-XXXXXX`, regular files
+    /// whose pid no longer exists.
+    private static func removeStaleTemporaries(in folder: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for name in names where name.hasPrefix(".") {
+            guard let marker = name.range(of: ".auhost-", options: .backwards),
+                  let pid = name[marker.upperBound...].split(separator: "-").first.flatMap({ Int32($0) }), pid > 0,
+                  kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
+            var status = stat()
+            let path = "\(folder)/\(name)"
+            if lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG { unlink(path) }
         }
     }
 
@@ -146,6 +210,12 @@ public final class AtomicFile {
               let value = UInt32(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8)
         else { return 0o022 }
         return value
+    }
+
+    /// Whether two paths name one file (device and inode, links followed).
+    private static func isSameFile(_ a: String, _ b: String) -> Bool {
+        var first = stat(), second = stat()
+        return stat(a, &first) == 0 && stat(b, &second) == 0 && first.st_dev == second.st_dev && first.st_ino == second.st_ino
     }
 
     private static func exists(_ path: String) -> Bool {

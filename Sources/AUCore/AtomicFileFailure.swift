@@ -12,6 +12,11 @@ public enum AtomicFileFailure: Error, Sendable, Equatable {
     case folderMissing(String, exists: Bool)
     /// The destination is a folder.
     case destinationIsAFolder
+    /// Something other than a regular file or a folder is at the destination (a device, a
+    /// FIFO, a socket): a writer never replaces it, with or without overwriting.
+    case notARegularFile(AtomicFile.NodeKind)
+    /// The destination is one of the command's own inputs (the same file, however named).
+    case destinationIsAnInput(String)
     /// A file is at the destination and overwriting was not asked for.
     case destinationExists
     /// A file appeared at the destination before the commit (overwriting was not asked for).

@@ -41,10 +41,23 @@ public final class ComponentRegistry: @unchecked Sendable {
     /// How many components a search matches (`AudioComponentCount`).
     public func count(matching search: ComponentDescription) -> Int { components(matching: search).count }
 
+    /// The longest reference ``resolve(_:)`` looks up, in characters (a URI is far shorter).
+    public static let maximumReferenceLength = 1024
+    /// How many characters of a reference the closest-match search compares (the edit
+    /// distance costs the product of the lengths).
+    public static let comparedReferenceLength = 128
+
     /// Finds the one component a user's reference names: `type:subtype:manufacturer`,
     /// `lv2:URI`, a bare URI, an identifier, or an exact name (case-insensitive if unique).
-    /// An unknown reference lists the closest names; an ambiguous one lists the candidates.
+    /// An unknown reference lists the closest names; an ambiguous one lists the candidates;
+    /// one longer than ``maximumReferenceLength`` is refused unsearched.
     public func resolve(_ reference: String) throws(AudioUnitError) -> Component {
+        let length = reference.count
+        guard length <= Self.maximumReferenceLength else {
+            throw AudioUnitError(
+                .extensionNotFound,
+                "the unit reference is \(length) characters long; expected a name, type:subtype:manufacturer or URI of at most \(Self.maximumReferenceLength)")
+        }
         let text = reference.trimmingCharacters(in: .whitespaces)
         var candidates: [Component] = []
         if text.hasPrefix("lv2:") {
@@ -72,13 +85,14 @@ public final class ComponentRegistry: @unchecked Sendable {
             "no unit '\(reference)'" + (suggestions.isEmpty ? "" : "; closest matches:\n" + suggestions.map { "  \($0)" }.joined(separator: "\n")))
     }
 
-    /// Up to `limit` references close to `text`, by edit distance to names, codes and URIs.
+    /// Up to `limit` references close to `text`, by edit distance to names, codes and URIs;
+    /// only the first ``comparedReferenceLength`` characters of `text` and of each key count.
     public func closestMatches(to text: String, limit: Int = 5) -> [String] {
-        let needle = text.lowercased()
+        let needle = String(text.prefix(Self.comparedReferenceLength)).lowercased()
         let scored = components.map { component -> (Int, String) in
             let keys = [component.name, component.description.description, component.identifier]
             let distance = keys.map { key -> Int in
-                let lowered = key.lowercased()
+                let lowered = String(key.prefix(Self.comparedReferenceLength)).lowercased()
                 return lowered.contains(needle) && !needle.isEmpty ? 0 : editDistance(needle, lowered)
             }.min() ?? .max
             return (distance, "\(component.description)  \(component.name)  (\(component.format.rawValue): \(component.identifier))")

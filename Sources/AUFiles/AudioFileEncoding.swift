@@ -106,10 +106,35 @@ public struct AudioFileEncoding: Hashable, Sendable, CustomStringConvertible {
         try self.init(format: parsedFormat, bitDepth: parsedDepth)
     }
 
-    /// libsndfile's format code for this encoding.
+    /// The largest file the container can describe: AIFF's sizes are 32-bit, so 4 GiB;
+    /// `nil` for no practical limit (WAV is written as RF64 and made a plain WAV when it
+    /// ends under 4 GiB; FLAC and Ogg count frames in 64 bits).
+    /// - Thread: any.
+    public var largestFileBytes: Int? { format == .aiff ? Int(UInt32.max) : nil }
+
+    /// A bound on the bytes `frames` frames of `channels` channels take in this encoding:
+    /// the uncompressed size (FLAC and Ogg are smaller) plus room for headers.
+    /// - Thread: any.
+    public func expectedBytes(frames: Int, channels: Int) -> Int {
+        let bytesPerSample = switch bitDepth {
+        case .int16: 2
+        case .int24: 3
+        case .float32, nil: 4
+        }
+        let (samples, tooMany) = frames.multipliedReportingOverflow(by: channels * bytesPerSample)
+        let (total, tooLarge) = samples.addingReportingOverflow(65_536)
+        return tooMany || tooLarge ? .max : total
+    }
+
+    /// Whether `bytes` fit the container (``largestFileBytes``).
+    /// - Thread: any.
+    public func holds(bytes: Int) -> Bool { largestFileBytes.map { bytes <= $0 } ?? true }
+
+    /// libsndfile's format code for this encoding; WAV is RF64, downgraded to WAV when
+    /// small (``AudioFileWriter`` asks for it).
     var sndfileFormat: Int32 {
         let major: Int32 = switch format {
-        case .wav: SndfileCode.wav
+        case .wav: SndfileCode.rf64
         case .aiff: SndfileCode.aiff
         case .flac: SndfileCode.flac
         case .ogg: SndfileCode.ogg

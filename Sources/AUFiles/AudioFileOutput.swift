@@ -27,10 +27,11 @@ public final class AudioFileOutput {
     ///   - fileSampleRate, fileChannels: what the file gets (usually the input file's).
     ///   - chainSampleRate, chainChannels: what ``write(_:)`` takes.
     ///   - blockSize: the usual block size (larger blocks work too).
+    ///   - inputs: the files the caller reads, never written over.
     /// - Thread: control.
     public init(
         path: String, encoding: AudioFileEncoding, fileSampleRate: Double, fileChannels: Int,
-        chainSampleRate: Double, chainChannels: Int, blockSize: Int, overwrite: Bool = false,
+        chainSampleRate: Double, chainChannels: Int, blockSize: Int, overwrite: Bool = false, inputs: [String] = [],
         quality: SampleRateQuality = .best
     ) throws(AudioUnitError) {
         precondition(chainChannels > 0 && blockSize > 0, "an output needs channels and a block size")
@@ -42,7 +43,7 @@ public final class AudioFileOutput {
             throw error.naming(path)
         }
         writer = try AudioFileWriter(
-            path: path, encoding: encoding, sampleRate: fileSampleRate, channels: fileChannels, overwrite: overwrite,
+            path: path, encoding: encoding, sampleRate: fileSampleRate, channels: fileChannels, overwrite: overwrite, inputs: inputs,
             maxFramesPerWrite: max(blockSize, 1024))
         mapper = ChannelMapper(from: chainChannels, to: fileChannels)
         meter = LevelMeter(channels: fileChannels)

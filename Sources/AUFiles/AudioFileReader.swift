@@ -46,7 +46,9 @@ public final class AudioFileReader {
         let names = SndfileHandle.formatNames(sf.format)
         let major = sf.format & SndfileCode.typeMask
         let format: AudioFileFormat? = switch major {
-        case SndfileCode.wav: .wav
+        // What AUFiles writes as WAV reads back as WAVE_FORMAT_EXTENSIBLE (an RF64 made
+        // a WAV), or stays RF64 past 4 GiB.
+        case SndfileCode.wav, SndfileCode.wavex, SndfileCode.rf64: .wav
         case SndfileCode.aiff: .aiff
         case SndfileCode.flac: .flac
         case SndfileCode.ogg: .ogg

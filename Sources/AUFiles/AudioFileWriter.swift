@@ -33,11 +33,12 @@ public final class AudioFileWriter {
 
     /// Checks everything that can be checked before any sample is rendered (the encoding,
     /// the rate and channel count for that format, the folder, an existing file) and opens
-    /// the temporary file.
+    /// the temporary file. `inputs` are the files the caller reads, never written over
+    /// (nor is a device or a FIFO, see ``AtomicFile``).
     /// - Thread: control.
     public init(
         path: String, encoding: AudioFileEncoding, sampleRate: Double, channels: Int,
-        overwrite: Bool = false, maxFramesPerWrite: Int = 4096
+        overwrite: Bool = false, inputs: [String] = [], maxFramesPerWrite: Int = 4096
     ) throws(AudioUnitError) {
         precondition(maxFramesPerWrite > 0, "maxFramesPerWrite must be positive")
         guard sampleRate.isFinite, sampleRate >= 1, sampleRate <= 768_000, sampleRate == sampleRate.rounded() else {
@@ -52,7 +53,7 @@ public final class AudioFileWriter {
         }
         let output: AtomicFile
         do {
-            output = try AtomicFile(destination: path, overwrite: overwrite)
+            output = try AtomicFile(destination: path, overwrite: overwrite, inputs: inputs)
         } catch {
             throw .output(path, error)
         }
@@ -63,6 +64,8 @@ public final class AudioFileWriter {
             throw .file(path, .invalidFile, "cannot start writing \(encoding) (libsndfile: \(failure.message))")
         }
         if encoding.format == .ogg { _ = file.setVBRQuality(encoding.vorbisQuality) }
+        // Over 4 GiB a WAV's RIFF sizes would wrap: RF64 then, a plain WAV when smaller.
+        if encoding.format == .wav { _ = file.setRF64AutoDowngrade() }
         self.output = output
         self.path = path
         self.encoding = encoding

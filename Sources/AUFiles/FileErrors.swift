@@ -20,7 +20,8 @@ extension AudioUnitError {
     }
 
     /// The error for an output file at `path` that could not be made or moved into place.
-    static func output(_ path: String, _ failure: AtomicFileFailure) -> AudioUnitError {
+    /// - Thread: any.
+    public static func output(_ path: String, _ failure: AtomicFileFailure) -> AudioUnitError {
         let text: String
         var code = AudioUnitErrorCode.invalidFilePath
         switch failure {
@@ -28,6 +29,8 @@ extension AudioUnitError {
         case .folderMissing(let folder, let exists):
             text = "output folder '\(folder)' \(exists ? "is not a folder" : "does not exist"); expected an existing folder"
         case .destinationIsAFolder: text = "is a folder; expected a file name to write"
+        case .notARegularFile(let kind): text = "is \(kind), not a file; expected a file name to write (it is never replaced)"
+        case .destinationIsAnInput(let input): text = "is the input '\(input)'; expected an output that is none of the inputs"
         case .destinationExists: text = "already exists; pass overwrite (--force) to replace it"
         case .destinationAppeared: text = "appeared while rendering and was kept; pass overwrite (--force) to replace it"
         case .cannotCreateTemporary(let folder, _): text = "cannot create a temporary file in '\(folder)'"

@@ -71,6 +71,13 @@ final class SndfileHandle {
         return sf_seek(handle, sf_count_t(frame), SEEK_SET) == sf_count_t(frame)
     }
 
+    /// Makes an RF64 file written through this handle a plain WAV when it closes under
+    /// 4 GiB (`SFC_RF64_AUTO_DOWNGRADE`); call before writing.
+    func setRF64AutoDowngrade() -> Bool {
+        guard let handle else { return false }
+        return sf_command(handle, Int32(SFC_RF64_AUTO_DOWNGRADE), nil, Int32(SF_TRUE)) == Int32(SF_TRUE)
+    }
+
     /// Sets the Vorbis quality, 0 (smallest) ... 1 (best).
     func setVBRQuality(_ quality: Double) -> Bool {
         guard let handle else { return false }
@@ -131,6 +138,8 @@ struct SndfileFailure: Error {
 /// The libsndfile format codes AUFiles uses (imported C enum constants, typed once here).
 enum SndfileCode {
     static let wav = Int32(SF_FORMAT_WAV)
+    static let rf64 = Int32(SF_FORMAT_RF64)
+    static let wavex = Int32(SF_FORMAT_WAVEX)
     static let aiff = Int32(SF_FORMAT_AIFF)
     static let flac = Int32(SF_FORMAT_FLAC)
     static let ogg = Int32(SF_FORMAT_OGG)

@@ -30,7 +30,7 @@ import Testing
             let file = try AtomicFile(destination: path, overwrite: false)
             try file.write(Data("text".utf8))
             #expect(!FileManager.default.fileExists(atPath: path), "nothing at the destination while writing")
-            #expect(contents(folder).count == 1 && contents(folder)[0].hasPrefix(".new.json.auhost-"))
+            #expect(contents(folder).isEmpty, "the file has no name until it is complete (O_TMPFILE)")
             try file.commit()
             #expect(contents(folder) == ["new.json"], "the temporary file was renamed, not copied")
             #expect(FileManager.default.contents(atPath: path) == Data("text".utf8))
@@ -132,5 +132,68 @@ import Testing
         #expect(results.filter { $0 }.count == 1)
         #expect(contents(folder) == ["race.txt"])
         #expect(texts.contains(String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)))
+    }
+}
+
+/// What a writer must never replace: a device, a FIFO, an input of its own command.
+@Suite struct AtomicFileRefusalTests {
+    private func inFolder(_ body: (String) throws -> Void) throws {
+        var template = Array("\(NSTemporaryDirectory())/auhost-refusal-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        try #require(made != nil)
+        let folder = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try body(folder)
+    }
+
+    @Test func aFIFOIsNeverReplacedEvenWithOverwrite() throws {
+        try inFolder { folder in
+            let fifo = folder + "/pipe"
+            try #require(mkfifo(fifo, 0o600) == 0)
+            #expect(throws: AtomicFileFailure.notARegularFile(.fifo)) { try AtomicFile(destination: fifo, overwrite: true) }
+            #expect(AtomicFile.NodeKind(path: fifo) == .fifo)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["pipe"], "no temporary file left")
+        }
+    }
+
+    /// A link in a folder of the test's own to the null device: refused in `init`, before
+    /// anything is created, so the device is never touched.
+    @Test func aDeviceBehindALinkIsRefusedBeforeAnythingIsMade() throws {
+        try inFolder { folder in
+            let link = folder + "/null"
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/null")
+            #expect(throws: AtomicFileFailure.notARegularFile(.characterDevice)) { try AtomicFile(destination: link, overwrite: true) }
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "/dev/null")
+        }
+    }
+
+    @Test func anInputIsNeverWrittenOverHoweverItIsNamed() throws {
+        try inFolder { folder in
+            let input = folder + "/preset.json"
+            try Data("{}".utf8).write(to: URL(fileURLWithPath: input))
+            try #require(link(input, folder + "/other-name.json") == 0)
+            #expect(throws: AtomicFileFailure.destinationIsAnInput(folder + "/other-name.json")) {
+                try AtomicFile(destination: folder + "/./preset.json", overwrite: true, inputs: [folder + "/other-name.json"])
+            }
+            #expect(FileManager.default.contents(atPath: input) == Data("{}".utf8))
+        }
+    }
+
+    /// A named temporary file (the fallback where O_TMPFILE is refused) of a process that is
+    /// gone is deleted by the next writer into its folder; a live process's is kept.
+    @Test func staleTemporariesOfDeadProcessesAreRemoved() throws {
+        try inFolder { folder in
+            let child = Process()
+            child.executableURL = URL(fileURLWithPath: "/bin/true")
+            try child.run()
+            child.waitUntilExit()
+            let dead = "\(folder)/.take.wav.auhost-\(child.processIdentifier)-a1b2c3"
+            let live = "\(folder)/.mine.wav.auhost-\(getpid())-d4e5f6"
+            let other = "\(folder)/.notes.txt"
+            for path in [dead, live, other] { try Data("x".utf8).write(to: URL(fileURLWithPath: path)) }
+            let file = try AtomicFile(destination: folder + "/new.wav", overwrite: false)
+            file.discard()
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == [".mine.wav.auhost-\(getpid())-d4e5f6", ".notes.txt"])
+        }
     }
 }

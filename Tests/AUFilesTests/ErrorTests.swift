@@ -49,10 +49,11 @@ import Testing
         let path = folder.file("broken.wav")
         try Signals.write(Signals.sine(frequency: 440, sampleRate: 48000, frames: 480), to: path, encoding: AudioFileEncoding(format: .wav, bitDepth: .int16))
         var bytes = try #require(FileManager.default.contents(atPath: path))
-        // The fmt chunk's channel count (offset 22) and bits per sample (offset 34): nonsense.
-        bytes[22] = 0
-        bytes[23] = 0
-        bytes[34] = 13
+        // The fmt chunk's channel count (10 bytes in) and bits per sample (22 bytes in): nonsense.
+        let fmt = try #require(bytes.firstRange(of: Data("fmt ".utf8))?.lowerBound)
+        bytes[fmt + 10] = 0
+        bytes[fmt + 11] = 0
+        bytes[fmt + 22] = 13
         try bytes.write(to: URL(fileURLWithPath: path))
         let error = openError(path)
         #expect(error?.message.hasPrefix("\(path): ") == true)

@@ -118,9 +118,9 @@ import Testing
     @Test(arguments: [
         (["graph"], 64, "'graph' needs a PRESET.json"),
         (["graph", "a.json", "--dot", "--svg", "x.svg"], 64, "--dot and --svg are two different outputs"),
-        (["graph", "a.json", "--sample-rate", "fast"], 64, "--sample-rate takes a sample rate in Hz"),
+        (["graph", "a.json", "--sample-rate", "fast"], 64, "--sample-rate takes a sample rate in 8000...768000 Hz"),
         (["graph", "/nonexistent/preset.json"], 1, "/nonexistent/preset.json"),
-        (["graph", "a.json", "--svg", "/nonexistent/folder/x.svg"], 1, "the folder '/nonexistent/folder' does not exist"),
+        (["graph", "a.json", "--svg", "/nonexistent/folder/x.svg"], 1, "output folder '/nonexistent/folder' does not exist"),
         (["save", "a.json"], 64, "'save' needs a PRESET.json and an OUTPUT.json"),
         (["save", "a.json", "b.json", "--name", ""], 64, "--name takes a non-empty name"),
         (["save", "/nonexistent/preset.json", "b.json"], 1, "/nonexistent/preset.json"),

@@ -55,7 +55,7 @@ let problemCases: [ProblemCase] = [
         kind: .invalidValue, path: "connections", fragments: ["a file has chain or connections, not both"]),
     ProblemCase(
         name: "bad sample rate", json: preset(extra: "\n  \"sampleRate\": 0,"),
-        kind: .invalidValue, path: "sampleRate", fragments: ["expected a sample rate in 1...1536000 Hz, found 0"]),
+        kind: .invalidValue, path: "sampleRate", fragments: ["expected a sample rate in 8000...768000 Hz, found 0"]),
     ProblemCase(
         name: "bad node id", json: preset(nodes: #"{"id": "my eq", "unit": "aufx:fxeq:Test"}"#, routing: #""chain": ["my eq"]"#),
         kind: .invalidValue, path: "nodes[0].id", fragments: ["expected a node id of ASCII letters, digits", "found \"my eq\""]),

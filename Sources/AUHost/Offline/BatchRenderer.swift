@@ -38,12 +38,14 @@ public final class BatchRenderer: @unchecked Sendable {
         self.jobs = jobs
     }
 
-    /// Renders every job; `finished` is called for each, in job order, as soon as it and
+    /// Renders every job; `notice` hears what a job says before it starts (from its
+    /// worker's thread); `finished` is called for each, in job order, as soon as it and
     /// every job before it are done (from whichever thread finished last, one call at a
     /// time); `progress` hears how far each job is, in thousandths, from its worker's thread.
     /// Returns the outcomes in job order.
     public func run(
         progress: (@Sendable (_ job: Int, _ permille: Int) -> Void)? = nil,
+        notice: @escaping @Sendable (String) -> Void = { _ in },
         finished: @escaping @Sendable (Int, Result<RenderReport, AudioUnitError>) -> Void = { _, _ in }
     ) -> [Result<RenderReport, AudioUnitError>] {
         struct Shared {
@@ -62,7 +64,7 @@ public final class BatchRenderer: @unchecked Sendable {
                     defer { state.next += 1 }
                     return state.next
                 }) {
-                    let outcome = render(jobs[index]) { progress?(index, $0) }
+                    let outcome = render(jobs[index], progress: { progress?(index, $0) }, notice: notice)
                     shared.withLock { state in
                         state.outcomes[index] = outcome
                         while state.reported < jobs.count, let done = state.outcomes[state.reported] {
@@ -81,22 +83,36 @@ public final class BatchRenderer: @unchecked Sendable {
         return shared.withLock { $0.outcomes.map { $0! } }
     }
 
-    /// Renders one job on the calling thread.
+    /// Renders one job on the calling thread; `notice` hears what is worth saying before
+    /// it starts (a MIDI song's length).
     /// - Thread: control (a worker), playing the render thread for its graph.
-    public func render(_ job: RenderJob, progress: (Int) -> Void) -> Result<RenderReport, AudioUnitError> {
+    public func render(_ job: RenderJob, progress: (Int) -> Void, notice: (String) -> Void = { _ in }) -> Result<RenderReport, AudioUnitError> {
         do throws(AudioUnitError) {
             if cancellation.isCancelled {
                 throw AudioUnitError(.cannotDoInCurrentContext, "not rendered: interrupted")
             }
-            if !settings.overwrite, FileManager.default.fileExists(atPath: job.output) {
+            if !settings.overwrite, AtomicFile.NodeKind(path: job.output) == .regularFile {
                 throw AudioUnitError(.invalidFilePath, "\(job.output): already exists; pass --force to replace it")
             }
             // A Standard MIDI File plays the chain's instruments (at the preset's rate, else
             // 48 kHz) into the chain's output channels; an audio file runs through the chain
             // and comes back at its own rate and channel count.
             let song = StandardMIDIFile.isMIDIFile(job.input) ? try StandardMIDIFile(path: job.input) : nil
+            if let song {
+                guard song.duration <= settings.maximumLength else {
+                    throw AudioUnitError(
+                        .invalidFile,
+                        "\(job.input): the song lasts \(RenderReport.clock(song.duration)), longer than the \(RenderReport.clock(settings.maximumLength)) --max-length allows; expected a shorter song, or pass --max-length SECONDS")
+                }
+                notice("\(job.input): a MIDI song of \(RenderReport.clock(song.duration)), rendered with its tail into \(job.output)")
+            }
             let info = song == nil ? try AudioFileReader(path: job.input, maxFramesPerRead: 1).info : nil
             let rate = loaded.preset.sampleRate ?? info?.sampleRate ?? 48_000
+            guard ChainPreset.sampleRates.contains(rate) else {
+                throw AudioUnitError(
+                    .formatNotSupported,
+                    "\(job.input): the chain would run at the file's \(RenderReport.rate(rate)) Hz; expected a rate in \(ChainPreset.sampleRateRange) Hz (set the preset's sampleRate to convert)")
+            }
             let chain = try buildChain(at: rate, for: job)
             defer { buildLock.withLock { _ in chain.dispose() } }
             let watch = watchdog?.watch(chain, job: job.input, cancellation: cancellation)
@@ -112,7 +128,8 @@ public final class BatchRenderer: @unchecked Sendable {
             }
             let renderer = try OfflineFileRenderer(
                 job: job, chain: chain, settings: settings, input: input,
-                fileSampleRate: settings.outputSampleRate ?? info?.sampleRate ?? rate, fileChannels: info?.channels ?? chain.outputChannels)
+                fileSampleRate: settings.outputSampleRate ?? info?.sampleRate ?? rate, fileChannels: info?.channels ?? chain.outputChannels,
+                otherInputs: [loaded.file])
             return .success(try renderer.run(cancellation: cancellation, progress: progress))
         } catch {
             return .failure(error.naming(job))

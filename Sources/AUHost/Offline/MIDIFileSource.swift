@@ -3,11 +3,15 @@ import AUFiles
 
 /// A Standard MIDI File as an offline render's input: each block's events go to every
 /// instrument (`aumu`) of the chain at their frames, before the block renders; the audio
-/// input is silence. The render lasts the file's duration (plus the tail).
+/// input is silence. The render lasts the file's duration (plus the tail). Events past
+/// what an instrument takes in one cycle (``AudioUnit/eventCapacity``, a chord of hundreds
+/// of notes) are dropped and counted, not an error.
 /// - Thread: the job's (``AudioUnit/sendMIDIEvent(_:)`` from the thread that then renders
 ///   the block, as the offline driver plays both parts).
 final class MIDIFileSource: OfflineSource {
     let totalFrames: Int
+    /// Events an instrument could not take (its queue for the cycle was full).
+    private(set) var droppedEvents = 0
     private let events: [(frame: Int, event: MIDIEvent)]
     private let instruments: [AudioUnit]
     private var next = 0
@@ -29,7 +33,13 @@ final class MIDIFileSource: OfflineSource {
         while next < events.count, events[next].frame < end {
             var event = events[next].event
             event.offset = Int32(max(0, events[next].frame - position))
-            for instrument in instruments { try instrument.sendMIDIEvent(event) }
+            for instrument in instruments {
+                do {
+                    try instrument.sendMIDIEvent(event)
+                } catch where error.code == .cannotDoInCurrentContext {
+                    droppedEvents += 1
+                }
+            }
             next += 1
         }
         position = end

@@ -40,9 +40,11 @@ final class OfflineFileRenderer {
     /// Opens the output for `chain` (built at the rate the job runs at, started and primed by
     /// ``LatencyPriming``), at `fileSampleRate` with `fileChannels` channels, to render
     /// `input` into. Nothing is rendered; on failure nothing is left at the output path.
+    /// The output never replaces the job's input nor any of `otherInputs` (the preset).
     /// - Thread: control.
     init(
-        job: RenderJob, chain: ChainGraph, settings: RenderSettings, input: any OfflineSource, fileSampleRate: Double, fileChannels: Int
+        job: RenderJob, chain: ChainGraph, settings: RenderSettings, input: any OfflineSource, fileSampleRate: Double, fileChannels: Int,
+        otherInputs: [String] = []
     ) throws(AudioUnitError) {
         self.job = job
         self.chain = chain
@@ -52,11 +54,13 @@ final class OfflineFileRenderer {
         let threaded = settings.overlapsFileWork
         let file: AudioFileOutput
         do {
+            let seconds = Double(input.totalFrames) / chain.sampleRate + settings.tail.longestSeconds(reportedTail: Self.reportedTail(of: chain))
+            try OutputSpace.check(job, frames: Int((seconds * fileSampleRate).rounded(.up)), channels: fileChannels)
             file = try AudioFileOutput(
                 path: job.output, encoding: job.encoding,
                 fileSampleRate: fileSampleRate, fileChannels: fileChannels,
                 chainSampleRate: chain.sampleRate, chainChannels: chain.outputChannels, blockSize: blockSize,
-                overwrite: settings.overwrite)
+                overwrite: settings.overwrite, inputs: [job.input] + otherInputs)
         } catch {
             // The input's reader thread would otherwise wait for this renderer forever.
             input.stop()
@@ -115,6 +119,7 @@ final class OfflineFileRenderer {
                 chainSampleRate: chain.sampleRate, chainChannels: chain.outputChannels, latencyFrames: chain.latencyFrames,
                 tailSeconds: Double(tail.frames) / chain.sampleRate, tailEndedAtCap: tail.endedAtCap, levels: levels)
             report.instrumentGotNoMIDI = !(input is MIDIFileSource) && !chain.takesAudioInput && !chain.instruments.isEmpty
+            report.droppedMIDIEvents = (input as? MIDIFileSource)?.droppedEvents ?? 0
             return report
         } catch {
             output.cancel()

@@ -23,6 +23,9 @@ public struct RenderReport: Sendable {
     /// An audio file went through a chain that takes no audio input and starts with an
     /// instrument: the instrument got no notes, the file only set the length.
     public var instrumentGotNoMIDI = false
+    /// MIDI events dropped because more than an instrument takes in one cycle
+    /// (``AudioUnit/eventCapacity``) happened in it.
+    public var droppedMIDIEvents = 0
 
     public var duration: Double { sampleRate > 0 ? Double(frames) / sampleRate : 0 }
 
@@ -42,6 +45,9 @@ public struct RenderReport: Sendable {
         if instrumentGotNoMIDI {
             lines.append("\(job.input): the chain takes no audio input and its instrument got no MIDI, so this file only set the length; give a Standard MIDI File to play it")
         }
+        if droppedMIDIEvents > 0 {
+            lines.append("\(job.input): \(droppedMIDIEvents) MIDI event\(droppedMIDIEvents == 1 ? " was" : "s were") dropped: more than \(AudioUnit.eventCapacity) happened within one render cycle of an instrument; expected fewer at once (or a smaller --block)")
+        }
         if tailEndedAtCap {
             lines.append("\(job.output): the tail was still above \(Int(TailLength.quietThresholdDBFS)) dBFS when it was cut at \(Self.seconds(tailSeconds)) s; pass --tail SECONDS for a longer one")
         }
@@ -53,4 +59,14 @@ public struct RenderReport: Sendable {
     }
 
     static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
+
+    /// A length for people: `2:05.5` (minutes), `1:02:05` (hours), `16 days 4:20:00`.
+    static func clock(_ value: Double) -> String {
+        let whole = Int(min(value, 1e15))
+        let (days, hours, minutes) = (whole / 86_400, whole / 3600 % 24, whole / 60 % 60)
+        let secondsText = String(format: "%04.1f", value - Double(whole - whole % 60))
+        if days > 0 { return String(format: "%d day%@ %d:%02d:%02d", days, days == 1 ? "" : "s", hours, minutes, whole % 60) }
+        if hours > 0 { return String(format: "%d:%02d:%02d", hours, minutes, whole % 60) }
+        return "\(minutes):\(secondsText)"
+    }
 }

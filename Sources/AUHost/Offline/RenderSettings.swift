@@ -10,6 +10,9 @@ public struct RenderSettings: Sendable {
     public var outputSampleRate: Double?
     /// Replace existing outputs (`--force`).
     public var overwrite = false
+    /// The longest song a MIDI file may make, in seconds (`--max-length`): a 37-byte file
+    /// can say sixteen days.
+    public var maximumLength = 3600.0
     /// Files rendered at once (`--jobs`), each through its own graph.
     public var jobs = 1
     /// Whether each file is read ahead and written on threads of their own
@@ -19,6 +22,8 @@ public struct RenderSettings: Sendable {
 
     /// The accepted `--block` values.
     public static let blockSizes = 1...16384
+    /// The accepted `--max-length` values (a week).
+    public static let maximumLengths = 1.0...604_800
     /// The accepted `--jobs` values.
     public static let jobCounts = 1...64
 

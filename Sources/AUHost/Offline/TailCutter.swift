@@ -23,8 +23,8 @@ struct TailCutter {
             minimumFrames = Int((seconds * sampleRate).rounded())
             detector = nil
         case .auto:
-            let reported = reportedTail.isFinite ? min(max(0, reportedTail), TailLength.maximumSeconds) : 0
-            let cap = max(TailLength.autoCapSeconds, reported)
+            let reported = TailLength.usableReportedTail(reportedTail)
+            let cap = length.longestSeconds(reportedTail: reportedTail)
             minimumFrames = Int((reported * sampleRate).rounded())
             detector = TailDetector(
                 thresholdDBFS: TailLength.quietThresholdDBFS,

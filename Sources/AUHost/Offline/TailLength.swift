@@ -20,6 +20,21 @@ public enum TailLength: Sendable, Equatable, CustomStringConvertible {
     /// The longest tail either form renders (an hour).
     public static let maximumSeconds = 3600.0
 
+    /// The most seconds of tail this length keeps after a chain that reports `reportedTail`
+    /// seconds of TailTime (``TailCutter`` stops there; the output's size is bounded by it).
+    /// - Thread: any.
+    public func longestSeconds(reportedTail: Double) -> Double {
+        switch self {
+        case .seconds(let seconds): seconds
+        case .auto: max(Self.autoCapSeconds, Self.usableReportedTail(reportedTail))
+        }
+    }
+
+    /// A chain's reported TailTime as `auto` uses it: 0 when infinite or NaN, at most an hour.
+    static func usableReportedTail(_ seconds: Double) -> Double {
+        seconds.isFinite ? min(max(0, seconds), maximumSeconds) : 0
+    }
+
     /// Parses `auto` or a number of seconds in 0...3600; `nil` otherwise.
     public init?(argument: String) {
         if argument.lowercased() == "auto" {

@@ -19,7 +19,7 @@ enum GraphCommand: Command {
           --dot         the graph in Graphviz DOT, on standard output
           --svg FILE    the graph drawn by Graphviz ('dot -Tsvg') into FILE, written
                         atomically (a temporary file beside it, then renamed into place);
-                        needs Graphviz installed
+                        never over a device, a FIFO or PRESET.json; needs Graphviz installed
 
           --sample-rate R  the rate to initialize at (default: the preset's sampleRate, else 48000)
           --set N.P=V      set a parameter before building (repeatable)
@@ -35,30 +35,34 @@ enum GraphCommand: Command {
     static func run(_ arguments: inout Arguments, _ context: CommandContext) throws(CLIError) -> Int32 {
         let dot = arguments.flag("--dot")
         let svg = try arguments.option("--svg")
-        let rate = try arguments.option("--sample-rate", expected: "a sample rate in Hz, such as 48000") { text -> Double? in
-            guard let value = Double(text), value > 0, value <= 1_536_000 else { return nil }
-            return value
+        let rate = try arguments.option("--sample-rate", expected: "a sample rate in \(ChainPreset.sampleRateRange) Hz, such as 48000") { text in
+            Double(text).flatMap { ChainPreset.sampleRates.contains($0) ? $0 : nil }
         }
         let sets = try arguments.options("--set")
         let file = try arguments.finish(positionals: 1...1, names: "a PRESET.json")[0]
         if dot && svg != nil { throw .usage("--dot and --svg are two different outputs; give one", command: name) }
-        // Everything that can fail before the (slow) load: the folder, Graphviz.
-        var graphviz: URL?
+        // Everything that can fail before the (slow) load: the destination, Graphviz.
+        var drawing: (file: AtomicFile, graphviz: URL)?
         if let svg {
-            try checkWritable(svg)
+            let output: AtomicFile
+            do throws(AtomicFileFailure) {
+                output = try AtomicFile(destination: svg, overwrite: true, inputs: [file])
+            } catch {
+                throw CLIError(AudioUnitError.output(svg, error).message)
+            }
             guard let dot = graphvizExecutable() else {
                 throw CLIError(
                     "\(svg): cannot draw the SVG: Graphviz ('dot') is not installed",
                     hint: "install the graphviz package (make deps does), or use --dot and draw it elsewhere")
             }
-            graphviz = dot
+            drawing = (output, dot)
         }
 
         let loaded = try PresetCommandSupport.load(file, sets: sets, context: context)
         let chain = try build(loaded, file: file, sampleRate: rate, registry: context.registry)
         defer { chain.dispose() }
-        if let svg, let graphviz {
-            try draw(chain.graph.dotGraph(), with: graphviz, to: svg)
+        if let svg, let drawing {
+            try draw(chain.graph.dotGraph(), with: drawing.graphviz, into: drawing.file, path: svg)
             context.output.line("wrote \(svg)")
         } else if dot {
             context.output.write(chain.graph.dotGraph())
@@ -88,18 +92,6 @@ enum GraphCommand: Command {
         rate == rate.rounded() ? String(Int(rate)) : String(rate)
     }
 
-    /// The folder of `path` exists and `path` is not a folder.
-    private static func checkWritable(_ path: String) throws(CLIError) {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw CLIError("\(path): cannot write: the folder '\(folder)' does not exist")
-        }
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw CLIError("\(path): is a folder; expected a file name for the SVG")
-        }
-    }
-
     /// The `dot` program on PATH, if any.
     static func graphvizExecutable() -> URL? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
@@ -110,24 +102,18 @@ enum GraphCommand: Command {
         return nil
     }
 
-    /// Runs Graphviz (`dot -Tsvg`) over `text` and writes its drawing to `path` atomically:
-    /// into a temporary file in the same folder, renamed into place only when Graphviz
-    /// succeeded. The DOT text goes through a temporary file too (no pipe to break).
-    private static func draw(_ text: String, with dot: URL, to path: String) throws(CLIError) {
-        let url = URL(fileURLWithPath: path)
-        let unique = UUID().uuidString
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(unique)")
-        let source = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-graph-\(unique).dot")
-        defer {
-            try? FileManager.default.removeItem(at: temporary)
-            try? FileManager.default.removeItem(at: source)
-        }
+    /// Runs Graphviz (`dot -Tsvg`) over `text`, its drawing going straight into `file` (the
+    /// atomic output for `path`), committed only when Graphviz succeeded. The DOT text goes
+    /// through a temporary file (no pipe to break).
+    private static func draw(_ text: String, with dot: URL, into file: AtomicFile, path: String) throws(CLIError) {
+        let source = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-graph-\(UUID().uuidString).dot")
+        defer { try? FileManager.default.removeItem(at: source) }
         let process = Process()
         process.executableURL = dot
-        process.arguments = ["-Tsvg", "-o", temporary.path, source.path]
+        process.arguments = ["-Tsvg", source.path]
         let errors = Pipe()
         process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = FileHandle(fileDescriptor: file.descriptor, closeOnDealloc: false)
         process.standardError = errors
         do {
             try Data(text.utf8).write(to: source)
@@ -141,8 +127,10 @@ enum GraphCommand: Command {
             let firstLine = String(decoding: message, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "no message"
             throw CLIError("\(path): Graphviz failed (exit \(process.terminationStatus)): \(firstLine)")
         }
-        guard rename(temporary.path, path) == 0 else {
-            throw CLIError("\(path): cannot move the drawing into place: \(String(cString: strerror(errno)))")
+        do throws(AtomicFileFailure) {
+            try file.commit()
+        } catch {
+            throw CLIError(AudioUnitError.output(path, error).message)
         }
     }
 }

@@ -9,14 +9,17 @@ enum RenderCommand: Command {
     static let help = """
         usage: auhost render PRESET.json INPUT... (-o OUTPUT | --output-dir DIR)
                              [--format wav|flac|aiff|ogg] [--bit-depth 16|24|32f] [--sample-rate R]
-                             [--tail SECONDS|auto] [--block N] [--jobs N] [--set NODE.PARAM=VALUE]... [--force]
+                             [--tail SECONDS|auto] [--max-length SECONDS] [--block N] [--jobs N]
+                             [--set NODE.PARAM=VALUE]... [--force]
 
         Renders each INPUT (anything libsndfile reads) through the chain and writes the result
         atomically: a temporary file renamed into place, never over an existing file without
         --force, nothing left behind on failure. The chain runs at the preset's sampleRate,
         else the input's; the input is converted to the chain's rate and channel count and the
         output back to the input's (or to --sample-rate). The chain's latency is compensated:
-        the output is time-aligned with the input. Each file's peak, RMS and true peak are
+        the output is time-aligned with the input. An output that could not fit (AIFF past
+        4 GiB, more than its file system has free, counting the longest tail) is refused
+        before rendering; WAV past 4 GiB is RF64. Each file's peak, RMS and true peak are
         printed, with a warning when it clips.
 
           -o, --output OUTPUT  the output file (one INPUT only)
@@ -27,6 +30,8 @@ enum RenderCommand: Command {
           --tail T             seconds of effect tail after the input's end, or auto (the default):
                                at least the units' reported tail time, then until the output stays
                                below -90 dBFS for 0.5 s, at most 30 s (or the reported tail if longer)
+          --max-length S       the longest MIDI song rendered, in seconds (default 3600); a
+                               song's length is printed before it renders
           --block N            frames per render cycle, 1...16384 (default 1024)
           --jobs N             files rendered at once, each through its own graph (default 1)
           --set N.P=V          set a parameter before rendering (repeatable)
@@ -34,8 +39,10 @@ enum RenderCommand: Command {
 
         A progress bar is drawn on standard error when it is a terminal. Exits 0 when every
         file rendered; 1 when any failed (the others are still rendered) or the preset does
-        not load; 64 for usage errors; 130 when interrupted (SIGINT or SIGTERM: the files in
-        progress are abandoned, nothing partial is left).
+        not load; 64 for usage errors; 128 + the signal when interrupted (130 for SIGINT, 143
+        for SIGTERM, 129 for SIGHUP: the files in progress are abandoned, nothing partial is
+        left; an output is an unnamed file until it is complete, so not even SIGKILL leaves
+        one behind).
 
         """
 
@@ -48,10 +55,13 @@ enum RenderCommand: Command {
         let outputDirectory = try arguments.option("--output-dir")
         let format = try arguments.option("--format", expected: "one of wav|flac|aiff|ogg") { AudioFileFormat(rawValue: $0.lowercased()) }
         let bitDepth = try arguments.option("--bit-depth", expected: "one of 16|24|32f") { BitDepth(rawValue: $0.lowercased()) }
-        settings.outputSampleRate = try arguments.option("--sample-rate", expected: "a whole sample rate in 1...768000 Hz") { text in
-            Double(text).flatMap { $0.isFinite && $0 == $0.rounded() && (1...768_000).contains($0) ? $0 : nil }
+        settings.outputSampleRate = try arguments.option("--sample-rate", expected: "a whole sample rate in \(ChainPreset.sampleRateRange) Hz") { text in
+            Double(text).flatMap { $0 == $0.rounded() && ChainPreset.sampleRates.contains($0) ? $0 : nil }
         }
         settings.tail = try arguments.option("--tail", expected: "a number of seconds in 0...3600 or auto") { TailLength(argument: $0) } ?? .auto
+        settings.maximumLength = try arguments.option("--max-length", expected: "a number of seconds in 1...604800") { text in
+            Double(text).flatMap { RenderSettings.maximumLengths.contains($0) ? $0 : nil }
+        } ?? settings.maximumLength
         settings.blockSize = try arguments.option("--block", expected: "a frame count in \(RenderSettings.blockSizes)") { text in
             Int(text).flatMap { RenderSettings.blockSizes.contains($0) ? $0 : nil }
         } ?? settings.blockSize
@@ -92,7 +102,10 @@ enum RenderCommand: Command {
         let renderer = BatchRenderer(loaded: loaded, registry: context.registry, settings: settings, jobs: jobs)
         renderer.cancellation.watchSignals()
         defer { renderer.cancellation.stopWatchingSignals() }
-        let outcomes = renderer.run(progress: { progress.update(file: $0, permille: $1) }) { _, outcome in
+        let outcomes = renderer.run(
+            progress: { progress.update(file: $0, permille: $1) },
+            notice: { text in progress.printing { out.line(text) } }
+        ) { _, outcome in
             progress.printing {
                 switch outcome {
                 case .success(let report):
@@ -106,7 +119,9 @@ enum RenderCommand: Command {
         progress.finish()
         let failures = outcomes.filter { if case .failure = $0 { true } else { false } }.count
         if renderer.cancellation.isCancelled {
-            throw CLIError("interrupted; \(jobs.count - failures) of \(jobs.count) files were rendered, no partial output was left", status: 130)
+            throw CLIError(
+                "interrupted; \(jobs.count - failures) of \(jobs.count) files were rendered, no partial output was left",
+                status: renderer.cancellation.exitStatus)
         }
         // A single file's error line was printed already; a batch adds a summary.
         if failures == 0 { return 0 }

@@ -42,23 +42,17 @@ enum SaveCommand: Command {
         do {
             preset = try loaded.capture(PresetCapture(parameters: all ? .all : .changedFromDefaults))
         } catch {
-            throw CLIError(lines(error, file: file))
+            throw CLIError(PresetCommandSupport.lines(error, file: file))
         }
         if let newName { preset.name = newName }
         do {
-            try PresetWriter.save(preset, to: destination, force: force)
+            try PresetWriter.save(preset, to: destination, force: force, inputs: [file])
         } catch {
-            throw CLIError(lines(error, file: destination))
+            throw CLIError(PresetCommandSupport.lines(error, file: destination))
         }
         let count = preset.nodes.count
         context.output.line("saved \(destination): '\(preset.name)', \(count) node\(count == 1 ? "" : "s")")
         return 0
     }
 
-    /// One line per problem; a problem without a file is reported under `file`.
-    private static func lines(_ error: PresetError, file: String) -> String {
-        error.problems.map { problem in
-            problem.file.isEmpty ? "\(file): \(problem.description)" : problem.description
-        }.joined(separator: "\nauhost: ")
-    }
 }

@@ -116,6 +116,8 @@ struct NodeValidator {
             return try registry.resolve(reference)
         } catch {
             switch error.code {
+            case .extensionNotFound where reference.count > ComponentRegistry.maximumReferenceLength:
+                problems.add(.unknownUnit, path, error.message)
             case .extensionNotFound:
                 let matches = registry.closestMatches(to: reference, limit: 3).map(Self.oneLine)
                 problems.add(.unknownUnit, path,

@@ -54,28 +54,30 @@ public struct PresetLoader: Sendable {
         return decoded.preset
     }
 
+    /// The bytes of a regular file; a missing path, a folder, a device or a FIFO (never
+    /// opened: reading one may never end) is one problem saying what is there instead.
     private static func contents(of path: String) throws(PresetError) -> Data {
+        func problem(_ reason: String) -> PresetError {
+            PresetError([PresetProblem(.unreadableFile, file: path, path: "", message: reason)])
+        }
+        switch AtomicFile.NodeKind(path: path) {
+        case .regularFile: break
+        case .missing: throw problem("no such file; expected a chain preset (.json)")
+        case .folder: throw problem("is a folder; expected a chain preset file")
+        case let kind: throw problem("is \(kind), not a preset file; expected a chain preset (.json)")
+        }
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            let reason: String
-            var isDirectory: ObjCBool = false
-            if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-                reason = "no such file; expected a chain preset (.json)"
-            } else if isDirectory.boolValue {
-                reason = "is a folder; expected a chain preset file"
-            } else {
-                reason = "cannot be read: \((error as NSError).localizedDescription)"
-            }
-            throw PresetError([PresetProblem(.unreadableFile, file: path, path: "", message: reason)])
+            throw problem("cannot be read: \((error as NSError).localizedDescription)")
         }
     }
 
     private func load(_ decoded: DecodedPreset, problems: ProblemCollector, overrides: [ParameterOverride]) throws(PresetError) -> LoadedPreset {
         var problems = problems
         var preset = decoded.preset
-        if let rate = preset.sampleRate, !(rate > 0 && rate <= 1_536_000) {
-            problems.add(.invalidValue, JSONPath.root.key("sampleRate"), "expected a sample rate in 1...1536000 Hz, found \(formatNumber(rate))")
+        if let rate = preset.sampleRate, !ChainPreset.sampleRates.contains(rate) {
+            problems.add(.invalidValue, JSONPath.root.key("sampleRate"), "expected a sample rate in \(ChainPreset.sampleRateRange) Hz, found \(formatNumber(rate))")
         }
         var results = NodeValidator(registry: registry).validate(decoded, problems: &problems)
         var routing = RoutingValidator(

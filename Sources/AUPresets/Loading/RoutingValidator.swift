@@ -133,8 +133,9 @@ struct RoutingValidator {
     }
 
     private func endpoint(_ end: PresetEndpoint, _ path: JSONPath, asSource: Bool, problems: inout ProblemCollector) -> LoadedEndpoint? {
-        guard end.bus >= 0 else {
-            problems.add(.badConnection, path, "expected a bus number of 0 or more, found \(end.bus)")
+        guard PresetEndpoint.busNumbers.contains(end.bus) else {
+            let found = end.bus == .max ? "\(Int.max) or more" : "\(end.bus)"
+            problems.add(.badConnection, path, "expected a bus number in \(PresetEndpoint.busNumbers), found \(found)")
             return nil
         }
         switch end.node {
@@ -189,6 +190,8 @@ struct RoutingValidator {
                 }
             }
         }
+        // A unit that could not grow is reported once, at the first end past its buses.
+        var reportedGrowth: Set<[Int]> = []
         return edges.filter { edge in
             var isValid = true
             for (end, scope, path) in [(edge.source, Scope.output, edge.sourcePath), (edge.destination, Scope.input, edge.destinationPath)] {
@@ -198,7 +201,10 @@ struct RoutingValidator {
                 isValid = false
                 let kind = scope == .output ? "output" : "input"
                 if let failure = growthFailures[index]?[scope] {
-                    problems.add(.badConnection, path, "\(name(index)) could not get \(bus + 1) \(kind) buses: \(failure)")
+                    let wantedCount = wanted[index]?[scope] ?? bus + 1
+                    if reportedGrowth.insert([index, Int(scope.rawValue)]).inserted {
+                        problems.add(.badConnection, path, "\(name(index)) could not get the \(wantedCount) \(kind) buses its connections name: \(failure)")
+                    }
                 } else if count == 0 {
                     problems.add(.badConnection, path, "\(name(index)) has no \(kind) bus; expected a unit with an \(kind), found \(quoted("\(nodes[index].id):\(bus)"))")
                 } else {

@@ -13,6 +13,13 @@ public struct ChainPreset: Hashable, Sendable {
     /// The top-level keys of a version 1 file, in the order a save writes them.
     public static let keys = ["auhost", "name", "description", "sampleRate", "nodes", "chain", "connections"]
 
+    /// The rates a chain may run at, 8 kHz to 768 kHz: below and above them plugins stop
+    /// working (some loop forever at a rate near zero), so a preset's `sampleRate`, an
+    /// input file's rate the chain would take and `--sample-rate` are refused outside it.
+    public static let sampleRates: ClosedRange<Double> = 8_000...768_000
+    /// ``sampleRates`` as messages write it: `8000...768000`.
+    public static let sampleRateRange = "\(Int(sampleRates.lowerBound))...\(Int(sampleRates.upperBound))"
+
     public var name: String
     public var description: String?
     /// The rate the chain runs at; nil: the input file's, or the JACK server's.

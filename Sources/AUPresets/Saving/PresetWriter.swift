@@ -52,10 +52,11 @@ public enum PresetWriter {
 
     /// Writes the preset to `path` atomically: into a temporary file in the same folder,
     /// flushed to disk, then moved into place. An existing file is an error unless `force`;
-    /// then it is replaced in one step. No partial file is left behind on failure.
-    public static func save(_ preset: ChainPreset, to path: String, force: Bool = false) throws(PresetError) {
+    /// then it is replaced in one step; a device, a FIFO or one of `inputs` (the preset it
+    /// was loaded from) never is. No partial file is left behind on failure.
+    public static func save(_ preset: ChainPreset, to path: String, force: Bool = false, inputs: [String] = []) throws(PresetError) {
         do {
-            let file = try AtomicFile(destination: path, overwrite: force)
+            let file = try AtomicFile(destination: path, overwrite: force, inputs: inputs)
             try file.write(encode(preset))
             try file.commit()
         } catch {
@@ -74,6 +75,10 @@ public enum PresetWriter {
             (kind, message) = (.writeFailed, "cannot write: the folder \(quoted(folder, limit: .max)) does not exist")
         case .destinationIsAFolder:
             (kind, message) = (.writeFailed, "is a folder; expected a file name to save the preset to")
+        case .notARegularFile(let node):
+            (kind, message) = (.writeFailed, "is \(node), not a file; expected a file name to save the preset to (it is never replaced)")
+        case .destinationIsAnInput(let input):
+            (kind, message) = (.writeFailed, "is the preset being saved, \(quoted(input, limit: .max)); expected a new file name")
         case .destinationExists, .destinationAppeared:
             (kind, message) = (.fileExists, "already exists; expected a new file name, or --force to replace it")
         case .cannotMoveIntoPlace:

@@ -1,0 +1,44 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension AtomicFile {
+    /// What a path names in the file system, following symbolic links: what a writer may
+    /// replace (a regular file) against what it must not (a device, a FIFO, a socket, a
+    /// folder), and what a reader can tell the user it found instead of a file.
+    /// - Thread: any (a plain value).
+    public enum NodeKind: Sendable, Equatable, CustomStringConvertible {
+        case missing, regularFile, folder, characterDevice, blockDevice, fifo, socket
+
+        /// What is at `path` now (`missing` when `stat` fails).
+        /// - Thread: any.
+        public init(path: String) {
+            var status = stat()
+            guard stat(path, &status) == 0 else {
+                self = .missing
+                return
+            }
+            self = switch status.st_mode & S_IFMT {
+            case S_IFREG: .regularFile
+            case S_IFDIR: .folder
+            case S_IFCHR: .characterDevice
+            case S_IFBLK: .blockDevice
+            case S_IFIFO: .fifo
+            default: .socket
+            }
+        }
+
+        /// `a character device`, `a FIFO`…, for "is …, not a file" messages.
+        public var description: String {
+            switch self {
+            case .missing: "nothing"
+            case .regularFile: "a regular file"
+            case .folder: "a folder"
+            case .characterDevice: "a character device"
+            case .blockDevice: "a block device"
+            case .fifo: "a FIFO"
+            case .socket: "a socket"
+            }
+        }
+    }
+}
