@@ -75,6 +75,10 @@ extension AudioGraph {
 
     /// Delivers what the render thread reported since the last call: the graph's notices to
     /// its listeners, and each unit's parameter and property changes to the unit's listeners.
+    /// Then follows latency changes: when a unit's `Latency` differs from the one the running
+    /// plan compensates, it publishes a new plan as ``update()`` does (glitch-free; parallel
+    /// paths realigned) and sends a ``GraphNotice/Kind-swift.enum/latencyChanged`` notice —
+    /// unless edits wait for ``update()``, which then compiles it (and reports its errors).
     /// Also frees retired plans and disposes removed units. Call it from a timer or after each
     /// offline block. Returns the graph's notices.
     /// - Thread: control.
@@ -83,9 +87,10 @@ extension AudioGraph {
         reapGraveyard()
         var delivered: [GraphNotice] = []
         while let notice = renderer.notices.pop() { delivered.append(notice) }
+        for node in model.order { model.nodes[node]?.unit?.dispatchPendingNotifications() }
+        if let notice = followLatencyChange() { delivered.append(notice) }
         let handlers = noticeListeners.sorted { $0.key < $1.key }.map(\.value)
         for notice in delivered { for handler in handlers { handler(notice) } }
-        for node in model.order { model.nodes[node]?.unit?.dispatchPendingNotifications() }
         return delivered
     }
 

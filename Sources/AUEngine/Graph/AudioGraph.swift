@@ -333,6 +333,27 @@ public final class AudioGraph: @unchecked Sendable {
         hasPendingEdits = false
     }
 
+    /// Publishes a plan that compensates the units' latencies when one of them changed since
+    /// the running plan was compiled (and no edit waits for ``update()``); the notice that
+    /// says so, or nil. A plan that fails to compile leaves the running one and waits, as an
+    /// edit, for ``update()`` to report the error.
+    /// - Thread: control.
+    func followLatencyChange() -> GraphNotice? {
+        guard isInitialized, !hasPendingEdits else { return nil }
+        let changed = model.order.first { node in
+            guard let unit = model.nodes[node]?.unit else { return false }
+            return PlanCompiler.latencyFrames(of: unit) != report.unitLatency[node] ?? 0
+        }
+        guard let changed else { return nil }
+        hasPendingEdits = true
+        do {
+            try publishPlan()
+        } catch {
+            return nil
+        }
+        return GraphNotice(kind: .latencyChanged, node: changed, status: Int32(clamping: report.latency), sampleTime: 0)
+    }
+
     /// Disposes the units of removed nodes that no plan in use refers to any more.
     func reapGraveyard() {
         let adopted = renderer.adoptedGeneration.load(ordering: .acquiring)

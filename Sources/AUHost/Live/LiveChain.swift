@@ -12,7 +12,7 @@ import Foundation
 /// ```swift
 /// let io = try LiveChain.openIOUnit(clientName: "my-host", serverName: nil)
 /// let live = try LiveChain(loaded, io: io, registry: registry, connections: .init(toSystem: true))
-/// while live.poll() == nil { … }     // control commands go to live.chain
+/// while live.poll() == nil { live.dispatchPendingNotifications(); … }   // commands go to live.chain
 /// live.dispose()
 /// ```
 /// - Thread: control.
@@ -81,7 +81,9 @@ public final class LiveChain: @unchecked Sendable {
         let chain: ChainGraph
         do {
             chain = try ChainGraph(loaded, units: units, registry: registry, sampleRate: rate, maximumFrames: max(4096, client.bufferSize))
-            try chain.graph.start()
+            // As offline: one silent cycle, so that LV2 plugins report their latency before
+            // the ports report the chain's.
+            try LatencyPriming.prime(chain, blockSize: client.bufferSize)
         } catch {
             io.dispose()
             throw JACKError("\(loaded.file): \(error.message)")
@@ -125,6 +127,17 @@ public final class LiveChain: @unchecked Sendable {
         guard client.sampleRate != chain.sampleRate else { return nil }
         io.isMuted = true
         return .sampleRateChanged(client.sampleRate)
+    }
+
+    /// Delivers the graph's pending notifications (``AudioGraph/dispatchPendingNotifications()``,
+    /// which also recompiles the plan when a unit's latency changed) and reports the chain's
+    /// latency on the ports again when it changed. Call it from the control loop, as ``poll()``.
+    /// - Thread: control.
+    @discardableResult
+    public func dispatchPendingNotifications() -> [GraphNotice] {
+        let notices = chain.graph.dispatchPendingNotifications()
+        if io.latencyFrames != chain.latencyFrames { io.latencyFrames = chain.latencyFrames }
+        return notices
     }
 
     /// The live facts for a `status` reply, as `key=value` words: DSP load, xruns, period
