@@ -366,22 +366,36 @@ public final class AudioGraph: @unchecked Sendable {
         graveyard = kept
     }
 
-    /// Marks the graph running (`AUGraphStart`): the driver of its output node renders it.
+    /// Starts the graph (`AUGraphStart`): when its output node is an ``AudioOutputUnit`` (the
+    /// JACK I/O unit), starts that unit, which renders the graph every period from then on;
+    /// else marks the graph running for the application that renders it.
     /// - Thread: control.
     public func start() throws(AudioUnitError) {
         try requireNotDisposed()
         guard isInitialized else { throw AudioUnitError(.uninitialized, "start: the graph is not initialized") }
+        try outputDevice?.start()
         isRunning = true
     }
 
-    /// Marks the graph stopped (`AUGraphStop`).
+    /// Stops the graph (`AUGraphStop`): stops its output node when that is an
+    /// ``AudioOutputUnit`` (the JACK I/O unit fades out and deactivates its client); when it
+    /// returns, the device renders the graph no more.
     /// - Thread: control.
     public func stop() {
+        outputDevice?.stop()
         isRunning = false
     }
 
-    /// Stops rendering (waits for a render in progress), frees the plans and uninitializes
-    /// every unit (`AUGraphUninitialize`). Edits are kept; ``initialize()`` compiles again.
+    /// The output node's unit when it drives a device.
+    private var outputDevice: AudioOutputUnit? {
+        guard let output = model.outputNode else { return nil }
+        return model.nodes[output]?.unit as? AudioOutputUnit
+    }
+
+    /// Stops the graph (its output device first: see ``stop()``), stops rendering (waits for
+    /// a render in progress), frees the plans and uninitializes every unit
+    /// (`AUGraphUninitialize`); so no unit is freed while a device renders the graph. Edits
+    /// are kept; ``initialize()`` compiles again.
     /// - Thread: control.
     public func uninitialize() {
         RenderThread.assertNotCurrent("AudioGraph.uninitialize")

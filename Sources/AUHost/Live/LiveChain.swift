@@ -146,7 +146,11 @@ public final class LiveChain: @unchecked Sendable {
         String(format: "dsp=%.1f%% xruns=%d period=%d errors=%d", client.cpuLoad, client.xrunCount, client.bufferSize, io.renderErrorCount)
     }
 
-    /// Fades out, stops, and disposes the I/O unit (closing the client) and the chain.
+    /// Tears the chain down in the one safe order, however the run ended (quit, a signal,
+    /// the server gone): fades out and deactivates the client (JACK runs the cycle no
+    /// more), disposes the I/O unit (unregistering its ports, closing the client), then
+    /// disposes the chain, whose units stop their workers before freeing their plugins.
+    /// - Thread: control.
     public func dispose() {
         io.stop()
         io.dispose()
