@@ -11,9 +11,12 @@ extension AudioUnit {
             guard let reference = renderResourcesReference else { return AudioUnitErrorCode.uninitialized.rawValue }
             let frames = buffers.frameCount
             guard frames <= renderLimits.load(ordering: .relaxed) >> 32 else { return AudioUnitErrorCode.tooManyFramesToProcess.rawValue }
-            return reference._withUnsafeGuaranteedRef { resources in
+            renderNotifies.notify(flags.union(.preRender), timestamp: timestamp, bus: outputBus, buffers: buffers)
+            let status = reference._withUnsafeGuaranteedRef { resources in
                 self.render(resources, flags: &flags, timestamp: timestamp, outputBus: outputBus, buffers: buffers)
             }
+            renderNotifies.notify(flags.union(status == 0 ? .postRender : [.postRender, .postRenderError]), timestamp: timestamp, bus: outputBus, buffers: buffers)
+            return status
         }
     }
 
@@ -90,9 +93,13 @@ extension AudioUnit {
         let limits = renderLimits.load(ordering: .relaxed)
         guard frameCount <= limits >> 32 else { return AudioUnitErrorCode.tooManyFramesToProcess.rawValue }
         guard inputs.count << 16 | outputs.count == limits & 0xFFFF_FFFF else { return AudioUnitErrorCode.invalidElement.rawValue }
-        return reference._withUnsafeGuaranteedRef { resources in
+        let notified = outputs.isEmpty ? AudioBuffers(channelPointers: UnsafeMutableBufferPointer(start: nil, count: 0), frameCount: frameCount) : outputs[0]
+        renderNotifies.notify(.preRender, timestamp: timestamp, bus: 0, buffers: notified)
+        let status = reference._withUnsafeGuaranteedRef { resources in
             renderCycle(resources, timestamp: timestamp, frameCount: frameCount, inputs: inputs, outputs: outputs, midi: midi, buffersStamp: buffersStamp)
         }
+        renderNotifies.notify(status == 0 ? .postRender : [.postRender, .postRenderError], timestamp: timestamp, bus: 0, buffers: notified)
+        return status
     }
 
     /// One cycle once the unit is known to be initialized, the cycle short enough and the

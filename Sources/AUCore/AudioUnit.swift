@@ -73,6 +73,8 @@ open class AudioUnit: @unchecked Sendable {
     /// Parameter events the render thread hands over for the next call (a graph's; single producer).
     let renderParameterEvents = RealTimeRing<ParameterEvent>(minimumCapacity: AudioUnit.eventCapacity)
     let notifications = RealTimeRing<UnitNotification>(minimumCapacity: 1024)
+    /// `AudioUnitAddRenderNotify`'s callbacks, published to the render thread.
+    let renderNotifies = RenderNotifyTable()
     /// What the listeners last heard of the output parameters.
     let notifiedOutputs: Mutex<NotifiedOutputs>
 

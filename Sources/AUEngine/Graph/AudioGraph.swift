@@ -54,6 +54,10 @@ public final class AudioGraph: @unchecked Sendable {
     public var measuresRenderTime = true
 
     let renderer = GraphRenderer()
+    /// `AUGraphAddRenderNotify`'s callbacks, published to the render thread.
+    let renderNotifies = RenderNotifyTable()
+    /// The render time per cycle duration, for ``cpuLoad``.
+    let cpuLoadMeter = CPULoadMeter()
     var runtimes: [GraphNode: NodeRuntime] = [:]
     private var reuse = PlanCompiler.Reuse()
     /// Facts about the latest compiled plan.
@@ -443,9 +447,15 @@ public final class AudioGraph: @unchecked Sendable {
     /// generic output unit, and what a JACK or offline driver calls each cycle. Any frame
     /// count works; cycles longer than MaximumFramesPerSlice are split. Adopts a newly
     /// published plan first. Returns 0, or Uninitialized when the graph is not initialized
-    /// (the output is then silent).
+    /// (the output is then silent). The render notifications (``addRenderNotify(_:)``) are
+    /// called before and after, and the render time counts towards ``cpuLoad``.
     /// - Thread: render. No allocation, no lock.
     public func render(frameCount: Int, timestamp: RenderTimestamp, input: AudioBuffers? = nil, output: AudioBuffers) -> AudioUnitStatus {
-        renderer.render(frameCount: frameCount, timestamp: timestamp, input: input, output: output)
+        renderNotifies.notify(.preRender, timestamp: timestamp, bus: 0, buffers: output)
+        let start = MonotonicClock.nanoseconds()
+        let status = renderer.render(frameCount: frameCount, timestamp: timestamp, input: input, output: output)
+        cpuLoadMeter.record(nanoseconds: MonotonicClock.nanoseconds() &- start, frames: frameCount)
+        renderNotifies.notify(status == 0 ? .postRender : [.postRender, .postRenderError], timestamp: timestamp, bus: 0, buffers: output)
+        return status
     }
 }
