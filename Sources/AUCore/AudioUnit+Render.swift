@@ -49,15 +49,17 @@ extension AudioUnit {
     /// connected to (`AUBase::PullInput`). I/O units call it from their device callback.
     /// - Thread: render. No allocation, no lock (beyond what the source does).
     public func pullInput(_ bus: Int, flags: inout RenderFlags, timestamp: RenderTimestamp, into buffers: AudioBuffers) -> AudioUnitStatus {
-        guard bus >= 0, bus < elements.inputSources.count else { return AudioUnitErrorCode.invalidElement.rawValue }
-        switch elements.inputSources[bus] {
-        case .none:
-            return AudioUnitErrorCode.noConnection.rawValue
-        case .callback(let callback):
-            return callback.body(&flags, timestamp, bus, buffers)
-        case .connection(let connection):
-            guard let source = connection.sourceUnit else { return AudioUnitErrorCode.noConnection.rawValue }
-            return source.render(flags: &flags, timestamp: timestamp, outputBus: connection.sourceOutputBus, buffers: buffers)
+        renderInputSources.read { sources in
+            guard bus >= 0, bus < sources.count else { return AudioUnitErrorCode.invalidElement.rawValue }
+            switch sources[bus] {
+            case .none:
+                return AudioUnitErrorCode.noConnection.rawValue
+            case .callback(let callback):
+                return callback.body(&flags, timestamp, bus, buffers)
+            case .connection(let connection):
+                guard let source = connection.sourceUnit else { return AudioUnitErrorCode.noConnection.rawValue }
+                return source.render(flags: &flags, timestamp: timestamp, outputBus: connection.sourceOutputBus, buffers: buffers)
+            }
         }
     }
 
