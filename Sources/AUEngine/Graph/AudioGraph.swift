@@ -32,7 +32,8 @@ import Glibc
 /// unit's render; the driver that owns it (JACK, the offline driver, a test) calls
 /// ``render(frameCount:timestamp:input:output:)``.
 /// - Thread: control for everything but ``render(frameCount:timestamp:input:output:)`` (render)
-///   and ``scheduleParameter(_:_:value:atFrame:)`` (any thread but the render thread).
+///   and ``scheduleParameter(_:_:value:atFrame:)`` (while initialized, any thread but the
+///   render thread, concurrently with edits and ``update()``).
 public final class AudioGraph: @unchecked Sendable {
     /// Where nodes added by description are instantiated from.
     public let registry: ComponentRegistry?
@@ -58,6 +59,8 @@ public final class AudioGraph: @unchecked Sendable {
     let renderNotifies = RenderNotifyTable()
     /// The render time per cycle duration, for ``cpuLoad``.
     let cpuLoadMeter = CPULoadMeter()
+    /// The units ``scheduleParameter(_:_:value:atFrame:)`` may address while the graph runs.
+    let parameterTargets = ParameterTargets()
     var runtimes: [GraphNode: NodeRuntime] = [:]
     private var reuse = PlanCompiler.Reuse()
     /// Facts about the latest compiled plan.
@@ -334,6 +337,11 @@ public final class AudioGraph: @unchecked Sendable {
         reuse = compiled.reuse
         report = compiled.report
         renderer.publish(compiled.plan)
+        var targets: [GraphNode: ParameterTargets.Target] = [:]
+        for node in model.order {
+            if let unit = model.nodes[node]?.unit { targets[node] = ParameterTargets.Target(unit: unit, label: model.label(node)) }
+        }
+        parameterTargets.publish(targets)
         hasPendingEdits = false
     }
 
@@ -405,6 +413,7 @@ public final class AudioGraph: @unchecked Sendable {
         RenderThread.assertNotCurrent("AudioGraph.uninitialize")
         guard isInitialized else { return }
         stop()
+        parameterTargets.publish(nil)
         renderer.disable()
         for entry in graveyard { entry.unit.dispose() }
         graveyard.removeAll()
