@@ -1,4 +1,5 @@
 import AUCore
+import AUHost
 import AUJACK
 import AUTestSupport
 import Foundation
@@ -391,7 +392,32 @@ final class NoiseSource: @unchecked Sendable {
         #expect(try rig.send("quit") == "ok bye")
         #expect(rig.waitForExit() == 0)
     }
+
+    /// A chain whose LV2 plugin runs a worker thread (x42 convoLV2), played by `LiveChain`
+    /// under jackd, started and torn down 50 times in one process: each teardown
+    /// deactivates the client before the plugin's worker stops and the plugin is freed.
+    @Test func aWorkerPluginChainStartsAndStops50Times() throws {
+        let server = try JACKTestServer()
+        defer { server.stop() }
+        let registry = HostRegistry.make()
+        let loaded = try PresetLoader(registry: registry).load(data: Data(workerChain.utf8), file: "worker.json")
+        for round in 0..<50 {
+            let io = try LiveChain.openIOUnit(clientName: "worker", serverName: server.name)
+            let live = try LiveChain(loaded, units: try loaded.makeUnits(), io: io, registry: registry, connections: .init())
+            let cycles = io.cycleCount
+            for _ in 0..<500 where io.cycleCount < cycles + 4 { Thread.sleep(forTimeInterval: 0.002) }
+            #expect(io.cycleCount >= cycles + 4, "round \(round): JACK ran no cycle")
+            live.dispose()
+            #expect(live.client.isActive == false)
+            #expect(live.chain.graph.isDisposed)
+        }
+    }
 }
+
+/// The x42 convolver, which schedules work on the LV2 worker.
+private let workerChain = """
+    {"auhost": 1, "name": "Worker", "nodes": [{"id": "convolver", "unit": "lv2:http://gareus.org/oss/lv2/convoLV2#Mono"}], "chain": ["convolver"]}
+    """
 
 /// input → split → (x42 limiter | straight) → mixer → output, stereo.
 private let latentDiamond = """
