@@ -85,6 +85,7 @@ public final class JACKClient: @unchecked Sendable {
 
     /// Whether JACK calls the process callback: between ``activate()`` and ``deactivate()``
     /// or ``close()``, while the server is there.
+    /// - Thread: control.
     public var isActive: Bool { isActivated && !events.serverIsGone }
     private var isActivated = false
 

@@ -167,9 +167,11 @@ public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
     /// Fades the playback out over ``fadeFrames``, then deactivates the client
     /// (`AudioOutputUnitStop`): when it returns, JACK no longer runs the cycle. Returns at
     /// once when the server is gone; waits at most 1 s for the fade.
+    /// - Thread: control.
     public func stop() { stop(timeout: 1) }
 
     /// ``stop()``, waiting at most `timeout` seconds for the fade.
+    /// - Thread: control.
     public func stop(timeout: Double) {
         guard isStarted, let client else { return }
         isStarted = false

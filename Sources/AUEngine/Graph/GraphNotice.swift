@@ -13,7 +13,8 @@ public struct GraphNotice: Sendable, Equatable, BitwiseCopyable, CustomStringCon
         case planAdopted
         /// A unit's latency changed (an LV2 plugin reports its own once it runs): the graph
         /// published a plan that compensates it; `status` is the graph's latency in frames.
-        /// Sent by ``AudioGraph/dispatchPendingNotifications()`` on the control side.
+        /// Sent by ``AudioGraph/dispatchPendingNotifications()`` on the control side, with
+        /// `sampleTime` 0.
         case latencyChanged
     }
 
