@@ -33,9 +33,11 @@ package final class RenderSnapshot<Item>: @unchecked Sendable {
     /// An empty list.
     package init() {}
 
-    /// Replaces the list; when it returns, no render reads the previous one.
+    /// Replaces the list; when it returns, no render reads the previous one (so never from
+    /// a render: it would wait for itself).
     /// - Thread: control.
     package func publish(_ items: [Item]) {
+        RenderThread.assertNotCurrent("publishing to the render thread (MakeConnection, SetRenderCallback, render notifications)")
         current.withLock { current in
             let copy = items.isEmpty ? nil : Copy(items)
             published.store(copy.map { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) } ?? 0, ordering: .sequentiallyConsistent)
