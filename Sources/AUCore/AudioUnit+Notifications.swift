@@ -22,6 +22,26 @@ extension AudioUnit {
     @discardableResult
     public func removeListener(_ token: ListenerToken) -> Bool { listeners.remove(token) }
 
+    /// Adds a render notification (`AudioUnitAddRenderNotify`): `callback` runs on the render
+    /// thread before each render of the unit, with ``RenderFlags/preRender``, and after it,
+    /// with ``RenderFlags/postRender`` (and ``RenderFlags/postRenderError`` when it failed),
+    /// given the render's timestamp, output bus and buffers: those of the pulled bus for
+    /// ``render(flags:timestamp:outputBus:buffers:)``, output bus 0 when a graph or a driver
+    /// pushes the cycle (once per call: a graph cuts a cycle longer than its slice into
+    /// several). At most 4 per unit (CannotDoInCurrentContext beyond). The callback keeps the
+    /// render thread's rules: no allocation, no lock, no blocking call.
+    /// - Thread: control.
+    @discardableResult
+    public func addRenderNotify(_ callback: RenderCallback) throws(AudioUnitError) -> RenderNotifyToken {
+        try renderNotifies.add(callback)
+    }
+
+    /// Removes a render notification (`AudioUnitRemoveRenderNotify`); false when the token
+    /// was not added. When it returns, the render thread no longer calls it.
+    /// - Thread: control.
+    @discardableResult
+    public func removeRenderNotify(_ token: RenderNotifyToken) -> Bool { renderNotifies.remove(token) }
+
     /// Tells listeners about a change a subclass made to one of its own properties.
     /// - Thread: control.
     public func announcePropertyChange(_ id: PropertyID, scope: Scope = .global, element: Element = 0) {

@@ -11,9 +11,12 @@ extension AudioUnit {
             guard let reference = renderResourcesReference else { return AudioUnitErrorCode.uninitialized.rawValue }
             let frames = buffers.frameCount
             guard frames <= renderLimits.load(ordering: .relaxed) >> 32 else { return AudioUnitErrorCode.tooManyFramesToProcess.rawValue }
-            return reference._withUnsafeGuaranteedRef { resources in
+            renderNotifies.notify(flags.union(.preRender), timestamp: timestamp, bus: outputBus, buffers: buffers)
+            let status = reference._withUnsafeGuaranteedRef { resources in
                 self.render(resources, flags: &flags, timestamp: timestamp, outputBus: outputBus, buffers: buffers)
             }
+            renderNotifies.notify(flags.union(status == 0 ? .postRender : [.postRender, .postRenderError]), timestamp: timestamp, bus: outputBus, buffers: buffers)
+            return status
         }
     }
 
@@ -46,15 +49,17 @@ extension AudioUnit {
     /// connected to (`AUBase::PullInput`). I/O units call it from their device callback.
     /// - Thread: render. No allocation, no lock (beyond what the source does).
     public func pullInput(_ bus: Int, flags: inout RenderFlags, timestamp: RenderTimestamp, into buffers: AudioBuffers) -> AudioUnitStatus {
-        guard bus >= 0, bus < elements.inputSources.count else { return AudioUnitErrorCode.invalidElement.rawValue }
-        switch elements.inputSources[bus] {
-        case .none:
-            return AudioUnitErrorCode.noConnection.rawValue
-        case .callback(let callback):
-            return callback.body(&flags, timestamp, bus, buffers)
-        case .connection(let connection):
-            guard let source = connection.sourceUnit else { return AudioUnitErrorCode.noConnection.rawValue }
-            return source.render(flags: &flags, timestamp: timestamp, outputBus: connection.sourceOutputBus, buffers: buffers)
+        renderInputSources.read { sources in
+            guard bus >= 0, bus < sources.count else { return AudioUnitErrorCode.invalidElement.rawValue }
+            switch sources[bus] {
+            case .none:
+                return AudioUnitErrorCode.noConnection.rawValue
+            case .callback(let callback):
+                return callback.body(&flags, timestamp, bus, buffers)
+            case .connection(let connection):
+                guard let source = connection.sourceUnit else { return AudioUnitErrorCode.noConnection.rawValue }
+                return source.render(flags: &flags, timestamp: timestamp, outputBus: connection.sourceOutputBus, buffers: buffers)
+            }
         }
     }
 
@@ -90,9 +95,13 @@ extension AudioUnit {
         let limits = renderLimits.load(ordering: .relaxed)
         guard frameCount <= limits >> 32 else { return AudioUnitErrorCode.tooManyFramesToProcess.rawValue }
         guard inputs.count << 16 | outputs.count == limits & 0xFFFF_FFFF else { return AudioUnitErrorCode.invalidElement.rawValue }
-        return reference._withUnsafeGuaranteedRef { resources in
+        let notified = outputs.isEmpty ? AudioBuffers(channelPointers: UnsafeMutableBufferPointer(start: nil, count: 0), frameCount: frameCount) : outputs[0]
+        renderNotifies.notify(.preRender, timestamp: timestamp, bus: 0, buffers: notified)
+        let status = reference._withUnsafeGuaranteedRef { resources in
             renderCycle(resources, timestamp: timestamp, frameCount: frameCount, inputs: inputs, outputs: outputs, midi: midi, buffersStamp: buffersStamp)
         }
+        renderNotifies.notify(status == 0 ? .postRender : [.postRender, .postRenderError], timestamp: timestamp, bus: 0, buffers: notified)
+        return status
     }
 
     /// One cycle once the unit is known to be initialized, the cycle short enough and the

@@ -49,6 +49,9 @@ open class AudioUnit: @unchecked Sendable {
 
     /// The buses of the input and output scopes and where each input gets its audio.
     var elements: ElementStore
+    /// Where each input bus gets its audio, as the render thread reads it: ``elements``
+    /// publishes every change (no render reads the control side's list).
+    let renderInputSources = RenderSnapshot<InputSource>()
     var maximumFrames = AudioUnit.defaultMaximumFramesPerSlice
     /// The global SampleRate, for units without buses (MIDI processors); buses carry their own.
     var unitSampleRate = 48_000.0
@@ -73,6 +76,8 @@ open class AudioUnit: @unchecked Sendable {
     /// Parameter events the render thread hands over for the next call (a graph's; single producer).
     let renderParameterEvents = RealTimeRing<ParameterEvent>(minimumCapacity: AudioUnit.eventCapacity)
     let notifications = RealTimeRing<UnitNotification>(minimumCapacity: 1024)
+    /// `AudioUnitAddRenderNotify`'s callbacks, published to the render thread.
+    let renderNotifies = RenderNotifyTable()
     /// What the listeners last heard of the output parameters.
     let notifiedOutputs: Mutex<NotifiedOutputs>
 
@@ -117,7 +122,7 @@ open class AudioUnit: @unchecked Sendable {
     ) {
         componentDescription = description
         self.name = name
-        elements = ElementStore(inputs: inputs, outputs: outputs)
+        elements = ElementStore(inputs: inputs, outputs: outputs, renderSources: renderInputSources)
         let table = ParameterTable(parameters)
         self.parameters = table
         notifiedOutputs = Mutex(NotifiedOutputs(values: table.outputSlots.map { table.value(at: $0).bitPattern }))

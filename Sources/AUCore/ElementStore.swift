@@ -1,15 +1,25 @@
 /// The buses of a unit's input and output scopes (Core Audio's `AUScope` of `AUIOElement`s)
 /// and where each input bus gets its audio.
-/// - Thread: control (render reads `inputSources` in ``AudioUnit/pullInput(_:flags:timestamp:into:)``).
+/// - Thread: control. `MakeConnection` and `SetRenderCallback` may change an input's source
+///   while the unit renders: each change of ``inputSources`` is published to the render
+///   thread as a new ``RenderSnapshot``, which ``AudioUnit/pullInput(_:flags:timestamp:into:)``
+///   reads (the change takes effect at a render's next pull; the call returns once no
+///   render reads the old sources).
 struct ElementStore {
     var inputs: [BusConfiguration]
     var outputs: [BusConfiguration]
-    var inputSources: [InputSource]
+    var inputSources: [InputSource] {
+        didSet { renderSources.publish(inputSources) }
+    }
+    /// The render thread's copy of ``inputSources``.
+    private let renderSources: RenderSnapshot<InputSource>
 
-    init(inputs: [BusConfiguration], outputs: [BusConfiguration]) {
+    init(inputs: [BusConfiguration], outputs: [BusConfiguration], renderSources: RenderSnapshot<InputSource>) {
         self.inputs = inputs
         self.outputs = outputs
+        self.renderSources = renderSources
         inputSources = Array(repeating: .none, count: inputs.count)
+        renderSources.publish(inputSources)
     }
 
     /// The buses of an input or output scope; nil for the global and group scopes.

@@ -42,9 +42,7 @@ public final class JACKClient: @unchecked Sendable {
     public func close() {
         guard !isClosed else { return }
         isClosed = true
-        if !events.serverIsGone {
-            jack_deactivate(handle)
-        }
+        deactivate()
         jack_client_close(handle)
     }
 
@@ -75,12 +73,21 @@ public final class JACKClient: @unchecked Sendable {
     /// Starts calling the process callback.
     public func activate() throws(JACKError) {
         guard jack_activate(handle) == 0 else { throw JACKError("cannot activate JACK client '\(name)'") }
+        isActivated = true
     }
 
-    /// Stops calling the process callback (ports stay registered).
+    /// Stops calling the process callback (ports stay registered); when it returns, the
+    /// process callback runs no more.
     public func deactivate() {
         if !events.serverIsGone { jack_deactivate(handle) }
+        isActivated = false
     }
+
+    /// Whether JACK calls the process callback: between ``activate()`` and ``deactivate()``
+    /// or ``close()``, while the server is there.
+    /// - Thread: control.
+    public var isActive: Bool { isActivated && !events.serverIsGone }
+    private var isActivated = false
 
     /// Connects two ports by full name (`client:port`), output first.
     public func connect(_ source: String, to destination: String) throws(JACKError) {

@@ -19,7 +19,7 @@ import Glibc
 /// ``start()`` (`AudioOutputUnitStart`) → ``stop()`` (fades out) → `uninitialize()` /
 /// `dispose()` (unregisters, closes).
 /// - Thread: control.
-public final class JACKIOUnit: AudioUnit, @unchecked Sendable {
+public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
     /// `auou:jack:AUHs`.
     public static let componentDescription = ComponentDescription(type: ComponentType.output, subtype: "jack", manufacturer: "AUHs")
     /// The bus JACK plays (input scope): its channel count is the number of `out_N` ports.
@@ -164,9 +164,15 @@ public final class JACKIOUnit: AudioUnit, @unchecked Sendable {
         isStarted = true
     }
 
-    /// Fades the playback out over ``fadeFrames``, then deactivates (`AudioOutputUnitStop`).
-    /// Returns at once when the server is gone; waits at most `timeout` seconds for the fade.
-    public func stop(timeout: Double = 1) {
+    /// Fades the playback out over ``fadeFrames``, then deactivates the client
+    /// (`AudioOutputUnitStop`): when it returns, JACK no longer runs the cycle. Returns at
+    /// once when the server is gone; waits at most 1 s for the fade.
+    /// - Thread: control.
+    public func stop() { stop(timeout: 1) }
+
+    /// ``stop()``, waiting at most `timeout` seconds for the fade.
+    /// - Thread: control.
+    public func stop(timeout: Double) {
         guard isStarted, let client else { return }
         isStarted = false
         if !client.serverIsGone {

@@ -1,4 +1,5 @@
 import AUCore
+import AUHost
 import AUJACK
 import AUTestSupport
 import Foundation
@@ -368,7 +369,65 @@ final class NoiseSource: @unchecked Sendable {
         #expect(result.status == 1)
         #expect(result.errors.hasPrefix("auhost: "))
     }
+
+    /// A diamond with the x42 limiter (which reports its lookahead only once it runs) in one
+    /// branch: live, the latency is known from the start, the other branch is delayed to
+    /// match (the signal comes out once, at twice the level, not twice) and JACK is told it.
+    @Test func anLV2PluginsLatencyIsCompensatedAndReportedLive() throws {
+        let rig = try LiveRig(preset: latentDiamond)
+        defer { rig.tearDown() }
+        try rig.connectTester()
+        let status = try rig.send("status")
+        let reported = try #require(Int(status.split(separator: " ").first { $0.hasPrefix("latency=") }?.dropFirst(8) ?? ""), "\(status)")
+        let unitLatency = try rig.send("get lim latency")
+        #expect(reported > 0 && unitLatency == "ok \(reported)", "status: \(status); get lim latency: \(unitLatency)")
+        let measured = rig.measure()
+        #expect(measured.lag == reported, "measured latency \(measured.lag) frames, reported \(reported)")
+        #expect(abs(measured.gain - 2) < 0.02, "gain \(measured.gain): the branches are not aligned")
+        let probe = try rig.probeOnceRegistered(probeName: "probe-latency")
+        // The tester closes a loop (its out_1 feeds auhost, auhost feeds its in_1), which
+        // raises the range's maximum; the minimum is the path through auhost alone.
+        let capture = portLatency("\(rig.clientName):out_1", on: probe, playback: false)
+        #expect(capture?.min == reported, "JACK capture latency of out_1: \(String(describing: capture))")
+        #expect(try rig.send("quit") == "ok bye")
+        #expect(rig.waitForExit() == 0)
+    }
+
+    /// A chain whose LV2 plugin runs a worker thread (x42 convoLV2), played by `LiveChain`
+    /// under jackd, started and torn down 50 times in one process: each teardown
+    /// deactivates the client before the plugin's worker stops and the plugin is freed.
+    @Test func aWorkerPluginChainStartsAndStops50Times() throws {
+        let server = try JACKTestServer()
+        defer { server.stop() }
+        let registry = HostRegistry.make()
+        let loaded = try PresetLoader(registry: registry).load(data: Data(workerChain.utf8), file: "worker.json")
+        for round in 0..<50 {
+            let io = try LiveChain.openIOUnit(clientName: "worker", serverName: server.name)
+            let live = try LiveChain(loaded, units: try loaded.makeUnits(), io: io, registry: registry, connections: .init())
+            let cycles = io.cycleCount
+            for _ in 0..<500 where io.cycleCount < cycles + 4 { Thread.sleep(forTimeInterval: 0.002) }
+            #expect(io.cycleCount >= cycles + 4, "round \(round): JACK ran no cycle")
+            live.dispose()
+            #expect(live.client.isActive == false)
+            #expect(live.chain.graph.isDisposed)
+        }
+    }
 }
+
+/// The x42 convolver, which schedules work on the LV2 worker.
+private let workerChain = """
+    {"auhost": 1, "name": "Worker", "nodes": [{"id": "convolver", "unit": "lv2:http://gareus.org/oss/lv2/convoLV2#Mono"}], "chain": ["convolver"]}
+    """
+
+/// input → split → (x42 limiter | straight) → mixer → output, stereo.
+private let latentDiamond = """
+    {"auhost": 1, "name": "Latent diamond",
+     "nodes": [{"id": "split", "unit": "aufx:splt:AUHs"},
+               {"id": "lim", "unit": "lv2:http://gareus.org/oss/lv2/dpl#stereo"},
+               {"id": "mix", "unit": "aumx:mcmx:AUHs"}],
+     "connections": [["input:0", "split:0"], ["split:0", "lim:0"], ["split:1", "mix:1"],
+                     ["lim:0", "mix:0"], ["mix:0", "output:0"]]}
+    """
 
 /// Sends one line to the control port and returns the reply line.
 func controlRequest(_ line: String, port: UInt16) throws -> String {

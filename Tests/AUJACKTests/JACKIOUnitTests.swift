@@ -8,10 +8,11 @@ import Testing
 /// `auou:jack:AUHs` as the output node of a graph, as AUHAL is in an AUGraph: JACK's
 /// capture feeds the graph, the graph feeds JACK's playback, every period.
 @Suite(.serialized) struct JACKIOUnitTests {
-    /// A mono graph: capture → `unit` → playback, with the I/O unit as its output node,
-    /// started on `server`. The caller disposes the graph.
+    /// A mono graph: capture → `unit` → playback, with the I/O unit as its output node
+    /// (added after `unit` with `unitFirst`), started on `server` by `graph.start()`. The
+    /// caller disposes the graph.
     static func startGraph(_ unit: AudioUnit?, clientName: String, server: JACKTestServer, transport: HostTransport? = nil,
-                           playback: RenderCallback? = nil) throws -> (graph: AudioGraph, io: JACKIOUnit) {
+                           playback: RenderCallback? = nil, unitFirst: Bool = false) throws -> (graph: AudioGraph, io: JACKIOUnit) {
         let io = JACKIOUnit()
         io.clientName = clientName
         io.serverName = server.name
@@ -20,9 +21,11 @@ import Testing
         try io.setValue(.canonical(sampleRate: 48_000, channels: 1), for: .streamFormat, scope: .input, element: JACKIOUnit.playbackBus)
         try io.setValue(.canonical(sampleRate: 48_000, channels: 1), for: .streamFormat, scope: .output, element: JACKIOUnit.captureBus)
         let graph = AudioGraph()
+        var addedFirst: GraphNode?
+        if unitFirst, let unit { addedFirst = try graph.addNode(unit) }
         let output = try graph.addNode(io)
         if let unit {
-            let node = try graph.addNode(unit)
+            let node = try addedFirst ?? graph.addNode(unit)
             try graph.connect(output, output: 0, to: node, input: 0)
             try graph.connect(node, output: 0, to: output, input: 0)
         } else if let playback {
@@ -32,7 +35,6 @@ import Testing
         try graph.initialize()
         io.latencyFrames = graph.latencyFrames
         try graph.start()
-        try io.start()
         return (graph, io)
     }
 

@@ -20,31 +20,49 @@ extension AudioGraph {
 
     /// Sets a parameter of a node's unit `frame` frames into the next cycle the graph renders
     /// (a later cycle when the next one is shorter), sample-accurately: the unit's render is
-    /// split there. Before initialize, sets the value at once. An event for a node the render
-    /// thread has not adopted yet (added since the last ``update()`` it picked up) is dropped. Listeners hear of it from
-    /// ``dispatchPendingNotifications()``. Units with a fixed block size get it at the start
-    /// of the block that holds that frame.
-    /// - Thread: any thread but the render thread; lock-free towards the render thread.
+    /// split there. While the graph is initialized, the node must be in the last plan
+    /// published (``update()``); an event for a node the render thread has not adopted yet
+    /// (published by an update it has not picked up) is dropped. Before initialize, sets
+    /// the value at once. Listeners hear of it from ``dispatchPendingNotifications()``. Units
+    /// with a fixed block size get it at the start of the block that holds that frame.
+    /// - Thread: while the graph is initialized, any thread but the render thread, also
+    ///   while the control thread edits and updates the graph (it reads the units of the
+    ///   last plan published, under a control-side mutex; lock-free towards the render
+    ///   thread); before, the control thread.
     public func scheduleParameter(_ node: GraphNode, _ address: ParameterAddress, value: Float, atFrame frame: Int = 0) throws(AudioUnitError) {
         RenderThread.assertNotCurrent("AudioGraph.scheduleParameter")
-        let unit = try unit(of: node)
-        guard let index = unit.parameters.index(of: address) else {
-            throw AudioUnitError(.invalidParameter, "\(model.label(node)) has no parameter \(address)")
-        }
-        do {
-            try unit.parameters.infos[index].validate(value)
-        } catch {
-            throw AudioUnitError(error.code, "\(model.label(node)): \(error.message)")
-        }
-        guard frame >= 0 else { throw AudioUnitError(.invalidParameterValue, "\(model.label(node)): frame \(frame) is negative") }
-        guard isInitialized else {
+        let target: ParameterTargets.Target
+        switch parameterTargets.lookup(node) {
+        case .notRunning:
+            let unit = try unit(of: node)
+            _ = try Self.validate(address, value: value, frame: frame, of: ParameterTargets.Target(unit: unit, label: model.label(node)))
             try unit.setParameter(address.id, value: value, scope: address.scope, element: address.element)
             return
+        case .unknown:
+            throw AudioUnitError(.invalidElement, "the running graph has no node \(node) (a node added since the last update() is not yet)")
+        case .target(let found):
+            target = found
         }
+        let index = try Self.validate(address, value: value, frame: frame, of: target)
         let event = GraphParameterEvent(node: node.rawValue, index: Int32(index), offset: Int64(frame), value: value)
         guard renderer.queue(event) else {
-            throw AudioUnitError(.cannotDoInCurrentContext, "\(model.label(node)): more than \(GraphRenderer.eventCapacity) parameter events are waiting for the render thread")
+            throw AudioUnitError(.cannotDoInCurrentContext, "\(target.label): more than \(GraphRenderer.eventCapacity) parameter events are waiting for the render thread")
         }
+    }
+
+    /// The parameter's index in the unit's table, after checking the address, the value
+    /// and the frame.
+    private static func validate(_ address: ParameterAddress, value: Float, frame: Int, of target: ParameterTargets.Target) throws(AudioUnitError) -> Int {
+        guard let index = target.unit.parameters.index(of: address) else {
+            throw AudioUnitError(.invalidParameter, "\(target.label) has no parameter \(address)")
+        }
+        do {
+            try target.unit.parameters.infos[index].validate(value)
+        } catch {
+            throw AudioUnitError(error.code, "\(target.label): \(error.message)")
+        }
+        guard frame >= 0 else { throw AudioUnitError(.invalidParameterValue, "\(target.label): frame \(frame) is negative") }
+        return index
     }
 
     /// True when the node produced NaN or infinity and is muted.
@@ -75,6 +93,10 @@ extension AudioGraph {
 
     /// Delivers what the render thread reported since the last call: the graph's notices to
     /// its listeners, and each unit's parameter and property changes to the unit's listeners.
+    /// Then follows latency changes: when a unit's `Latency` differs from the one the running
+    /// plan compensates, it publishes a new plan as ``update()`` does (glitch-free; parallel
+    /// paths realigned) and sends a ``GraphNotice/Kind-swift.enum/latencyChanged`` notice —
+    /// unless edits wait for ``update()``, which then compiles it (and reports its errors).
     /// Also frees retired plans and disposes removed units. Call it from a timer or after each
     /// offline block. Returns the graph's notices.
     /// - Thread: control.
@@ -83,9 +105,10 @@ extension AudioGraph {
         reapGraveyard()
         var delivered: [GraphNotice] = []
         while let notice = renderer.notices.pop() { delivered.append(notice) }
+        for node in model.order { model.nodes[node]?.unit?.dispatchPendingNotifications() }
+        if let notice = followLatencyChange() { delivered.append(notice) }
         let handlers = noticeListeners.sorted { $0.key < $1.key }.map(\.value)
         for notice in delivered { for handler in handlers { handler(notice) } }
-        for node in model.order { model.nodes[node]?.unit?.dispatchPendingNotifications() }
         return delivered
     }
 

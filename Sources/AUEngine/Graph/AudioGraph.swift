@@ -32,7 +32,8 @@ import Glibc
 /// unit's render; the driver that owns it (JACK, the offline driver, a test) calls
 /// ``render(frameCount:timestamp:input:output:)``.
 /// - Thread: control for everything but ``render(frameCount:timestamp:input:output:)`` (render)
-///   and ``scheduleParameter(_:_:value:atFrame:)`` (any thread but the render thread).
+///   and ``scheduleParameter(_:_:value:atFrame:)`` (while initialized, any thread but the
+///   render thread, concurrently with edits and ``update()``).
 public final class AudioGraph: @unchecked Sendable {
     /// Where nodes added by description are instantiated from.
     public let registry: ComponentRegistry?
@@ -54,6 +55,12 @@ public final class AudioGraph: @unchecked Sendable {
     public var measuresRenderTime = true
 
     let renderer = GraphRenderer()
+    /// `AUGraphAddRenderNotify`'s callbacks, published to the render thread.
+    let renderNotifies = RenderNotifyTable()
+    /// The render time per cycle duration, for ``cpuLoad``.
+    let cpuLoadMeter = CPULoadMeter()
+    /// The units ``scheduleParameter(_:_:value:atFrame:)`` may address while the graph runs.
+    let parameterTargets = ParameterTargets()
     var runtimes: [GraphNode: NodeRuntime] = [:]
     private var reuse = PlanCompiler.Reuse()
     /// Facts about the latest compiled plan.
@@ -330,7 +337,33 @@ public final class AudioGraph: @unchecked Sendable {
         reuse = compiled.reuse
         report = compiled.report
         renderer.publish(compiled.plan)
+        var targets: [GraphNode: ParameterTargets.Target] = [:]
+        for node in model.order {
+            if let unit = model.nodes[node]?.unit { targets[node] = ParameterTargets.Target(unit: unit, label: model.label(node)) }
+        }
+        parameterTargets.publish(targets)
         hasPendingEdits = false
+    }
+
+    /// Publishes a plan that compensates the units' latencies when one of them changed since
+    /// the running plan was compiled (and no edit waits for ``update()``); the notice that
+    /// says so, or nil. A plan that fails to compile leaves the running one and waits, as an
+    /// edit, for ``update()`` to report the error.
+    /// - Thread: control.
+    func followLatencyChange() -> GraphNotice? {
+        guard isInitialized, !hasPendingEdits else { return nil }
+        let changed = model.order.first { node in
+            guard let unit = model.nodes[node]?.unit else { return false }
+            return PlanCompiler.latencyFrames(of: unit) != report.unitLatency[node] ?? 0
+        }
+        guard let changed else { return nil }
+        hasPendingEdits = true
+        do {
+            try publishPlan()
+        } catch {
+            return nil
+        }
+        return GraphNotice(kind: .latencyChanged, node: changed, status: Int32(clamping: report.latency), sampleTime: 0)
     }
 
     /// Disposes the units of removed nodes that no plan in use refers to any more.
@@ -345,27 +378,42 @@ public final class AudioGraph: @unchecked Sendable {
         graveyard = kept
     }
 
-    /// Marks the graph running (`AUGraphStart`): the driver of its output node renders it.
+    /// Starts the graph (`AUGraphStart`): when its output node is an ``AudioOutputUnit`` (the
+    /// JACK I/O unit), starts that unit, which renders the graph every period from then on;
+    /// else marks the graph running for the application that renders it.
     /// - Thread: control.
     public func start() throws(AudioUnitError) {
         try requireNotDisposed()
         guard isInitialized else { throw AudioUnitError(.uninitialized, "start: the graph is not initialized") }
+        try outputDevice?.start()
         isRunning = true
     }
 
-    /// Marks the graph stopped (`AUGraphStop`).
+    /// Stops the graph (`AUGraphStop`): stops its output node when that is an
+    /// ``AudioOutputUnit`` (the JACK I/O unit fades out and deactivates its client); when it
+    /// returns, the device renders the graph no more.
     /// - Thread: control.
     public func stop() {
+        outputDevice?.stop()
         isRunning = false
     }
 
-    /// Stops rendering (waits for a render in progress), frees the plans and uninitializes
-    /// every unit (`AUGraphUninitialize`). Edits are kept; ``initialize()`` compiles again.
+    /// The output node's unit when it drives a device.
+    private var outputDevice: AudioOutputUnit? {
+        guard let output = model.outputNode else { return nil }
+        return model.nodes[output]?.unit as? AudioOutputUnit
+    }
+
+    /// Stops the graph (its output device first: see ``stop()``), stops rendering (waits for
+    /// a render in progress), frees the plans and uninitializes every unit
+    /// (`AUGraphUninitialize`); so no unit is freed while a device renders the graph. Edits
+    /// are kept; ``initialize()`` compiles again.
     /// - Thread: control.
     public func uninitialize() {
         RenderThread.assertNotCurrent("AudioGraph.uninitialize")
         guard isInitialized else { return }
         stop()
+        parameterTargets.publish(nil)
         renderer.disable()
         for entry in graveyard { entry.unit.dispose() }
         graveyard.removeAll()
@@ -408,10 +456,16 @@ public final class AudioGraph: @unchecked Sendable {
     /// generic output unit, and what a JACK or offline driver calls each cycle. Any frame
     /// count works; cycles longer than MaximumFramesPerSlice are split. Adopts a newly
     /// published plan first. Returns 0, or Uninitialized when the graph is not initialized
-    /// (the output is then silent).
+    /// (the output is then silent). The render notifications (``addRenderNotify(_:)``) are
+    /// called before and after, and the render time counts towards ``cpuLoad``.
     /// - Thread: render. No allocation, no lock.
     public func render(frameCount: Int, timestamp: RenderTimestamp, input: AudioBuffers? = nil, output: AudioBuffers) -> AudioUnitStatus {
-        renderer.render(frameCount: frameCount, timestamp: timestamp, input: input, output: output)
+        renderNotifies.notify(.preRender, timestamp: timestamp, bus: 0, buffers: output)
+        let start = MonotonicClock.nanoseconds()
+        let status = renderer.render(frameCount: frameCount, timestamp: timestamp, input: input, output: output)
+        cpuLoadMeter.record(nanoseconds: MonotonicClock.nanoseconds() &- start, frames: frameCount)
+        renderNotifies.notify(status == 0 ? .postRender : [.postRender, .postRenderError], timestamp: timestamp, bus: 0, buffers: output)
+        return status
     }
 
     /// The cycles rendered so far and the node the render thread is inside (nil between

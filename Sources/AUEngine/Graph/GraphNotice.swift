@@ -11,11 +11,17 @@ public struct GraphNotice: Sendable, Equatable, BitwiseCopyable, CustomStringCon
         case renderError
         /// The render thread adopted a new plan (published by initialize or update).
         case planAdopted
+        /// A unit's latency changed (an LV2 plugin reports its own once it runs): the graph
+        /// published a plan that compensates it; `status` is the graph's latency in frames.
+        /// Sent by ``AudioGraph/dispatchPendingNotifications()`` on the control side, with
+        /// `sampleTime` 0.
+        case latencyChanged
     }
 
     public var kind: Kind
     public var node: GraphNode
-    /// The render status (render errors) or the plan generation (plan adoption).
+    /// The render status (render errors), the plan generation (plan adoption) or the
+    /// graph's latency in frames (latency changes).
     public var status: Int32
     /// The sample time of the cycle in which it happened.
     public var sampleTime: Double
@@ -32,6 +38,7 @@ public struct GraphNotice: Sendable, Equatable, BitwiseCopyable, CustomStringCon
         case .nonFiniteOutput: "node \(node) produced NaN or infinity at sample \(Int(sampleTime)); it is muted"
         case .renderError: "node \(node) failed to render at sample \(Int(sampleTime)): status \(status)"
         case .planAdopted: "plan \(status) adopted at sample \(Int(sampleTime))"
+        case .latencyChanged: "node \(node) changed its latency; the graph's is \(status) frames"
         }
     }
 }

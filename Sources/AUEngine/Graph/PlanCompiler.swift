@@ -34,6 +34,8 @@ struct PlanCompiler {
     struct Report {
         var order: [GraphNode] = []
         var nodeLatency: [GraphNode: Int] = [:]
+        /// Each unit's own latency as the plan compensates it (without a block adapter's).
+        var unitLatency: [GraphNode: Int] = [:]
         var connectionDelay: [GraphConnection: Int] = [:]
         var blockRequirement: [GraphNode: BlockSizeRequirement] = [:]
         var latency = 0
@@ -69,6 +71,7 @@ struct PlanCompiler {
         for node in order {
             let unit = model.nodes[node]!.unit!
             var latency = Self.latencyFrames(of: unit)
+            report.unitLatency[node] = latency
             let requirement = Self.requirement(of: unit)
             report.blockRequirement[node] = requirement
             if case .fixed(let size) = requirement { latency += size }

@@ -12,7 +12,7 @@ import Foundation
 /// ```swift
 /// let io = try LiveChain.openIOUnit(clientName: "my-host", serverName: nil)
 /// let live = try LiveChain(loaded, io: io, registry: registry, connections: .init(toSystem: true))
-/// while live.poll() == nil { … }     // control commands go to live.chain
+/// while live.poll() == nil { live.dispatchPendingNotifications(); … }   // commands go to live.chain
 /// live.dispose()
 /// ```
 /// - Thread: control.
@@ -81,7 +81,9 @@ public final class LiveChain: @unchecked Sendable {
         let chain: ChainGraph
         do {
             chain = try ChainGraph(loaded, units: units, registry: registry, sampleRate: rate, maximumFrames: max(4096, client.bufferSize))
-            try chain.graph.start()
+            // As offline: one silent cycle, so that LV2 plugins report their latency before
+            // the ports report the chain's.
+            try LatencyPriming.prime(chain, blockSize: client.bufferSize)
         } catch {
             io.dispose()
             throw JACKError("\(loaded.file): \(error.message)")
@@ -127,13 +129,28 @@ public final class LiveChain: @unchecked Sendable {
         return .sampleRateChanged(client.sampleRate)
     }
 
+    /// Delivers the graph's pending notifications (``AudioGraph/dispatchPendingNotifications()``,
+    /// which also recompiles the plan when a unit's latency changed) and reports the chain's
+    /// latency on the ports again when it changed. Call it from the control loop, as ``poll()``.
+    /// - Thread: control.
+    @discardableResult
+    public func dispatchPendingNotifications() -> [GraphNotice] {
+        let notices = chain.graph.dispatchPendingNotifications()
+        if io.latencyFrames != chain.latencyFrames { io.latencyFrames = chain.latencyFrames }
+        return notices
+    }
+
     /// The live facts for a `status` reply, as `key=value` words: DSP load, xruns, period
     /// and render errors.
     public var statusWords: String {
         String(format: "dsp=%.1f%% xruns=%d period=%d errors=%d", client.cpuLoad, client.xrunCount, client.bufferSize, io.renderErrorCount)
     }
 
-    /// Fades out, stops, and disposes the I/O unit (closing the client) and the chain.
+    /// Tears the chain down in the one safe order, however the run ended (quit, a signal,
+    /// the server gone): fades out and deactivates the client (JACK runs the cycle no
+    /// more), disposes the I/O unit (unregistering its ports, closing the client), then
+    /// disposes the chain, whose units stop their workers before freeing their plugins.
+    /// - Thread: control.
     public func dispose() {
         io.stop()
         io.dispose()

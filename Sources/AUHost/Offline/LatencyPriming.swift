@@ -5,8 +5,10 @@ import AULV2
 ///
 /// An LV2 plugin reports its latency on a control output that it writes only when it runs
 /// (`lv2:reportsLatency`), so a fresh graph counts it as 0 and the offline driver would
-/// not compensate it. When the chain holds LV2 units, ``prime(_:blockSize:)`` renders one
-/// cycle of silence, then uninitializes and initializes the graph again: the units start
+/// not compensate it, nor would a live chain tell JACK. The offline driver
+/// (`BatchRenderer`) and the live one (`LiveChain`) both prime. When the chain holds LV2
+/// units, ``prime(_:blockSize:)`` renders one cycle of silence, then uninitializes and
+/// initializes the graph again: the units start
 /// over from a clean state (new LV2 instances), and the plan is compiled with the latency
 /// each unit reported — the graph's `latencyFrames` and its compensation delays include it.
 /// - Thread: control (it plays the render thread for the one silent cycle).

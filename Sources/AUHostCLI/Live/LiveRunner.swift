@@ -135,7 +135,7 @@ final class LiveRunner: @unchecked Sendable {
             case .sampleRateChanged(let rate): return .reconfigure("the JACK server's sample rate changed to \(Int(rate)) Hz")
             case nil: break
             }
-            withCommandLock { _ = chain.graph.dispatchPendingNotifications() }
+            withCommandLock { _ = live.dispatchPendingNotifications() }
             if context.errors.isTerminal, Date().timeIntervalSince(lastStatus) > 0.5 {
                 lastStatus = Date()
                 let latency = Double(chain.latencyFrames) / chain.sampleRate * 1000

@@ -33,12 +33,10 @@ do {
     }, for: output)
     io.graph = graph                                                         // the graph the device plays
     try graph.initialize()                                                   // AUGraphInitialize: registers out_1, out_2
-    try graph.start()                                                        // AUGraphStart
-    try io.start()                                                           // AudioOutputUnitStart
+    try graph.start()                                                        // AUGraphStart: starts the output unit
     print("playing 440 Hz on JACK as '\(io.client?.name ?? "?")' at \(Int(rate)) Hz for \(seconds) s")
     Thread.sleep(forTimeInterval: seconds)
-    io.stop()                                                                // AudioOutputUnitStop (fades out)
-    graph.stop()                                                             // AUGraphStop
+    graph.stop()                                                             // AUGraphStop: stops it (fades out)
     print("rendered \(framesRendered.load(ordering: .relaxed)) frames in \(io.cycleCount) cycles, \(io.renderErrorCount) errors")
 } catch {
     FileHandle.standardError.write(Data("PlayLive: \(error)\n".utf8))

@@ -1,0 +1,72 @@
+import Synchronization
+
+/// Identifies a render notification for its removal (Core Audio removes by procedure and
+/// reference, which a Swift closure has not).
+/// - Thread: any (a plain value).
+public struct RenderNotifyToken: Hashable, Sendable {
+    let rawValue: Int
+}
+
+/// The render notifications of a unit or a graph (`AudioUnitAddRenderNotify`,
+/// `AUGraphAddRenderNotify`): each is called on the render thread with ``RenderFlags/preRender``
+/// before every render and ``RenderFlags/postRender`` after it (with
+/// ``RenderFlags/postRenderError`` too when the render failed), with the render's timestamp,
+/// bus and buffers (before the render, the buffers it is about to fill).
+///
+/// At most ``capacity`` at a time, published to the render thread as a ``RenderSnapshot``:
+/// the render thread neither allocates nor locks, and with no notification it reads one
+/// atomic word.
+/// - Thread: control for ``add(_:)`` / ``remove(_:)``; render for ``notify(_:timestamp:bus:buffers:)``.
+package final class RenderNotifyTable: @unchecked Sendable {
+    /// The most notifications one unit or graph holds.
+    package static let capacity = 4
+
+    private let snapshot = RenderSnapshot<RenderCallback>()
+    /// The control side: the notifications in the order added and the next token.
+    private let control = Mutex<(entries: [(token: Int, callback: RenderCallback)], next: Int)>(([], 1))
+
+    /// An empty table.
+    package init() {}
+
+    /// Adds a notification; fails with CannotDoInCurrentContext when ``capacity`` are
+    /// already there.
+    /// - Thread: control.
+    package func add(_ callback: RenderCallback) throws(AudioUnitError) -> RenderNotifyToken {
+        let token = control.withLock { state -> Int? in
+            guard state.entries.count < Self.capacity else { return nil }
+            let token = state.next
+            state.next += 1
+            state.entries.append((token, callback))
+            snapshot.publish(state.entries.map(\.callback))
+            return token
+        }
+        guard let token else {
+            throw AudioUnitError(.cannotDoInCurrentContext, "at most \(Self.capacity) render notifications at a time")
+        }
+        return RenderNotifyToken(rawValue: token)
+    }
+
+    /// Removes a notification; false when it was not there. When it returns, no render calls it.
+    /// - Thread: control.
+    @discardableResult
+    package func remove(_ token: RenderNotifyToken) -> Bool {
+        control.withLock { state in
+            guard let index = state.entries.firstIndex(where: { $0.token == token.rawValue }) else { return false }
+            state.entries.remove(at: index)
+            snapshot.publish(state.entries.map(\.callback))
+            return true
+        }
+    }
+
+    /// Calls every notification with `flags`.
+    /// - Thread: render. No allocation, no lock.
+    @inline(__always)
+    package func notify(_ flags: RenderFlags, timestamp: RenderTimestamp, bus: Int, buffers: AudioBuffers) {
+        snapshot.read { callbacks in
+            for index in 0..<callbacks.count {
+                var callFlags = flags
+                _ = callbacks[index].body(&callFlags, timestamp, bus, buffers)
+            }
+        }
+    }
+}
