@@ -46,22 +46,36 @@ struct AllocationTests {
         #expect(run.report["locks", default: 0] > 0)
     }
 
-    @Test("10,000 cycles of LV2, native and built-in units with parameter changes, bypass and live edits: no allocation, free or lock on the render thread")
+    @Test("10,000 cycles of every render path (LV2 control ports, atom MIDI in, time:Position, output controls, latency and delay lines, the worker threaded and immediate, a native unit, a fixed-block adapter, ramps, NaN notices, live edits) in strict mode: no allocation, free, lock or system call on the render thread")
     func renderThreadIsClean() throws {
-        let run = try runAllocCheck(["--cycles", "10000", "--frames", "64"])
+        let run = try runAllocCheck(["--cycles", "10000", "--frames", "64", "--strict"])
         #expect(run.status == 0, "\(run.text)")
         #expect(run.report["cycles"] == 10_000)
-        for key in ["mallocs", "callocs", "reallocs", "frees", "locks"] {
+        for key in ["mallocs", "callocs", "reallocs", "frees", "locks", "trapped"] {
             #expect(run.report[key] == 0, "\(key): \(run.text)")
         }
         #expect(run.report["edits", default: 0] >= 10)
         #expect(run.report["parameterChanges", default: 0] >= 100)
+        #expect(run.report["ramps", default: 0] >= 20)
+        #expect(run.report["midiEvents", default: 0] >= 20)
+        #expect(run.report["nanNotices", default: 0] >= 5, "the fixture's NaN was not noticed: \(run.text)")
+        #expect(run.report["graphLatency", default: 0] > 0, "no latency to compensate: \(run.text)")
         #expect(run.report["renderFailures"] == 0)
-        // The graph holds the swh amp LV2 plugin (installed by `make deps`) and the native Gain unit (built with the package).
-        #expect(run.report["lv2"] == 1, "no LV2 unit in the graph: \(run.text)")
-        #expect(run.report["native"] == 1, "no native unit in the graph: \(run.text)")
-        // Retains and releases are counted and reported (ARC traffic, not allocations); they need
-        // not balance inside the counted window (a value retained inside is released after it).
+        // The plugins come with `make deps` (swh, mda, x42) and the package (the native Gain).
+        for key in ["lv2", "native", "instrument", "latencyReport", "transport", "threadedWorker", "immediateWorker"] {
+            #expect(run.report[key] == 1, "\(key) is not in the graph: \(run.text)")
+        }
+        // Retains and releases are counted and reported (ARC traffic, not allocations; debug
+        // builds make many).
         #expect(run.report["retains"] != nil)
+    }
+
+    @Test("a fixture unit that misbehaves in its render is caught", arguments: [
+        ("allocate", "mallocs"), ("usleep", "trapped"), ("write", "trapped"), ("mutex", "trapped"),
+    ])
+    func misbehaviourIsCaught(misbehaviour: String, counter: String) throws {
+        let run = try runAllocCheck(["--cycles", "2000", "--frames", "64", "--strict", "--misbehave", misbehaviour])
+        #expect(run.status == 1, "\(run.text)")
+        #expect(run.report[counter, default: 0] > 0, "\(misbehaviour) went unnoticed: \(run.text)")
     }
 }
