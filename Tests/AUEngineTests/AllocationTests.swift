@@ -3,11 +3,11 @@ import Testing
 
 /// Runs the `alloc-check` executable (built next to the test bundle) under the AllocCounter
 /// shim with LD_PRELOAD, and reads its `key=value` report.
-func runAllocCheck(_ arguments: [String]) throws -> (status: Int32, report: [String: Int], text: String) {
+func runAllocCheck(_ arguments: [String], in folder: URL? = nil) throws -> (status: Int32, report: [String: Int], text: String) {
     let products = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-    var directory = products
+    var directory = folder ?? products
     // The test bundle may be nested (…/debug/X.xctest); walk up to the folder with alloc-check.
-    for _ in 0..<3 where !FileManager.default.fileExists(atPath: directory.appendingPathComponent("alloc-check").path) {
+    for _ in 0..<3 where folder == nil && !FileManager.default.fileExists(atPath: directory.appendingPathComponent("alloc-check").path) {
         directory.deleteLastPathComponent()
     }
     let executable = directory.appendingPathComponent("alloc-check")
@@ -34,6 +34,26 @@ func runAllocCheck(_ arguments: [String]) throws -> (status: Int32, report: [Str
     }
     return (process.terminationStatus, report, text)
 }
+
+/// The release alloc-check (`swift build -c release --product alloc-check`, which `make
+/// test` runs first), when it exists and no source file of the render path is newer than
+/// the last of its products the build relinked: retains are a property of optimized code,
+/// so only a release build can show none.
+let releaseAllocCheck: URL? = {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let release = root.appendingPathComponent(".build/release")
+    let products = ["alloc-check", "libAllocCounter.so", "libAUHostGain.so"].map { release.appendingPathComponent($0) }
+    let built = products.compactMap { try? $0.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate }
+    guard built.count == products.count, let newest = built.max() else { return nil }
+    let sources = ["AUCore", "AUEngine", "AULV2", "AUNative", "AUPluginSDK", "CAUSupport", "CAllocCounter", "alloc-check"]
+    for folder in sources {
+        let files = FileManager.default.enumerator(at: root.appendingPathComponent("Sources/\(folder)"), includingPropertiesForKeys: [.contentModificationDateKey])
+        while let file = files?.nextObject() as? URL {
+            if let date = try? file.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate, date > newest { return nil }
+        }
+    }
+    return release
+}()
 
 @Suite("Allocation counting")
 struct AllocationTests {
@@ -77,5 +97,16 @@ struct AllocationTests {
         let run = try runAllocCheck(["--cycles", "2000", "--frames", "64", "--strict", "--misbehave", misbehaviour])
         #expect(run.status == 1, "\(run.text)")
         #expect(run.report[counter, default: 0] > 0, "\(misbehaviour) went unnoticed: \(run.text)")
+    }
+
+    @Test(
+        "a release build renders every path with no retain or release on the render thread",
+        .enabled(if: releaseAllocCheck != nil, "no up-to-date release alloc-check: make test builds it (swift build -c release --product alloc-check, AllocCounter, AUHostGain)"))
+    func releaseRenderMakesNoRetain() throws {
+        let run = try runAllocCheck(["--cycles", "10000", "--frames", "64"], in: releaseAllocCheck)
+        #expect(run.status == 0, "\(run.text)")
+        #expect(run.report["native"] == 1 && run.report["instrument"] == 1 && run.report["threadedWorker"] == 1, "\(run.text)")
+        #expect(run.report["retains"] == 0, "\(run.text)")
+        #expect(run.report["releases"] == 0, "\(run.text)")
     }
 }
