@@ -73,6 +73,12 @@ open class AudioUnit: @unchecked Sendable {
     /// Parameter events the render thread hands over for the next call (a graph's; single producer).
     let renderParameterEvents = RealTimeRing<ParameterEvent>(minimumCapacity: AudioUnit.eventCapacity)
     let notifications = RealTimeRing<UnitNotification>(minimumCapacity: 1024)
+    /// ``parameters``, ``notifications`` and ``renderParameterEvents`` unretained, for the
+    /// render thread: reading a reference from a stored property retains it for the call,
+    /// an `Unmanaged` does not.
+    let unretainedParameters: Unmanaged<ParameterTable>
+    let unretainedNotifications: Unmanaged<RealTimeRing<UnitNotification>>
+    let unretainedRenderParameterEvents: Unmanaged<RealTimeRing<ParameterEvent>>
     /// What the listeners last heard of the output parameters.
     let notifiedOutputs: Mutex<NotifiedOutputs>
 
@@ -120,6 +126,9 @@ open class AudioUnit: @unchecked Sendable {
         elements = ElementStore(inputs: inputs, outputs: outputs)
         let table = ParameterTable(parameters)
         self.parameters = table
+        unretainedParameters = Unmanaged.passUnretained(table)
+        unretainedNotifications = Unmanaged.passUnretained(notifications)
+        unretainedRenderParameterEvents = Unmanaged.passUnretained(renderParameterEvents)
         notifiedOutputs = Mutex(NotifiedOutputs(values: table.outputSlots.map { table.value(at: $0).bitPattern }))
     }
 

@@ -175,7 +175,7 @@ do {
             check.fixture.requestNaN()
             nanRequests += 1
         }
-        if misbehaviour == .mutex { check.fixture.contended.withLock { _ in usleep(100) } }
+        if misbehaviour == .mutex { check.fixture.contended.withLock { _ in _ = usleep(100) } }
         if now - lastEditAt >= max(1, cycles / 20) {
             lastEditAt = now
             if let node = inserted {
