@@ -2,6 +2,7 @@
 #include "au_strict.h"
 #include <dlfcn.h>
 #include <errno.h>
+#include <execinfo.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -13,6 +14,13 @@ const char *au_strict_symbol(uintptr_t address, uintptr_t *offset) {
     if (dladdr((void *)address, &info) == 0 || info.dli_sname == NULL) return NULL;
     *offset = address - (uintptr_t)info.dli_saddr;
     return info.dli_sname;
+}
+
+const char *au_strict_module(uintptr_t address, uintptr_t *offset) {
+    Dl_info info;
+    if (dladdr((void *)address, &info) == 0 || info.dli_fname == NULL) return NULL;
+    *offset = address - (uintptr_t)info.dli_fbase;
+    return info.dli_fname;
 }
 
 #if defined(__x86_64__) && defined(__linux__)
@@ -58,6 +66,7 @@ static void au_strict_on_sigsys(int signal, siginfo_t *info, void *context) {
         if (index < AU_STRICT_SLOTS) {
             slots[index].number = info->si_syscall;
             slots[index].address = (uintptr_t)info->si_call_addr;
+            slots[index].depth = backtrace((void **)slots[index].frames, AU_STRICT_FRAMES);
         }
     }
     regs[REG_RAX] = au_strict_passthrough(info->si_syscall, regs[REG_RDI], regs[REG_RSI], regs[REG_RDX], regs[REG_R10], regs[REG_R8], regs[REG_R9]);
@@ -90,6 +99,10 @@ int au_strict_install(void) {
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP),
     };
     struct sock_fprog filter = {.len = (unsigned short)(sizeof program / sizeof program[0]), .filter = program};
+    /* The first backtrace() loads the unwinder (dlopen: system calls, allocations); do it
+     * now, not in the handler. */
+    void *warm[2];
+    backtrace(warm, 2);
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_sigaction = au_strict_on_sigsys;
