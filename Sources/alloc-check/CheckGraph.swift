@@ -9,7 +9,8 @@ import AUNative
 ///     application input -> EQ -> native Gain -> splitter
 ///       splitter 0 -> mixer 0
 ///       splitter 1 -> [live edits: an EQ inserted and removed] -> mixer 1
-///       splitter 2 -> converter (to mono) -> LV2 swh amp (control ports) -> mixer 2
+///       splitter 2 -> converter (to mono) -> LV2 swh amp (control ports)
+///         -> [with --lv2-fixtures: the worker fixture, threaded, then immediate] -> mixer 2
 ///       splitter 3 -> LV2 x42 dpl (latency report, output controls, atom in/out) -> mixer 3
 ///       splitter 4 -> LV2 x42 TP/RMS meter (time:Position in, output controls) -> mixer 4
 ///       splitter 5 -> LV2 convoLV2 (worker, threaded mode) -> mixer 5
@@ -27,6 +28,7 @@ struct CheckGraph {
     static let convolver = "http://gareus.org/oss/lv2/convoLV2#Stereo"
     static let instrument = "http://drobilla.net/plugins/mda/JX10"
     static let amp = "http://plugin.org.uk/swh-plugins/amp"
+    static let workerFixture = "urn:auhost:fixture:worker"
 
     let graph: AudioGraph
     let output: GraphNode, eq: GraphNode, splitter: GraphNode, mixer: GraphNode
@@ -35,9 +37,12 @@ struct CheckGraph {
     /// The plugin nodes that are in the graph, by role.
     var native: GraphNode?, lv2Amp: GraphNode?, dpl: GraphNode?, meter: GraphNode?
     var threadedWorker: GraphNode?, immediateWorker: GraphNode?, instrument: GraphNode?
+    /// The worker fixture in threaded and in immediate mode (schedules work in every run).
+    var schedulingWorkers: [GraphNode] = []
 
-    init(misbehaviour: Misbehaviour) throws(AudioUnitError) {
-        let registry = ComponentRegistry(providers: [BuiltinUnits(), LV2Provider(probeCacheFile: nil), NativeProvider()])
+    /// `lv2Path` nil: LV2_PATH or lilv's default.
+    init(misbehaviour: Misbehaviour, lv2Path: String?) throws(AudioUnitError) {
+        let registry = ComponentRegistry(providers: [BuiltinUnits(), LV2Provider(lv2Path: lv2Path, probeCacheFile: nil), NativeProvider()])
         let graph = AudioGraph(registry: registry)
         func builtin(_ code: String, _ name: String) throws(AudioUnitError) -> GraphNode {
             try graph.addNode(ComponentDescription(parsing: code)!, name: name)
@@ -63,6 +68,9 @@ struct CheckGraph {
         threadedWorker = try lv2(Self.convolver, "Convolver (threaded worker)")
         immediateWorker = try lv2(Self.convolver, "Convolver (immediate worker)", mode: .offline)
         instrument = try lv2(Self.instrument, "Instrument")
+        for (name, mode) in [("Worker fixture (threaded)", LV2RenderMode.live), ("Worker fixture (immediate)", .offline)] {
+            if let node = try lv2(Self.workerFixture, name, mode: mode) { schedulingWorkers.append(node) }
+        }
 
         try graph.open()
         try graph.unit(of: splitter).setValue(8, for: .elementCount, scope: .output)
@@ -79,7 +87,12 @@ struct CheckGraph {
         try graph.connect(splitter, output: 0, to: mixer, input: 0)
         try graph.connect(splitter, output: 1, to: mixer, input: 1)
         try graph.connect(splitter, output: 2, to: toMono)
-        try chain(from: toMono, through: lv2Amp, toMixerInput: 2)
+        var mono = toMono
+        for node in [lv2Amp].compactMap({ $0 }) + schedulingWorkers {
+            try graph.connect(mono, to: node)
+            mono = node
+        }
+        try graph.connect(mono, to: mixer, input: 2)
         let paths: [(Element, GraphNode?)] = [(3, dpl), (4, meter), (5, threadedWorker), (6, immediateWorker), (7, fixtureNode)]
         for (element, node) in paths {
             try chain(from: splitter, output: element, through: node, toMixerInput: element)

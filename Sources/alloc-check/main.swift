@@ -9,6 +9,7 @@
 //     LD_PRELOAD=.build/debug/libAllocCounter.so .build/debug/alloc-check [--cycles N] [--frames N] [--warmup N]
 //         [--strict]        also trap every system call but futex wake and the clock (seccomp, render thread only)
 //         [--misbehave allocate|usleep|write|mutex]   the fixture unit does that in its render (proves the check)
+//         [--lv2-fixtures path/to/libLV2Fixtures.so]  adds the LV2 worker fixture (schedules work in every run)
 //     LD_PRELOAD=... alloc-check --self-test     (proves the shim counts: allocates on purpose)
 //
 // Prints one `key=value` line; exits 0 when the render thread made no allocation, free or
@@ -37,6 +38,7 @@ var frames = 64
 var selfTest = false
 var strict = false
 var misbehaviour = Misbehaviour.none
+var fixtureLibrary: URL?
 /// Cycles rendered before counting starts: the Swift runtime instantiates generic metadata
 /// (allocating, under its own lock) the first time a type is used, once per process.
 var warmup = 100
@@ -47,6 +49,7 @@ while let argument = arguments.popFirst() {
     case "--warmup": warmup = Int(arguments.popFirst() ?? "") ?? warmup
     case "--self-test": selfTest = true
     case "--strict": strict = true
+    case "--lv2-fixtures": fixtureLibrary = arguments.popFirst().map { URL(fileURLWithPath: $0) }
     case "--misbehave":
         guard let value = arguments.popFirst().flatMap(Misbehaviour.init(rawValue:)) else { fail("--misbehave takes allocate, usleep, write or mutex", status: 64) }
         misbehaviour = value
@@ -79,7 +82,7 @@ if selfTest {
 
 let check: CheckGraph
 do {
-    check = try CheckGraph(misbehaviour: misbehaviour)
+    check = try CheckGraph(misbehaviour: misbehaviour, lv2Path: fixtureLibrary.map(workerFixtureLV2Path(library:)))
 } catch {
     fail("cannot build the graph: \(error)", status: 1)
 }
@@ -212,7 +215,7 @@ report(counts, """
     trapped=\(trapped) cycles=\(cycles) warmup=\(warmup) frames=\(frames) edits=\(edits) parameterChanges=\(parameterChanges) ramps=\(ramps) \
     midiEvents=\(midiEvents) nanRequests=\(nanRequests) nanNotices=\(notices.load(ordering: .relaxed)) graphLatency=\(latency) \
     lv2=\(flag(check.lv2Amp)) native=\(flag(check.native)) instrument=\(flag(check.instrument)) latencyReport=\(flag(check.dpl)) \
-    transport=\(flag(check.meter)) threadedWorker=\(flag(check.threadedWorker)) immediateWorker=\(flag(check.immediateWorker)) \
+    transport=\(flag(check.meter)) threadedWorker=\(flag(check.threadedWorker)) immediateWorker=\(flag(check.immediateWorker)) schedulingWorkers=\(check.schedulingWorkers.count) \
     renderFailures=\(failures.load(ordering: .relaxed)) nonFiniteCycles=\(nonFinite.load(ordering: .relaxed))
     """)
 let clean = counts.mallocs + counts.callocs + counts.reallocs + counts.frees + counts.locks + trapped == 0

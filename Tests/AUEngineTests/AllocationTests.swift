@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// Runs the `alloc-check` executable (built next to the test bundle) under the AllocCounter
-/// shim with LD_PRELOAD, and reads its `key=value` report.
+/// Runs the `alloc-check` executable (built next to the test bundle, or in `folder`) under
+/// the AllocCounter shim with LD_PRELOAD, with the LV2 worker fixture when it is built there,
+/// and reads its `key=value` report.
 func runAllocCheck(_ arguments: [String], in folder: URL? = nil) throws -> (status: Int32, report: [String: Int], text: String) {
     let products = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
     var directory = folder ?? products
@@ -14,9 +15,11 @@ func runAllocCheck(_ arguments: [String], in folder: URL? = nil) throws -> (stat
     let shim = directory.appendingPathComponent("libAllocCounter.so")
     try #require(FileManager.default.fileExists(atPath: executable.path), "alloc-check is not built next to the tests (\(products.path))")
     try #require(FileManager.default.fileExists(atPath: shim.path), "libAllocCounter.so is not built next to the tests (\(products.path))")
+    let fixtures = directory.appendingPathComponent("libLV2Fixtures.so")
     let process = Process()
     process.executableURL = executable
-    process.arguments = arguments
+    // The LV2 worker fixture (work scheduled in every run), where the build made it.
+    process.arguments = arguments + (FileManager.default.fileExists(atPath: fixtures.path) ? ["--lv2-fixtures", fixtures.path] : [])
     var environment = ProcessInfo.processInfo.environment
     environment["LD_PRELOAD"] = shim.path
     process.environment = environment
@@ -66,7 +69,7 @@ struct AllocationTests {
         #expect(run.report["locks", default: 0] > 0)
     }
 
-    @Test("10,000 cycles of every render path (LV2 control ports, atom MIDI in, time:Position, output controls, latency and delay lines, the worker threaded and immediate, a native unit, a fixed-block adapter, ramps, NaN notices, live edits) in strict mode: no allocation, free, lock or system call on the render thread")
+    @Test("10,000 cycles of every render path (LV2 control ports, atom MIDI in, time:Position, output controls, latency and delay lines, the worker threaded and immediate with work scheduled from run(), a native unit, a fixed-block adapter, ramps, NaN notices, live edits) in strict mode: no allocation, free, lock or system call on the render thread")
     func renderThreadIsClean() throws {
         let run = try runAllocCheck(["--cycles", "10000", "--frames", "64", "--strict"])
         #expect(run.status == 0, "\(run.text)")
@@ -85,6 +88,8 @@ struct AllocationTests {
         for key in ["lv2", "native", "instrument", "latencyReport", "transport", "threadedWorker", "immediateWorker"] {
             #expect(run.report[key] == 1, "\(key) is not in the graph: \(run.text)")
         }
+        // The worker fixture (libLV2Fixtures.so, built with the package), threaded and immediate.
+        #expect(run.report["schedulingWorkers"] == 2, "\(run.text)")
         // Retains and releases are counted and reported (ARC traffic, not allocations; debug
         // builds make many).
         #expect(run.report["retains"] != nil)
@@ -101,7 +106,7 @@ struct AllocationTests {
 
     @Test(
         "a release build renders every path with no retain or release on the render thread",
-        .enabled(if: releaseAllocCheck != nil, "no up-to-date release alloc-check: make test builds it (swift build -c release --product alloc-check, AllocCounter, AUHostGain)"))
+        .enabled(if: releaseAllocCheck != nil, "no up-to-date release alloc-check: make test builds it (swift build -c release --product alloc-check, AllocCounter, AUHostGain, LV2Fixtures)"))
     func releaseRenderMakesNoRetain() throws {
         let run = try runAllocCheck(["--cycles", "10000", "--frames", "64"], in: releaseAllocCheck)
         #expect(run.status == 0, "\(run.text)")
