@@ -92,15 +92,21 @@ extension AudioUnit {
     /// - Thread: render. An unchanged value costs one relaxed load: the render thread is the
     ///   only writer of what it publishes, so it needs no atomic exchange.
     @discardableResult
+    #if !DEBUG
+    @_noLocks
+    #endif
     public func setParameterFromRender(at index: Int, value: Float) -> Float {
-        let old = parameters.value(at: index)
+        let parameters = unretainedParameters
+        let old = parameters._withUnsafeGuaranteedRef { $0.value(at: index) }
         guard old != value && !(old.isNaN && value.isNaN) else { return old }
-        parameters.storeValue(value, at: index)
-        if parameters.isOutput[index] {
+        parameters._withUnsafeGuaranteedRef { $0.storeValue(value, at: index) }
+        if parameters._withUnsafeGuaranteedRef({ $0.isOutput[index] }) {
             // The render thread is the only writer: a load and a store, not a locked add.
             outputPublications.store(outputPublications.load(ordering: .relaxed) &+ 1, ordering: .releasing)
         } else {
-            notifications.push(UnitNotification(identity: UInt32(index), isParameter: true, scope: 0, element: 0, value: value))
+            _ = unretainedNotifications._withUnsafeGuaranteedRef {
+                $0.push(UnitNotification(identity: UInt32(index), isParameter: true, scope: 0, element: 0, value: value))
+            }
         }
         return old
     }
@@ -109,8 +115,12 @@ extension AudioUnit {
     /// render call, from the render thread (a graph hands its events to the unit so, just
     /// before rendering it). False when the queue is full: nothing was scheduled.
     /// - Thread: render. No allocation, no lock.
+    #if !DEBUG
+    @_noLocks
+    #endif
     public func scheduleParameterFromRender(at index: Int, value: Float, offset: Int) -> Bool {
-        guard renderParameterEvents.push(ParameterEvent(index: Int32(index), offset: Int32(offset), duration: 0, startValue: .nan, value: value)) else {
+        let event = ParameterEvent(index: Int32(index), offset: Int32(offset), duration: 0, startValue: .nan, value: value)
+        guard unretainedRenderParameterEvents._withUnsafeGuaranteedRef({ $0.push(event) }) else {
             return false
         }
         pendingEvents.wrappingAdd(1, ordering: .releasing)

@@ -78,6 +78,12 @@ open class AudioUnit: @unchecked Sendable {
     let notifications = RealTimeRing<UnitNotification>(minimumCapacity: 1024)
     /// `AudioUnitAddRenderNotify`'s callbacks, published to the render thread.
     let renderNotifies = RenderNotifyTable()
+    /// ``parameters``, ``notifications`` and ``renderParameterEvents`` unretained, for the
+    /// render thread: reading a reference from a stored property retains it for the call,
+    /// an `Unmanaged` does not.
+    let unretainedParameters: Unmanaged<ParameterTable>
+    let unretainedNotifications: Unmanaged<RealTimeRing<UnitNotification>>
+    let unretainedRenderParameterEvents: Unmanaged<RealTimeRing<ParameterEvent>>
     /// What the listeners last heard of the output parameters.
     let notifiedOutputs: Mutex<NotifiedOutputs>
 
@@ -125,6 +131,9 @@ open class AudioUnit: @unchecked Sendable {
         elements = ElementStore(inputs: inputs, outputs: outputs, renderSources: renderInputSources)
         let table = ParameterTable(parameters)
         self.parameters = table
+        unretainedParameters = Unmanaged.passUnretained(table)
+        unretainedNotifications = Unmanaged.passUnretained(notifications)
+        unretainedRenderParameterEvents = Unmanaged.passUnretained(renderParameterEvents)
         notifiedOutputs = Mutex(NotifiedOutputs(values: table.outputSlots.map { table.value(at: $0).bitPattern }))
     }
 

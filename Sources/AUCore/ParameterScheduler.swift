@@ -40,6 +40,9 @@ final class ParameterScheduler {
     /// Moves the waiting events (the control threads' and the render thread's) into this
     /// cycle's list, sorted by offset.
     /// - Thread: render.
+    #if !DEBUG
+    @_noLocks
+    #endif
     func takeEvents(from ring: SharedProducerRing<ParameterEvent>, renderRing: RealTimeRing<ParameterEvent>) -> Int {
         var count = 0
         while count < AudioUnit.eventCapacity, let event = renderRing.pop() { events.insertSorted(event, count: &count, by: { $0.offset }) }
@@ -157,6 +160,9 @@ final class ParameterScheduler {
     /// Applies a cycle's events at its first frame and moves ramps on by the whole cycle
     /// (for units that render whole cycles only).
     /// - Thread: render.
+    #if !DEBUG
+    @_noLocks
+    #endif
     func applyAtCycleStart(_ unit: AudioUnit, eventCount: Int, frameCount: Int) {
         for index in 0..<eventCount { apply(events[index], unit, at: 0, records: false) }
         if activeRampCount > 0 {
@@ -174,7 +180,7 @@ final class ParameterScheduler {
         if event.duration == 0 {
             set(slot, event.value, unit, at: offset, records: records)
         } else if activeRampCount < AudioUnit.eventCapacity {
-            let from = event.startValue.isNaN ? unit.parameters.value(at: slot) : event.startValue
+            let from = event.startValue.isNaN ? unit.unretainedParameters._withUnsafeGuaranteedRef { $0.value(at: slot) } : event.startValue
             ramps[activeRampCount] = Ramp(slot: slot, from: from, to: event.value, total: Int(event.duration), elapsed: 0)
             activeRampCount += 1
         }

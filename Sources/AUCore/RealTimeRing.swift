@@ -58,9 +58,14 @@ public final class RealTimeRing<Element: BitwiseCopyable>: @unchecked Sendable {
 /// - Thread: push from any non-render thread; pop on the one consumer thread.
 public final class SharedProducerRing<Element: BitwiseCopyable>: @unchecked Sendable {
     private let ring: RealTimeRing<Element>
+    /// ``ring`` unretained, for the consumer: reading the reference itself retains it.
+    private let consumerRing: Unmanaged<RealTimeRing<Element>>
     private let producers = Mutex<Void>(())
 
-    public init(minimumCapacity: Int) { ring = RealTimeRing(minimumCapacity: minimumCapacity) }
+    public init(minimumCapacity: Int) {
+        ring = RealTimeRing(minimumCapacity: minimumCapacity)
+        consumerRing = Unmanaged.passUnretained(ring)
+    }
 
     /// Appends `element`; false when the ring is full.
     /// - Thread: control (any thread but the render thread).
@@ -70,7 +75,7 @@ public final class SharedProducerRing<Element: BitwiseCopyable>: @unchecked Send
     }
 
     /// - Thread: the consumer's.
-    public func pop() -> Element? { ring.pop() }
+    public func pop() -> Element? { consumerRing._withUnsafeGuaranteedRef { $0.pop() } }
 
     public var count: Int { ring.count }
 }

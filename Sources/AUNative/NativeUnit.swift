@@ -16,7 +16,12 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
     private var table: UnsafePointer<auhost_unit>?
     private let parameterIDs: [UInt32]
     private let outputSlots: [Bool]
-    private var renderState: NativeRenderState?
+    private var renderState: NativeRenderState? {
+        didSet { renderStateReference = renderState.map { Unmanaged.passUnretained($0) } }
+    }
+    /// ``renderState`` unretained, for ``process(_:)``: binding the optional itself would
+    /// retain and release it every cycle.
+    private var renderStateReference: Unmanaged<NativeRenderState>?
     private var sampleRate = 48_000.0
 
     /// Makes an uninitialized instance of unit `entry.index` of `library`.
@@ -135,7 +140,17 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
     /// their own frames, renders, and publishes the output parameters the unit reported.
     /// - Thread: render. No allocation, no lock; the call into the unit is the trust boundary.
     override public func process(_ context: ProcessContext) -> AudioUnitStatus {
-        guard let state = renderState, let table, let render = table.pointee.render else { return AudioUnitErrorCode.uninitialized.rawValue }
+        guard let reference = renderStateReference, let table, let render = table.pointee.render else { return AudioUnitErrorCode.uninitialized.rawValue }
+        return reference._withUnsafeGuaranteedRef { state in process(context, state, table, render) }
+    }
+
+    /// ``process(_:)`` once the unit is known to be initialized.
+    /// - Thread: render.
+    @inline(__always)
+    private func process(
+        _ context: ProcessContext, _ state: NativeRenderState, _ table: UnsafePointer<auhost_unit>,
+        _ render: @convention(c) (UnsafePointer<auhost_unit>?, UnsafePointer<auhost_process>?) -> Int32
+    ) -> AudioUnitStatus {
         // The values at the call's start: the table's, except that a slot the call changes
         // had the value its first change replaced.
         for slot in 0..<parameterIDs.count { state.startValues[slot] = parameters.value(at: slot) }

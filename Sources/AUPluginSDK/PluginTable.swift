@@ -9,6 +9,13 @@ enum PluginTable {
         Unmanaged<PluginInstance>.fromOpaque(unit!.pointee.unit_data).takeUnretainedValue()
     }
 
+    /// The instance behind a table, for a call that borrows it without retaining it
+    /// (`takeUnretainedValue()` gives the caller a reference it retains for the call).
+    @inline(__always)
+    static func reference(_ unit: UnsafePointer<auhost_unit>?) -> Unmanaged<PluginInstance> {
+        Unmanaged<PluginInstance>.fromOpaque(unit!.pointee.unit_data)
+    }
+
     /// A table of thunks; `unit_data` is filled by ``attach(_:)``.
     /// - Thread: control.
     static func make() -> auhost_unit {
@@ -48,7 +55,7 @@ enum PluginTable {
             uninitialize: { unit in PluginTable.instance(unit).uninitialize() },
             render: { unit, process in
                 guard let process else { return AUHOST_STATUS_INVALID_PROPERTY_VALUE }
-                return PluginTable.instance(unit).render(process)
+                return PluginTable.reference(unit)._withUnsafeGuaranteedRef { $0.render(process) }
             },
             reset: { unit in PluginTable.instance(unit).resetUnit() },
             latency: { unit in UInt32(clamping: PluginTable.instance(unit).latencyFrames) },

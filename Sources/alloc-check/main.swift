@@ -1,48 +1,25 @@
-// alloc-check: renders a real graph for many cycles on a render thread while the control
-// thread changes parameters, bypasses a node and edits the graph live, and reports what the
+// alloc-check: renders a real graph (CheckGraph: built-in units, LV2 plugins with control
+// ports, atom MIDI in, time:Position, output controls, a latency report and the worker in
+// both modes, a native unit, a fixed-block unit with latency that outputs NaN on request)
+// for many cycles on a render thread while the control thread changes and ramps parameters,
+// sends MIDI, bypasses a node, clears faults and edits the graph live, and reports what the
 // render thread allocated, freed, retained, released and locked. Run it under the
 // AllocCounter shim:
 //
 //     LD_PRELOAD=.build/debug/libAllocCounter.so .build/debug/alloc-check [--cycles N] [--frames N] [--warmup N]
+//         [--strict]        also trap every system call but futex wake and the clock (seccomp, render thread only)
+//         [--misbehave allocate|usleep|write|mutex]   the fixture unit does that in its render (proves the check)
+//         [--lv2-fixtures path/to/libLV2Fixtures.so]  adds the LV2 worker fixture (schedules work in every run)
 //     LD_PRELOAD=... alloc-check --self-test     (proves the shim counts: allocates on purpose)
 //
 // Prints one `key=value` line; exits 0 when the render thread made no allocation, free or
-// lock, 1 when it did, 2 when the shim is not loaded. Used by AUEngineTests.
+// lock (nor, with --strict, a trapped system call), 1 when it did, 2 when the shim is not
+// loaded, 3 when strict mode cannot be installed. Used by AUEngineTests.
 import AUCore
 import AUEngine
-import AULV2
-import AUNative
+import CAUSupport
 import Foundation
 import Synchronization
-
-struct Counts {
-    var mallocs: UInt64 = 0, callocs: UInt64 = 0, reallocs: UInt64 = 0, frees: UInt64 = 0
-    var retains: UInt64 = 0, releases: UInt64 = 0, locks: UInt64 = 0, syscalls: UInt64 = 0
-}
-
-/// The shim's entry points, found in the preloaded library.
-struct Shim {
-    typealias Void0 = @convention(c) () -> Void
-    typealias Read = @convention(c) (UnsafeMutableRawPointer) -> Void
-    let begin: Void0, end: Void0, reset: Void0, read: Read
-
-    init?() {
-        guard let begin = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "alloc_counter_begin"),
-              let end = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "alloc_counter_end"),
-              let reset = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "alloc_counter_reset"),
-              let read = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "alloc_counter_read") else { return nil }
-        self.begin = unsafeBitCast(begin, to: Void0.self)
-        self.end = unsafeBitCast(end, to: Void0.self)
-        self.reset = unsafeBitCast(reset, to: Void0.self)
-        self.read = unsafeBitCast(read, to: Read.self)
-    }
-
-    func counts() -> Counts {
-        var counts = Counts()
-        withUnsafeMutableBytes(of: &counts) { read($0.baseAddress!) }
-        return counts
-    }
-}
 
 func fail(_ message: String, status: Int32) -> Never {
     FileHandle.standardError.write(Data("alloc-check: \(message)\n".utf8))
@@ -59,6 +36,9 @@ var arguments = CommandLine.arguments.dropFirst()
 var cycles = 20_000
 var frames = 64
 var selfTest = false
+var strict = false
+var misbehaviour = Misbehaviour.none
+var fixtureLibrary: URL?
 /// Cycles rendered before counting starts: the Swift runtime instantiates generic metadata
 /// (allocating, under its own lock) the first time a type is used, once per process.
 var warmup = 100
@@ -68,6 +48,11 @@ while let argument = arguments.popFirst() {
     case "--frames": frames = Int(arguments.popFirst() ?? "") ?? frames
     case "--warmup": warmup = Int(arguments.popFirst() ?? "") ?? warmup
     case "--self-test": selfTest = true
+    case "--strict": strict = true
+    case "--lv2-fixtures": fixtureLibrary = arguments.popFirst().map { URL(fileURLWithPath: $0) }
+    case "--misbehave":
+        guard let value = arguments.popFirst().flatMap(Misbehaviour.init(rawValue:)) else { fail("--misbehave takes allocate, usleep, write or mutex", status: 64) }
+        misbehaviour = value
     default: fail("unknown argument '\(argument)'", status: 64)
     }
 }
@@ -95,57 +80,16 @@ if selfTest {
     exit(counts.mallocs > 0 && counts.frees > 0 && counts.locks > 0 ? 0 : 1)
 }
 
-// The graph: application input -> EQ (Bass Booster) -> native Gain -> splitter -> mixer
-// input 0; splitter output 1 -> [live edits: a second EQ inserted and removed] -> mixer
-// input 1; splitter output 2 -> converter (stereo to mono) -> LV2 swh amp (mono) -> mixer
-// input 2; mixer -> output. Without the LV2 or native unit (not installed, not built) the
-// graph is built without it and the report says so (lv2=0 / native=0).
-let registry = ComponentRegistry(providers: [BuiltinUnits(), LV2Provider(probeCacheFile: nil), NativeProvider()])
-let lv2Amp = registry.components(matching: ComponentDescription(type: "aufx", subtype: "amp ", manufacturer: "StHa"))
-    .first { $0.identifier == "http://plugin.org.uk/swh-plugins/amp" }
-let nativeGain = registry.components(matching: ComponentDescription(type: "aufx", subtype: "gain", manufacturer: "AUHs"))
-    .first { $0.format == .native }
-let graph = AudioGraph(registry: registry)
-func node(_ code: String, _ name: String) throws -> GraphNode {
-    try graph.addNode(ComponentDescription(parsing: code)!, name: name)
-}
-let built: (output: GraphNode, eq: GraphNode, splitter: GraphNode, mixer: GraphNode, converter: GraphNode)
-var plugins: (lv2: GraphNode?, native: GraphNode?) = (nil, nil)
+let check: CheckGraph
 do {
-    let output = try node("auou:genr:AUHs", "Out")
-    let eq = try node("aufx:ipeq:AUHs", "EQ")
-    let splitter = try node("aufx:splt:AUHs", "Split")
-    let mixer = try node("aumx:mcmx:AUHs", "Mixer")
-    let converter = try node("aufc:conv:AUHs", "Converter")
-    if let nativeGain { plugins.native = try graph.addNode(try nativeGain.instantiate(), name: "Native Gain") }
-    if let lv2Amp { plugins.lv2 = try graph.addNode(try lv2Amp.instantiate(), name: "LV2 Amp") }
-    try graph.open()
-    try graph.unit(of: splitter).setValue(3, for: .elementCount, scope: .output)
-    try graph.unit(of: eq).setValue(UnitPreset(number: 2, name: "Bass Booster"), for: .presentPreset)
-    try graph.unit(of: converter).setValue(StreamFormat.canonical(sampleRate: 48_000, channels: 1), for: .streamFormat, scope: .output)
-    try graph.connect(output, to: eq)
-    if let gain = plugins.native {
-        try graph.connect(eq, to: gain)
-        try graph.connect(gain, to: splitter)
-    } else {
-        try graph.connect(eq, to: splitter)
-    }
-    try graph.connect(splitter, output: 0, to: mixer, input: 0)
-    try graph.connect(splitter, output: 1, to: mixer, input: 1)
-    try graph.connect(splitter, output: 2, to: converter)
-    if let amp = plugins.lv2 {
-        try graph.connect(converter, to: amp)
-        try graph.connect(amp, to: mixer, input: 2)
-    } else {
-        try graph.connect(converter, to: mixer, input: 2)
-    }
-    try graph.connect(mixer, to: output)
-    graph.maximumFramesPerSlice = 1024
-    try graph.initialize()
-    try graph.start()
-    built = (output, eq, splitter, mixer, converter)
+    check = try CheckGraph(misbehaviour: misbehaviour, lv2Path: fixtureLibrary.map(workerFixtureLV2Path(library:)))
 } catch {
     fail("cannot build the graph: \(error)", status: 1)
+}
+let graph = check.graph
+let notices = Atomic<Int>(0)
+graph.addNoticeListener { notice in
+    if notice.kind == .nonFiniteOutput { notices.add(1, ordering: .relaxed) }
 }
 
 let input = OwnedAudioBuffers(channels: 2, capacity: frames)
@@ -157,7 +101,8 @@ let done = Atomic<Int>(0)
 let failures = Atomic<Int>(0)
 let nonFinite = Atomic<Int>(0)
 
-let cycleCount = cycles + warmup, frameCount = frames, warmupCycles = warmup
+let cycleCount = cycles + warmup, frameCount = frames, warmupCycles = warmup, strictMode = strict
+let strictStatus = Atomic<Int32>(0)
 let renderThread = Thread {
     let frames = frameCount
     let inputView = input.buffers(frameCount: frames)
@@ -165,7 +110,13 @@ let renderThread = Thread {
     for cycle in 0..<cycleCount {
         // RenderThread.run may count on its own (CAUSupport begins counting when the shim is
         // loaded): forget what the warm-up counted.
-        if cycle == warmupCycles { shim.reset() }
+        if cycle == warmupCycles {
+            shim.reset()
+            if strictMode {
+                strictStatus.store(au_strict_install(), ordering: .relaxed)
+                au_strict_set_recording(true)
+            }
+        }
         if cycle >= warmupCycles { shim.begin() }
         let status = graph.render(frameCount: frames, timestamp: RenderTimestamp(sampleTime: Double(cycle * frames)), input: inputView, output: outputView)
         shim.end()
@@ -173,6 +124,7 @@ let renderThread = Thread {
         if outputView.containsNonFinite() { nonFinite.add(1, ordering: .relaxed) }
         done.store(cycle + 1, ordering: .releasing)
     }
+    au_strict_set_recording(false)
 }
 shim.reset()
 renderThread.start()
@@ -183,40 +135,64 @@ var edits = 0
 var inserted: GraphNode?
 var lastEditAt = 0
 var lastParameterAt = 0
+var ramps = 0
+var midiEvents = 0
+var nanRequests = 0
+var lastNaNAt = 0
 do {
     while done.load(ordering: .acquiring) < cycleCount {
         let now = done.load(ordering: .acquiring)
         if now - lastParameterAt >= 50 {
             lastParameterAt = now
             let band = ParameterID(parameterChanges % 10)
-            try graph.scheduleParameter(built.eq, ParameterAddress(band), value: Float(parameterChanges % 13) - 6, atFrame: parameterChanges % frames)
-            try graph.scheduleParameter(built.mixer, ParameterAddress(0, scope: .input, element: 1), value: Float(parameterChanges % 4) * 0.25, atFrame: (parameterChanges * 7) % frames)
-            try graph.scheduleParameter(built.mixer, ParameterAddress(2, scope: .input, element: 0), value: Float(parameterChanges % 3) - 1)
+            try graph.scheduleParameter(check.eq, ParameterAddress(band), value: Float(parameterChanges % 13) - 6, atFrame: parameterChanges % frames)
+            try graph.scheduleParameter(check.mixer, ParameterAddress(0, scope: .input, element: 1), value: Float(parameterChanges % 4) * 0.25, atFrame: (parameterChanges * 7) % frames)
+            try graph.scheduleParameter(check.mixer, ParameterAddress(2, scope: .input, element: 0), value: Float(parameterChanges % 3) - 1)
             parameterChanges += 3
-            if let node = plugins.native, let unit = try? graph.unit(of: node), let info = unit.parameters.infos.first(where: { $0.isWritable }) {
+            if let node = check.native, let unit = try? graph.unit(of: node), let info = unit.parameters.infos.first(where: { $0.isWritable }) {
                 try graph.scheduleParameter(node, info.address, value: max(info.minValue, min(info.maxValue, -Float(parameterChanges % 12))), atFrame: parameterChanges % frames)
                 parameterChanges += 1
             }
-            if let node = plugins.lv2, let unit = try? graph.unit(of: node), let info = unit.parameters.infos.first(where: { $0.isWritable }) {
+            if let node = check.lv2Amp, let unit = try? graph.unit(of: node), let info = unit.parameters.infos.first(where: { $0.isWritable }) {
                 try graph.scheduleParameter(node, info.address, value: max(info.minValue, min(info.maxValue, -Float(parameterChanges % 12))), atFrame: parameterChanges % frames)
                 parameterChanges += 1
+            }
+            // A ramp starting inside the cycle (the unit's own scheduler splits it there).
+            if let node = check.native, let unit = try? graph.unit(of: node), let info = unit.parameters.infos.first(where: { $0.isWritable }) {
+                let end = max(info.minValue, min(info.maxValue, -Float(ramps % 9)))
+                try unit.scheduleParameters([ScheduledParameterEvent(info.address, .ramped(startOffset: 1 + ramps % (frames - 1), duration: 3 * frames / 2, startValue: nil, endValue: end))])
+                ramps += 1
+            }
+            // Note on and note off in turn, at an offset inside the cycle.
+            if let node = check.instrument {
+                let on = midiEvents % 2 == 0
+                try graph.unit(of: node).sendMIDIEvent(MIDIEvent(offset: Int32(midiEvents % frames), status: on ? 0x90 : 0x80, data1: UInt8(36 + midiEvents / 2 % 24), data2: on ? 100 : 0))
+                midiEvents += 1
             }
             graph.dispatchPendingNotifications()
         }
+        // NaN now and then: the graph mutes the fixture and sends a notice; it plays again at once.
+        if graph.isFaulted(check.fixtureNode) { try graph.clearFault(check.fixtureNode) }
+        if now - lastNaNAt >= max(1, cycles / 10) {
+            lastNaNAt = now
+            check.fixture.requestNaN()
+            nanRequests += 1
+        }
+        if misbehaviour == .mutex { check.fixture.contended.withLock { _ in _ = usleep(100) } }
         if now - lastEditAt >= max(1, cycles / 20) {
             lastEditAt = now
             if let node = inserted {
                 try graph.removeNode(node)
-                try graph.connect(built.splitter, output: 1, to: built.mixer, input: 1)
+                try graph.connect(check.splitter, output: 1, to: check.mixer, input: 1)
                 inserted = nil
             } else {
-                try graph.disconnect(built.mixer, input: 1)
+                try graph.disconnect(check.mixer, input: 1)
                 let eq = try graph.addNode(ComponentDescription(parsing: "aufx:ipeq:AUHs")!, name: "Inserted EQ")
-                try graph.connect(built.splitter, output: 1, to: eq)
-                try graph.connect(eq, to: built.mixer, input: 1)
+                try graph.connect(check.splitter, output: 1, to: eq)
+                try graph.connect(eq, to: check.mixer, input: 1)
                 inserted = eq
             }
-            try graph.setBypass(edits % 3 == 1, for: built.eq)
+            try graph.setBypass(edits % 3 == 1, for: check.eq)
             try graph.update()
             edits += 1
         }
@@ -228,7 +204,19 @@ do {
 while !renderThread.isFinished { usleep(1000) }
 let counts = shim.counts()
 graph.dispatchPendingNotifications()
+let latency = graph.latencyFrames
 graph.dispose()
-report(counts, "cycles=\(cycles) warmup=\(warmup) frames=\(frames) edits=\(edits) parameterChanges=\(parameterChanges) lv2=\(plugins.lv2 == nil ? 0 : 1) native=\(plugins.native == nil ? 0 : 1) renderFailures=\(failures.load(ordering: .relaxed)) nonFiniteCycles=\(nonFinite.load(ordering: .relaxed))")
-let clean = counts.mallocs + counts.callocs + counts.reallocs + counts.frees + counts.locks == 0
+let trapped = strict ? reportTrappedCalls() : 0
+if strictStatus.load(ordering: .relaxed) != 0 {
+    fail("strict mode: the kernel refused the seccomp filter (errno \(strictStatus.load(ordering: .relaxed)))", status: 3)
+}
+func flag(_ node: GraphNode?) -> Int { node == nil ? 0 : 1 }
+report(counts, """
+    trapped=\(trapped) cycles=\(cycles) warmup=\(warmup) frames=\(frames) edits=\(edits) parameterChanges=\(parameterChanges) ramps=\(ramps) \
+    midiEvents=\(midiEvents) nanRequests=\(nanRequests) nanNotices=\(notices.load(ordering: .relaxed)) graphLatency=\(latency) \
+    lv2=\(flag(check.lv2Amp)) native=\(flag(check.native)) instrument=\(flag(check.instrument)) latencyReport=\(flag(check.dpl)) \
+    transport=\(flag(check.meter)) threadedWorker=\(flag(check.threadedWorker)) immediateWorker=\(flag(check.immediateWorker)) schedulingWorkers=\(check.schedulingWorkers.count) \
+    renderFailures=\(failures.load(ordering: .relaxed)) nonFiniteCycles=\(nonFinite.load(ordering: .relaxed))
+    """)
+let clean = counts.mallocs + counts.callocs + counts.reallocs + counts.frees + counts.locks + trapped == 0
 exit(clean && failures.load(ordering: .relaxed) == 0 && edits > 0 ? 0 : 1)

@@ -1,22 +1,25 @@
 import Foundation
 import Testing
 
-/// Runs the `alloc-check` executable (built next to the test bundle) under the AllocCounter
-/// shim with LD_PRELOAD, and reads its `key=value` report.
-func runAllocCheck(_ arguments: [String]) throws -> (status: Int32, report: [String: Int], text: String) {
+/// Runs the `alloc-check` executable (built next to the test bundle, or in `folder`) under
+/// the AllocCounter shim with LD_PRELOAD, with the LV2 worker fixture when it is built there,
+/// and reads its `key=value` report.
+func runAllocCheck(_ arguments: [String], in folder: URL? = nil) throws -> (status: Int32, report: [String: Int], text: String) {
     let products = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-    var directory = products
+    var directory = folder ?? products
     // The test bundle may be nested (…/debug/X.xctest); walk up to the folder with alloc-check.
-    for _ in 0..<3 where !FileManager.default.fileExists(atPath: directory.appendingPathComponent("alloc-check").path) {
+    for _ in 0..<3 where folder == nil && !FileManager.default.fileExists(atPath: directory.appendingPathComponent("alloc-check").path) {
         directory.deleteLastPathComponent()
     }
     let executable = directory.appendingPathComponent("alloc-check")
     let shim = directory.appendingPathComponent("libAllocCounter.so")
     try #require(FileManager.default.fileExists(atPath: executable.path), "alloc-check is not built next to the tests (\(products.path))")
     try #require(FileManager.default.fileExists(atPath: shim.path), "libAllocCounter.so is not built next to the tests (\(products.path))")
+    let fixtures = directory.appendingPathComponent("libLV2Fixtures.so")
     let process = Process()
     process.executableURL = executable
-    process.arguments = arguments
+    // The LV2 worker fixture (work scheduled in every run), where the build made it.
+    process.arguments = arguments + (FileManager.default.fileExists(atPath: fixtures.path) ? ["--lv2-fixtures", fixtures.path] : [])
     var environment = ProcessInfo.processInfo.environment
     environment["LD_PRELOAD"] = shim.path
     process.environment = environment
@@ -35,6 +38,26 @@ func runAllocCheck(_ arguments: [String]) throws -> (status: Int32, report: [Str
     return (process.terminationStatus, report, text)
 }
 
+/// The release alloc-check (`swift build -c release --product alloc-check`, which `make
+/// test` runs first), when it exists and no source file of the render path is newer than
+/// the last of its products the build relinked: retains are a property of optimized code,
+/// so only a release build can show none.
+let releaseAllocCheck: URL? = {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let release = root.appendingPathComponent(".build/release")
+    let products = ["alloc-check", "libAllocCounter.so", "libAUHostGain.so"].map { release.appendingPathComponent($0) }
+    let built = products.compactMap { try? $0.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate }
+    guard built.count == products.count, let newest = built.max() else { return nil }
+    let sources = ["AUCore", "AUEngine", "AULV2", "AUNative", "AUPluginSDK", "CAUSupport", "CAllocCounter", "alloc-check"]
+    for folder in sources {
+        let files = FileManager.default.enumerator(at: root.appendingPathComponent("Sources/\(folder)"), includingPropertiesForKeys: [.contentModificationDateKey])
+        while let file = files?.nextObject() as? URL {
+            if let date = try? file.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate, date > newest { return nil }
+        }
+    }
+    return release
+}()
+
 @Suite("Allocation counting")
 struct AllocationTests {
     @Test("the shim sees allocations, frees and locks made on purpose on a counted thread")
@@ -46,22 +69,49 @@ struct AllocationTests {
         #expect(run.report["locks", default: 0] > 0)
     }
 
-    @Test("10,000 cycles of LV2, native and built-in units with parameter changes, bypass and live edits: no allocation, free or lock on the render thread")
+    @Test("10,000 cycles of every render path (LV2 control ports, atom MIDI in, time:Position, output controls, latency and delay lines, the worker threaded and immediate with work scheduled from run(), a native unit, a fixed-block adapter, ramps, NaN notices, live edits) in strict mode: no allocation, free, lock or system call on the render thread")
     func renderThreadIsClean() throws {
-        let run = try runAllocCheck(["--cycles", "10000", "--frames", "64"])
+        let run = try runAllocCheck(["--cycles", "10000", "--frames", "64", "--strict"])
         #expect(run.status == 0, "\(run.text)")
         #expect(run.report["cycles"] == 10_000)
-        for key in ["mallocs", "callocs", "reallocs", "frees", "locks"] {
+        for key in ["mallocs", "callocs", "reallocs", "frees", "locks", "trapped"] {
             #expect(run.report[key] == 0, "\(key): \(run.text)")
         }
         #expect(run.report["edits", default: 0] >= 10)
         #expect(run.report["parameterChanges", default: 0] >= 100)
+        #expect(run.report["ramps", default: 0] >= 20)
+        #expect(run.report["midiEvents", default: 0] >= 20)
+        #expect(run.report["nanNotices", default: 0] >= 5, "the fixture's NaN was not noticed: \(run.text)")
+        #expect(run.report["graphLatency", default: 0] > 0, "no latency to compensate: \(run.text)")
         #expect(run.report["renderFailures"] == 0)
-        // The graph holds the swh amp LV2 plugin (installed by `make deps`) and the native Gain unit (built with the package).
-        #expect(run.report["lv2"] == 1, "no LV2 unit in the graph: \(run.text)")
-        #expect(run.report["native"] == 1, "no native unit in the graph: \(run.text)")
-        // Retains and releases are counted and reported (ARC traffic, not allocations); they need
-        // not balance inside the counted window (a value retained inside is released after it).
+        // The plugins come with `make deps` (swh, mda, x42) and the package (the native Gain).
+        for key in ["lv2", "native", "instrument", "latencyReport", "transport", "threadedWorker", "immediateWorker"] {
+            #expect(run.report[key] == 1, "\(key) is not in the graph: \(run.text)")
+        }
+        // The worker fixture (libLV2Fixtures.so, built with the package), threaded and immediate.
+        #expect(run.report["schedulingWorkers"] == 2, "\(run.text)")
+        // Retains and releases are counted and reported (ARC traffic, not allocations; debug
+        // builds make many).
         #expect(run.report["retains"] != nil)
+    }
+
+    @Test("a fixture unit that misbehaves in its render is caught", arguments: [
+        ("allocate", "mallocs"), ("usleep", "trapped"), ("write", "trapped"), ("mutex", "trapped"),
+    ])
+    func misbehaviourIsCaught(misbehaviour: String, counter: String) throws {
+        let run = try runAllocCheck(["--cycles", "2000", "--frames", "64", "--strict", "--misbehave", misbehaviour])
+        #expect(run.status == 1, "\(run.text)")
+        #expect(run.report[counter, default: 0] > 0, "\(misbehaviour) went unnoticed: \(run.text)")
+    }
+
+    @Test(
+        "a release build renders every path with no retain or release on the render thread",
+        .enabled(if: releaseAllocCheck != nil, "no up-to-date release alloc-check: make test builds it (swift build -c release --product alloc-check, AllocCounter, AUHostGain, LV2Fixtures)"))
+    func releaseRenderMakesNoRetain() throws {
+        let run = try runAllocCheck(["--cycles", "10000", "--frames", "64"], in: releaseAllocCheck)
+        #expect(run.status == 0, "\(run.text)")
+        #expect(run.report["native"] == 1 && run.report["instrument"] == 1 && run.report["threadedWorker"] == 1, "\(run.text)")
+        #expect(run.report["retains"] == 0, "\(run.text)")
+        #expect(run.report["releases"] == 0, "\(run.text)")
     }
 }

@@ -230,10 +230,22 @@ final class NoiseSource: @unchecked Sendable {
         #expect(!rig.standardError.contains("Fatal error"))
     }
 
+    /// The JACK process callback over more than control ports: a limiter that reports
+    /// latency and publishes output controls (x42 dpl), a meter that follows JACK's
+    /// transport through `time:Position` (x42 TP/RMS), a convolver with the LV2 worker in
+    /// threaded mode (convoLV2), and the native Gain the test changes every 100 ms.
     @Test func theProcessCallbackNeitherAllocatesNorLocksOver30Seconds() throws {
         let shim = try auhostExecutable().deletingLastPathComponent().appendingPathComponent("libAllocCounter.so")
         try #require(FileManager.default.fileExists(atPath: shim.path), "libAllocCounter.so is built by swift build")
-        let rig = try LiveRig(preset: gainChain, environment: ["LD_PRELOAD": shim.path])
+        let renderPaths = """
+            {"auhost": 1, "name": "Live render paths",
+             "nodes": [{"id": "limiter", "unit": "lv2:http://gareus.org/oss/lv2/dpl#stereo"},
+                       {"id": "meter", "unit": "lv2:http://gareus.org/oss/lv2/meters#TPnRMSstereo"},
+                       {"id": "convolver", "unit": "lv2:http://gareus.org/oss/lv2/convoLV2#Stereo"},
+                       {"id": "gain", "unit": "aufx:gain:AUHs", "parameters": {"gain": -6.0206, "smoothing": 0}}],
+             "chain": ["limiter", "meter", "convolver", "gain"]}
+            """
+        let rig = try LiveRig(preset: renderPaths, environment: ["LD_PRELOAD": shim.path])
         defer { rig.tearDown() }
         try rig.connectTester()
         func counts() throws -> [String: Int] {

@@ -6,8 +6,10 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <lv2/core/lv2.h>
+#include <lv2/worker/worker.h>
 
 typedef struct {
     const float *input;
@@ -76,6 +78,53 @@ static void run_forever(LV2_Handle instance, uint32_t frames) {
 
 static void cleanup(LV2_Handle instance) { free(instance); }
 
+/* The worker fixture (alloc-check): passes audio through and, in every run(), schedules
+ * work that responds with the request; counts what comes back. Starts like Passthrough,
+ * so connect_port serves it too. */
+typedef struct {
+    const float *input;
+    float *output;
+    LV2_Worker_Schedule *schedule;
+    uint32_t requests;
+    uint32_t responses;
+} Worker;
+
+static LV2_Handle instantiate_worker(const LV2_Descriptor *descriptor, double rate, const char *bundle,
+                                     const LV2_Feature *const *features) {
+    (void)descriptor; (void)rate; (void)bundle;
+    LV2_Worker_Schedule *schedule = NULL;
+    for (int i = 0; features && features[i]; ++i) {
+        if (!strcmp(features[i]->URI, LV2_WORKER__schedule)) schedule = (LV2_Worker_Schedule *)features[i]->data;
+    }
+    if (!schedule) return NULL;
+    Worker *self = (Worker *)calloc(1, sizeof(Worker));
+    if (self) self->schedule = schedule;
+    return self;
+}
+
+static void run_worker(LV2_Handle instance, uint32_t frames) {
+    Worker *self = (Worker *)instance;
+    for (uint32_t i = 0; i < frames; ++i) self->output[i] = self->input[i];
+    if (self->schedule->schedule_work(self->schedule->handle, sizeof frames, &frames) == LV2_WORKER_SUCCESS) self->requests++;
+}
+
+static LV2_Worker_Status work(LV2_Handle instance, LV2_Worker_Respond_Function respond, LV2_Worker_Respond_Handle handle,
+                              uint32_t size, const void *data) {
+    (void)instance;
+    return respond(handle, size, data);
+}
+
+static LV2_Worker_Status work_response(LV2_Handle instance, uint32_t size, const void *body) {
+    (void)size; (void)body;
+    ((Worker *)instance)->responses++;
+    return LV2_WORKER_SUCCESS;
+}
+
+static const void *worker_extension_data(const char *uri) {
+    static const LV2_Worker_Interface interface = {work, work_response, NULL};
+    return strcmp(uri, LV2_WORKER__interface) ? NULL : &interface;
+}
+
 static const LV2_Descriptor descriptors[] = {
     {"urn:auhost:fixture:passthrough", instantiate_passthrough, connect_port, NULL, run_passthrough, NULL, cleanup, NULL},
     {"urn:auhost:fixture:needs-feature", instantiate_passthrough, connect_port, NULL, run_passthrough, NULL, cleanup, NULL},
@@ -86,6 +135,7 @@ static const LV2_Descriptor descriptors[] = {
     {"urn:auhost:fixture:fixed-block", instantiate_passthrough, connect_port, NULL, run_block_length, NULL, cleanup, NULL},
     {"urn:auhost:fixture:forge-verdict", instantiate_passthrough, connect_port, NULL, run_forge_verdict, NULL, cleanup, NULL},
     {"urn:auhost:fixture:run-forever", instantiate_passthrough, connect_port, NULL, run_forever, NULL, cleanup, NULL},
+    {"urn:auhost:fixture:worker", instantiate_worker, connect_port, NULL, run_worker, NULL, cleanup, worker_extension_data},
 };
 
 LV2_SYMBOL_EXPORT const LV2_Descriptor *lv2_descriptor(uint32_t index) {

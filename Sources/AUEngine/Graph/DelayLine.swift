@@ -29,6 +29,9 @@ final class DelayLine: @unchecked Sendable {
     /// Writes `frames` frames of `input` and reads the same number, `delay` frames older, into
     /// `output` (which may be the same memory). Extra output channels are cleared.
     /// - Thread: render.
+    #if !DEBUG
+    @_noLocks
+    #endif
     func process(_ input: AudioBuffers, into output: AudioBuffers, frames: Int) {
         let length = mask + 1
         for channel in 0..<output.channelCount {
@@ -55,6 +58,9 @@ final class DelayLine: @unchecked Sendable {
     /// Writes `frames` frames of `input` without reading: keeps a bypass line current while
     /// the node is not bypassed.
     /// - Thread: render.
+    #if !DEBUG
+    @_noLocks
+    #endif
     func feed(_ input: AudioBuffers, frames: Int) {
         let length = mask + 1
         for channel in 0..<min(channelCount, input.channelCount) {

@@ -3,4 +3,5 @@
 #include "au_thread.h"
 #include "au_float.h"
 #include "au_lv2.h"
+#include "au_strict.h"
 #endif
