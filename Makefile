@@ -39,7 +39,7 @@ demo: build
 # code can show that the render path makes no retain (AllocationTests).
 test: deps
 	$(SWIFT) build
-	for product in alloc-check AllocCounter AUHostGain LV2Fixtures; do $(SWIFT) build -c release --product $$product || exit 1; done
+	for product in auhost alloc-check AllocCounter AUHostGain LV2Fixtures; do $(SWIFT) build -c release --product $$product || exit 1; done
 	$(SWIFT) test
 	bash scripts/run-examples.sh
 
