@@ -86,8 +86,9 @@ public final class ControlServer: @unchecked Sendable {
                 let (reply, closes) = isStopped ? ("error: the server is stopping", true) : handler(line)
                 serial.unlock()
                 let bytes = Array((reply + "\n").utf8)
-                _ = bytes.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
-                if closes { return }
+                // MSG_NOSIGNAL: a client that left makes the send fail, not the process die.
+                let sent = bytes.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if sent < bytes.count || closes { return }
             }
         }
     }

@@ -28,6 +28,8 @@ final class LiveRunner: @unchecked Sendable {
     private let options: Options
     private let context: CommandContext
     private let quitRequested = Atomic<Bool>(false)
+    /// Why a reply could not be written to standard output (then the run stops).
+    private let standardOutputFailure = Mutex<String?>(nil)
     /// Serialises commands from standard input and from control clients.
     private let commandLock = NSLock()
     private var session: ChainSession?
@@ -50,6 +52,9 @@ final class LiveRunner: @unchecked Sendable {
         while true {
             switch try runOnce() {
             case .quit:
+                if let reason = standardOutputFailure.withLock({ $0 }) {
+                    throw CLIError("standard output is closed (\(reason)); stopped")
+                }
                 return 0
             case .reconfigure(let reason):
                 context.errors.line("auhost: \(reason); building the chain again")
@@ -170,7 +175,11 @@ final class LiveRunner: @unchecked Sendable {
                 if trimmed.isEmpty { continue }
                 let (reply, _) = handle(trimmed)
                 if context.errors.isTerminal { context.errors.write("\r\u{1B}[K") }
-                context.output.line(reply)
+                if let reason = StandardOutputReplies.write(reply) {
+                    standardOutputFailure.withLock { $0 = reason }
+                    quitRequested.store(true, ordering: .relaxed)
+                    return
+                }
             }
         }
         thread.name = "auhost stdin"

@@ -1,0 +1,191 @@
+import AUTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// `auhost run` against hostile or careless clients (issue 14): clients that leave without
+/// reading, a closed standard output, clients without the token, `save` outside its folder,
+/// endless lines, too many clients, and a unit whose `run()` never returns.
+@Suite(.serialized) struct ControlSafetyTests {
+    @Test func aClientLeavingWithoutReadingItsRepliesDoesNotEndTheRun() throws {
+        let rig = try ControlRig(preset: gainChain, extraArguments: ["--control", "0"])
+        defer { rig.tearDown() }
+        let access = try ControlAccess(rig)
+        for _ in 0..<3 {
+            // More replies than the socket buffers hold: the server is still sending when
+            // the client resets the connection.
+            let client = try ControlClient(port: access.port)
+            client.send("auth \(access.token)\n" + String(repeating: "help\n", count: 2_000))
+            _ = client.readLine()
+            client.resetAndClose()
+        }
+        #expect(try rig.send("status").hasPrefix("ok rate="), "\(rig.standardError)")
+        #expect(try rig.send("quit") == "ok bye")
+        #expect(rig.waitForExit() == 0)
+    }
+
+    @Test func aClosedStandardOutputEndsTheRunWithAMessage() throws {
+        let rig = try ControlRig(preset: gainChain)
+        defer { rig.tearDown() }
+        #expect(try rig.send("status").hasPrefix("ok rate="))
+        rig.output.fileHandleForReading.readabilityHandler = nil
+        try rig.output.fileHandleForReading.close()
+        rig.input.fileHandleForWriting.write(Data("status\nstatus\n".utf8))
+        #expect(rig.waitForExit() == 1, "\(rig.standardError)")
+        #expect(rig.standardError.contains("auhost: standard output is closed"), "\(rig.standardError)")
+    }
+}
+
+/// `auhost run` of a one-preset folder under a `jackd -d dummy` of its own, started the way
+/// a shell starts it: SIGPIPE at its default action (the test process ignores it, and
+/// children inherit that), so that only the tool's own handling keeps it alive.
+private final class ControlRig: @unchecked Sendable {
+    let server: JACKTestServer
+    let folder: URL
+    let process = Process()
+    let input = Pipe()
+    let output = Pipe()
+    private let errors = Pipe()
+    private let lock = NSLock()
+    private var replies: [String] = []
+    private var errorText = ""
+
+    init(preset: String, extraArguments: [String] = [], environment: [String: String] = [:]) throws {
+        server = try JACKTestServer()
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-control-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("chain.json")
+        try preset.write(to: file, atomically: true, encoding: .utf8)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["--default-signal=PIPE", try auhostExecutable().path, "run", file.path, "--server", server.name, "--name", "under-test"] + extraArguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let text = String(decoding: handle.availableData, as: UTF8.self)
+            guard let self else { return }
+            lock.withLock { replies += text.split(separator: "\n").map(String.init) }
+        }
+        errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let text = String(decoding: handle.availableData, as: UTF8.self)
+            guard let self else { return }
+            lock.withLock { errorText += text }
+        }
+        try process.run()
+    }
+
+    var standardError: String { lock.withLock { errorText } }
+
+    /// Waits (up to 20 s) until standard error holds `text`.
+    func waitForStandardError(_ text: String) -> Bool {
+        for _ in 0..<400 {
+            if standardError.contains(text) { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
+    }
+
+    /// Sends a command on standard input and waits (up to 10 s) for its reply line.
+    func send(_ line: String) throws -> String {
+        let before = lock.withLock { replies.count }
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+        for _ in 0..<500 {
+            if let reply = lock.withLock({ replies.count > before ? replies[before] : nil }) { return reply }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        throw CLIErrorForTests("no reply to '\(line)'; \(process.isRunning ? "running" : "exit status \(process.terminationStatus)"); stderr: \(standardError)")
+    }
+
+    /// The exit status, or nil when the process still runs after `timeout` seconds.
+    func waitForExit(timeout: Double = 10) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
+    /// Ends the process (SIGTERM, then SIGKILL after 10 s) and the server; removes the folder.
+    func tearDown() {
+        if process.isRunning { process.terminate() }
+        if waitForExit() == nil {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        server.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
+
+/// The port and token `auhost run --control 0` announced on standard error (the token first).
+private struct ControlAccess {
+    let port: UInt16
+    let token: String
+
+    init(_ rig: ControlRig) throws {
+        guard rig.waitForStandardError("auhost: running '") else { throw CLIErrorForTests("the chain did not start: \(rig.standardError)") }
+        let lines = rig.standardError.split(separator: "\n")
+        let portLine = try #require(lines.first { $0.contains("control port 127.0.0.1:") })
+        port = try #require(UInt16(portLine.split(separator: ":").last!))
+        token = lines.first { $0.hasPrefix("auhost: control token ") }.map { String($0.split(separator: " ")[3]) } ?? ""
+    }
+}
+
+/// A raw TCP client of the control port; every read waits at most 10 s.
+private final class ControlClient {
+    private let socket: Int32
+    private var pending: [UInt8] = []
+
+    init(port: UInt16) throws {
+        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(socket)
+            throw CLIErrorForTests("cannot connect to 127.0.0.1:\(port)")
+        }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close(socket) }
+
+    func send(_ text: String) {
+        let bytes = Array(text.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if count <= 0 { return }
+            sent += count
+        }
+    }
+
+    /// Half-closes: the server reads the end of the stream.
+    func finishSending() { shutdown(socket, Int32(SHUT_WR)) }
+
+    /// Leaves at once: unread replies make the server's next send fail (a reset).
+    func resetAndClose() {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        shutdown(socket, Int32(SHUT_RDWR))
+    }
+
+    /// The next reply line, or nil at the end of the stream (or after 10 s of silence).
+    func readLine() -> String? {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            if let newline = pending.firstIndex(of: 0x0A) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                return line
+            }
+            let count = read(socket, &buffer, buffer.count)
+            if count <= 0 { return nil }
+            pending += buffer[..<count]
+        }
+    }
+}
