@@ -34,6 +34,53 @@ import Testing
         #expect(rig.waitForExit() == 1, "\(rig.standardError)")
         #expect(rig.standardError.contains("auhost: standard output is closed"), "\(rig.standardError)")
     }
+
+    @Test func anEndlessLineIsRefusedAndItsConnectionClosed() throws {
+        let rig = try ControlRig(preset: gainChain, extraArguments: ["--control", "0"])
+        defer { rig.tearDown() }
+        let client = try ControlClient(access: try ControlAccess(rig))
+        client.send(String(repeating: "x", count: 70_000))
+        #expect(client.readLine() == "error: a line longer than 65536 bytes; closing the connection")
+        #expect(client.readLine() == nil)
+        #expect(try rig.send("status").hasPrefix("ok rate="))
+    }
+
+    @Test func blankLinesAndALastLineWithoutANewlineGetReplies() throws {
+        let rig = try ControlRig(preset: gainChain, extraArguments: ["--control", "0"])
+        defer { rig.tearDown() }
+        let client = try ControlClient(access: try ControlAccess(rig))
+        client.send("\nstatus")
+        client.finishSending()
+        #expect(client.readLine() == "error: empty command; try 'help'")
+        #expect(client.readLine()?.hasPrefix("ok rate=48000") == true)
+        #expect(client.readLine() == nil)
+        #expect(try rig.send("") == "error: empty command; try 'help'")
+    }
+
+    @Test func theNinthClientIsTurnedAway() throws {
+        let rig = try ControlRig(preset: gainChain, extraArguments: ["--control", "0"])
+        defer { rig.tearDown() }
+        let access = try ControlAccess(rig)
+        var clients: [ControlClient] = []
+        for _ in 0..<8 {
+            let client = try ControlClient(access: access)
+            client.send("status\n")
+            #expect(client.readLine()?.hasPrefix("ok rate=") == true)
+            clients.append(client)
+        }
+        let ninth = try ControlClient(port: access.port)
+        #expect(ninth.readLine() == "error: too many control clients (8); try again later")
+        #expect(ninth.readLine() == nil)
+        clients.removeLast().resetAndClose()
+        var admitted = false
+        for _ in 0..<100 where !admitted {  // the server sees the close within a moment
+            let next = try ControlClient(port: access.port)
+            next.send("status\n")
+            admitted = next.readLine()?.hasPrefix("ok rate=") == true
+            if !admitted { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        #expect(admitted)
+    }
 }
 
 /// `auhost run` of a one-preset folder under a `jackd -d dummy` of its own, started the way
@@ -150,6 +197,11 @@ private final class ControlClient {
         }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// A client of the port `access` names, ready for commands.
+    convenience init(access: ControlAccess) throws {
+        try self.init(port: access.port)
     }
 
     deinit { close(socket) }

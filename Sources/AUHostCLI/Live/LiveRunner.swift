@@ -171,9 +171,7 @@ final class LiveRunner: @unchecked Sendable {
     private func startReadingStandardInput() {
         let thread = Thread { [self] in
             while let line = readLine(strippingNewline: true) {
-                let trimmed = line.trimmingCharacters(in: .whitespaces)
-                if trimmed.isEmpty { continue }
-                let (reply, _) = handle(trimmed)
+                let (reply, _) = handle(line.trimmingCharacters(in: .whitespaces))
                 if context.errors.isTerminal { context.errors.write("\r\u{1B}[K") }
                 if let reason = StandardOutputReplies.write(reply) {
                     standardOutputFailure.withLock { $0 = reason }
