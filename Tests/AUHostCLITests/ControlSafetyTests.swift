@@ -35,6 +35,57 @@ import Testing
         #expect(rig.standardError.contains("auhost: standard output is closed"), "\(rig.standardError)")
     }
 
+    @Test func theControlPortServesOnlyAClientThatSendsTheToken() throws {
+        let rig = try ControlRig(preset: gainChain, extraArguments: ["--control", "0"])
+        defer { rig.tearDown() }
+        let access = try ControlAccess(rig)
+        #expect(access.token.count >= 32)
+
+        let stranger = try ControlClient(port: access.port)
+        stranger.send("set gain gain 0\n")
+        #expect(stranger.readLine()?.hasPrefix("error: authenticate first") == true)
+        #expect(stranger.readLine() == nil)  // closed
+
+        let guesser = try ControlClient(port: access.port)
+        guesser.send("auth 0123456789abcdef\nstatus\n")
+        #expect(guesser.readLine()?.hasPrefix("error: wrong token") == true)
+        #expect(guesser.readLine() == nil)
+        #expect(try rig.send("get gain gain") == "ok -6.0206")
+
+        let owner = try ControlClient(port: access.port)
+        owner.send("auth \(access.token)\nstatus\n")
+        #expect(owner.readLine() == "ok authenticated")
+        #expect(owner.readLine()?.hasPrefix("ok rate=48000") == true)
+        #expect(try rig.send("quit") == "ok bye")
+        #expect(rig.waitForExit() == 0)
+    }
+
+    @Test func liveSaveStaysInThePresetsFolderAndNeverOverwritesWithoutForce() throws {
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-outside-\(UUID().uuidString).json")
+        let rig = try ControlRig(preset: gainChain)
+        defer {
+            rig.tearDown()
+            try? FileManager.default.removeItem(at: outside)
+        }
+        let folder = rig.folder
+
+        let absolute = try rig.send("save \(outside.path)")
+        #expect(absolute.hasPrefix("error: \(outside.path): "), "\(absolute)")
+        #expect(!FileManager.default.fileExists(atPath: outside.path))
+        let climbing = try rig.send("save ../escaped.json")
+        #expect(climbing.hasPrefix("error: ../escaped.json: "), "\(climbing)")
+        #expect(!FileManager.default.fileExists(atPath: folder.deletingLastPathComponent().appendingPathComponent("escaped.json").path))
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("link").path, withDestinationPath: "/tmp")
+        let throughLink = try rig.send("save link/escaped.json")
+        #expect(throughLink.hasPrefix("error: link/escaped.json: "), "\(throughLink)")
+
+        #expect(try rig.send("save mine.json") == "ok saved mine.json")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("mine.json").path))
+        let again = try rig.send("save mine.json")
+        #expect(again.hasPrefix("error: mine.json: already exists"), "\(again)")
+        #expect(try rig.send("save mine.json --force") == "ok saved mine.json")
+    }
+
     @Test func anEndlessLineIsRefusedAndItsConnectionClosed() throws {
         let rig = try ControlRig(preset: gainChain, extraArguments: ["--control", "0"])
         defer { rig.tearDown() }
@@ -74,9 +125,7 @@ import Testing
         clients.removeLast().resetAndClose()
         var admitted = false
         for _ in 0..<100 where !admitted {  // the server sees the close within a moment
-            let next = try ControlClient(port: access.port)
-            next.send("status\n")
-            admitted = next.readLine()?.hasPrefix("ok rate=") == true
+            admitted = (try? ControlClient(access: access)) != nil
             if !admitted { Thread.sleep(forTimeInterval: 0.05) }
         }
         #expect(admitted)
@@ -173,7 +222,7 @@ private struct ControlAccess {
         let lines = rig.standardError.split(separator: "\n")
         let portLine = try #require(lines.first { $0.contains("control port 127.0.0.1:") })
         port = try #require(UInt16(portLine.split(separator: ":").last!))
-        token = lines.first { $0.hasPrefix("auhost: control token ") }.map { String($0.split(separator: " ")[3]) } ?? ""
+        token = String(try #require(lines.first { $0.hasPrefix("auhost: control token ") }).split(separator: " ")[3])
     }
 }
 
@@ -199,9 +248,11 @@ private final class ControlClient {
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    /// A client of the port `access` names, ready for commands.
+    /// A client of the port `access` names, authenticated with its token.
     convenience init(access: ControlAccess) throws {
         try self.init(port: access.port)
+        send("auth \(access.token)\n")
+        guard readLine() == "ok authenticated" else { throw CLIErrorForTests("the token was refused") }
     }
 
     deinit { close(socket) }

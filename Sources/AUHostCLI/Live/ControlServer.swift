@@ -4,7 +4,10 @@ import Glibc
 
 /// Serves the control protocol on 127.0.0.1 only: one line in, one reply line out.
 ///
-/// At most ``maximumClients`` clients at a time, each on its own thread; one more gets one error
+/// A client's first line must be `auth TOKEN` (``ControlToken``, printed on standard error
+/// by `auhost run`); without it, or with a wrong token, or without a line within
+/// ``authenticationSeconds``, the client gets one error line and is closed. At most
+/// ``maximumClients`` clients at a time, each on its own thread; one more gets one error
 /// line and is closed. A line longer than 64 KiB (``ControlConnection/maximumLineLength``)
 /// gets an error and closes its connection. The handler is called for one line at a time
 /// (the server serialises them), so it may touch the session without more locking.
@@ -14,9 +17,12 @@ public final class ControlServer: @unchecked Sendable {
     public let port: UInt16
     /// Clients served at once.
     public static let maximumClients = 8
+    /// Seconds a new client has to send its `auth` line.
+    public static let authenticationSeconds = 10
     private let listener: Int32
     /// `stop()` writes to `wake[1]`; the accept loop polls `wake[0]` beside the listener.
     private let wake: [Int32]
+    private let token: ControlToken
     private let handler: @Sendable (String) -> (reply: String, closes: Bool)
     private let serial = NSLock()
     private let clients = NSLock()
@@ -24,9 +30,10 @@ public final class ControlServer: @unchecked Sendable {
     private var isStopped = false
     private let acceptLoopEnded = DispatchSemaphore(value: 0)
 
-    /// Listens on 127.0.0.1:`port` (0 picks a free port; see ``port``).
+    /// Listens on 127.0.0.1:`port` (0 picks a free port; see ``port``) for clients that
+    /// know `token`.
     /// - Thread: control.
-    public init(port: UInt16, handler: @escaping @Sendable (String) -> (reply: String, closes: Bool)) throws(ControlCommandError) {
+    public init(port: UInt16, token: ControlToken, handler: @escaping @Sendable (String) -> (reply: String, closes: Bool)) throws(ControlCommandError) {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard socket >= 0 else { throw ControlCommandError("cannot create a socket: \(String(cString: strerror(errno)))") }
         var reuse: Int32 = 1
@@ -53,6 +60,7 @@ public final class ControlServer: @unchecked Sendable {
         self.port = UInt16(bigEndian: actual.sin_port)
         listener = socket
         self.wake = wake
+        self.token = token
         self.handler = handler
         let thread = Thread { [self] in acceptLoop() }
         thread.name = "auhost control"
@@ -119,9 +127,23 @@ public final class ControlServer: @unchecked Sendable {
         }
     }
 
-    /// Serves one client until it leaves or quits, or sends too long a line; false when it was refused
+    /// Serves one client until it leaves or quits, or is refused (no token, a line too
+    /// long); false when it was refused
     /// (the connection is then closed after draining, see ``ControlConnection/closeAfterRefusal()``).
     private func serve(_ connection: ControlConnection) -> Bool {
+        connection.limitReads(to: Self.authenticationSeconds)
+        guard case .line(let first) = connection.nextLine() else { return true }
+        let words = first.split(separator: " ", omittingEmptySubsequences: true)
+        guard words.count == 2, words[0] == "auth" else {
+            connection.send("error: authenticate first: the first line must be 'auth TOKEN' with the token auhost printed on standard error; closing the connection")
+            return false
+        }
+        guard token.matches(String(words[1])) else {
+            connection.send("error: wrong token; closing the connection")
+            return false
+        }
+        connection.limitReads(to: 0)
+        guard connection.send("ok authenticated") else { return true }
         while true {
             switch connection.nextLine() {
             case .end:

@@ -14,6 +14,8 @@ final class LiveRunner: @unchecked Sendable {
         var connections = LiveChain.Connections()
         var reconnect = false
         var controlPort: UInt16?
+        /// Where the `save` command writes (the preset's folder unless `--save-dir`).
+        var saveFolder = URL(fileURLWithPath: ".")
     }
 
     enum Outcome: Equatable {
@@ -93,7 +95,7 @@ final class LiveRunner: @unchecked Sendable {
             throw CLIError(error.message)
         }
         defer { live.dispose() }
-        let session = ChainSession(chain: live.chain, registry: registry) { [live] in live.statusWords }
+        let session = ChainSession(chain: live.chain, registry: registry, saveFolder: options.saveFolder) { [live] in live.statusWords }
         withCommandLock { self.session = session }
         defer { withCommandLock { self.session = nil } }
         if !isReadingStandardInput {
@@ -187,7 +189,9 @@ final class LiveRunner: @unchecked Sendable {
     private func startControlServer() throws(CLIError) -> ControlServer? {
         guard let port = options.controlPort else { return nil }
         do {
-            let server = try ControlServer(port: port) { [self] line in handle(line) }
+            let token = ControlToken()
+            let server = try ControlServer(port: port, token: token) { [self] line in handle(line) }
+            context.errors.line("auhost: control token \(token) (a control client's first line: auth TOKEN)")
             context.errors.line("auhost: control port 127.0.0.1:\(server.port)")
             return server
         } catch {
