@@ -130,6 +130,41 @@ import Testing
         }
         #expect(admitted)
     }
+
+    /// `quit` or SIGTERM while the render thread is inside a unit's `run()` for good: the
+    /// watchdog ends the process within about a second of the request.
+    @Test(arguments: ["quit", "SIGTERM"])
+    func aStopWhileAUnitNeverReturnsEndsTheProcessNamingTheNode(_ request: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-stuck-\(UUID().uuidString)")
+        try writeRunForeverBundle(into: folder)
+        let marker = folder.appendingPathComponent("stuck").path
+        let preset = """
+            {"auhost": 1, "name": "Stuck", "nodes": [{"id": "stuck", "unit": "lv2:urn:auhost:fixture:run-forever"}], "chain": ["stuck"]}
+            """
+        let rig = try ControlRig(
+            preset: preset,
+            environment: [
+                "LV2_PATH": folder.path, "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path,
+                "AUHOST_FIXTURE_STUCK_MARKER": marker,
+            ])
+        defer {
+            rig.tearDown()
+            try? FileManager.default.removeItem(at: folder)
+        }
+        var waited = 0
+        while !FileManager.default.fileExists(atPath: marker) && waited < 400 {
+            Thread.sleep(forTimeInterval: 0.05)
+            waited += 1
+        }
+        try #require(FileManager.default.fileExists(atPath: marker), "the plugin's run() was never called; \(rig.standardError)")
+        if request == "quit" {
+            #expect(try rig.send("quit") == "ok bye")
+        } else {
+            kill(rig.process.processIdentifier, SIGTERM)  // env has exec'd auhost: same process
+        }
+        #expect(rig.waitForExit(timeout: 30) == 1, "\(rig.standardError)")
+        #expect(rig.standardError.contains("node 'stuck' (Fixture Run Forever, lv2:urn:auhost:fixture:run-forever) has not returned for 1 s after an interrupt"), "\(rig.standardError)")
+    }
 }
 
 /// `auhost run` of a one-preset folder under a `jackd -d dummy` of its own, started the way
@@ -291,4 +326,28 @@ private final class ControlClient {
             pending += buffer[..<count]
         }
     }
+}
+
+/// An LV2 bundle of the run-forever fixture (its `run()` never returns) in `folder`.
+private func writeRunForeverBundle(into folder: URL) throws {
+    let bundle = folder.appendingPathComponent("run-forever.lv2")
+    try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+    let prefixes = """
+        @prefix lv2: <http://lv2plug.in/ns/lv2core#> .
+        @prefix doap: <http://usefulinc.com/ns/doap#> .
+        @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+
+        """
+    let manifest = prefixes + "<urn:auhost:fixture:run-forever> a lv2:Plugin ; lv2:binary <fixtures.so> ; rdfs:seeAlso <plugin.ttl> .\n"
+    let plugin = prefixes + """
+        <urn:auhost:fixture:run-forever> a lv2:Plugin , lv2:UtilityPlugin ;
+            doap:name "Fixture Run Forever" ;
+            lv2:port [ a lv2:InputPort , lv2:AudioPort ; lv2:index 0 ; lv2:symbol "in" ; lv2:name "In" ] ,
+                     [ a lv2:OutputPort , lv2:AudioPort ; lv2:index 1 ; lv2:symbol "out" ; lv2:name "Out" ] .
+
+        """
+    try manifest.write(to: bundle.appendingPathComponent("manifest.ttl"), atomically: true, encoding: .utf8)
+    try plugin.write(to: bundle.appendingPathComponent("plugin.ttl"), atomically: true, encoding: .utf8)
+    let library = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("libLV2Fixtures.so")
+    try FileManager.default.copyItem(at: library, to: bundle.appendingPathComponent("fixtures.so"))
 }
