@@ -1,3 +1,4 @@
+import AUHostCLI
 import AUTestSupport
 import Foundation
 import Glibc
@@ -5,7 +6,7 @@ import Testing
 
 /// `auhost run` against hostile or careless clients (issue 14): clients that leave without
 /// reading, a closed standard output, clients without the token, `save` outside its folder,
-/// endless lines, too many clients, and a unit whose `run()` never returns.
+/// endless lines, too many clients, a stopped server, and a unit whose `run()` never returns.
 @Suite(.serialized) struct ControlSafetyTests {
     @Test func aClientLeavingWithoutReadingItsRepliesDoesNotEndTheRun() throws {
         let rig = try ControlRig(preset: gainChain, extraArguments: ["--control", "0"])
@@ -129,6 +130,22 @@ import Testing
             if !admitted { Thread.sleep(forTimeInterval: 0.05) }
         }
         #expect(admitted)
+    }
+
+    /// stop() ends the accept loop through its wake-up pipe (no thread is left in accept()
+    /// on a closed descriptor): new clients are refused, a connected one is told.
+    @Test func aStoppedServerRefusesNewClientsAndTellsConnectedOnes() throws {
+        let token = ControlToken()
+        let server = try ControlServer(port: 0, token: token) { line in ("ok \(line)", false) }
+        let client = try ControlClient(port: server.port)
+        client.send("auth \(token)\nping\n")
+        #expect(client.readLine() == "ok authenticated")
+        #expect(client.readLine() == "ok ping")
+        server.stop()
+        #expect(throws: CLIErrorForTests.self) { try ControlClient(port: server.port) }
+        client.send("ping\n")
+        #expect(client.readLine() == "error: the server is stopping")
+        #expect(client.readLine() == nil)
     }
 
     /// `quit` or SIGTERM while the render thread is inside a unit's `run()` for good: the
