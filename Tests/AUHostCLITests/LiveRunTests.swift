@@ -204,7 +204,8 @@ final class NoiseSource: @unchecked Sendable {
         // The same protocol on the control port.
         let portLine = try #require(rig.standardError.split(separator: "\n").first { $0.contains("control port 127.0.0.1:") })
         let port = try #require(UInt16(portLine.split(separator: ":").last!))
-        let reply = try controlRequest("set gain gain -12.0412", port: port)
+        let tokenLine = try #require(rig.standardError.split(separator: "\n").first { $0.hasPrefix("auhost: control token ") })
+        let reply = try controlRequest("set gain gain -12.0412", port: port, token: String(tokenLine.split(separator: " ")[3]))
         #expect(reply == "ok -12.0412")
         #expect(abs(rig.measure().gain - 0.25) < 1e-3)
 
@@ -441,8 +442,8 @@ private let latentDiamond = """
                      ["lim:0", "mix:0"], ["mix:0", "output:0"]]}
     """
 
-/// Sends one line to the control port and returns the reply line.
-func controlRequest(_ line: String, port: UInt16) throws -> String {
+/// Authenticates with `token`, sends one line to the control port and returns its reply line.
+func controlRequest(_ line: String, port: UInt16, token: String) throws -> String {
     let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(socket) }
     var address = sockaddr_in()
@@ -453,10 +454,13 @@ func controlRequest(_ line: String, port: UInt16) throws -> String {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
     guard connected == 0 else { throw CLIErrorForTests("cannot connect to 127.0.0.1:\(port)") }
-    let bytes = Array((line + "\n").utf8)
+    let bytes = Array(("auth \(token)\n" + line + "\n").utf8)
     _ = bytes.withUnsafeBytes { write(socket, $0.baseAddress, $0.count) }
     var reply = [UInt8]()
     var byte: UInt8 = 0
+    while read(socket, &byte, 1) == 1, byte != 0x0A { reply.append(byte) }
+    guard String(decoding: reply, as: UTF8.self) == "ok authenticated" else { return String(decoding: reply, as: UTF8.self) }
+    reply = []
     while read(socket, &byte, 1) == 1, byte != 0x0A { reply.append(byte) }
     return String(decoding: reply, as: UTF8.self)
 }

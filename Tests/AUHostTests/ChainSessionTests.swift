@@ -16,7 +16,7 @@ import Testing
         let registry = HostRegistry.make()
         let chain = try ChainGraph(try loadPreset(Self.chain, registry: registry), registry: registry, sampleRate: 48_000)
         try chain.graph.start()
-        return ChainSession(chain: chain, registry: registry)
+        return ChainSession(chain: chain, registry: registry, saveFolder: FileManager.default.temporaryDirectory)
     }
 
     /// Renders a loud block so that meters move.
@@ -52,11 +52,11 @@ import Testing
         defer { session.chain.dispose() }
         #expect(session.reply(to: "set comp threshold -12").reply == "ok -12")
         #expect(session.reply(to: "bypass eq on").reply == "ok on")
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-session-\(UUID().uuidString).json").path
-        #expect(session.reply(to: "save \(file)").reply == "ok saved \(file)")
-        #expect(session.reply(to: "save \(file)").reply.hasPrefix("error: "))
-        #expect(session.reply(to: "save \(file) --force").reply == "ok saved \(file)")
-        let saved = try PresetLoader.read(file: file)
+        let name = "auhost-session-\(UUID().uuidString).json"
+        #expect(session.reply(to: "save \(name)").reply == "ok saved \(name)")
+        #expect(session.reply(to: "save \(name)").reply.hasPrefix("error: \(name): already exists"))
+        #expect(session.reply(to: "save \(name) --force").reply == "ok saved \(name)")
+        let saved = try PresetLoader.read(file: FileManager.default.temporaryDirectory.appendingPathComponent(name).path)
         #expect(saved.node(id: "comp")?.value(of: "threshold") == .number(-12))
         #expect(saved.node(id: "eq")?.bypass == true)
     }

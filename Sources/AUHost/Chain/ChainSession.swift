@@ -5,17 +5,25 @@ import Foundation
 
 /// Carries out control commands (``ControlCommand``) on a running chain: set and get
 /// parameters by node id and parameter identifier, bypass nodes, load factory presets,
-/// read meters and status, save the chain as a preset. Every command has a one-line reply.
+/// read meters and status, save the chain as a preset (into ``saveFolder`` only). Every
+/// command has a one-line reply.
 /// - Thread: control (one command at a time; the caller serialises).
 public final class ChainSession: @unchecked Sendable {
     public let chain: ChainGraph
+    /// The folder `save NAME` writes into: NAME is a file name or a relative path inside it;
+    /// an absolute path, a `..` component or a symbolic link leading out of it is refused.
+    public let saveFolder: URL
     private let registry: ComponentRegistry
     /// Extra facts for `status` (the driver's DSP load, xruns…), as `key=value` words.
     private let statusProvider: @Sendable () -> String
 
-    public init(chain: ChainGraph, registry: ComponentRegistry, status: @escaping @Sendable () -> String = { "" }) {
+    /// A session over `chain` whose `save` writes into `saveFolder`; `status` adds the
+    /// driver's words to the `status` reply.
+    /// - Thread: control.
+    public init(chain: ChainGraph, registry: ComponentRegistry, saveFolder: URL, status: @escaping @Sendable () -> String = { "" }) {
         self.chain = chain
         self.registry = registry
+        self.saveFolder = saveFolder
         statusProvider = status
     }
 
@@ -72,10 +80,15 @@ public final class ChainSession: @unchecked Sendable {
                     words.append("render_allocations=\(counts.allocations) render_frees=\(counts.frees) render_retains=\(counts.retains) render_releases=\(counts.releases) render_locks=\(counts.locks)")
                 }
                 return words
-            case .save(let path, let force):
+            case .save(let name, let force):
+                let file = try fileInSaveFolder(name)
                 let preset = try capture()
-                try presetChecked { () throws(PresetError) in try PresetWriter.save(preset, to: path, force: force) }
-                return ["saved \(path)"]
+                do {
+                    try PresetWriter.save(preset, to: file, force: force)
+                } catch {
+                    throw ControlCommandError(error.problems.map { "\(name): \($0.message)" }.joined(separator: "; "))
+                }
+                return ["saved \(name)"]
             case .help:
                 return [ControlCommand.summary]
             case .quit:
@@ -100,6 +113,20 @@ public final class ChainSession: @unchecked Sendable {
             }
         }
         return preset
+    }
+
+    /// The path of `save NAME`'s file: NAME inside ``saveFolder``, or an error naming NAME.
+    private func fileInSaveFolder(_ name: String) throws(ControlCommandError) -> String {
+        let folder = saveFolder.resolvingSymlinksInPath().standardizedFileURL.path
+        let rule = "live saves go into \(folder); give a file name inside it"
+        guard !name.hasPrefix("/") else { throw ControlCommandError("\(name): an absolute path; \(rule)") }
+        guard !name.split(separator: "/").contains("..") else { throw ControlCommandError("\(name): '..' leads out of the save folder; \(rule)") }
+        let file = URL(fileURLWithPath: folder, isDirectory: true).appendingPathComponent(name).standardizedFileURL
+        let parent = file.deletingLastPathComponent().resolvingSymlinksInPath().path
+        guard parent == folder || parent.hasPrefix(folder + "/") else {
+            throw ControlCommandError("\(name): a symbolic link leads out of the save folder; \(rule)")
+        }
+        return file.path
     }
 
     /// Every output parameter (meters, gain reduction, reported latency) as `node.param=value`.

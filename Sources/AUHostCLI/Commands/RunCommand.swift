@@ -1,4 +1,5 @@
 import AUHost
+import Foundation
 
 /// `auhost run`: a chain preset, live inside the JACK process callback.
 /// - Thread: control.
@@ -8,6 +9,7 @@ enum RunCommand: Command {
     static let help = """
         usage: auhost run PRESET.json [--name N] [--server S] [--connect] [--capture-from P] [--playback-to P]
                           [--midi-connect P]... [--set NODE.PARAM=VALUE]... [--reconnect] [--control PORT]
+                          [--save-dir DIR]
 
         Loads the chain and runs it as a JACK client until SIGINT or SIGTERM (or 'quit'),
         then fades out and unregisters its ports. The chain runs at the server's sample
@@ -27,7 +29,10 @@ enum RunCommand: Command {
           --midi-connect P  connect JACK MIDI output ports matching the regex P to midi_in
           --set N.P=V       set a parameter before starting (repeatable)
           --reconnect       when the server goes away, wait for it and carry on
-          --control PORT    also serve the commands on 127.0.0.1:PORT (0: any free port)
+          --control PORT    also serve the commands on 127.0.0.1:PORT (0: any free port) to clients
+                            whose first line is 'auth TOKEN', the token printed on standard error
+          --save-dir DIR    the folder 'save FILE' writes into (default: the preset's folder);
+                            FILE is a name inside it, never an absolute path or one with ..
 
         Exits 0 after a clean stop; 1 when the server is missing or goes away (without
         --reconnect) or the chain cannot run; 64 for usage errors.
@@ -44,8 +49,14 @@ enum RunCommand: Command {
         options.connections.midiFrom = try arguments.options("--midi-connect")
         options.reconnect = arguments.flag("--reconnect")
         options.controlPort = try arguments.option("--control", expected: "a port number 0...65535") { UInt16($0) }
+        let saveDirectory = try arguments.option("--save-dir")
         let sets = try arguments.options("--set")
         let file = try arguments.finish(positionals: 1...1, names: "a PRESET.json")[0]
+        options.saveFolder = URL(fileURLWithPath: saveDirectory ?? URL(fileURLWithPath: file).deletingLastPathComponent().path)
+        var isFolder: ObjCBool = false
+        if let saveDirectory, !FileManager.default.fileExists(atPath: saveDirectory, isDirectory: &isFolder) || !isFolder.boolValue {
+            throw CLIError("\(saveDirectory): no such folder (--save-dir)")
+        }
         let loaded = try PresetCommandSupport.load(file, sets: sets, context: context)
         let runner = LiveRunner(loaded: loaded, registry: context.registry, options: options, context: context)
         return try runner.run()

@@ -14,6 +14,8 @@ final class LiveRunner: @unchecked Sendable {
         var connections = LiveChain.Connections()
         var reconnect = false
         var controlPort: UInt16?
+        /// Where the `save` command writes (the preset's folder unless `--save-dir`).
+        var saveFolder = URL(fileURLWithPath: ".")
     }
 
     enum Outcome: Equatable {
@@ -27,7 +29,11 @@ final class LiveRunner: @unchecked Sendable {
     private let registry: ComponentRegistry
     private let options: Options
     private let context: CommandContext
-    private let quitRequested = Atomic<Bool>(false)
+    /// Set by `quit`, SIGINT or SIGTERM; once set, the render watchdog gives a stuck unit
+    /// its short timeout.
+    private let quitRequested = RenderCancellation()
+    /// Why a reply could not be written to standard output (then the run stops).
+    private let standardOutputFailure = Mutex<String?>(nil)
     /// Serialises commands from standard input and from control clients.
     private let commandLock = NSLock()
     private var session: ChainSession?
@@ -50,6 +56,9 @@ final class LiveRunner: @unchecked Sendable {
         while true {
             switch try runOnce() {
             case .quit:
+                if let reason = standardOutputFailure.withLock({ $0 }) {
+                    throw CLIError("standard output is closed (\(reason)); stopped")
+                }
                 return 0
             case .reconfigure(let reason):
                 context.errors.line("auhost: \(reason); building the chain again")
@@ -70,7 +79,7 @@ final class LiveRunner: @unchecked Sendable {
         do {
             io = try openIOUnit()
         } catch {
-            if quitRequested.load(ordering: .relaxed) { return .quit }
+            if quitRequested.isCancelled { return .quit }
             throw CLIError(error.message)
         }
         let units: [AudioUnit]
@@ -87,8 +96,13 @@ final class LiveRunner: @unchecked Sendable {
         } catch {
             throw CLIError(error.message)
         }
+        // A unit whose render call never returns would hold the stop forever (closing the
+        // client waits for its process thread), deaf to quit and signals: the watchdog,
+        // stopped only after the client is closed, ends the process.
+        let watch = RenderWatchdog.standard().watch(live.chain, job: loaded.file, cancellation: quitRequested)
+        defer { watch.stop() }
         defer { live.dispose() }
-        let session = ChainSession(chain: live.chain, registry: registry) { [live] in live.statusWords }
+        let session = ChainSession(chain: live.chain, registry: registry, saveFolder: options.saveFolder) { [live] in live.statusWords }
         withCommandLock { self.session = session }
         defer { withCommandLock { self.session = nil } }
         if !isReadingStandardInput {
@@ -113,7 +127,7 @@ final class LiveRunner: @unchecked Sendable {
             do {
                 return try LiveChain.openIOUnit(clientName: options.clientName, serverName: options.serverName)
             } catch {
-                guard options.reconnect, !quitRequested.load(ordering: .relaxed) else { throw error }
+                guard options.reconnect, !quitRequested.isCancelled else { throw error }
                 if !announced {
                     context.errors.line("auhost: \(error.message); waiting for it (--reconnect)")
                     announced = true
@@ -129,7 +143,7 @@ final class LiveRunner: @unchecked Sendable {
         let client = live.client, chain = live.chain
         var lastStatus = Date.distantPast
         while true {
-            if quitRequested.load(ordering: .relaxed) { return .quit }
+            if quitRequested.isCancelled { return .quit }
             switch live.poll() {
             case .serverGone(let reason): return .serverGone(reason)
             case .sampleRateChanged(let rate): return .reconfigure("the JACK server's sample rate changed to \(Int(rate)) Hz")
@@ -159,18 +173,20 @@ final class LiveRunner: @unchecked Sendable {
             guard let session else { return ("error: the chain is not running (waiting for the JACK server)", false) }
             return session.reply(to: line)
         }
-        if quits { quitRequested.store(true, ordering: .relaxed) }
+        if quits { quitRequested.cancel() }
         return (reply, quits)
     }
 
     private func startReadingStandardInput() {
         let thread = Thread { [self] in
             while let line = readLine(strippingNewline: true) {
-                let trimmed = line.trimmingCharacters(in: .whitespaces)
-                if trimmed.isEmpty { continue }
-                let (reply, _) = handle(trimmed)
+                let (reply, _) = handle(line.trimmingCharacters(in: .whitespaces))
                 if context.errors.isTerminal { context.errors.write("\r\u{1B}[K") }
-                context.output.line(reply)
+                if let reason = StandardOutputReplies.write(reply) {
+                    standardOutputFailure.withLock { $0 = reason }
+                    quitRequested.cancel()
+                    return
+                }
             }
         }
         thread.name = "auhost stdin"
@@ -180,7 +196,9 @@ final class LiveRunner: @unchecked Sendable {
     private func startControlServer() throws(CLIError) -> ControlServer? {
         guard let port = options.controlPort else { return nil }
         do {
-            let server = try ControlServer(port: port) { [self] line in handle(line) }
+            let token = ControlToken()
+            let server = try ControlServer(port: port, token: token) { [self] line in handle(line) }
+            context.errors.line("auhost: control token \(token) (a control client's first line: auth TOKEN)")
             context.errors.line("auhost: control port 127.0.0.1:\(server.port)")
             return server
         } catch {
@@ -192,7 +210,7 @@ final class LiveRunner: @unchecked Sendable {
         [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [self] in quitRequested.store(true, ordering: .relaxed) }
+            source.setEventHandler { [self] in quitRequested.cancel() }
             source.resume()
             return source
         }

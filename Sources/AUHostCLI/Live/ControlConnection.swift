@@ -1,0 +1,105 @@
+import Foundation
+import Glibc
+
+/// One client of the control port: reads lines of at most ``maximumLineLength`` bytes and
+/// sends reply lines. A send never raises SIGPIPE (`MSG_NOSIGNAL`): a client that left
+/// makes it fail, and the connection ends.
+/// - Thread: the client's own thread of ``ControlServer`` (handed to it once, never shared).
+final class ControlConnection: @unchecked Sendable {
+    /// The longest line a client may send, newline excluded: 64 KiB.
+    static let maximumLineLength = 65_536
+
+    enum Input: Equatable {
+        case line(String)
+        /// A line longer than ``maximumLineLength``.
+        case tooLong
+        /// The client closed its side, or the connection failed or timed out.
+        case end
+    }
+
+    private let socket: Int32
+    private var pending: [UInt8] = []
+    /// How far `pending` is known to hold no newline.
+    private var scanned = 0
+    private var isAtEnd = false
+
+    /// Takes over `socket` (closed by ``close()``).
+    init(socket: Int32) { self.socket = socket }
+
+    /// The next line without its newline (a last line without one included), trimmed.
+    func nextLine() -> Input {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            if let newline = pending[scanned...].firstIndex(of: 0x0A) {
+                if newline > Self.maximumLineLength { return .tooLong }
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                scanned = 0
+                return .line(line.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+            scanned = pending.count
+            if pending.count > Self.maximumLineLength { return .tooLong }
+            if isAtEnd {
+                guard !pending.isEmpty else { return .end }
+                defer {
+                    pending.removeAll()
+                    scanned = 0
+                }
+                return .line(String(decoding: pending, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+            let count = read(socket, &buffer, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 {
+                isAtEnd = true
+                if count < 0 {  // a failed or timed-out read is no line
+                    pending.removeAll()
+                    scanned = 0
+                }
+                continue
+            }
+            pending += buffer[..<count]
+        }
+    }
+
+    /// Sends `reply` and a newline; false when the client is gone.
+    @discardableResult
+    func send(_ reply: String) -> Bool {
+        let bytes = Array((reply + "\n").utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { return false }
+            sent += count
+        }
+        return true
+    }
+
+    /// Limits each read to `seconds` (0: no limit); a read that times out ends the input.
+    func limitReads(to seconds: Int) {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// Closes the connection.
+    func close() { _ = Glibc.close(socket) }
+
+    /// Closes the connection after an error reply without losing the reply: stops sending,
+    /// drops what the client still sends (at most 1 MiB, for at most 2 s), then closes. A
+    /// socket closed with unread input resets the connection, and a reset can discard the
+    /// reply before the client reads it.
+    func closeAfterRefusal() {
+        shutdown(socket, Int32(SHUT_WR))
+        limitReads(to: 1)
+        let deadline = Date().addingTimeInterval(2)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var dropped = 0
+        while dropped < 1 << 20, Date() < deadline {
+            let count = read(socket, &buffer, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { break }
+            dropped += count
+        }
+        close()
+    }
+}
