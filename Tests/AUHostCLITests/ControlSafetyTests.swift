@@ -161,6 +161,9 @@ import Testing
             environment: [
                 "LV2_PATH": folder.path, "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path,
                 "AUHOST_FIXTURE_STUCK_MARKER": marker,
+                // Past the latency-priming cycle (the watchdog catches a unit stuck there
+                // too, before any command is read) and a few periods: stuck while running.
+                "AUHOST_FIXTURE_STUCK_AFTER": "8",
             ])
         defer {
             rig.tearDown()

@@ -52,6 +52,9 @@ public final class LiveChain: @unchecked Sendable {
     /// The chain's graph, at the server's sample rate.
     public let chain: ChainGraph
     private var generation: Int
+    /// Ends the process when a unit's render call never returns (priming included), until
+    /// ``dispose()`` has closed the client.
+    private let watch: RenderWatchdog.Watch?
 
     /// Opens a JACK I/O unit connected to the server (never starts one): its sample rate
     /// decides the chain's.
@@ -70,8 +73,12 @@ public final class LiveChain: @unchecked Sendable {
 
     /// Builds the chain with `units` at the server's rate on an open `io` (which it owns
     /// from now on), starts it and makes `connections`. A preset that names another rate is
-    /// refused. Failures name the preset file.
-    public init(_ loaded: LoadedPreset, units: [AudioUnit], io: JACKIOUnit, registry: ComponentRegistry, connections: Connections) throws(JACKError) {
+    /// refused. Failures name the preset file. `watchdog` watches the chain from its first
+    /// render on (the latency-priming cycle); `cancellation` (a quit request) shortens its wait.
+    public init(
+        _ loaded: LoadedPreset, units: [AudioUnit], io: JACKIOUnit, registry: ComponentRegistry, connections: Connections,
+        watchdog: RenderWatchdog? = RenderWatchdog.standard(), cancellation: RenderCancellation? = nil
+    ) throws(JACKError) {
         guard let client = io.client else { throw JACKError("the JACK I/O unit is not open") }
         let rate = client.sampleRate
         if let wanted = loaded.preset.sampleRate, wanted != rate {
@@ -81,13 +88,21 @@ public final class LiveChain: @unchecked Sendable {
         let chain: ChainGraph
         do {
             chain = try ChainGraph(loaded, units: units, registry: registry, sampleRate: rate, maximumFrames: max(4096, client.bufferSize))
-            // As offline: one silent cycle, so that LV2 plugins report their latency before
-            // the ports report the chain's.
-            try LatencyPriming.prime(chain, blockSize: client.bufferSize)
         } catch {
             io.dispose()
             throw JACKError("\(loaded.file): \(error.message)")
         }
+        let watch = watchdog?.watch(chain, job: loaded.file, cancellation: cancellation)
+        do {
+            // As offline: one silent cycle, so that LV2 plugins report their latency before
+            // the ports report the chain's.
+            try LatencyPriming.prime(chain, blockSize: client.bufferSize)
+        } catch {
+            watch?.stop()
+            io.dispose()
+            throw JACKError("\(loaded.file): \(error.message)")
+        }
+        self.watch = watch
         self.io = io
         self.client = client
         self.chain = chain
@@ -155,5 +170,7 @@ public final class LiveChain: @unchecked Sendable {
         io.stop()
         io.dispose()
         chain.dispose()
+        // Closing the client waited for its process thread: only now is nothing stuck.
+        watch?.stop()
     }
 }

@@ -92,15 +92,13 @@ final class LiveRunner: @unchecked Sendable {
         isFirstRun = false
         let live: LiveChain
         do {
-            live = try LiveChain(loaded, units: units, io: io, registry: registry, connections: options.connections)
+            // A unit whose render call never returns would hold the stop forever (closing the
+            // client waits for its process thread), deaf to quit and signals: the chain's
+            // watchdog, stopped only after the client is closed, ends the process.
+            live = try LiveChain(loaded, units: units, io: io, registry: registry, connections: options.connections, cancellation: quitRequested)
         } catch {
             throw CLIError(error.message)
         }
-        // A unit whose render call never returns would hold the stop forever (closing the
-        // client waits for its process thread), deaf to quit and signals: the watchdog,
-        // stopped only after the client is closed, ends the process.
-        let watch = RenderWatchdog.standard().watch(live.chain, job: loaded.file, cancellation: quitRequested)
-        defer { watch.stop() }
         defer { live.dispose() }
         let session = ChainSession(chain: live.chain, registry: registry, saveFolder: options.saveFolder) { [live] in live.statusWords }
         withCommandLock { self.session = session }
