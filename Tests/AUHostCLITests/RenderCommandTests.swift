@@ -144,6 +144,27 @@ private let lookaheadNode = #"{"id": "limiter", "unit": "http://plugin.org.uk/sw
         #expect(abs(cut[4000] - auto[4000]) < 1e-6)
     }
 
+    /// `-o out.caf` writes a Core Audio Format file (its first bytes are `caff`), which
+    /// libsndfile reads back as CAF with the rendered samples; before, it was WAV bytes
+    /// under a .caf name.
+    @Test func aCAFOutputIsCAF() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = folder.file("ramp.wav")
+        try writeAudio(input, sampleRate: 48_000, channels: 2, frames: 4800) { channel, frame in Float(frame % 100) / 200 - Float(channel) / 4 }
+        let chain = try folder.preset("gain.json", preset(gainNode, chain: ["gain"]))
+        let result = render([chain, input, "-o", folder.file("out.caf"), "--tail", "0", "--bit-depth", "32f"])
+        #expect(result.status == 0, "\(result.errors)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: folder.file("out.caf")))
+        #expect(String(decoding: bytes.prefix(4), as: UTF8.self) == "caff")
+        let reader = try AudioFileReader(path: folder.file("out.caf"))
+        #expect(reader.info.format == .caf)
+        #expect(reader.info.channels == 2 && reader.info.frames == 4800)
+        let samples = try readAudio(folder.file("out.caf")).samples
+        #expect(abs(samples[0][99] - 0.5 * 99 / 200) < 1e-5)
+        #expect(abs(samples[1][99] - 0.5 * (99 / 200 - 0.25)) < 1e-5)
+    }
+
     /// A 44.1 kHz sine through a 48 kHz chain comes back at 44.1 kHz, as long as it went in,
     /// at its pitch and level; --sample-rate 48000 writes 48 kHz.
     @Test func sampleRateIsConvertedThereAndBack() throws {
@@ -473,7 +494,8 @@ private let lookaheadNode = #"{"id": "limiter", "unit": "http://plugin.org.uk/sw
         (["p.json", "a.wav", "-o", "x.wav", "--output-dir", "d"], "-o and --output-dir cannot be used together"),
         (["p.json", "a.wav", "-o", "x.wav", "--tail", "forever"], "--tail takes a number of seconds in 0...3600 or auto"),
         (["p.json", "a.wav", "-o", "x.flac", "--bit-depth", "32f"], "format 'flac' cannot store bit depth 32f"),
-        (["p.json", "a.wav", "-o", "x.wav", "--format", "mp3"], "--format takes one of wav|flac|aiff|ogg"),
+        (["p.json", "a.wav", "-o", "x.wav", "--format", "mp3"], "--format takes one of wav|flac|aiff|caf|ogg"),
+        (["p.json", "a.wav", "-o", "x.mp3"], "-o x.mp3: '.mp3' names no format auhost writes; expected one of wav|wave|flac|aif|aiff|aifc|caf|ogg|oga"),
         (["p.json", "a.wav", "-o", "x.wav", "--format", "flac"], "-o x.wav names a wav file but --format is flac"),
         (["p.json", "a.wav", "-o", "x.wav", "--block", "0"], "--block takes a frame count in 1...16384"),
         (["p.json", "a.wav", "-o", "x.wav", "--jobs", "many"], "--jobs takes a number of jobs in 1...64"),
