@@ -165,6 +165,27 @@ private let lookaheadNode = #"{"id": "limiter", "unit": "http://plugin.org.uk/sw
         #expect(abs(samples[1][99] - 0.5 * (99 / 200 - 0.25)) < 1e-5)
     }
 
+    /// fomp's reverb requires `lv2:isLive`; it renders offline like any other plugin (it
+    /// was refused: "can only render live"): a click comes out as a reverberant tail that
+    /// goes on after the click, and the input's own end is followed by rendered tail.
+    @Test func anIsLivePluginRendersOffline() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = folder.file("click.wav")
+        try writeAudio(input, sampleRate: 48_000, channels: 2, frames: 24_000) { _, frame in frame == 1000 ? 0.8 : 0 }
+        let chain = try folder.preset("reverb.json", preset(#"{"id": "reverb", "unit": "http://drobilla.net/plugins/fomp/reverb"}"#, chain: ["reverb"]))
+        let result = render([chain, input, "-o", folder.file("out.wav"), "--tail", "1", "--bit-depth", "32f"])
+        #expect(result.status == 0, "\(result.errors)")
+        let output = try readAudio(folder.file("out.wav")).samples
+        for channel in 0..<2 {
+            #expect(output[channel].count == 24_000 + 48_000)
+            // Reverberation: energy well after the click (100 ms to 500 ms later).
+            let later = output[channel][5800..<25_000].reduce(Float(0)) { $0 + $1 * $1 }
+            #expect(later > 1e-4, "channel \(channel) energy 100-500 ms after the click: \(later)")
+            #expect(output[channel].allSatisfy { $0.isFinite })
+        }
+    }
+
     /// A 44.1 kHz sine through a 48 kHz chain comes back at 44.1 kHz, as long as it went in,
     /// at its pitch and level; --sample-rate 48000 writes 48 kHz.
     @Test func sampleRateIsConvertedThereAndBack() throws {
