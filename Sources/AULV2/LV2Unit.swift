@@ -13,7 +13,7 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     /// deterministic). Set before ``initialize()``.
     public var renderMode: LV2RenderMode = .live
     /// Tempo sent in `time:Position` to plugins that follow the transport when the host
-    /// gives no ``AudioUnit/hostTransport`` (offline rendering).
+    /// gives no ``AudioUnit/hostTransport`` (a unit rendered on its own, outside a chain).
     public var beatsPerMinute: Double = 120
     /// The block length a plugin that requires `bufsz:fixedBlockLength` runs at; a graph
     /// gives it exactly such blocks (through a buffer adding that much latency). Set before
