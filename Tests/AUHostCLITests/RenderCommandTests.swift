@@ -144,6 +144,25 @@ private let lookaheadNode = #"{"id": "limiter", "unit": "http://plugin.org.uk/sw
         #expect(abs(cut[4000] - auto[4000]) < 1e-6)
     }
 
+    /// --tail auto keeps at least the tail the chain reports: a single echo 1.5 s after a
+    /// click at the input's end (a delay without feedback reports a 1.5 s TailTime) comes
+    /// after 1.5 s of silence, three times auto's quiet window, and is still rendered.
+    @Test func autoTailKeepsTheTailTheChainReports() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = folder.file("click.wav")
+        let frames = 4800
+        try writeAudio(input, sampleRate: 48_000, channels: 2, frames: frames) { _, frame in frame == 4000 ? 0.8 : 0 }
+        let echo = #"{"id": "delay", "unit": "aufx:dely:AUHs", "parameters": {"time": 1500, "feedback": 0, "mix": 50}}"#
+        let chain = try folder.preset("echo.json", preset(echo, chain: ["delay"]))
+        let result = render([chain, input, "-o", folder.file("auto.wav"), "--bit-depth", "32f"])
+        #expect(result.status == 0, "\(result.errors)")
+        let auto = try readAudio(folder.file("auto.wav")).samples[0]
+        let echoFrame = 4000 + 72_000
+        #expect(auto.count > echoFrame, "auto kept \(auto.count - frames) tail frames; the echo is at \(echoFrame - frames)")
+        #expect(auto.count > echoFrame && abs(auto[echoFrame]) > 0.1, "the echo 1.5 s after the click was cut")
+    }
+
     /// `-o out.caf` writes a Core Audio Format file (its first bytes are `caff`), which
     /// libsndfile reads back as CAF with the rendered samples; before, it was WAV bytes
     /// under a .caf name.
