@@ -8,6 +8,8 @@
 #include <stdlib.h>
 
 #include <lv2/core/lv2.h>
+#include <lv2/worker/worker.h>
+#include <string.h>
 
 typedef struct {
     const float *input;
@@ -76,6 +78,59 @@ static void run_forever(LV2_Handle instance, uint32_t frames) {
 
 static void cleanup(LV2_Handle instance) { free(instance); }
 
+/* The worker fixture: its first run() schedules one request; work() answers it with 0.75,
+   and work_response() makes that the output level. Until then it writes 0, so its output
+   says whether work() ran and its response came back. */
+typedef struct {
+    const float *input;
+    float *output;
+    const LV2_Worker_Schedule *schedule;
+    int scheduled;
+    float level;
+} Worker;
+
+static LV2_Handle instantiate_worker(const LV2_Descriptor *descriptor, double rate, const char *bundle,
+                                     const LV2_Feature *const *features) {
+    (void)descriptor; (void)rate; (void)bundle;
+    const LV2_Worker_Schedule *schedule = NULL;
+    for (int i = 0; features && features[i]; ++i) {
+        if (strcmp(features[i]->URI, LV2_WORKER__schedule) == 0) schedule = (const LV2_Worker_Schedule *)features[i]->data;
+    }
+    if (!schedule) return NULL;
+    Worker *self = calloc(1, sizeof(Worker));
+    if (self) self->schedule = schedule;
+    return self;
+}
+
+static void run_worker(LV2_Handle instance, uint32_t frames) {
+    Worker *self = (Worker *)instance;
+    if (!self->scheduled) {
+        const int request = 42;
+        if (self->schedule->schedule_work(self->schedule->handle, sizeof request, &request) == LV2_WORKER_SUCCESS) self->scheduled = 1;
+    }
+    for (uint32_t i = 0; i < frames; ++i) self->output[i] = self->level;
+}
+
+static LV2_Worker_Status work(LV2_Handle instance, LV2_Worker_Respond_Function respond, LV2_Worker_Respond_Handle handle,
+                              uint32_t size, const void *data) {
+    (void)instance;
+    if (size != sizeof(int) || *(const int *)data != 42) return LV2_WORKER_ERR_UNKNOWN;
+    const float answer = 0.75f;
+    return respond(handle, sizeof answer, &answer);
+}
+
+static LV2_Worker_Status work_response(LV2_Handle instance, uint32_t size, const void *body) {
+    Worker *self = (Worker *)instance;
+    if (size != sizeof(float)) return LV2_WORKER_ERR_UNKNOWN;
+    memcpy(&self->level, body, sizeof self->level);
+    return LV2_WORKER_SUCCESS;
+}
+
+static const void *worker_extension_data(const char *uri) {
+    static const LV2_Worker_Interface interface = {work, work_response, NULL};
+    return strcmp(uri, LV2_WORKER__interface) == 0 ? &interface : NULL;
+}
+
 static const LV2_Descriptor descriptors[] = {
     {"urn:auhost:fixture:passthrough", instantiate_passthrough, connect_port, NULL, run_passthrough, NULL, cleanup, NULL},
     {"urn:auhost:fixture:needs-feature", instantiate_passthrough, connect_port, NULL, run_passthrough, NULL, cleanup, NULL},
@@ -86,6 +141,7 @@ static const LV2_Descriptor descriptors[] = {
     {"urn:auhost:fixture:fixed-block", instantiate_passthrough, connect_port, NULL, run_block_length, NULL, cleanup, NULL},
     {"urn:auhost:fixture:forge-verdict", instantiate_passthrough, connect_port, NULL, run_forge_verdict, NULL, cleanup, NULL},
     {"urn:auhost:fixture:run-forever", instantiate_passthrough, connect_port, NULL, run_forever, NULL, cleanup, NULL},
+    {"urn:auhost:fixture:worker", instantiate_worker, connect_port, NULL, run_worker, NULL, cleanup, worker_extension_data},
 };
 
 LV2_SYMBOL_EXPORT const LV2_Descriptor *lv2_descriptor(uint32_t index) {
