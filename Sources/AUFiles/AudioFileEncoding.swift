@@ -1,28 +1,44 @@
 import AUCore
 
-/// A container AUFiles writes: `wav`, `flac`, `aiff` or `ogg` (Ogg Vorbis).
+/// A container AUFiles writes: `wav`, `flac`, `aiff`, `caf` (Apple Core Audio Format) or
+/// `ogg` (Ogg Vorbis).
 /// - Thread: any (a plain value).
 public enum AudioFileFormat: String, CaseIterable, Sendable, CustomStringConvertible {
-    case wav, flac, aiff, ogg
+    case wav, flac, aiff, caf, ogg
 
-    /// The format a file name's extension names (`.wav`, `.flac`, `.aif`/`.aiff`, `.ogg`/`.oga`),
-    /// case-insensitively; `nil` for any other extension.
+    /// The format a file name's extension names (`.wav`, `.flac`, `.aif`/`.aiff`, `.caf`,
+    /// `.ogg`/`.oga`), case-insensitively; `nil` for any other extension and for a name
+    /// without one (``extension(of:)``).
     public init?(fileExtensionOf path: String) {
-        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
-        switch path[path.index(after: dot)...].lowercased() {
+        guard let named = Self.extension(of: path) else { return nil }
+        switch named.lowercased() {
         case "wav", "wave": self = .wav
         case "flac": self = .flac
         case "aif", "aiff", "aifc": self = .aiff
+        case "caf": self = .caf
         case "ogg", "oga": self = .ogg
         default: return nil
         }
     }
 
+    /// The extension of the last component of `path`, without the dot (`out/take.CAF` →
+    /// `CAF`); `nil` when the name has none (`out/take`, `out.d/take`, `.hidden`).
+    public static func `extension`(of path: String) -> String? {
+        let name = path.split(separator: "/", omittingEmptySubsequences: true).last ?? Substring(path)
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        let named = name[name.index(after: dot)...]
+        return named.isEmpty ? nil : String(named)
+    }
+
+    /// The extensions ``init(fileExtensionOf:)`` accepts, for messages:
+    /// `wav|wave|flac|aif|aiff|aifc|caf|ogg|oga`.
+    public static let acceptedExtensions = "wav|wave|flac|aif|aiff|aifc|caf|ogg|oga"
+
     /// The bit depths this container stores; empty for Ogg Vorbis, which is lossy and
     /// has none.
     public var bitDepths: [BitDepth] {
         switch self {
-        case .wav, .aiff: [.int16, .int24, .float32]
+        case .wav, .aiff, .caf: [.int16, .int24, .float32]
         case .flac: [.int16, .int24]
         case .ogg: []
         }
@@ -108,7 +124,7 @@ public struct AudioFileEncoding: Hashable, Sendable, CustomStringConvertible {
 
     /// The largest file the container can describe: AIFF's sizes are 32-bit, so 4 GiB;
     /// `nil` for no practical limit (WAV is written as RF64 and made a plain WAV when it
-    /// ends under 4 GiB; FLAC and Ogg count frames in 64 bits).
+    /// ends under 4 GiB; CAF's sizes, FLAC's and Ogg's frame counts are 64-bit).
     /// - Thread: any.
     public var largestFileBytes: Int? { format == .aiff ? Int(UInt32.max) : nil }
 
@@ -136,6 +152,7 @@ public struct AudioFileEncoding: Hashable, Sendable, CustomStringConvertible {
         let major: Int32 = switch format {
         case .wav: SndfileCode.rf64
         case .aiff: SndfileCode.aiff
+        case .caf: SndfileCode.caf
         case .flac: SndfileCode.flac
         case .ogg: SndfileCode.ogg
         }

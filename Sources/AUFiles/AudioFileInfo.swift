@@ -8,7 +8,7 @@ public struct AudioFileInfo: Sendable, CustomStringConvertible {
     public let channels: Int
     /// Frames per channel (libsndfile's count; exact for every format AUFiles writes).
     public let frames: Int
-    /// The container, when it is one AUFiles also writes; `nil` for others (AU, W64, CAF...).
+    /// The container, when it is one AUFiles also writes; `nil` for others (AU, W64...).
     public let format: AudioFileFormat?
     /// libsndfile's name of the container, such as `WAV (Microsoft)`.
     public let containerName: String

@@ -50,6 +50,7 @@ public final class AudioFileReader {
         // a WAV), or stays RF64 past 4 GiB.
         case SndfileCode.wav, SndfileCode.wavex, SndfileCode.rf64: .wav
         case SndfileCode.aiff: .aiff
+        case SndfileCode.caf: .caf
         case SndfileCode.flac: .flac
         case SndfileCode.ogg: .ogg
         default: nil

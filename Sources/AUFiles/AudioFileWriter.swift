@@ -1,6 +1,6 @@
 import AUCore
 
-/// Writes non-interleaved float blocks to a WAV, AIFF, FLAC or Ogg Vorbis file, atomically.
+/// Writes non-interleaved float blocks to a WAV, AIFF, CAF, FLAC or Ogg Vorbis file, atomically.
 ///
 /// Samples go to a temporary file in the destination folder, renamed into place by
 /// ``finish()``. Any failure — a missing folder, an existing file without `overwrite`, a

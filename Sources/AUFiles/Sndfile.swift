@@ -141,6 +141,7 @@ enum SndfileCode {
     static let rf64 = Int32(SF_FORMAT_RF64)
     static let wavex = Int32(SF_FORMAT_WAVEX)
     static let aiff = Int32(SF_FORMAT_AIFF)
+    static let caf = Int32(SF_FORMAT_CAF)
     static let flac = Int32(SF_FORMAT_FLAC)
     static let ogg = Int32(SF_FORMAT_OGG)
     static let vorbis = Int32(SF_FORMAT_VORBIS)

@@ -3,8 +3,9 @@ import CLilv
 import Foundation
 import Glibc
 
-/// Whether a unit renders live (a JACK callback: worker thread, `lv2:isLive`) or offline
-/// (immediate worker, no `isLive`).
+/// Whether a unit renders live (a JACK callback: worker thread) or offline (immediate
+/// worker). Both pass `lv2:isLive`: AUHost runs a plugin's cycles back to back and never
+/// caches its output, live or offline, which is all the feature asks of a host.
 /// - Thread: any.
 public enum LV2RenderMode: Sendable {
     case live
@@ -14,7 +15,7 @@ public enum LV2RenderMode: Sendable {
 /// The host features one instance gets (docs/LV2.md, "Host features"), owned together so
 /// that every pointer handed to the plugin lives exactly as long as the instance:
 /// urid map / unmap, options, buf-size, worker schedule, log, state makePath / mapPath /
-/// freePath, and isLive in live mode.
+/// freePath, and isLive.
 /// - Thread: control; the C callbacks run on the threads the LV2 specs allow.
 final class LV2HostFeatures: @unchecked Sendable {
     /// Features whose URIs a plugin may require that the host satisfies by how it behaves
@@ -27,21 +28,15 @@ final class LV2HostFeatures: @unchecked Sendable {
         LV2URI.stateLoadDefaultState,
     ]
 
-    /// Every feature URI the host provides in `mode`.
-    static func provided(in mode: LV2RenderMode) -> Set<String> {
-        var features: Set<String> = [
-            LV2URI.uridMap, LV2URI.uridUnmap, LV2URI.optionsOptions, LV2URI.workerSchedule, LV2URI.logLog,
-            LV2URI.stateMakePath, LV2URI.stateMapPath, LV2URI.stateFreePath,
-        ]
-        features.formUnion(satisfiedByBehaviour)
-        if mode == .live { features.insert(LV2URI.coreIsLive) }
-        return features
-    }
+    /// Every feature URI the host provides, live and offline alike.
+    static let provided = Set([
+        LV2URI.uridMap, LV2URI.uridUnmap, LV2URI.optionsOptions, LV2URI.workerSchedule, LV2URI.logLog,
+        LV2URI.stateMakePath, LV2URI.stateMapPath, LV2URI.stateFreePath, LV2URI.coreIsLive,
+    ]).union(satisfiedByBehaviour)
 
-    /// The required features the host lacks in `mode`, in the plugin's order.
-    static func missing(_ required: [String], in mode: LV2RenderMode) -> [String] {
-        let provided = provided(in: mode)
-        return required.filter { !provided.contains($0) }
+    /// The required features the host lacks, in the plugin's order.
+    static func missing(_ required: [String]) -> [String] {
+        required.filter { !provided.contains($0) }
     }
 
     /// The null-terminated `const LV2_Feature* const*` for `instantiate` and state calls.
@@ -131,8 +126,8 @@ final class LV2HostFeatures: @unchecked Sendable {
             (LV2URI.stateMakePath, UnsafeMutableRawPointer(makePath)),
             (LV2URI.stateMapPath, UnsafeMutableRawPointer(mapPath)),
             (LV2URI.stateFreePath, UnsafeMutableRawPointer(freePath)),
+            (LV2URI.coreIsLive, nil),
         ]
-        if mode == .live { list.append((LV2URI.coreIsLive, nil)) }
         if powerOf2 { list.append((LV2URI.bufSizePowerOf2BlockLength, nil)) }
         if fixedBlock != nil { list.append((LV2URI.bufSizeFixedBlockLength, nil)) }
         array = .allocate(capacity: list.count + 1)

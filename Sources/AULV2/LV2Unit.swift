@@ -9,11 +9,11 @@ import Foundation
 public final class LV2Unit: AudioUnit, @unchecked Sendable {
     /// The plugin's URI.
     public let pluginURI: String
-    /// How the unit renders: live (worker thread, `lv2:isLive`) or offline (immediate
-    /// worker, deterministic). Set before ``initialize()``.
+    /// How the unit renders: live (worker thread) or offline (immediate worker,
+    /// deterministic). Set before ``initialize()``.
     public var renderMode: LV2RenderMode = .live
     /// Tempo sent in `time:Position` to plugins that follow the transport when the host
-    /// gives no ``AudioUnit/hostTransport`` (offline rendering).
+    /// gives no ``AudioUnit/hostTransport`` (a unit rendered on its own, outside a chain).
     public var beatsPerMinute: Double = 120
     /// The block length a plugin that requires `bufsz:fixedBlockLength` runs at; a graph
     /// gives it exactly such blocks (through a buffer adding that much latency). Set before
@@ -41,7 +41,7 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     /// Reads the plugin's ports and makes an uninitialized unit.
     /// - Thread: control.
     init(world: LV2World, plugin: LilvPluginHandle, info: LV2PluginInfo, description: ComponentDescription) throws(AudioUnitError) {
-        let missing = LV2HostFeatures.missing(info.requiredFeatures, in: .offline).filter { $0 != LV2URI.coreIsLive }
+        let missing = LV2HostFeatures.missing(info.requiredFeatures)
         guard missing.isEmpty else {
             throw AudioUnitError(
                 .unsupportedType,
@@ -76,9 +76,6 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     // MARK: - Life cycle
 
     public override func allocateRenderResources() throws(AudioUnitError) {
-        if renderMode == .offline, info.requiredFeatures.contains(LV2URI.coreIsLive) {
-            throw AudioUnitError(.failedInitialization, "\(pluginURI) requires lv2:isLive; it can only render live, not offline")
-        }
         // A unit without buses reads the global rate as AUCore's untyped default; use 48 kHz then.
         let sampleRate = (try? value(of: .sampleRate)) ?? 48_000
         let maximumFrames = try value(of: .maximumFramesPerSlice)

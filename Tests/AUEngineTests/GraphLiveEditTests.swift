@@ -68,12 +68,18 @@ struct GraphLiveEditTests {
             try graph.update()
             // Let a few cycles pass with this plan.
             let mark = framesDone.load(ordering: .acquiring)
-            while framesDone.load(ordering: .acquiring) < mark + 3 * block { usleep(100) }
+            let deadline = Date().addingTimeInterval(30)
+            while framesDone.load(ordering: .acquiring) < mark + 3 * block, Date() < deadline { usleep(100) }
+            let advanced = framesDone.load(ordering: .acquiring) >= mark + 3 * block
+            if !advanced { stop.store(true, ordering: .releasing) }
+            try #require(advanced, "the render thread stalled at frame \(framesDone.load(ordering: .acquiring))")
             graph.dispatchPendingNotifications()
         }
         #expect(graph.waitUntilUpdated())
         stop.store(true, ordering: .releasing)
-        while !thread.isFinished { usleep(1000) }
+        let deadline = Date().addingTimeInterval(30)
+        while !thread.isFinished, Date() < deadline { usleep(1000) }
+        try #require(thread.isFinished, "the render thread did not stop")
         let total = framesDone.load(ordering: .acquiring)
         #expect(failures.load(ordering: .relaxed) == 0)
         #expect(total >= 40 * 3 * block)

@@ -194,6 +194,35 @@ struct GraphRenderTests {
         try graph.clearFault(faulty)
         #expect(!graph.isFaulted(faulty))
     }
+
+    /// A bypassed node copies its input to its output without rendering; the NaN a node
+    /// in front of it wrote is scanned before that copy, so it never reaches the output
+    /// (skipping that scan let one cycle of NaN through, and nanIsolation did not see it:
+    /// its mixer's own scan came first).
+    @Test(arguments: [128, 17])
+    func aNaNInFrontOfABypassedNodeNeverReachesTheOutput(block: Int) throws {
+        let graph = AudioGraph(registry: builtinRegistry())
+        defer { graph.dispose() }
+        let source = try graph.addNode(SignalSource(name: "Source"))
+        let faulty = try graph.addNode(NaNUnit(failAt: 1000))
+        let bypassed = try graph.addNode(GainUnit(name: "Bypassed gain", gain: 0.5))
+        let output = try graph.addNode(builtin("auou", "genr"))
+        try graph.connect(source, to: faulty)
+        try graph.connect(faulty, to: bypassed)
+        try graph.connect(bypassed, to: output)
+        try graph.setBypass(true, for: bypassed)
+        try graph.initialize()
+        let total = 3000
+        let out = renderFrames(graph, total: total, block: block)
+        let failedCycleStart = 1000 / block * block
+        for channel in 0..<2 {
+            #expect(out[channel].allSatisfy { $0.isFinite }, "channel \(channel) carries NaN or infinity")
+            let expected = (0..<total).map { n in n < failedCycleStart ? testSignal(n, channel: channel) : 0 }
+            #expect(maxDifference(out[channel], expected) <= tolerance)
+        }
+        #expect(graph.isFaulted(faulty))
+        #expect(graph.dispatchPendingNotifications().filter { $0.kind == .nonFiniteOutput }.map(\.node) == [faulty])
+    }
 }
 
 /// Collects listener calls from any thread.

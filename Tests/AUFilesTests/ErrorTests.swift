@@ -81,7 +81,7 @@ import Testing
 
     @Test func unknownSpellings() {
         let format = #expect(throws: AudioUnitError.self) { try AudioFileEncoding(format: "mp3", bitDepth: nil) }
-        #expect(format?.message == "unknown output format 'mp3'; expected one of wav|flac|aiff|ogg")
+        #expect(format?.message == "unknown output format 'mp3'; expected one of wav|flac|aiff|caf|ogg")
         let depth = #expect(throws: AudioUnitError.self) { try AudioFileEncoding(format: "wav", bitDepth: "12") }
         #expect(depth?.message == "unknown bit depth '12'; expected one of 16|24|32f")
     }

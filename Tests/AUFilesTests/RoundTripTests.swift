@@ -9,6 +9,7 @@ import Testing
     @Test(arguments: [
         (AudioFileFormat.wav, BitDepth.int16), (.wav, .int24), (.wav, .float32),
         (.aiff, .int16), (.aiff, .int24), (.aiff, .float32),
+        (.caf, .int16), (.caf, .int24), (.caf, .float32),
         (.flac, .int16), (.flac, .int24),
     ])
     func losslessRoundTrip(format: AudioFileFormat, depth: BitDepth) throws {

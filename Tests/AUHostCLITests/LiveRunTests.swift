@@ -118,7 +118,10 @@ final class LiveRig: @unchecked Sendable {
     func measure(frames: Int = 9_600) -> (gain: Float, lag: Int) {
         Thread.sleep(forTimeInterval: 0.1)  // let a change settle
         let start = direct.count
-        while direct.count < start + frames + 512 { Thread.sleep(forTimeInterval: 0.02) }
+        guard direct.wait(forCount: start + frames + 512) else {
+            Issue.record("the loopback stalled at \(direct.count) frames")
+            return (0, -1)
+        }
         let reference = Array(direct.samples[start..<(start + frames)])
         let delayed = Array(through.samples[start..<(start + frames + 512)])
         let lag = bestLag(delayed, reference, maxLag: 512)
@@ -308,7 +311,7 @@ final class NoiseSource: @unchecked Sendable {
         Thread.sleep(forTimeInterval: 0.2)
         sent.arm()
         let start = recording.count
-        while recording.count < start + 24_000 { Thread.sleep(forTimeInterval: 0.02) }
+        try #require(recording.wait(forCount: start + 24_000), "recorded \(recording.count - start) of 24000 frames")
         let samples = Array(recording.samples[(start + 4_800)..<(start + 24_000)])
         #expect(samples.map(abs).max() ?? 0 > 0.05, "the synth stayed silent")
         // The median over eight 50 ms blocks of the frequency between the first and last
@@ -372,7 +375,7 @@ final class NoiseSource: @unchecked Sendable {
         }
         rig.waitForStandardError("auhost: running")
         let start = heard.count
-        while heard.count < start + 9_600 { Thread.sleep(forTimeInterval: 0.02) }
+        try #require(heard.wait(forCount: start + 9_600), "heard \(heard.count - start) of 9600 frames")
         let level = heard.array[start...].map { $0 * $0 }.reduce(0, +) / Float(heard.count - start)
         #expect(level > 1e-4, "nothing came back through the connections auhost made")
     }

@@ -69,7 +69,7 @@ import Testing
         Thread.sleep(forTimeInterval: 0.2)
         let xrunsBefore = try xrunCount(rig)
         player.arm()
-        while recorded.left.count < frames + latency + 4_096 { Thread.sleep(forTimeInterval: 0.05) }
+        try #require(recorded.left.wait(forCount: frames + latency + 4_096), "recorded \(recorded.left.count) frames")
         let xruns = try xrunCount(rig) - xrunsBefore
 
         // The player's output reaches auhost one period later (the graph is a cycle of

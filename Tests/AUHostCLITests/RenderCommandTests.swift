@@ -144,6 +144,67 @@ private let lookaheadNode = #"{"id": "limiter", "unit": "http://plugin.org.uk/sw
         #expect(abs(cut[4000] - auto[4000]) < 1e-6)
     }
 
+    /// --tail auto keeps at least the tail the chain reports: a single echo 1.5 s after a
+    /// click at the input's end (a delay without feedback reports a 1.5 s TailTime) comes
+    /// after 1.5 s of silence, three times auto's quiet window, and is still rendered.
+    @Test func autoTailKeepsTheTailTheChainReports() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = folder.file("click.wav")
+        let frames = 4800
+        try writeAudio(input, sampleRate: 48_000, channels: 2, frames: frames) { _, frame in frame == 4000 ? 0.8 : 0 }
+        let echo = #"{"id": "delay", "unit": "aufx:dely:AUHs", "parameters": {"time": 1500, "feedback": 0, "mix": 50}}"#
+        let chain = try folder.preset("echo.json", preset(echo, chain: ["delay"]))
+        let result = render([chain, input, "-o", folder.file("auto.wav"), "--bit-depth", "32f"])
+        #expect(result.status == 0, "\(result.errors)")
+        let auto = try readAudio(folder.file("auto.wav")).samples[0]
+        let echoFrame = 4000 + 72_000
+        #expect(auto.count > echoFrame, "auto kept \(auto.count - frames) tail frames; the echo is at \(echoFrame - frames)")
+        #expect(auto.count > echoFrame && abs(auto[echoFrame]) > 0.1, "the echo 1.5 s after the click was cut")
+    }
+
+    /// `-o out.caf` writes a Core Audio Format file (its first bytes are `caff`), which
+    /// libsndfile reads back as CAF with the rendered samples; before, it was WAV bytes
+    /// under a .caf name.
+    @Test func aCAFOutputIsCAF() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = folder.file("ramp.wav")
+        try writeAudio(input, sampleRate: 48_000, channels: 2, frames: 4800) { channel, frame in Float(frame % 100) / 200 - Float(channel) / 4 }
+        let chain = try folder.preset("gain.json", preset(gainNode, chain: ["gain"]))
+        let result = render([chain, input, "-o", folder.file("out.caf"), "--tail", "0", "--bit-depth", "32f"])
+        #expect(result.status == 0, "\(result.errors)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: folder.file("out.caf")))
+        #expect(String(decoding: bytes.prefix(4), as: UTF8.self) == "caff")
+        let reader = try AudioFileReader(path: folder.file("out.caf"))
+        #expect(reader.info.format == .caf)
+        #expect(reader.info.channels == 2 && reader.info.frames == 4800)
+        let samples = try readAudio(folder.file("out.caf")).samples
+        #expect(abs(samples[0][99] - 0.5 * 99 / 200) < 1e-5)
+        #expect(abs(samples[1][99] - 0.5 * (99 / 200 - 0.25)) < 1e-5)
+    }
+
+    /// fomp's reverb requires `lv2:isLive`; it renders offline like any other plugin (it
+    /// was refused: "can only render live"): a click comes out as a reverberant tail that
+    /// goes on after the click, and the input's own end is followed by rendered tail.
+    @Test func anIsLivePluginRendersOffline() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = folder.file("click.wav")
+        try writeAudio(input, sampleRate: 48_000, channels: 2, frames: 24_000) { _, frame in frame == 1000 ? 0.8 : 0 }
+        let chain = try folder.preset("reverb.json", preset(#"{"id": "reverb", "unit": "http://drobilla.net/plugins/fomp/reverb"}"#, chain: ["reverb"]))
+        let result = render([chain, input, "-o", folder.file("out.wav"), "--tail", "1", "--bit-depth", "32f"])
+        #expect(result.status == 0, "\(result.errors)")
+        let output = try readAudio(folder.file("out.wav")).samples
+        for channel in 0..<2 {
+            #expect(output[channel].count == 24_000 + 48_000)
+            // Reverberation: energy well after the click (100 ms to 500 ms later).
+            let later = output[channel][5800..<25_000].reduce(Float(0)) { $0 + $1 * $1 }
+            #expect(later > 1e-4, "channel \(channel) energy 100-500 ms after the click: \(later)")
+            #expect(output[channel].allSatisfy { $0.isFinite })
+        }
+    }
+
     /// A 44.1 kHz sine through a 48 kHz chain comes back at 44.1 kHz, as long as it went in,
     /// at its pitch and level; --sample-rate 48000 writes 48 kHz.
     @Test func sampleRateIsConvertedThereAndBack() throws {
@@ -473,7 +534,8 @@ private let lookaheadNode = #"{"id": "limiter", "unit": "http://plugin.org.uk/sw
         (["p.json", "a.wav", "-o", "x.wav", "--output-dir", "d"], "-o and --output-dir cannot be used together"),
         (["p.json", "a.wav", "-o", "x.wav", "--tail", "forever"], "--tail takes a number of seconds in 0...3600 or auto"),
         (["p.json", "a.wav", "-o", "x.flac", "--bit-depth", "32f"], "format 'flac' cannot store bit depth 32f"),
-        (["p.json", "a.wav", "-o", "x.wav", "--format", "mp3"], "--format takes one of wav|flac|aiff|ogg"),
+        (["p.json", "a.wav", "-o", "x.wav", "--format", "mp3"], "--format takes one of wav|flac|aiff|caf|ogg"),
+        (["p.json", "a.wav", "-o", "x.mp3"], "-o x.mp3: '.mp3' names no format auhost writes; expected one of wav|wave|flac|aif|aiff|aifc|caf|ogg|oga"),
         (["p.json", "a.wav", "-o", "x.wav", "--format", "flac"], "-o x.wav names a wav file but --format is flac"),
         (["p.json", "a.wav", "-o", "x.wav", "--block", "0"], "--block takes a frame count in 1...16384"),
         (["p.json", "a.wav", "-o", "x.wav", "--jobs", "many"], "--jobs takes a number of jobs in 1...64"),

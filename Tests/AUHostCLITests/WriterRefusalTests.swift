@@ -63,7 +63,11 @@ import Testing
             #expect(pipe.status == 1)
             #expect(pipe.errors.contains("is a FIFO, not a file"), "\(pipe.errors)")
             #expect(isFIFO(fifo))
-            let own = runCLI("render", preset, input, "-o", preset, "--format", "wav", "--force")
+            // The preset under a second name with an audio extension (a hard link: the same
+            // file), since -o chain.json is refused for its extension before any file is opened.
+            let alias = folder + "/chain-link.wav"
+            try FileManager.default.linkItem(atPath: preset, toPath: alias)
+            let own = runCLI("render", preset, input, "-o", alias, "--force")
             #expect(own.status == 1)
             #expect(own.errors.contains("is the input '\(preset)'"), "\(own.errors)")
             #expect(FileManager.default.contents(atPath: preset) == Data(Self.preset.utf8))

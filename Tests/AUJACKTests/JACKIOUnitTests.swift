@@ -53,7 +53,7 @@ import Testing
         defer { tester.stop() }
         try tester.client.connect(tester.playbackPorts[0].fullName, to: "io-unit:in_1")
         try tester.client.connect("io-unit:out_1", to: tester.capturePorts[0].fullName)
-        while direct.count < 24_000 { Thread.sleep(forTimeInterval: 0.05) }
+        try #require(direct.wait(forCount: 24_000), "the loopback recorded \(direct.count) of 24000 frames")
         tester.stop()
         io.stop()
 

@@ -48,6 +48,11 @@ struct FixtureBundles {
                 "urn:auhost:fixture:fixed-block", name: "Fixture Fixed Block",
                 extra: "lv2:requiredFeature <http://lv2plug.in/ns/ext/buf-size#fixedBlockLength> ;"))
         try bundle("forge-verdict", uri: "urn:auhost:fixture:forge-verdict", data: Self.plugin("urn:auhost:fixture:forge-verdict", name: "Fixture Forge Verdict"))
+        try bundle(
+            "worker", uri: "urn:auhost:fixture:worker",
+            data: Self.plugin(
+                "urn:auhost:fixture:worker", name: "Fixture Worker",
+                extra: "lv2:requiredFeature <http://lv2plug.in/ns/ext/worker#schedule> ; lv2:extensionData <http://lv2plug.in/ns/ext/worker#interface> ;"))
         try bundle("run-forever", uri: "urn:auhost:fixture:run-forever", data: Self.plugin("urn:auhost:fixture:run-forever", name: "Fixture Run Forever"))
         try bundle("missing-binary", uri: "urn:auhost:fixture:missing-binary", data: Self.plugin("urn:auhost:fixture:missing-binary", name: "Fixture Missing Binary"), binary: "missing.so")
     }

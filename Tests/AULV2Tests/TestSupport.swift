@@ -1,6 +1,7 @@
 import AUCore
 import Foundation
 @testable import AULV2
+import Testing
 
 /// Shared set-up for the LV2 tests: each test makes its own world through these.
 enum LV2TestSupport {
@@ -21,9 +22,15 @@ enum LV2TestSupport {
         Float(amplitude * sin(2 * Double.pi * frequency * Double(frame) / sampleRate))
     }
 
-    /// The largest absolute difference between two signals (over the shorter length).
-    static func maximumDifference(_ a: [Float], _ b: [Float]) -> Float {
-        zip(a, b).reduce(0) { max($0, abs($1.0 - $1.1)) }
+    /// The largest absolute difference between two signals of the same length; signals of
+    /// different lengths record an issue and differ by infinity (a missing or extra frame
+    /// is a difference, never hidden by comparing the shorter length only).
+    static func maximumDifference(_ a: [Float], _ b: [Float], sourceLocation: SourceLocation = #_sourceLocation) -> Float {
+        guard a.count == b.count else {
+            Issue.record("the signals' lengths differ: \(a.count) and \(b.count) frames", sourceLocation: sourceLocation)
+            return .infinity
+        }
+        return zip(a, b).reduce(0) { max($0, abs($1.0 - $1.1)) }
     }
 
     /// The frequency of a signal by counting upward zero crossings (with linear interpolation).

@@ -130,7 +130,12 @@ import Testing
         let output = try NativeHarness.render(unit, input: [impulse], frames: impulse.count, blockSize: 512)
         func energy(_ range: Range<Int>) -> Double { output[0][range].reduce(0) { $0 + Double($1) * Double($1) } }
         #expect(output.allSatisfy { $0.allSatisfy(\.isFinite) })
-        #expect(energy(0..<2000) == 0 || energy(2000..<24_000) > 0)
+        // A reverberant tail: a diffuse decay, not an echo or the impulse passed on. 100 ms
+        // to 500 ms after the impulse the output is neither silent nor a few clicks: most
+        // 10 ms windows there carry energy.
+        #expect(energy(4_800..<24_000) > 1e-3, "energy 100-500 ms after the impulse: \(energy(4_800..<24_000))")
+        let windows = stride(from: 4_800, to: 24_000, by: 480).map { energy($0..<($0 + 480)) }
+        #expect(windows.filter { $0 > 1e-7 }.count >= windows.count * 9 / 10, "10 ms windows with energy: \(windows)")
         #expect(energy(4_800..<28_800) > 100 * energy(72_000..<96_000))
         #expect(energy(72_000..<96_000) < 1e-3)
         #expect(output[0] != output[1], "the two sides are decorrelated")
@@ -174,6 +179,21 @@ import Testing
         let mean = output.reduce(0.0) { $0 + Double($1) } / Double(output.count)
         #expect(abs(mean) < 0.02)
         #expect(abs(NativeHarness.rmsDecibels(output[...]) - 20 * log10(1 / 3.0.squareRoot())) < 0.2)
+        // Not periodic: over 8192 samples the normalised autocorrelation at every lag up to
+        // 4096 stays near 0 (a generator repeating a table or a short LFSR cycle would
+        // reach 1 at its period).
+        let window = output[0..<8192].map(Double.init)
+        let power = window.reduce(0) { $0 + $1 * $1 }
+        var worst = (lag: 0, correlation: 0.0)
+        window.withUnsafeBufferPointer { samples in
+            for lag in 1...4096 {
+                var sum = 0.0
+                for index in 0..<(8192 - lag) { sum += samples[index] * samples[index + lag] }
+                let correlation = abs(sum / power)
+                if correlation > worst.correlation { worst = (lag, correlation) }
+            }
+        }
+        #expect(worst.correlation < 0.1, "autocorrelation \(worst.correlation) at lag \(worst.lag)")
     }
 
     // MARK: Synth

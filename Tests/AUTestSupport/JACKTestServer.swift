@@ -89,4 +89,16 @@ public final class Recording: @unchecked Sendable {
         count += room
     }
     public var array: [Float] { Array(samples[0..<count]) }
+
+    /// Waits until at least `frames` samples are recorded; false when `timeout` seconds
+    /// pass first (a stalled JACK graph fails the test instead of hanging the suite).
+    /// - Thread: control (the test's).
+    public func wait(forCount frames: Int, timeout: TimeInterval = 30) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while count < frames {
+            guard Date() < deadline else { return false }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return true
+    }
 }

@@ -85,51 +85,55 @@ static void run_forever(LV2_Handle instance, uint32_t frames) {
 
 static void cleanup(LV2_Handle instance) { free(instance); }
 
-/* The worker fixture (alloc-check): passes audio through and, in every run(), schedules
- * work that responds with the request; counts what comes back. Starts like Passthrough,
- * so connect_port serves it too. */
+/* The worker fixture: every run() schedules a request (work from the render thread on
+   every cycle, which alloc-check needs); work() answers it with 0.75, and work_response()
+   makes that the output level. Until the first answer it writes 0, so its output says
+   whether work() ran and its response came back (WorkerTests). */
 typedef struct {
     const float *input;
     float *output;
-    LV2_Worker_Schedule *schedule;
-    uint32_t requests;
-    uint32_t responses;
+    const LV2_Worker_Schedule *schedule;
+    float level;
 } Worker;
 
 static LV2_Handle instantiate_worker(const LV2_Descriptor *descriptor, double rate, const char *bundle,
                                      const LV2_Feature *const *features) {
     (void)descriptor; (void)rate; (void)bundle;
-    LV2_Worker_Schedule *schedule = NULL;
+    const LV2_Worker_Schedule *schedule = NULL;
     for (int i = 0; features && features[i]; ++i) {
-        if (!strcmp(features[i]->URI, LV2_WORKER__schedule)) schedule = (LV2_Worker_Schedule *)features[i]->data;
+        if (strcmp(features[i]->URI, LV2_WORKER__schedule) == 0) schedule = (const LV2_Worker_Schedule *)features[i]->data;
     }
     if (!schedule) return NULL;
-    Worker *self = (Worker *)calloc(1, sizeof(Worker));
+    Worker *self = calloc(1, sizeof(Worker));
     if (self) self->schedule = schedule;
     return self;
 }
 
 static void run_worker(LV2_Handle instance, uint32_t frames) {
     Worker *self = (Worker *)instance;
-    for (uint32_t i = 0; i < frames; ++i) self->output[i] = self->input[i];
-    if (self->schedule->schedule_work(self->schedule->handle, sizeof frames, &frames) == LV2_WORKER_SUCCESS) self->requests++;
+    const int request = 42;
+    self->schedule->schedule_work(self->schedule->handle, sizeof request, &request);
+    for (uint32_t i = 0; i < frames; ++i) self->output[i] = self->level;
 }
 
 static LV2_Worker_Status work(LV2_Handle instance, LV2_Worker_Respond_Function respond, LV2_Worker_Respond_Handle handle,
                               uint32_t size, const void *data) {
     (void)instance;
-    return respond(handle, size, data);
+    if (size != sizeof(int) || *(const int *)data != 42) return LV2_WORKER_ERR_UNKNOWN;
+    const float answer = 0.75f;
+    return respond(handle, sizeof answer, &answer);
 }
 
 static LV2_Worker_Status work_response(LV2_Handle instance, uint32_t size, const void *body) {
-    (void)size; (void)body;
-    ((Worker *)instance)->responses++;
+    Worker *self = (Worker *)instance;
+    if (size != sizeof(float)) return LV2_WORKER_ERR_UNKNOWN;
+    memcpy(&self->level, body, sizeof self->level);
     return LV2_WORKER_SUCCESS;
 }
 
 static const void *worker_extension_data(const char *uri) {
     static const LV2_Worker_Interface interface = {work, work_response, NULL};
-    return strcmp(uri, LV2_WORKER__interface) ? NULL : &interface;
+    return strcmp(uri, LV2_WORKER__interface) == 0 ? &interface : NULL;
 }
 
 static const LV2_Descriptor descriptors[] = {

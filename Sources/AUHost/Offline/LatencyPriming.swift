@@ -19,6 +19,7 @@ enum LatencyPriming {
         guard chain.nodes.contains(where: { $0.unit is LV2Unit }) else { return }
         let input = OwnedAudioBuffers(channels: chain.inputChannels, capacity: blockSize)
         let output = OwnedAudioBuffers(channels: chain.outputChannels, capacity: blockSize)
+        chain.transport.state = TransportState.counted(sampleTime: 0, sampleRate: chain.sampleRate)
         let status = chain.graph.render(
             frameCount: blockSize, timestamp: RenderTimestamp(sampleTime: 0), input: input.buffers(), output: output.buffers())
         guard status == 0 else { throw AudioUnitError(status: status, context: "the chain failed to render a first cycle") }

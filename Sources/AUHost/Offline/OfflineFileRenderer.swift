@@ -12,7 +12,9 @@ import AUFiles
 /// - the first `latencyFrames` rendered frames are dropped and as many extra frames are
 ///   rendered after the input ends, so the output is time-aligned with the input
 ///   (an impulse at input frame n comes out at output frame n);
-/// - after the input's length, the ``TailCutter`` decides how much tail is kept.
+/// - after the input's length, the ``TailCutter`` decides how much tail is kept;
+/// - the chain's transport rolls at 120 BPM 4/4 from the first rendered frame, as in a
+///   host exporting a song (`TransportState.counted`, auhost_plugin.h's `auhost_transport`).
 ///
 /// The loop itself allocates nothing: reads and writes go through buffers made in `init`;
 /// reading and encoding go through an ``InputPipeline`` and an ``OutputPipeline`` (on a
@@ -148,6 +150,9 @@ final class OfflineFileRenderer {
                 throw AudioUnitError(.cannotDoInCurrentContext, "interrupted; the partial output was deleted")
             }
             try input.read(into: inputView)
+            // A song being exported: the transport rolls at 120 BPM 4/4 from frame 0
+            // (auhost_plugin.h's `auhost_transport`, LV2 `time:Position`).
+            chain.transport.state = TransportState.counted(sampleTime: Double(rendered), sampleRate: chain.sampleRate)
             let status = chain.graph.render(
                 frameCount: blockSize, timestamp: RenderTimestamp(sampleTime: Double(rendered)), input: inputView, output: outputView)
             guard status == 0 else {

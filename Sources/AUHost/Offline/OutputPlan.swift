@@ -8,7 +8,10 @@ import AUFiles
 /// - With `-o OUTPUT` (one input only) the output is that path.
 /// - With `--output-dir DIR` it is `DIR/<input name without extension>.<format>`.
 /// - The format is `--format`, else the extension of `-o`, else the input's extension
-///   when it names a format AUFiles writes (wav, flac, aiff, ogg), else wav.
+///   when it names a format AUFiles writes (wav, flac, aiff, caf, ogg), else wav. An `-o`
+///   whose extension names no format AUFiles writes (`out.mp3`) is refused with the list,
+///   never written in another format under that name; an `-o` without an extension is
+///   written in the chosen format.
 /// - The bit depth is `--bit-depth`, else the format's default (24-bit; none for ogg).
 /// - Thread: any (plain values).
 public enum OutputPlan {
@@ -37,6 +40,11 @@ public enum OutputPlan {
                     throw Problem(message: "-o names one output but \(inputs.count) inputs were given; use --output-dir DIR", isUsage: true)
                 }
                 let named = AudioFileFormat(fileExtensionOf: path)
+                if named == nil, let unknown = AudioFileFormat.extension(of: path) {
+                    throw Problem(
+                        message: "-o \(path): '.\(unknown)' names no format auhost writes; expected one of \(AudioFileFormat.acceptedExtensions), or a name without an extension",
+                        isUsage: true)
+                }
                 if let format, let named, format != named {
                     throw Problem(message: "-o \(path) names a \(named) file but --format is \(format)", isUsage: true)
                 }

@@ -8,7 +8,7 @@ enum RenderCommand: Command {
     static let summary = "render audio files through a chain preset, offline"
     static let help = """
         usage: auhost render PRESET.json INPUT... (-o OUTPUT | --output-dir DIR)
-                             [--format wav|flac|aiff|ogg] [--bit-depth 16|24|32f] [--sample-rate R]
+                             [--format wav|flac|aiff|caf|ogg] [--bit-depth 16|24|32f] [--sample-rate R]
                              [--tail SECONDS|auto] [--max-length SECONDS] [--block N] [--jobs N]
                              [--set NODE.PARAM=VALUE]... [--force]
 
@@ -24,7 +24,7 @@ enum RenderCommand: Command {
 
           -o, --output OUTPUT  the output file (one INPUT only)
           --output-dir DIR     write DIR/<input name>.<format> for each INPUT (DIR must exist)
-          --format F           wav, flac, aiff or ogg (default: -o's extension, else the input's, else wav)
+          --format F           wav, flac, aiff, caf or ogg (default: -o's extension, else the input's, else wav)
           --bit-depth D        16, 24 or 32f (default 24; flac takes no 32f, ogg no bit depth)
           --sample-rate R      the output files' rate in Hz (default: each input's)
           --tail T             seconds of effect tail after the input's end, or auto (the default):
@@ -53,7 +53,7 @@ enum RenderCommand: Command {
         if shortOutput != nil, longOutput != nil { throw .usage("-o and --output are the same option; give it once", command: name) }
         let output = shortOutput ?? longOutput
         let outputDirectory = try arguments.option("--output-dir")
-        let format = try arguments.option("--format", expected: "one of wav|flac|aiff|ogg") { AudioFileFormat(rawValue: $0.lowercased()) }
+        let format = try arguments.option("--format", expected: "one of wav|flac|aiff|caf|ogg") { AudioFileFormat(rawValue: $0.lowercased()) }
         let bitDepth = try arguments.option("--bit-depth", expected: "one of 16|24|32f") { BitDepth(rawValue: $0.lowercased()) }
         settings.outputSampleRate = try arguments.option("--sample-rate", expected: "a whole sample rate in \(ChainPreset.sampleRateRange) Hz") { text in
             Double(text).flatMap { $0 == $0.rounded() && ChainPreset.sampleRates.contains($0) ? $0 : nil }

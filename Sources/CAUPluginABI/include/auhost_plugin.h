@@ -165,7 +165,8 @@ typedef struct auhost_event {
 #define AUHOST_TRANSPORT_ROLLING 1u  /**< the transport moves */
 
 /** The host's musical transport at the first frame of the render call (JACK transport
- *  live; a rolling 120 BPM 4/4 count from the sample time offline). */
+ *  live; offline, as a host exporting a song, a transport rolling at 120 BPM 4/4 from
+ *  the first rendered frame: beat = sample_time / sample rate * 2). */
 typedef struct auhost_transport {
     uint32_t flags;             /**< AUHOST_TRANSPORT_* */
     uint32_t beat_unit;         /**< the note value of a beat (4: a quarter note) */
