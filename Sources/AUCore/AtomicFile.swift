@@ -17,7 +17,7 @@ import Foundation
 /// Whatever `overwrite` says, it never replaces what is not a regular file (a device such
 /// as `/dev/null`, a FIFO, a socket) nor any of the `inputs` it is given (compared by
 /// device and inode, so another spelling or a link of an input is caught too).
-/// - Thread: control; one file is used by one thread at a time.
+/// - Thread: [control]; one file is used by one thread at a time.
 public final class AtomicFile {
     /// The temporary file's descriptor, open for writing until commit or discard.
     public let descriptor: Int32
@@ -32,7 +32,7 @@ public final class AtomicFile {
 
     /// Checks the destination and creates the temporary file; nothing is written at the
     /// destination. `inputs` are the files the caller reads (a preset, an input file).
-    /// - Thread: control.
+    /// - Thread: [control]
     public init(destination: String, overwrite: Bool, inputs: [String] = []) throws(AtomicFileFailure) {
         guard !destination.isEmpty, !destination.hasSuffix("/") else { throw .notAFileName }
         let folder = Self.folder(of: destination)
@@ -67,7 +67,7 @@ public final class AtomicFile {
 
     /// Writes `data` whole to the temporary file (retrying interrupted and short writes).
     /// On failure the temporary file is deleted.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func write(_ data: Data) throws(AtomicFileFailure) {
         precondition(isOpen, "write after commit or discard")
         let failure: Int32? = data.withUnsafeBytes { bytes in
@@ -90,7 +90,7 @@ public final class AtomicFile {
 
     /// Flushes, closes and moves the temporary file into place. On failure the temporary
     /// file is deleted and the destination is as it was.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func commit() throws(AtomicFileFailure) {
         precondition(!isDone, "commit after commit or discard")
         func fail(_ failure: AtomicFileFailure) -> AtomicFileFailure {
@@ -142,7 +142,7 @@ public final class AtomicFile {
     }
 
     /// Deletes the temporary file; the destination is untouched.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func discard() {
         if isOpen {
             isOpen = false

@@ -4,7 +4,7 @@ import Glibc
 
 /// Why an ``AtomicFile`` could not be made, written or committed; each module words it for
 /// its own errors. The `errno` cases carry the number the failing call set.
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 public enum AtomicFileFailure: Error, Sendable, Equatable {
     /// The destination is empty or ends in `/`.
     case notAFileName
@@ -33,7 +33,7 @@ public enum AtomicFileFailure: Error, Sendable, Equatable {
     case cannotMoveIntoPlace(errno: Int32)
 
     /// The C library's text for the failure's `errno`, when it has one.
-    /// - Thread: any.
+    /// - Thread: [any]
     public var systemReason: String? {
         switch self {
         case .cannotCreateTemporary(_, let number), .cannotWrite(let number), .cannotFlush(let number),

@@ -6,12 +6,12 @@ extension AtomicFile {
     /// What a path names in the file system, following symbolic links: what a writer may
     /// replace (a regular file) against what it must not (a device, a FIFO, a socket, a
     /// folder), and what a reader can tell the user it found instead of a file.
-    /// - Thread: any (a plain value).
+    /// - Thread: [any] (a plain value).
     public enum NodeKind: Sendable, Equatable, CustomStringConvertible {
         case missing, regularFile, folder, characterDevice, blockDevice, fifo, socket
 
         /// What is at `path` now (`missing` when `stat` fails).
-        /// - Thread: any.
+        /// - Thread: [any]
         public init(path: String) {
             var status = stat()
             guard stat(path, &status) == 0 else {
@@ -29,6 +29,7 @@ extension AtomicFile {
         }
 
         /// `a character device`, `a FIFO`…, for "is …, not a file" messages.
+        /// - Thread: [any]
         public var description: String {
             switch self {
             case .missing: "nothing"

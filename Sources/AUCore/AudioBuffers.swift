@@ -1,34 +1,37 @@
 /// A view of non-interleaved 32-bit float channels over memory someone else owns
 /// (the canonical `AudioBufferList`). Copying the view copies pointers, never samples.
-/// - Thread: any; a view used on the render thread must point at memory allocated beforehand.
+/// - Thread: [any]; a view used on the render thread must point at memory allocated beforehand.
 public struct AudioBuffers: @unchecked Sendable, BitwiseCopyable {
     /// One pointer per channel.
     public let channelPointers: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
     /// How many frames each channel holds in this view.
     public var frameCount: Int
 
+    /// - Thread: [any]
     public init(channelPointers: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>, frameCount: Int) {
         self.channelPointers = channelPointers
         self.frameCount = frameCount
     }
 
+    /// - Thread: [any]
     public var channelCount: Int { channelPointers.count }
 
     /// The samples of one channel.
+    /// - Thread: [any]
     @inline(__always)
     public subscript(channel: Int) -> UnsafeMutableBufferPointer<Float> {
         UnsafeMutableBufferPointer(start: channelPointers[channel], count: frameCount)
     }
 
     /// Writes zeros into every channel.
-    /// - Thread: render.
+    /// - Thread: [render]
     public func clear() {
         for channel in 0..<channelCount { self[channel].update(repeating: 0) }
     }
 
     /// Copies `frameCount` frames of every channel from `source`; extra channels of
     /// `self` are cleared, extra channels of `source` are ignored.
-    /// - Thread: render.
+    /// - Thread: [render]
     public func copy(from source: AudioBuffers) {
         let frames = Swift.min(frameCount, source.frameCount)
         for channel in 0..<channelCount {
@@ -45,7 +48,7 @@ public struct AudioBuffers: @unchecked Sendable, BitwiseCopyable {
     /// the bit patterns with no compare and no branch, so it vectorizes with baseline SSE2
     /// (a max-reduction needs SSE4.1 and, emulated, cost four times as much; an early exit
     /// keeps it scalar). The graph runs it over every node's output every cycle.
-    /// - Thread: render.
+    /// - Thread: [render]
     @inlinable
     public func containsNonFinite() -> Bool {
         var carried: UInt32 = 0
@@ -60,13 +63,14 @@ public struct AudioBuffers: @unchecked Sendable, BitwiseCopyable {
 
 /// Channels of float samples owned by this object: allocated and zeroed on the control
 /// thread, freed when the last reference goes (never on the render thread).
-/// - Thread: control for creation and release; the ``buffers`` view may be used on any thread.
+/// - Thread: [control] for creation and release; the ``buffers`` view may be used on any thread.
 public final class OwnedAudioBuffers: @unchecked Sendable {
     public let channelCount: Int
     public let capacity: Int
     private let samples: UnsafeMutablePointer<Float>
     private let pointers: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
 
+    /// - Thread: [control]
     public init(channels: Int, capacity: Int) {
         precondition(channels >= 0 && capacity >= 0, "negative buffer size")
         channelCount = channels
@@ -85,6 +89,7 @@ public final class OwnedAudioBuffers: @unchecked Sendable {
     }
 
     /// A view of all the channels, `frameCount` frames long (at most ``capacity``).
+    /// - Thread: [control]
     public func buffers(frameCount: Int? = nil) -> AudioBuffers {
         let frames = frameCount ?? capacity
         precondition(frames <= capacity, "\(frames) frames exceed the capacity of \(capacity)")

@@ -4,7 +4,7 @@ import Foundation
 /// present preset.
 extension AudioUnit {
     /// The whole state as `ClassInfo` data: identity, parameter values, custom state.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func saveState() throws(AudioUnitError) -> Data {
         var values: [String: Float] = [:]
         for (index, info) in parameters.infos.enumerated() where !info.isOutput {
@@ -25,7 +25,7 @@ extension AudioUnit {
 
     /// Restores ``saveState()``'s data; the identity must match. Listeners hear of every
     /// parameter it sets.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func restoreState(_ data: Data) throws(AudioUnitError) {
         let saved: SavedUnitState
         do {

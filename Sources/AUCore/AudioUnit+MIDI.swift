@@ -2,7 +2,7 @@
 /// render reads it.
 extension AudioUnit {
     /// Queues a MIDI event for the next cycle (`MusicDeviceMIDIEvent`).
-    /// - Thread: control (any thread but the render thread).
+    /// - Thread: [control] (any thread but the render thread).
     public func sendMIDIEvent(_ event: MIDIEvent) throws(AudioUnitError) {
         try requireNotDisposed()
         guard event.offset >= 0, Int(event.offset) < maximumFrames else {
@@ -17,7 +17,7 @@ extension AudioUnit {
     /// Hands MIDI events to the unit's next cycle from the render thread (a JACK driver's
     /// MIDI input, before the graph renders): offsets are within that cycle. Events beyond
     /// the queue's capacity are dropped; returns how many were taken.
-    /// - Thread: render. No allocation, no lock.
+    /// - Thread: [render] No allocation, no lock.
     @discardableResult
     public func sendMIDIEventsFromRender(_ events: UnsafeBufferPointer<MIDIEvent>) -> Int {
         var taken = 0
@@ -27,7 +27,7 @@ extension AudioUnit {
     }
 
     /// The host's transport at the top of this cycle, nil when the host gives none.
-    /// - Thread: render. No retain.
+    /// - Thread: [render] No retain.
     public var currentTransport: TransportState? {
         hostTransportReference?._withUnsafeGuaranteedRef { $0.state }
     }

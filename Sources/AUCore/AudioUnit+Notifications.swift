@@ -3,7 +3,7 @@
 extension AudioUnit {
     /// Calls `handler` once after every change of property `id` (in `scope` / `element`
     /// when given), whatever made it. Never on the render thread.
-    /// - Thread: control.
+    /// - Thread: [control]
     @discardableResult
     public func addPropertyListener(_ id: PropertyID, scope: Scope? = nil, element: Element? = nil, _ handler: @escaping PropertyListener) -> ListenerToken {
         listeners.addProperty(id, scope: scope, element: element, handler)
@@ -11,14 +11,14 @@ extension AudioUnit {
 
     /// Calls `handler` once after every parameter change, whatever made it. Never on the
     /// render thread: changes made there arrive through ``dispatchPendingNotifications()``.
-    /// - Thread: control.
+    /// - Thread: [control]
     @discardableResult
     public func addParameterListener(_ handler: @escaping ParameterListener) -> ListenerToken {
         listeners.addParameter(handler)
     }
 
     /// Removes a listener; false when the token was not registered.
-    /// - Thread: control.
+    /// - Thread: [control]
     @discardableResult
     public func removeListener(_ token: ListenerToken) -> Bool { listeners.remove(token) }
 
@@ -30,7 +30,7 @@ extension AudioUnit {
     /// pushes the cycle (once per call: a graph cuts a cycle longer than its slice into
     /// several). At most 4 per unit (CannotDoInCurrentContext beyond). The callback keeps the
     /// render thread's rules: no allocation, no lock, no blocking call.
-    /// - Thread: control.
+    /// - Thread: [control]
     @discardableResult
     public func addRenderNotify(_ callback: RenderCallback) throws(AudioUnitError) -> RenderNotifyToken {
         try renderNotifies.add(callback)
@@ -38,12 +38,12 @@ extension AudioUnit {
 
     /// Removes a render notification (`AudioUnitRemoveRenderNotify`); false when the token
     /// was not added. When it returns, the render thread no longer calls it.
-    /// - Thread: control.
+    /// - Thread: [control]
     @discardableResult
     public func removeRenderNotify(_ token: RenderNotifyToken) -> Bool { renderNotifies.remove(token) }
 
     /// Tells listeners about a change a subclass made to one of its own properties.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func announcePropertyChange(_ id: PropertyID, scope: Scope = .global, element: Element = 0) {
         listeners.propertyChanged(PropertyChange(id: id, scope: scope, element: element))
     }
@@ -51,7 +51,7 @@ extension AudioUnit {
     /// Delivers the changes the render thread made since the last call (output parameters,
     /// scheduled parameter events, render errors, latency) to the listeners, and returns
     /// how many were delivered. Hosts call it from a timer or after each offline block.
-    /// - Thread: control.
+    /// - Thread: [control]
     @discardableResult
     public func dispatchPendingNotifications() -> Int {
         var delivered = 0
@@ -75,7 +75,7 @@ extension AudioUnit {
     /// The output parameters whose values differ from what the listeners last heard, when
     /// the render thread published any since: a meter's listener hears its latest value
     /// once per dispatch, however many cycles changed it.
-    /// - Thread: control.
+    /// - Thread: [control]
     private func changedOutputs() -> [(slot: Int, value: Float)] {
         let publications = outputPublications.load(ordering: .acquiring)
         return notifiedOutputs.withLock { notified in
@@ -101,7 +101,7 @@ extension AudioUnit {
     }
 
     /// Tells listeners, through the notification ring, that a property changed on the render thread.
-    /// - Thread: render.
+    /// - Thread: [render]
     public func notifyPropertyChangeFromRender(_ id: PropertyID, scope: Scope = .global, element: Element = 0) {
         notifications.push(UnitNotification(identity: id.rawValue, isParameter: false, scope: scope.rawValue, element: Int32(element), value: 0))
     }

@@ -3,7 +3,7 @@
 /// cycle for its ``ParameterScheduler``, and the render thread's own changes.
 extension AudioUnit {
     /// The description of one parameter; the error names the address and lists none-such.
-    /// - Thread: any.
+    /// - Thread: [any]
     public func parameterInfo(_ address: ParameterAddress) throws(AudioUnitError) -> ParameterInfo {
         guard let index = parameters.index(of: address) else {
             throw AudioUnitError(.invalidParameter, "\(name) has no parameter \(address)")
@@ -12,7 +12,7 @@ extension AudioUnit {
     }
 
     /// The current value of a parameter (`AudioUnitGetParameter`).
-    /// - Thread: any.
+    /// - Thread: [any]
     public func parameterValue(_ id: ParameterID, scope: Scope = .global, element: Element = 0) throws(AudioUnitError) -> Float {
         try requireNotDisposed()
         guard let index = parameters.index(of: ParameterAddress(id, scope: scope, element: element)) else {
@@ -23,7 +23,7 @@ extension AudioUnit {
 
     /// Sets a parameter (`AudioUnitSetParameter`): at once when `bufferOffset` is 0 or the
     /// unit is not rendering, else at that frame of the next cycle. Listeners are told once.
-    /// - Thread: control (any thread but the render thread).
+    /// - Thread: [control] (any thread but the render thread).
     public func setParameter(_ id: ParameterID, value: Float, scope: Scope = .global, element: Element = 0, bufferOffset: Int = 0) throws(AudioUnitError) {
         let address = ParameterAddress(id, scope: scope, element: element)
         if bufferOffset == 0 || state != .initialized {
@@ -38,7 +38,7 @@ extension AudioUnit {
 
     /// Schedules parameter events into the next cycle (`AudioUnitScheduleParameters`).
     /// Values are checked now; listeners are told when each event is applied.
-    /// - Thread: control (any thread but the render thread).
+    /// - Thread: [control] (any thread but the render thread).
     public func scheduleParameters(_ events: [ScheduledParameterEvent]) throws(AudioUnitError) {
         try requireNotDisposed()
         var prepared: [ParameterEvent] = []
@@ -89,12 +89,13 @@ extension AudioUnit {
     /// Listeners hear of it through ``dispatchPendingNotifications()``, which gives them the
     /// latest value of each output that changed since the last dispatch and every input
     /// change. Returns the value it replaced.
-    /// - Thread: render. An unchanged value costs one relaxed load: the render thread is the
+    /// - Thread: [render] An unchanged value costs one relaxed load: the render thread is the
     ///   only writer of what it publishes, so it needs no atomic exchange.
     @discardableResult
     #if !DEBUG
     @_noLocks
     #endif
+    /// - Thread: [control]
     public func setParameterFromRender(at index: Int, value: Float) -> Float {
         let parameters = unretainedParameters
         let old = parameters._withUnsafeGuaranteedRef { $0.value(at: index) }
@@ -114,10 +115,11 @@ extension AudioUnit {
     /// Schedules a change of parameter slot `index` at frame `offset` of the unit's next
     /// render call, from the render thread (a graph hands its events to the unit so, just
     /// before rendering it). False when the queue is full: nothing was scheduled.
-    /// - Thread: render. No allocation, no lock.
+    /// - Thread: [render] No allocation, no lock.
     #if !DEBUG
     @_noLocks
     #endif
+    /// - Thread: [control]
     public func scheduleParameterFromRender(at index: Int, value: Float, offset: Int) -> Bool {
         let event = ParameterEvent(index: Int32(index), offset: Int32(offset), duration: 0, startValue: .nan, value: value)
         guard unretainedRenderParameterEvents._withUnsafeGuaranteedRef({ $0.push(event) }) else {

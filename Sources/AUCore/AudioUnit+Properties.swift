@@ -2,14 +2,14 @@
 /// the built-in properties' reads and writes, which ``PropertyKey``'s keys call.
 extension AudioUnit {
     /// Reads a property (`AudioUnitGetProperty`).
-    /// - Thread: control.
+    /// - Thread: [control]
     public func value<Value>(of key: PropertyKey<Value>, scope: Scope = .global, element: Element = 0) throws(AudioUnitError) -> Value {
         try requireNotDisposed()
         return try key.read(self, scope, element)
     }
 
     /// Sets a property (`AudioUnitSetProperty`) and calls its listeners once.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func setValue<Value>(_ value: Value, for key: PropertyKey<Value>, scope: Scope = .global, element: Element = 0) throws(AudioUnitError) {
         RenderThread.assertNotCurrent("AudioUnit.setValue")
         try requireNotDisposed()
@@ -18,7 +18,7 @@ extension AudioUnit {
     }
 
     /// Size and writability of a property (`AudioUnitGetPropertyInfo`).
-    /// - Thread: control.
+    /// - Thread: [control]
     public func info<Value>(for key: PropertyKey<Value>, scope: Scope = .global, element: Element = 0) throws(AudioUnitError) -> PropertyInfo {
         try requireNotDisposed()
         let size = key.size(try key.read(self, scope, element))

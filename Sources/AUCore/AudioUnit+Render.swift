@@ -5,7 +5,7 @@ extension AudioUnit {
     /// Renders `buffers.frameCount` frames of one output bus (`AudioUnitRender`), pulling
     /// each input from its connection or render callback first. Pulling another bus of the
     /// same cycle (same sample time) returns what the cycle produced without processing again.
-    /// - Thread: render. No allocation, no lock.
+    /// - Thread: [render] No allocation, no lock.
     public func render(flags: inout RenderFlags, timestamp: RenderTimestamp, outputBus: Element, buffers: AudioBuffers) -> AudioUnitStatus {
         RenderThread.run {
             guard let reference = renderResourcesReference else { return AudioUnitErrorCode.uninitialized.rawValue }
@@ -22,7 +22,7 @@ extension AudioUnit {
 
     /// ``render(flags:timestamp:outputBus:buffers:)`` once the unit is known to be
     /// initialized and the cycle short enough.
-    /// - Thread: render.
+    /// - Thread: [render]
     private func render(_ resources: RenderResources, flags: inout RenderFlags, timestamp: RenderTimestamp, outputBus: Element, buffers: AudioBuffers) -> AudioUnitStatus {
         let frames = buffers.frameCount
         guard outputBus >= 0, outputBus < resources.outputs.count else { return AudioUnitErrorCode.invalidElement.rawValue }
@@ -47,7 +47,7 @@ extension AudioUnit {
 
     /// Fills `buffers` from input bus `bus`'s source: its render callback or the unit it is
     /// connected to (`AUBase::PullInput`). I/O units call it from their device callback.
-    /// - Thread: render. No allocation, no lock (beyond what the source does).
+    /// - Thread: [render] No allocation, no lock (beyond what the source does).
     public func pullInput(_ bus: Int, flags: inout RenderFlags, timestamp: RenderTimestamp, into buffers: AudioBuffers) -> AudioUnitStatus {
         renderInputSources.read { sources in
             guard bus >= 0, bus < sources.count else { return AudioUnitErrorCode.invalidElement.rawValue }
@@ -67,7 +67,7 @@ extension AudioUnit {
     /// renders this unit by itself (not inside ``RenderThread/run(_:)``): marks the thread,
     /// then does what ``renderCycleFromGraph(timestamp:frameCount:inputs:outputs:midi:buffersStamp:)``
     /// does. `midi` adds events the caller already has (sorted, offsets within the cycle).
-    /// - Thread: render. No allocation, no lock.
+    /// - Thread: [render] No allocation, no lock.
     public func renderCycleFromDriver(
         timestamp: RenderTimestamp, frameCount: Int, inputs: UnsafeBufferPointer<AudioBuffers>,
         outputs: UnsafeBufferPointer<AudioBuffers>, midi: UnsafeBufferPointer<MIDIEvent>
@@ -85,7 +85,7 @@ extension AudioUnit {
     /// number instead. `midi` adds events the caller already has (sorted, offsets within the
     /// cycle). `buffersStamp` is passed on in ``ProcessContext/buffersStamp`` for a cycle
     /// processed whole (0 for the slices of a cycle cut at parameter events).
-    /// - Thread: render, inside `RenderThread.run`. No allocation, no lock.
+    /// - Thread: [render], inside `RenderThread.run`. No allocation, no lock.
     public func renderCycleFromGraph(
         timestamp: RenderTimestamp, frameCount: Int, inputs: UnsafeBufferPointer<AudioBuffers>,
         outputs: UnsafeBufferPointer<AudioBuffers>, midi: UnsafeBufferPointer<MIDIEvent>, buffersStamp: UInt64 = 0
@@ -106,7 +106,7 @@ extension AudioUnit {
 
     /// One cycle once the unit is known to be initialized, the cycle short enough and the
     /// bus counts its own.
-    /// - Thread: render.
+    /// - Thread: [render]
     @inline(__always)
     private func renderCycle(
         _ resources: RenderResources, timestamp: RenderTimestamp, frameCount: Int, inputs: UnsafeBufferPointer<AudioBuffers>,

@@ -10,7 +10,7 @@ import Synchronization
 /// → ``uninitialize()`` → ``dispose()``. A call made in the wrong state fails with the Core
 /// Audio error for it.
 ///
-/// - Thread: control for everything but the render entry points, which are render-thread
+/// - Thread: [control] for everything but the render entry points, which are render-thread
 ///   only; parameter values may be read and set from any thread.
 open class AudioUnit: @unchecked Sendable {
     // What the render entry points check every cycle comes first, so that it shares the
@@ -103,7 +103,7 @@ open class AudioUnit: @unchecked Sendable {
     }
 
     /// The render resources without retaining them, nil while uninitialized.
-    /// - Thread: render.
+    /// - Thread: [render]
     @inline(__always)
     var renderResourcesReference: Unmanaged<RenderResources>? {
         let bits = renderResourcesBits.load(ordering: .acquiring)
@@ -112,7 +112,7 @@ open class AudioUnit: @unchecked Sendable {
 
     /// The host's transport, read by units that follow tempo and position (LV2
     /// `time:Position`, native transport info). Set before initialize; nil: none.
-    /// - Thread: control (set); render (read).
+    /// - Thread: [control] (set); render (read).
     public var hostTransport: HostTransport? {
         didSet { hostTransportReference = hostTransport.map { Unmanaged.passUnretained($0) } }
     }
@@ -121,7 +121,7 @@ open class AudioUnit: @unchecked Sendable {
     var customProperties = CustomPropertyStore()
 
     /// Creates an uninitialized unit with the given buses and parameters.
-    /// - Thread: control.
+    /// - Thread: [control]
     public init(
         description: ComponentDescription, name: String, inputs: [BusConfiguration],
         outputs: [BusConfiguration], parameters: [ParameterInfo]
@@ -141,25 +141,25 @@ open class AudioUnit: @unchecked Sendable {
 
     /// Allocates what the unit needs to render with the current formats and
     /// MaximumFramesPerSlice. Throw to refuse initialization.
-    /// - Thread: control.
+    /// - Thread: [control]
     open func allocateRenderResources() throws(AudioUnitError) {}
 
     /// Frees what ``allocateRenderResources()`` allocated.
-    /// - Thread: control.
+    /// - Thread: [control]
     open func deallocateRenderResources() {}
 
     /// Produces `context.frameCount` frames into every output from the inputs; parameter
     /// values are current for the slice. Returns 0 or an error status.
-    /// - Thread: render. No allocation, no lock, no blocking call.
+    /// - Thread: [render] No allocation, no lock, no blocking call.
     open func process(_ context: ProcessContext) -> AudioUnitStatus { 0 }
 
     /// Clears delay lines, envelopes and other running state.
-    /// - Thread: control (never concurrently with a render).
+    /// - Thread: [control] (never concurrently with a render).
     open func resetState() {}
 
     /// Checks a stream format before it is set on a bus; the default accepts canonical
     /// float formats with the bus's current channel count.
-    /// - Thread: control.
+    /// - Thread: [control]
     open func validateFormat(_ format: StreamFormat, scope: Scope, element: Element) throws(AudioUnitError) {
         try format.validate()
         guard format.isFloat, !format.isInterleaved, format.bitsPerChannel == 32 else {
@@ -175,51 +175,56 @@ open class AudioUnit: @unchecked Sendable {
 
     /// True for units that must render every cycle whole (a plugin that needs fixed block
     /// lengths): parameter events then apply at the cycle's first frame instead of splitting it.
+    /// - Thread: [control]
     open var rendersWholeCycles: Bool { false }
 
     /// True for units that apply parameter changes at their frames themselves (a native
     /// unit, whose C ABI carries event offsets): the ``ParameterScheduler`` then renders a
     /// cycle in one call and hands the changes over in ``ProcessContext/parameterChanges``
     /// instead of cutting the cycle at each of them.
-    /// - Thread: any (read on the render thread: return a constant).
+    /// - Thread: [any] (read on the render thread: return a constant).
     open var takesTimedParameterChanges: Bool { false }
 
     /// Whether the number of buses in a scope may be changed (a mixer's inputs, say).
+    /// - Thread: [control]
     open func canChangeElementCount(scope: Scope) -> Bool { false }
 
     /// The unit's latency in seconds (the `Latency` property).
+    /// - Thread: [control]
     open var latency: Double { 0 }
     /// How long the unit keeps sounding after its input stops, in seconds (`TailTime`).
+    /// - Thread: [control]
     open var tailTime: Double { 0 }
     /// The unit's factory presets (`FactoryPresets`).
+    /// - Thread: [control]
     open var factoryPresets: [UnitPreset] { [] }
 
     /// Loads a factory preset's values. The default refuses (the unit has none).
-    /// - Thread: control.
+    /// - Thread: [control]
     open func applyFactoryPreset(_ preset: UnitPreset) throws(AudioUnitError) {
         throw AudioUnitError(.invalidPropertyValue, "\(name) has no factory preset \(preset)")
     }
 
     /// State beyond parameter values (a sample path, a table…), saved in `ClassInfo`.
-    /// - Thread: control.
+    /// - Thread: [control]
     open func saveCustomState() throws(AudioUnitError) -> Data? { nil }
 
     /// Restores what ``saveCustomState()`` saved.
-    /// - Thread: control.
+    /// - Thread: [control]
     open func restoreCustomState(_ data: Data) throws(AudioUnitError) {}
 
     /// Called after a parameter was set from a control thread (LV2 backends mirror it to ports).
-    /// - Thread: control.
+    /// - Thread: [control]
     open func parameterDidChange(_ index: Int, value: Float) {}
 
     /// Called by ``dispose()`` after the unit is uninitialized, to free the instance.
-    /// - Thread: control.
+    /// - Thread: [control]
     open func disposeResources() {}
 
     // MARK: - Life cycle
 
     /// Allocates render resources (`AudioUnitInitialize`). Initializing twice is harmless.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func initialize() throws(AudioUnitError) {
         RenderThread.assertNotCurrent("AudioUnit.initialize")
         try requireNotDisposed()
@@ -246,7 +251,7 @@ open class AudioUnit: @unchecked Sendable {
     }
 
     /// Frees render resources (`AudioUnitUninitialize`); properties can be changed again.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func uninitialize() {
         RenderThread.assertNotCurrent("AudioUnit.uninitialize")
         guard state == .initialized else { return }
@@ -256,7 +261,7 @@ open class AudioUnit: @unchecked Sendable {
     }
 
     /// Clears running state (`AudioUnitReset`): delay lines, ramps in flight, pending events.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func reset() throws(AudioUnitError) {
         try requireNotDisposed()
         while parameterEvents.pop() != nil {}
@@ -271,7 +276,7 @@ open class AudioUnit: @unchecked Sendable {
 
     /// Uninitializes, drops every listener and frees the instance
     /// (`AudioComponentInstanceDispose`). Every later call fails with InstanceInvalidated.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func dispose() {
         guard state != .disposed else { return }
         uninitialize()

@@ -1,9 +1,9 @@
 /// A status code as the render path returns it (Core Audio's `OSStatus`): `0` is success.
-/// - Thread: any.
+/// - Thread: [any]
 public typealias AudioUnitStatus = Int32
 
 /// The Audio Unit error codes, with the values of Core Audio's `kAudioUnitErr_*`.
-/// - Thread: any.
+/// - Thread: [any]
 public enum AudioUnitErrorCode: Int32, Sendable, CaseIterable {
     case invalidProperty = -10879
     case invalidParameter = -10878
@@ -39,6 +39,7 @@ public enum AudioUnitErrorCode: Int32, Sendable, CaseIterable {
     case notPermitted = -66748
 
     /// The Core Audio constant's name, for messages and JSON.
+    /// - Thread: [any]
     public var name: String {
         switch self {
         case .invalidProperty: "InvalidProperty"
@@ -74,12 +75,13 @@ public enum AudioUnitErrorCode: Int32, Sendable, CaseIterable {
 }
 
 /// An Audio Unit error: a Core Audio code, a message that names the thing, and a cause.
-/// - Thread: any. Made off the render thread only (the render path returns a status).
+/// - Thread: [any] Made off the render thread only (the render path returns a status).
 public struct AudioUnitError: Error, Sendable, CustomStringConvertible {
     public var code: AudioUnitErrorCode
     public var message: String
     public var underlying: (any Error & Sendable)?
 
+    /// - Thread: [any]
     public init(_ code: AudioUnitErrorCode, _ message: String, underlying: (any Error & Sendable)? = nil) {
         self.code = code
         self.message = message
@@ -87,13 +89,16 @@ public struct AudioUnitError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The error for a status the render path returned.
+    /// - Thread: [any]
     public init(status: AudioUnitStatus, context: String) {
         let code = AudioUnitErrorCode(rawValue: status)
         self.init(code ?? .parameterError, "\(context): status \(status)\(code.map { " (\($0.name))" } ?? "")")
     }
 
+    /// - Thread: [any]
     public var status: AudioUnitStatus { code.rawValue }
 
+    /// - Thread: [any]
     public var description: String {
         var text = "\(message) [\(code.name) \(code.rawValue)]"
         if let underlying { text += ": \(underlying)" }

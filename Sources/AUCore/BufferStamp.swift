@@ -6,11 +6,12 @@ import Synchronization
 /// its ports (LV2 `connect_port`) then re-binds only when the stamp differs from the one it
 /// bound with, instead of comparing every pointer every cycle (on the reference chain those
 /// comparisons were three cache misses per plugin; docs/BENCHMARKS.md). 0 promises nothing.
-/// - Thread: any; ``next()`` is lock-free.
+/// - Thread: [any]; ``next()`` is lock-free.
 public enum BufferStamp {
     private static let last = Atomic<UInt64>(0)
 
     /// A stamp no caller in this process got before (never 0).
+    /// - Thread: [any]
     public static func next() -> UInt64 {
         last.wrappingAdd(1, ordering: .relaxed).newValue
     }

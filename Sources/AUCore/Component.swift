@@ -1,5 +1,5 @@
 /// Which backend a unit comes from.
-/// - Thread: any.
+/// - Thread: [any]
 public enum ComponentFormat: String, Sendable, CaseIterable, Codable {
     /// An LV2 plugin, hosted through lilv.
     case lv2
@@ -11,7 +11,7 @@ public enum ComponentFormat: String, Sendable, CaseIterable, Codable {
 
 /// A unit that can be instantiated (Core Audio's `AudioComponent`): its description,
 /// names, where it comes from, and how to make an instance.
-/// - Thread: any (an immutable value); ``instantiate()`` runs on a control thread.
+/// - Thread: [any] (an immutable value); ``instantiate()`` runs on a control thread.
 public struct Component: Sendable {
     public var description: ComponentDescription
     public var name: String
@@ -29,6 +29,7 @@ public struct Component: Sendable {
     public var brokenReason: String?
     private let factory: @Sendable () throws(AudioUnitError) -> AudioUnit
 
+    /// - Thread: [any]
     public init(
         description: ComponentDescription, name: String, manufacturerName: String, version: String,
         format: ComponentFormat, identifier: String, category: String = "", requiredFeatures: [String] = [],
@@ -47,7 +48,7 @@ public struct Component: Sendable {
     }
 
     /// Makes a new, uninitialized instance (`AudioComponentInstanceNew`).
-    /// - Thread: control.
+    /// - Thread: [control]
     public func instantiate() throws(AudioUnitError) -> AudioUnit {
         RenderThread.assertNotCurrent("Component.instantiate")
         return try factory()
@@ -56,22 +57,24 @@ public struct Component: Sendable {
 
 /// A problem found while discovering units (a library that would not load, a bundle with
 /// bad Turtle): what and where. The other units still load.
-/// - Thread: any.
+/// - Thread: [any]
 public struct DiscoveryProblem: Sendable, CustomStringConvertible {
     public var format: ComponentFormat
     /// The file, bundle or URI concerned.
     public var location: String
     public var message: String
+    /// - Thread: [any]
     public init(format: ComponentFormat, location: String, message: String) {
         self.format = format
         self.location = location
         self.message = message
     }
+    /// - Thread: [any]
     public var description: String { "\(location): \(message)" }
 }
 
 /// A source of components: the LV2 world, the native-unit loader, the built-in units.
-/// - Thread: control.
+/// - Thread: [control]
 public protocol ComponentProvider: Sendable {
     var format: ComponentFormat { get }
     /// Finds the components this backend offers, with any problems met on the way.

@@ -3,7 +3,7 @@
 /// Matching follows `AudioComponentFindNext`: a zero type, subtype or manufacturer in the
 /// search matches anything, and only the flag bits set in the search's
 /// ``componentFlagsMask`` must agree.
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 public struct ComponentDescription: Hashable, Sendable, CustomStringConvertible {
     public var type: FourCharCode
     public var subtype: FourCharCode
@@ -11,6 +11,7 @@ public struct ComponentDescription: Hashable, Sendable, CustomStringConvertible 
     public var componentFlags: ComponentFlags
     public var componentFlagsMask: ComponentFlags
 
+    /// - Thread: [any]
     public init(
         type: FourCharCode = .wildcard, subtype: FourCharCode = .wildcard,
         manufacturer: FourCharCode = .wildcard, componentFlags: ComponentFlags = [],
@@ -25,6 +26,7 @@ public struct ComponentDescription: Hashable, Sendable, CustomStringConvertible 
 
     /// Parses `type:subtype:manufacturer`; each part may be `*` or `0` (wildcard) and fewer
     /// than four characters are padded with spaces. Returns nil when the text is not that.
+    /// - Thread: [any]
     public init?(parsing text: String) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         guard (1...3).contains(parts.count) else { return nil }
@@ -38,6 +40,7 @@ public struct ComponentDescription: Hashable, Sendable, CustomStringConvertible 
     }
 
     /// True when `self`, used as a search, matches the concrete `component`.
+    /// - Thread: [any]
     public func matches(_ component: ComponentDescription) -> Bool {
         (type.isWildcard || type == component.type)
             && (subtype.isWildcard || subtype == component.subtype)
@@ -47,15 +50,17 @@ public struct ComponentDescription: Hashable, Sendable, CustomStringConvertible 
     }
 
     /// `type:subtype:manufacturer`, wildcards as `*`.
+    /// - Thread: [any]
     public var description: String {
         [type, subtype, manufacturer].map { $0.isWildcard ? "*" : $0.description }.joined(separator: ":")
     }
 }
 
 /// Component flags (`AudioComponentFlags`).
-/// - Thread: any.
+/// - Thread: [any]
 public struct ComponentFlags: OptionSet, Hashable, Sendable {
     public let rawValue: UInt32
+    /// - Thread: [any]
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// `kAudioComponentFlag_Unsearchable`: found only by an exact description.

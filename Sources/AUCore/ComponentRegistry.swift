@@ -3,21 +3,24 @@ import Foundation
 /// Every unit AUHost can make, over all backends (`AudioComponentFindNext`, `…Count`,
 /// `AudioComponentInstanceNew`): enumerate, find by description with wildcards, by LV2 URI,
 /// by identifier or by exact name, and instantiate.
-/// - Thread: control.
+/// - Thread: [control]
 public final class ComponentRegistry: @unchecked Sendable {
     public private(set) var components: [Component] = []
     public private(set) var problems: [DiscoveryProblem] = []
 
     /// An empty registry; add providers with ``add(_:)``.
+    /// - Thread: [control]
     public init() {}
 
     /// A registry over the given providers, discovered in order.
+    /// - Thread: [control]
     public convenience init(providers: [any ComponentProvider]) {
         self.init()
         for provider in providers { add(provider) }
     }
 
     /// Discovers a provider's components and adds them.
+    /// - Thread: [control]
     public func add(_ provider: any ComponentProvider) {
         let found = provider.discoverComponents()
         components += found.components
@@ -25,12 +28,14 @@ public final class ComponentRegistry: @unchecked Sendable {
     }
 
     /// Adds one component (a test's unit, an application's own unit).
+    /// - Thread: [control]
     public func register(_ component: Component) {
         components.append(component)
     }
 
     /// The components a search matches, in registry order (`AudioComponentFindNext`).
     /// Unsearchable components are found only by a search without wildcards.
+    /// - Thread: [control]
     public func components(matching search: ComponentDescription) -> [Component] {
         let isExact = !search.type.isWildcard && !search.subtype.isWildcard && !search.manufacturer.isWildcard
         return components.filter {
@@ -39,6 +44,7 @@ public final class ComponentRegistry: @unchecked Sendable {
     }
 
     /// How many components a search matches (`AudioComponentCount`).
+    /// - Thread: [control]
     public func count(matching search: ComponentDescription) -> Int { components(matching: search).count }
 
     /// The longest reference ``resolve(_:)`` looks up, in characters (a URI is far shorter).
@@ -51,6 +57,7 @@ public final class ComponentRegistry: @unchecked Sendable {
     /// `lv2:URI`, a bare URI, an identifier, or an exact name (case-insensitive if unique).
     /// An unknown reference lists the closest names; an ambiguous one lists the candidates;
     /// one longer than ``maximumReferenceLength`` is refused unsearched.
+    /// - Thread: [control]
     public func resolve(_ reference: String) throws(AudioUnitError) -> Component {
         let length = reference.count
         guard length <= Self.maximumReferenceLength else {
@@ -87,6 +94,7 @@ public final class ComponentRegistry: @unchecked Sendable {
 
     /// Up to `limit` references close to `text`, by edit distance to names, codes and URIs;
     /// only the first ``comparedReferenceLength`` characters of `text` and of each key count.
+    /// - Thread: [control]
     public func closestMatches(to text: String, limit: Int = 5) -> [String] {
         let needle = String(text.prefix(Self.comparedReferenceLength)).lowercased()
         let scored = components.map { component -> (Int, String) in
@@ -101,6 +109,7 @@ public final class ComponentRegistry: @unchecked Sendable {
     }
 
     /// Resolves and instantiates in one step.
+    /// - Thread: [control]
     public func instantiate(_ reference: String) throws(AudioUnitError) -> AudioUnit {
         try resolve(reference).instantiate()
     }

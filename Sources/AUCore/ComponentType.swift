@@ -1,5 +1,5 @@
 /// The standard Audio Unit type codes (`kAudioUnitType_*`).
-/// - Thread: any.
+/// - Thread: [any]
 public enum ComponentType {
     /// `aufx`: an effect, audio in and audio out.
     public static let effect: FourCharCode = "aufx"
@@ -31,6 +31,7 @@ public enum ComponentType {
     ]
 
     /// The human name of a type code, or nil when it is not a standard one.
+    /// - Thread: [any]
     public static func name(of code: FourCharCode) -> String? {
         all.first { $0.code == code }?.name
     }

@@ -1,7 +1,7 @@
 /// A unit's own properties, Core Audio's custom property IDs (64000 and up): each declared
 /// value in a box of its own type, found by ID, scope and element. A read opens a box only
 /// as the type it was declared with, so the value comes out as stored, never through `Any`.
-/// - Thread: control.
+/// - Thread: [control]
 struct CustomPropertyStore {
     private struct Address: Hashable {
         var id: PropertyID
@@ -80,7 +80,7 @@ extension AudioUnit {
     /// listeners), and ``info(for:scope:element:)`` reports it. A read-only property
     /// (`isWritable: false`) changes only through ``updateProperty(_:to:scope:element:)``.
     /// Declaring again replaces the value.
-    /// - Thread: control (a subclass calls it from its initializer).
+    /// - Thread: [control] (a subclass calls it from its initializer).
     public func declareProperty<Value>(
         _ key: PropertyKey<Value>, scope: Scope = .global, element: Element = 0, initialValue: Value, isWritable: Bool = true
     ) {
@@ -89,7 +89,7 @@ extension AudioUnit {
 
     /// Sets one of the unit's own properties from inside the unit, read-only or not, and
     /// calls its listeners.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func updateProperty<Value>(_ key: PropertyKey<Value>, to value: Value, scope: Scope = .global, element: Element = 0) throws(AudioUnitError) {
         try customProperties.setValue(value, of: key.id, scope: scope, element: element, unit: name, fromUnit: true)
         announcePropertyChange(key.id, scope: scope, element: element)

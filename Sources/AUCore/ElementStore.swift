@@ -1,6 +1,6 @@
 /// The buses of a unit's input and output scopes (Core Audio's `AUScope` of `AUIOElement`s)
 /// and where each input bus gets its audio.
-/// - Thread: control. `MakeConnection` and `SetRenderCallback` may change an input's source
+/// - Thread: [control] `MakeConnection` and `SetRenderCallback` may change an input's source
 ///   while the unit renders: each change of ``inputSources`` is published to the render
 ///   thread as a new ``RenderSnapshot``, which ``AudioUnit/pullInput(_:flags:timestamp:into:)``
 ///   reads (the change takes effect at a render's next pull; the call returns once no
@@ -59,13 +59,13 @@ struct ElementStore {
 
 extension AudioUnit {
     /// How many buses a scope has (global: 1).
-    /// - Thread: control.
+    /// - Thread: [control]
     public func elementCount(_ scope: Scope) -> Int {
         scope == .global ? 1 : elements.buses(scope)?.count ?? 0
     }
 
     /// The configuration of one bus; errors name the scope and element.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func busConfiguration(scope: Scope, element: Element) throws(AudioUnitError) -> BusConfiguration {
         guard let buses = elements.buses(scope) else {
             throw AudioUnitError(.invalidScope, "\(name): buses live in the input and output scopes, not \(scope)")
@@ -77,7 +77,7 @@ extension AudioUnit {
     }
 
     /// The formats of every bus in a scope.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func formats(_ scope: Scope) -> [StreamFormat] {
         (elements.buses(scope) ?? []).map(\.format)
     }

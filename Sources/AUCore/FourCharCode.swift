@@ -2,12 +2,13 @@
 ///
 /// Stored big-endian in a `UInt32`, as Core Audio does: the first character is the most
 /// significant byte. `0` is the wildcard in a ``ComponentDescription``.
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 public struct FourCharCode: RawRepresentable, Hashable, Comparable, Sendable, BitwiseCopyable,
     ExpressibleByStringLiteral, CustomStringConvertible
 {
     public var rawValue: UInt32
 
+    /// - Thread: [any]
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// The wildcard (all zero bits).
@@ -15,6 +16,7 @@ public struct FourCharCode: RawRepresentable, Hashable, Comparable, Sendable, Bi
 
     /// Parses one to four printable ASCII characters; shorter codes are padded with
     /// spaces (`"peq"` is `"peq "`). `"*"` and `"0"` are the wildcard. Returns nil otherwise.
+    /// - Thread: [any]
     public init?(parsing text: String) {
         if text == "*" || text == "0" { self = .wildcard; return }
         let bytes = Array(text.utf8)
@@ -28,6 +30,7 @@ public struct FourCharCode: RawRepresentable, Hashable, Comparable, Sendable, Bi
         rawValue = value
     }
 
+    /// - Thread: [any]
     public init(stringLiteral value: String) {
         guard let code = FourCharCode(parsing: value) else {
             preconditionFailure("'\(value)' is not a four-character code")
@@ -35,9 +38,11 @@ public struct FourCharCode: RawRepresentable, Hashable, Comparable, Sendable, Bi
         self = code
     }
 
+    /// - Thread: [any]
     public var isWildcard: Bool { rawValue == 0 }
 
     /// The four characters, or the hexadecimal value when some byte is not printable.
+    /// - Thread: [any]
     public var description: String {
         let bytes = (0..<4).map { UInt8(truncatingIfNeeded: rawValue >> (24 - 8 * $0)) }
         guard bytes.allSatisfy({ (0x20...0x7E).contains($0) }) else {
@@ -46,5 +51,6 @@ public struct FourCharCode: RawRepresentable, Hashable, Comparable, Sendable, Bi
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// - Thread: [any]
     public static func < (lhs: FourCharCode, rhs: FourCharCode) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -1,6 +1,6 @@
 /// Where the host's musical transport is (what Core Audio units learn through the host
 /// callbacks: beat and tempo, musical time location, transport state).
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 public struct TransportState: Sendable, Equatable, BitwiseCopyable {
     public var isRolling: Bool
     public var beatsPerMinute: Double
@@ -15,6 +15,7 @@ public struct TransportState: Sendable, Equatable, BitwiseCopyable {
     /// The transport's frame position at the start of the cycle.
     public var frame: Int64
 
+    /// - Thread: [any]
     public init(isRolling: Bool = false, beatsPerMinute: Double = 120, beat: Double = 0, bar: Int = 0, beatInBar: Double = 0,
                 beatsPerBar: Double = 4, beatUnit: Int = 4, frame: Int64 = 0) {
         self.isRolling = isRolling
@@ -31,6 +32,7 @@ public struct TransportState: Sendable, Equatable, BitwiseCopyable {
 extension TransportState {
     /// A rolling 4/4 transport at `beatsPerMinute`, counted from a sample time: what units
     /// see when the host has no transport of its own (offline rendering).
+    /// - Thread: [any]
     public static func counted(sampleTime: Double, sampleRate: Double, beatsPerMinute: Double = 120) -> TransportState {
         let beat = sampleTime / sampleRate * beatsPerMinute / 60
         let bar = (beat / 4).rounded(.down)
@@ -42,9 +44,10 @@ extension TransportState {
 /// The transport a driver publishes for the units of one graph: the driver writes it at
 /// the top of each cycle on the render thread, the units read it during that cycle on the
 /// same thread. Set on units with ``AudioUnit/hostTransport`` before they render.
-/// - Thread: render (``state`` is written and read on the render thread); created on the control thread.
+/// - Thread: [render] (``state`` is written and read on the render thread); created on the control thread.
 public final class HostTransport: @unchecked Sendable {
     /// The transport at the start of the current cycle.
     public var state = TransportState()
+    /// - Thread: [render]
     public init() {}
 }

@@ -1,17 +1,18 @@
 import Synchronization
 
 /// Identifies a registered listener, to remove it later.
-/// - Thread: any.
+/// - Thread: [any]
 public struct ListenerToken: Hashable, Sendable {
     let rawValue: Int
 }
 
 /// A property of one unit changed: which, in what scope and element.
-/// - Thread: any.
+/// - Thread: [any]
 public struct PropertyChange: Sendable, Equatable {
     public var id: PropertyID
     public var scope: Scope
     public var element: Element
+    /// - Thread: [any]
     public init(id: PropertyID, scope: Scope, element: Element) {
         self.id = id
         self.scope = scope
@@ -20,8 +21,10 @@ public struct PropertyChange: Sendable, Equatable {
 }
 
 /// Called after a property changed. Runs on a control thread, never on the render thread.
+/// - Thread: [control]
 public typealias PropertyListener = @Sendable (PropertyChange) -> Void
 /// Called after a parameter's value changed. Runs on a control thread, never on the render thread.
+/// - Thread: [control]
 public typealias ParameterListener = @Sendable (ParameterAddress, Float) -> Void
 
 /// The listeners of one unit and the delivery of changes to them.
@@ -29,7 +32,7 @@ public typealias ParameterListener = @Sendable (ParameterAddress, Float) -> Void
 /// Changes made on a control thread are delivered at once on that thread; changes made on
 /// the render thread arrive through a ring and are delivered by
 /// ``AudioUnit/dispatchPendingNotifications()`` on a control thread.
-/// - Thread: control. Never called on the render thread (debug builds assert it).
+/// - Thread: [control] Never called on the render thread (debug builds assert it).
 final class ListenerCenter: Sendable {
     private struct Registered {
         var properties: [Int: (id: PropertyID, scope: Scope?, element: Element?, handler: PropertyListener)] = [:]

@@ -1,26 +1,29 @@
 import Foundation
 
 /// A parameter's identity within its scope (`AudioUnitParameterID`).
+/// - Thread: [any]
 public typealias ParameterID = UInt32
 
 /// Where one parameter value lives: its ID, scope and element.
-/// - Thread: any.
+/// - Thread: [any]
 public struct ParameterAddress: Hashable, Sendable, BitwiseCopyable, CustomStringConvertible {
     public var id: ParameterID
     public var scope: Scope
     public var element: Element
 
+    /// - Thread: [any]
     public init(_ id: ParameterID, scope: Scope = .global, element: Element = 0) {
         self.id = id
         self.scope = scope
         self.element = element
     }
 
+    /// - Thread: [any]
     public var description: String { scope == .global ? "\(id)" : "\(id)@\(scope)[\(element)]" }
 }
 
 /// The unit a parameter's value is in (`AudioUnitParameterUnit`, same raw values).
-/// - Thread: any.
+/// - Thread: [any]
 public enum ParameterUnit: UInt32, Sendable, CaseIterable {
     case generic = 0, indexed, boolean, percent, seconds, sampleFrames, phase, rate, hertz, cents
     case relativeSemitones, midiNoteNumber, midiController, decibels, linearGain, degrees
@@ -28,6 +31,7 @@ public enum ParameterUnit: UInt32, Sendable, CaseIterable {
     case milliseconds, ratio, customUnit
 
     /// The suffix printed after a value (`dB`, `Hz`, `%`…), empty when none.
+    /// - Thread: [any]
     public var symbol: String {
         switch self {
         case .percent: "%"
@@ -49,13 +53,15 @@ public enum ParameterUnit: UInt32, Sendable, CaseIterable {
     }
 
     /// The name used in JSON and on the command line (`decibels`, `hertz`…).
+    /// - Thread: [any]
     public var name: String { String(describing: self) }
 }
 
 /// Parameter flags (`AudioUnitParameterOptions`, Core Audio's bit values).
-/// - Thread: any.
+/// - Thread: [any]
 public struct ParameterFlags: OptionSet, Hashable, Sendable {
     public let rawValue: UInt32
+    /// - Thread: [any]
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     public static let isGlobalMeta = ParameterFlags(rawValue: 1 << 3)
@@ -73,7 +79,7 @@ public struct ParameterFlags: OptionSet, Hashable, Sendable {
 }
 
 /// Everything a host needs to show and set a parameter (`AudioUnitParameterInfo`).
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 public struct ParameterInfo: Hashable, Sendable {
     public var address: ParameterAddress
     /// A stable machine name: the LV2 port symbol or the native unit's identifier.
@@ -87,6 +93,7 @@ public struct ParameterInfo: Hashable, Sendable {
     /// For indexed parameters: the name of each value from `minValue` upwards.
     public var valueStrings: [String]?
 
+    /// - Thread: [any]
     public init(
         id: ParameterID, identifier: String, name: String, unit: ParameterUnit = .generic,
         min: Float, max: Float, default defaultValue: Float, flags: ParameterFlags = .readWrite,
@@ -103,11 +110,15 @@ public struct ParameterInfo: Hashable, Sendable {
         self.valueStrings = valueStrings
     }
 
+    /// - Thread: [any]
     public var id: ParameterID { address.id }
+    /// - Thread: [any]
     public var isOutput: Bool { flags.contains(.isOutput) }
+    /// - Thread: [any]
     public var isWritable: Bool { flags.contains(.isWritable) && !isOutput }
 
     /// Checks that `value` may be set, naming the parameter and its range when not.
+    /// - Thread: [any]
     public func validate(_ value: Float) throws(AudioUnitError) {
         guard isWritable else {
             throw AudioUnitError(.propertyNotWritable, "parameter '\(identifier)' (\(name)) is read-only")
@@ -123,6 +134,7 @@ public struct ParameterInfo: Hashable, Sendable {
     }
 
     /// The value of an indexed parameter named by one of its value strings, if any.
+    /// - Thread: [any]
     public func value(named text: String) -> Float? {
         guard let valueStrings, let index = valueStrings.firstIndex(where: { $0.caseInsensitiveCompare(text) == .orderedSame })
         else { return nil }
@@ -130,6 +142,7 @@ public struct ParameterInfo: Hashable, Sendable {
     }
 
     /// The value string of `value` for an indexed parameter, if it has one.
+    /// - Thread: [any]
     public func valueString(for value: Float) -> String? {
         guard let valueStrings else { return nil }
         let index = Int((value - minValue).rounded())

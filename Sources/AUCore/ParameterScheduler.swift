@@ -6,7 +6,7 @@
 /// gets the whole cycle and the changes at their offsets instead. The graph hands its events
 /// to the unit (``AudioUnit/scheduleParameterFromRender(at:value:offset:)``) rather than
 /// cutting the unit's render itself.
-/// - Thread: created and released on the control thread (with ``RenderResources``); used on
+/// - Thread: [control] creates and releases it (with ``RenderResources``); [render] uses it, on
 ///   the render thread.
 final class ParameterScheduler {
     /// This cycle's events, sorted by offset (stable).
@@ -39,7 +39,7 @@ final class ParameterScheduler {
 
     /// Moves the waiting events (the control threads' and the render thread's) into this
     /// cycle's list, sorted by offset.
-    /// - Thread: render.
+    /// - Thread: [render]
     #if !DEBUG
     @_noLocks
     #endif
@@ -51,7 +51,7 @@ final class ParameterScheduler {
     }
 
     /// Forgets the ramps in flight.
-    /// - Thread: control.
+    /// - Thread: [control]
     func clear() {
         activeRampCount = 0
         changeCount = 0
@@ -61,7 +61,7 @@ final class ParameterScheduler {
 
     /// Renders one cycle of `unit` with this cycle's `eventCount` events and `midiCount` MIDI
     /// events (in `resources.midi`), cutting it at each event and ramp step.
-    /// - Thread: render. No allocation, no lock.
+    /// - Thread: [render] No allocation, no lock.
     func render(
         _ unit: AudioUnit, _ resources: RenderResources, eventCount: Int, midiCount: Int, timestamp: RenderTimestamp, frameCount: Int,
         inputs: UnsafeBufferPointer<AudioBuffers>, outputs: UnsafeBufferPointer<AudioBuffers>, buffersStamp: UInt64
@@ -159,7 +159,7 @@ final class ParameterScheduler {
 
     /// Applies a cycle's events at its first frame and moves ramps on by the whole cycle
     /// (for units that render whole cycles only).
-    /// - Thread: render.
+    /// - Thread: [render]
     #if !DEBUG
     @_noLocks
     #endif
@@ -240,7 +240,7 @@ final class ParameterScheduler {
 
 /// A parameter value a cycle reached, for a unit that applies changes at their frames itself
 /// (``AudioUnit/takesTimedParameterChanges``): what its render call should apply where.
-/// - Thread: render.
+/// - Thread: [render]
 public struct ParameterChange: BitwiseCopyable, Equatable {
     /// The parameter's slot in ``AudioUnit/parameters``.
     public var slot: Int32
@@ -252,6 +252,7 @@ public struct ParameterChange: BitwiseCopyable, Equatable {
     public var previous: Float
 
     /// A change of `slot` to `value` at frame `offset`, replacing `previous`.
+    /// - Thread: [render]
     public init(slot: Int32, offset: Int32, value: Float, previous: Float) {
         self.slot = slot
         self.offset = offset

@@ -2,7 +2,7 @@ import Synchronization
 
 /// A unit's parameters: their descriptions (fixed at creation) and their current values,
 /// which any thread may read or write without a lock.
-/// - Thread: any for values; `infos` and look-ups are immutable after init.
+/// - Thread: [any] for values; `infos` and look-ups are immutable after init.
 public final class ParameterTable: @unchecked Sendable {
     public let infos: [ParameterInfo]
     private let indexByAddress: [ParameterAddress: Int]
@@ -19,6 +19,7 @@ public final class ParameterTable: @unchecked Sendable {
     /// plugin (LV2 control ports) copies only after something changed.
     @usableFromInline let inputChanges = Atomic<UInt64>(0)
 
+    /// - Thread: [any]
     public init(_ infos: [ParameterInfo]) {
         self.infos = infos
         var indexByAddress: [ParameterAddress: Int] = [:]
@@ -45,7 +46,7 @@ public final class ParameterTable: @unchecked Sendable {
 
     /// How many times an input parameter was written; compare two readings to learn whether
     /// anything changed between them. Acquiring: the values written before the count are seen.
-    /// - Thread: any; lock-free.
+    /// - Thread: [any]; lock-free.
     @inlinable @inline(__always)
     public var inputChangeCount: UInt64 { inputChanges.load(ordering: .acquiring) }
 
@@ -54,24 +55,27 @@ public final class ParameterTable: @unchecked Sendable {
         if !isOutput[index] { inputChanges.wrappingAdd(1, ordering: .releasing) }
     }
 
+    /// - Thread: [any]
     public var count: Int { infos.count }
 
     /// The slot of a parameter, or nil when the unit has none there.
+    /// - Thread: [any]
     public func index(of address: ParameterAddress) -> Int? { indexByAddress[address] }
 
     /// The slot of a parameter by its identifier (LV2 symbol or native identifier).
+    /// - Thread: [any]
     public func index(ofIdentifier identifier: String) -> Int? {
         infos.firstIndex { $0.identifier == identifier }
     }
 
-    /// - Thread: any; lock-free.
+    /// - Thread: [any]; lock-free.
     @inlinable @inline(__always)
     public func value(at index: Int) -> Float {
         Float(bitPattern: values[index].load(ordering: .relaxed))
     }
 
     /// Stores a value (for a slot with one writer, which needs no read-modify-write).
-    /// - Thread: any; lock-free.
+    /// - Thread: [any]; lock-free.
     @inlinable @inline(__always)
     public func storeValue(_ value: Float, at index: Int) {
         values[index].store(value.bitPattern, ordering: .relaxed)
@@ -79,7 +83,7 @@ public final class ParameterTable: @unchecked Sendable {
     }
 
     /// Stores a value and returns the one it replaced.
-    /// - Thread: any; lock-free.
+    /// - Thread: [any]; lock-free.
     @inlinable @inline(__always)
     @discardableResult
     public func exchangeValue(_ value: Float, at index: Int) -> Float {

@@ -4,7 +4,7 @@ import Foundation
 /// library's real path) and valid while the probed binary's path, size and modification
 /// time are unchanged: one cache type for the LV2 probe (`lv2-probe.json`) and the native
 /// library probe (`native-probe.json`), both in `$XDG_CACHE_HOME/auhost/`, else `~/.cache/auhost/`.
-/// - Thread: control.
+/// - Thread: [control]
 public struct ProbeCache: Sendable {
     struct Entry: Codable {
         var binaryPath: String
@@ -18,6 +18,7 @@ public struct ProbeCache: Sendable {
     private var entries: [String: Entry] = [:]
 
     /// `$XDG_CACHE_HOME/auhost/<name>`, else `~/.cache/auhost/<name>`.
+    /// - Thread: [control]
     public static func standardFile(named name: String) -> URL {
         let environment = ProcessInfo.processInfo.environment
         let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
@@ -26,6 +27,7 @@ public struct ProbeCache: Sendable {
     }
 
     /// Reads the cache (an unreadable or missing file is an empty cache).
+    /// - Thread: [control]
     public init(file: URL) {
         self.file = file
         if let data = try? Data(contentsOf: file), let decoded = try? JSONDecoder().decode([String: Entry].self, from: data) {
@@ -34,6 +36,7 @@ public struct ProbeCache: Sendable {
     }
 
     /// The verdict on `key` while its binary is still the one probed, or nil.
+    /// - Thread: [control]
     public func verdict(for key: String, binaryPath: String?) -> ProbeVerdict? {
         guard let binaryPath, let entry = entries[key], let stamp = Self.stamp(binaryPath), entry.binaryPath == binaryPath,
               entry.binarySize == stamp.size, entry.binaryModified == stamp.modified else { return nil }
@@ -41,12 +44,14 @@ public struct ProbeCache: Sendable {
     }
 
     /// Records a verdict (call ``save()`` to write it).
+    /// - Thread: [control]
     public mutating func record(_ verdict: ProbeVerdict, for key: String, binaryPath: String?) {
         let stamp = binaryPath.flatMap(Self.stamp)
         entries[key] = Entry(binaryPath: binaryPath ?? "", binarySize: stamp?.size ?? -1, binaryModified: stamp?.modified ?? 0, verdict: verdict)
     }
 
     /// Writes the cache atomically, without the entries whose binary no longer exists.
+    /// - Thread: [control]
     public func save() throws {
         let kept = entries.filter { FileManager.default.fileExists(atPath: $0.value.binaryPath) }
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -7,7 +7,7 @@ import Glibc
 /// and points descriptor 1 at standard error. From then on whatever a plugin prints —
 /// `printf`, `write(1, …)` or a forged `auhost-probe verdict` line — goes to standard error
 /// (which the parent discards) and never reaches the parent's reader; only this channel does.
-/// - Thread: control (the probe child's main thread).
+/// - Thread: [control] (the probe child's main thread).
 public struct ProbeChannel: Sendable {
     /// The first word of every line on the channel.
     public static let linePrefix = "auhost-probe"
@@ -16,6 +16,7 @@ public struct ProbeChannel: Sendable {
 
     /// Takes the pipe on standard output for this channel and redirects standard output to
     /// standard error. Call it before loading any plugin.
+    /// - Thread: [control]
     public static func claimStandardOutput() -> ProbeChannel {
         let descriptor = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
         dup2(STDERR_FILENO, STDOUT_FILENO)
@@ -23,9 +24,11 @@ public struct ProbeChannel: Sendable {
     }
 
     /// Says the child is about to probe the item at `index` of its arguments.
+    /// - Thread: [control]
     public func begin(_ index: Int) { write("begin \(index)") }
 
     /// The verdict on the item at `index`: one line of words, newlines flattened.
+    /// - Thread: [control]
     public func verdict(_ index: Int, _ words: String) {
         write("verdict \(index) " + words.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " "))
     }

@@ -9,9 +9,10 @@ import Foundation
 /// 0 — and nothing else it writes is read. When a child dies, the item it had begun is
 /// recorded as crashed (with the signal) and a new child carries on with the rest; a child
 /// silent for ``timeout`` seconds is killed and its item recorded as crashed (timed out).
-/// - Thread: control.
+/// - Thread: [control]
 public struct ProbeProcess: Sendable {
     /// What became of one item.
+    /// - Thread: [control]
     public enum Outcome: Sendable, Equatable {
         /// The child's verdict words.
         case reported(String)
@@ -32,6 +33,7 @@ public struct ProbeProcess: Sendable {
     public var environment: [String: String] = [:]
 
     /// Children of `executable` run with `arguments` before the items, killed after `timeout` seconds of silence.
+    /// - Thread: [control]
     public init(executable: URL, arguments: [String], timeout: TimeInterval) {
         self.executable = executable
         self.arguments = arguments
@@ -39,6 +41,7 @@ public struct ProbeProcess: Sendable {
     }
 
     /// Probes every item, in as many children as crashes require; every item gets an outcome.
+    /// - Thread: [control]
     public func run(_ items: [String]) -> [String: Outcome] {
         var outcomes: [String: Outcome] = [:]
         var remaining = items
@@ -59,6 +62,7 @@ public struct ProbeProcess: Sendable {
     /// unchanged, unless `force`, else from children; the new verdicts are recorded in
     /// `cache` (but for those of a child that could not run, which say nothing of the item)
     /// and the cache is saved.
+    /// - Thread: [control]
     public func verdicts(_ items: [String], binaries: [String: String], cache: inout ProbeCache, force: Bool = false) -> [String: ProbeVerdict] {
         var verdicts: [String: ProbeVerdict] = [:]
         var pending: [String] = []
@@ -144,6 +148,7 @@ public struct ProbeProcess: Sendable {
     ]
 
     /// `10`, `0.5`: seconds as a message shows them.
+    /// - Thread: [control]
     public static func seconds(_ interval: TimeInterval) -> String {
         interval == interval.rounded() ? String(Int(interval)) : String(interval)
     }

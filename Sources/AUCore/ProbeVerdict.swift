@@ -1,8 +1,9 @@
 /// What a probe in a child process (``ProbeProcess``) found about one LV2 plugin or one
 /// native unit library; kept in a ``ProbeCache``.
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 public struct ProbeVerdict: Codable, Sendable, Equatable {
     /// How the probe went; the raw value is the word the child reports.
+    /// - Thread: [any]
     public enum Outcome: String, Codable, Sendable {
         /// It loaded (and, for a plugin, ran with finite output).
         case works
@@ -20,16 +21,19 @@ public struct ProbeVerdict: Codable, Sendable, Equatable {
     public var reason: String?
 
     /// A verdict with `outcome` and, unless it works, a reason.
+    /// - Thread: [any]
     public init(outcome: Outcome, reason: String? = nil) {
         self.outcome = outcome
         self.reason = reason
     }
 
     /// The verdict as the probe child reports it on its ``ProbeChannel``: the outcome, then the reason.
+    /// - Thread: [any]
     public var words: String { outcome.rawValue + (reason.map { " " + $0 } ?? "") }
 
     /// What became of an item in ``ProbeProcess`` as a verdict: the child's ``words``, or its
     /// death (`crashed`, with the cause), or `fails` when no child could run.
+    /// - Thread: [any]
     public init(_ outcome: ProbeProcess.Outcome) {
         switch outcome {
         case .reported(let words):
@@ -45,6 +49,7 @@ public struct ProbeVerdict: Codable, Sendable, Equatable {
     }
 
     /// The text `auhost list` shows for a broken unit, nil when it works.
+    /// - Thread: [any]
     public var brokenReason: String? {
         switch outcome {
         case .works: nil

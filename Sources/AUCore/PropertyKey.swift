@@ -1,9 +1,10 @@
 import Foundation
 
 /// A property's numeric identity, with the values of Core Audio's `kAudioUnitProperty_*`.
-/// - Thread: any.
+/// - Thread: [any]
 public struct PropertyID: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: UInt32
+    /// - Thread: [any]
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     public static let classInfo = PropertyID(rawValue: 0)
@@ -35,8 +36,10 @@ public struct PropertyID: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// The first ID of a unit's own properties (`kAudioUnitProperty_*` custom IDs).
     public static let firstCustom = PropertyID(rawValue: 64000)
     /// Whether this is a unit's own property (64000 or more).
+    /// - Thread: [any]
     public var isCustom: Bool { rawValue >= Self.firstCustom.rawValue }
 
+    /// - Thread: [any]
     public var description: String { Self.names[rawValue] ?? (isCustom ? "custom property \(rawValue)" : "property \(rawValue)") }
 }
 
@@ -53,7 +56,7 @@ public struct PropertyID: RawRepresentable, Hashable, Sendable, CustomStringConv
 /// ```swift
 /// static let curve = PropertyKey<[Float]>(custom: PropertyID(rawValue: 64000))
 /// ```
-/// - Thread: any.
+/// - Thread: [any]
 public struct PropertyKey<Value>: Sendable, CustomStringConvertible {
     public let id: PropertyID
     /// Reads the property of a unit (the unit is known not to be disposed).
@@ -89,6 +92,7 @@ public struct PropertyKey<Value>: Sendable, CustomStringConvertible {
     /// which a unit declares with ``AudioUnit/declareProperty(_:scope:element:initialValue:isWritable:)``.
     /// `size` gives `AudioUnitGetPropertyInfo`'s size of a value (default: the type's size).
     /// - Precondition: `id` is 64000 or more.
+    /// - Thread: [any]
     public init(custom id: PropertyID, size: @escaping @Sendable (Value) -> Int = { _ in MemoryLayout<Value>.size }) {
         precondition(id.isCustom, "a custom property ID is \(PropertyID.firstCustom.rawValue) or more, not \(id.rawValue)")
         self.init(id, size: size, read: { unit, scope, element throws(AudioUnitError) in
@@ -99,11 +103,13 @@ public struct PropertyKey<Value>: Sendable, CustomStringConvertible {
         })
     }
 
+    /// - Thread: [any]
     public var description: String { id.description }
 }
 
 extension PropertyKey where Value == Data {
     /// `ClassInfo`: the unit's whole state (parameters and unit-specific state), global scope.
+    /// - Thread: [any]
     public static var classInfo: Self {
         .init(.classInfo, size: { $0.count }, read: { unit, scope, element throws(AudioUnitError) in
             try unit.requireGlobal(.classInfo, scope, element)
@@ -113,6 +119,7 @@ extension PropertyKey where Value == Data {
 }
 extension PropertyKey where Value == UnitConnection {
     /// `MakeConnection`: input scope, element = the destination input bus.
+    /// - Thread: [any]
     public static var makeConnection: Self {
         .init(.makeConnection, read: { unit, scope, element throws(AudioUnitError) in try unit.connection(scope: scope, element: element) },
               write: { unit, connection, scope, element throws(AudioUnitError) in try unit.setConnection(connection, scope: scope, element: element) })
@@ -120,11 +127,13 @@ extension PropertyKey where Value == UnitConnection {
 }
 extension PropertyKey where Value == Double {
     /// `SampleRate` of a bus (input / output scope) or of every bus (global scope).
+    /// - Thread: [any]
     public static var sampleRate: Self {
         .init(.sampleRate, read: { unit, scope, element throws(AudioUnitError) in try unit.sampleRate(scope: scope, element: element) },
               write: { unit, rate, scope, element throws(AudioUnitError) in try unit.setSampleRate(rate, scope: scope, element: element) })
     }
     /// `Latency` in seconds, global scope, read-only.
+    /// - Thread: [any]
     public static var latency: Self {
         .readOnly(.latency) { unit, scope, element throws(AudioUnitError) in
             try unit.requireGlobal(.latency, scope, element)
@@ -132,6 +141,7 @@ extension PropertyKey where Value == Double {
         }
     }
     /// `TailTime` in seconds, global scope, read-only.
+    /// - Thread: [any]
     public static var tailTime: Self {
         .readOnly(.tailTime) { unit, scope, element throws(AudioUnitError) in
             try unit.requireGlobal(.tailTime, scope, element)
@@ -141,6 +151,7 @@ extension PropertyKey where Value == Double {
 }
 extension PropertyKey where Value == [ParameterID] {
     /// `ParameterList`: the parameter IDs of a scope.
+    /// - Thread: [any]
     public static var parameterList: Self {
         .readOnly(.parameterList, size: { $0.count * MemoryLayout<ParameterID>.size }) { unit, scope, element in
             unit.parameters.infos.filter { $0.address.scope == scope && ($0.address.scope == .global || $0.address.element == element) }.map(\.id)
@@ -149,6 +160,7 @@ extension PropertyKey where Value == [ParameterID] {
 }
 extension PropertyKey where Value == ParameterInfo {
     /// `ParameterInfo`: element = the parameter ID, as in Core Audio.
+    /// - Thread: [any]
     public static var parameterInfo: Self {
         .readOnly(.parameterInfo) { unit, scope, element throws(AudioUnitError) in
             try unit.parameterInfo(ParameterAddress(ParameterID(truncatingIfNeeded: element), scope: scope))
@@ -157,6 +169,7 @@ extension PropertyKey where Value == ParameterInfo {
 }
 extension PropertyKey where Value == [String] {
     /// `ParameterValueStrings` of an indexed parameter: element = the parameter ID.
+    /// - Thread: [any]
     public static var parameterValueStrings: Self {
         .readOnly(.parameterValueStrings, size: { $0.count * MemoryLayout<String>.size }) { unit, scope, element throws(AudioUnitError) in
             let info = try unit.parameterInfo(ParameterAddress(ParameterID(truncatingIfNeeded: element), scope: scope))
@@ -169,6 +182,7 @@ extension PropertyKey where Value == [String] {
 }
 extension PropertyKey where Value == StreamFormat {
     /// `StreamFormat` of one bus: input or output scope, element = the bus.
+    /// - Thread: [any]
     public static var streamFormat: Self {
         .init(.streamFormat, read: { unit, scope, element throws(AudioUnitError) in
             try unit.requireScope(.streamFormat, scope, in: [.input, .output])
@@ -178,11 +192,13 @@ extension PropertyKey where Value == StreamFormat {
 }
 extension PropertyKey where Value == Int {
     /// `ElementCount`: how many buses a scope has.
+    /// - Thread: [any]
     public static var elementCount: Self {
         .init(.elementCount, read: { unit, scope, _ in unit.elementCount(scope) },
               write: { unit, count, scope, element throws(AudioUnitError) in try unit.setElementCount(count, scope: scope, element: element) })
     }
     /// `MaximumFramesPerSlice`, global scope: the largest frame count one render may ask for.
+    /// - Thread: [any]
     public static var maximumFramesPerSlice: Self {
         .init(.maximumFramesPerSlice, read: { unit, scope, _ throws(AudioUnitError) in
             try unit.requireScope(.maximumFramesPerSlice, scope, in: [.global])
@@ -192,6 +208,7 @@ extension PropertyKey where Value == Int {
 }
 extension PropertyKey where Value == Bool {
     /// `BypassEffect`, global scope: audio passes through untouched (latency-aware).
+    /// - Thread: [any]
     public static var bypassEffect: Self {
         .init(.bypassEffect, read: { unit, scope, element throws(AudioUnitError) in
             try unit.requireGlobal(.bypassEffect, scope, element)
@@ -205,6 +222,7 @@ extension PropertyKey where Value == Bool {
 }
 extension PropertyKey where Value == AudioUnitStatus {
     /// `LastRenderError`, global scope, read-only: the last non-zero render status.
+    /// - Thread: [any]
     public static var lastRenderError: Self {
         .readOnly(.lastRenderError) { unit, scope, element throws(AudioUnitError) in
             try unit.requireGlobal(.lastRenderError, scope, element)
@@ -214,6 +232,7 @@ extension PropertyKey where Value == AudioUnitStatus {
 }
 extension PropertyKey where Value == RenderCallback? {
     /// `SetRenderCallback`: input scope, element = the input bus; nil removes it.
+    /// - Thread: [any]
     public static var setRenderCallback: Self {
         .init(.setRenderCallback, read: { unit, scope, element throws(AudioUnitError) in try unit.renderCallback(scope: scope, element: element) },
               write: { unit, callback, scope, element throws(AudioUnitError) in try unit.setRenderCallback(callback, scope: scope, element: element) })
@@ -221,6 +240,7 @@ extension PropertyKey where Value == RenderCallback? {
 }
 extension PropertyKey where Value == [UnitPreset] {
     /// `FactoryPresets`, global scope, read-only.
+    /// - Thread: [any]
     public static var factoryPresets: Self {
         .readOnly(.factoryPresets, size: { $0.count * MemoryLayout<UnitPreset>.size }) { unit, scope, element throws(AudioUnitError) in
             try unit.requireGlobal(.factoryPresets, scope, element)
@@ -230,6 +250,7 @@ extension PropertyKey where Value == [UnitPreset] {
 }
 extension PropertyKey where Value == UnitPreset {
     /// `PresentPreset`, global scope: setting a factory preset's number loads it.
+    /// - Thread: [any]
     public static var presentPreset: Self {
         .init(.presentPreset, read: { unit, scope, element throws(AudioUnitError) in
             try unit.requireGlobal(.presentPreset, scope, element)
@@ -239,6 +260,7 @@ extension PropertyKey where Value == UnitPreset {
 }
 extension PropertyKey where Value == String {
     /// `ElementName` of a bus.
+    /// - Thread: [any]
     public static var elementName: Self {
         .init(.elementName, read: { unit, scope, element throws(AudioUnitError) in try unit.busConfiguration(scope: scope, element: element).name },
               write: { unit, name, scope, element throws(AudioUnitError) in
@@ -251,10 +273,11 @@ extension PropertyKey where Value == String {
 }
 
 /// What `AudioUnitGetPropertyInfo` tells: the value's size in bytes and whether it can be set.
-/// - Thread: any.
+/// - Thread: [any]
 public struct PropertyInfo: Sendable, Equatable {
     public var size: Int
     public var isWritable: Bool
+    /// - Thread: [any]
     public init(size: Int, isWritable: Bool) {
         self.size = size
         self.isWritable = isWritable

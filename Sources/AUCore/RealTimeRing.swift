@@ -6,8 +6,8 @@ import Synchronization
 ///
 /// Exactly one thread may push and one may pop at a time. Where several control threads
 /// produce, wrap the pushes in ``SharedProducerRing``.
-/// - Thread: init and deinit on the control thread; push on the producer's thread, pop on
-///   the consumer's (either may be the render thread).
+/// - Thread: [any] push on the one producer's thread, pop on the consumer's (either may be
+///   the render thread); [control] init and deinit.
 public final class RealTimeRing<Element: BitwiseCopyable>: @unchecked Sendable {
     private let storage: UnsafeMutablePointer<Element>
     private let mask: Int
@@ -17,6 +17,7 @@ public final class RealTimeRing<Element: BitwiseCopyable>: @unchecked Sendable {
     private let tail = Atomic<Int>(0)
 
     /// Makes a ring holding at least `minimumCapacity` elements (rounded up to a power of two).
+    /// - Thread: [control]
     public init(minimumCapacity: Int) {
         var capacity = 2
         while capacity < minimumCapacity { capacity <<= 1 }
@@ -26,10 +27,11 @@ public final class RealTimeRing<Element: BitwiseCopyable>: @unchecked Sendable {
 
     deinit { storage.deallocate() }
 
+    /// - Thread: [any]
     public var capacity: Int { mask + 1 }
 
     /// Appends `element`; returns false, changing nothing, when the ring is full.
-    /// - Thread: the producer's.
+    /// - Thread: [any] the one producer's thread.
     @discardableResult
     public func push(_ element: Element) -> Bool {
         let tailIndex = tail.load(ordering: .relaxed)
@@ -40,7 +42,7 @@ public final class RealTimeRing<Element: BitwiseCopyable>: @unchecked Sendable {
     }
 
     /// Removes and returns the oldest element, or nil when the ring is empty.
-    /// - Thread: the consumer's.
+    /// - Thread: [any] the one consumer's thread.
     public func pop() -> Element? {
         let headIndex = head.load(ordering: .relaxed)
         guard headIndex != tail.load(ordering: .acquiring) else { return nil }
@@ -50,32 +52,35 @@ public final class RealTimeRing<Element: BitwiseCopyable>: @unchecked Sendable {
     }
 
     /// How many elements wait; exact on either end's thread, a snapshot elsewhere.
+    /// - Thread: [any]
     public var count: Int { tail.load(ordering: .acquiring) - head.load(ordering: .acquiring) }
 }
 
 /// A ring that many control threads may push into (they take turns under a mutex) while
 /// one consumer, usually the render thread, pops without any lock.
-/// - Thread: push from any non-render thread; pop on the one consumer thread.
+/// - Thread: [control] push from any thread but the render thread; pop on the one consumer thread.
 public final class SharedProducerRing<Element: BitwiseCopyable>: @unchecked Sendable {
     private let ring: RealTimeRing<Element>
     /// ``ring`` unretained, for the consumer: reading the reference itself retains it.
     private let consumerRing: Unmanaged<RealTimeRing<Element>>
     private let producers = Mutex<Void>(())
 
+    /// - Thread: [control]
     public init(minimumCapacity: Int) {
         ring = RealTimeRing(minimumCapacity: minimumCapacity)
         consumerRing = Unmanaged.passUnretained(ring)
     }
 
     /// Appends `element`; false when the ring is full.
-    /// - Thread: control (any thread but the render thread).
+    /// - Thread: [control] (any thread but the render thread).
     @discardableResult
     public func push(_ element: Element) -> Bool {
         producers.withLock { _ in ring.push(element) }
     }
 
-    /// - Thread: the consumer's.
+    /// - Thread: [any] the one consumer's thread.
     public func pop() -> Element? { consumerRing._withUnsafeGuaranteedRef { $0.pop() } }
 
+    /// - Thread: [control]
     public var count: Int { ring.count }
 }

@@ -6,7 +6,7 @@
 ///
 /// A bump allocator over cache-line-aligned chunks, freed together with the arena; tables
 /// hold plain values only.
-/// - Thread: carved on the control thread; the tables are read and written on the render thread.
+/// - Thread: [control] carves it; [render] reads and writes the tables.
 public final class RenderArena: @unchecked Sendable {
     private var chunks: [UnsafeMutableRawPointer] = []
     private var chunkEnd = 0
@@ -14,6 +14,7 @@ public final class RenderArena: @unchecked Sendable {
     private let chunkBytes: Int
 
     /// An arena that takes memory in chunks of at least `chunkBytes` bytes.
+    /// - Thread: [control]
     public init(chunkBytes: Int = 4096) {
         self.chunkBytes = chunkBytes
     }
@@ -22,7 +23,7 @@ public final class RenderArena: @unchecked Sendable {
 
     /// Room for the next `count` values of `T`, uninitialized (plain values need no
     /// initialization before they are assigned).
-    /// - Thread: control.
+    /// - Thread: [control]
     public func allocate<T: BitwiseCopyable>(_ type: T.Type, count: Int) -> UnsafeMutableBufferPointer<T> {
         let alignment = MemoryLayout<T>.alignment, bytes = max(1, count) * MemoryLayout<T>.stride
         var start = (used + alignment - 1) / alignment * alignment
@@ -38,7 +39,7 @@ public final class RenderArena: @unchecked Sendable {
     }
 
     /// The next `count` values of `T`, each initialized to `value`.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func table<T: BitwiseCopyable>(_ count: Int, of value: T) -> UnsafeMutableBufferPointer<T> {
         let table = allocate(T.self, count: count)
         table.initialize(repeating: value)

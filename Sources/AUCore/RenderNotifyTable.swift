@@ -2,7 +2,7 @@ import Synchronization
 
 /// Identifies a render notification for its removal (Core Audio removes by procedure and
 /// reference, which a Swift closure has not).
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 public struct RenderNotifyToken: Hashable, Sendable {
     let rawValue: Int
 }
@@ -16,7 +16,7 @@ public struct RenderNotifyToken: Hashable, Sendable {
 /// At most ``capacity`` at a time, published to the render thread as a ``RenderSnapshot``:
 /// the render thread neither allocates nor locks, and with no notification it reads one
 /// atomic word.
-/// - Thread: control for ``add(_:)`` / ``remove(_:)``; render for ``notify(_:timestamp:bus:buffers:)``.
+/// - Thread: [control] for ``add(_:)`` / ``remove(_:)``; render for ``notify(_:timestamp:bus:buffers:)``.
 package final class RenderNotifyTable: @unchecked Sendable {
     /// The most notifications one unit or graph holds.
     package static let capacity = 4
@@ -30,7 +30,7 @@ package final class RenderNotifyTable: @unchecked Sendable {
 
     /// Adds a notification; fails with CannotDoInCurrentContext when ``capacity`` are
     /// already there.
-    /// - Thread: control.
+    /// - Thread: [control]
     package func add(_ callback: RenderCallback) throws(AudioUnitError) -> RenderNotifyToken {
         let token = control.withLock { state -> Int? in
             guard state.entries.count < Self.capacity else { return nil }
@@ -47,7 +47,7 @@ package final class RenderNotifyTable: @unchecked Sendable {
     }
 
     /// Removes a notification; false when it was not there. When it returns, no render calls it.
-    /// - Thread: control.
+    /// - Thread: [control]
     @discardableResult
     package func remove(_ token: RenderNotifyToken) -> Bool {
         control.withLock { state in
@@ -59,7 +59,7 @@ package final class RenderNotifyTable: @unchecked Sendable {
     }
 
     /// Calls every notification with `flags`.
-    /// - Thread: render. No allocation, no lock.
+    /// - Thread: [render] No allocation, no lock.
     @inline(__always)
     package func notify(_ flags: RenderFlags, timestamp: RenderTimestamp, bus: Int, buffers: AudioBuffers) {
         snapshot.read { callbacks in

@@ -1,7 +1,7 @@
 /// Everything a unit's render path touches, allocated when the unit is initialized and
 /// freed when it is uninitialized: bus buffers, the views handed to `process`, the MIDI
 /// events of the current cycle and its ``ParameterScheduler``.
-/// - Thread: created and released on the control thread; used on the render thread.
+/// - Thread: [control] creates and releases it; [render] uses it.
 final class RenderResources: @unchecked Sendable {
     let inputs: [OwnedAudioBuffers]
     let outputs: [OwnedAudioBuffers]
@@ -63,7 +63,7 @@ final class RenderResources: @unchecked Sendable {
     }
 
     /// Sets the frame count of the full-cycle views.
-    /// - Thread: render.
+    /// - Thread: [render]
     func prepareViews(frameCount: Int) {
         for index in inputViews.indices { inputViews[index].frameCount = frameCount }
         for index in outputViews.indices { outputViews[index].frameCount = frameCount }
@@ -71,7 +71,7 @@ final class RenderResources: @unchecked Sendable {
 
     /// Views of `frames` frames of `buses` starting at `offset`, in preallocated storage.
     /// Buses whose channel counts differ from the unit's formats keep as many channels as fit.
-    /// - Thread: render.
+    /// - Thread: [render]
     func sliceViews(of buses: UnsafeBufferPointer<AudioBuffers>, input: Bool, offset: Int, frames: Int) -> UnsafeBufferPointer<AudioBuffers> {
         let views = input ? sliceInputViews : sliceOutputViews
         for bus in 0..<min(views.count, buses.count) {
@@ -87,7 +87,7 @@ final class RenderResources: @unchecked Sendable {
 
     /// Merges the waiting MIDI events and the caller's into this cycle's list, sorted by
     /// offset (stable), offsets clamped into the cycle.
-    /// - Thread: render.
+    /// - Thread: [render]
     func takeMIDIEvents(
         from ring: SharedProducerRing<MIDIEvent>, renderRing: RealTimeRing<MIDIEvent>, adding extra: UnsafeBufferPointer<MIDIEvent>, frameCount: Int
     ) -> Int {
@@ -100,7 +100,7 @@ final class RenderResources: @unchecked Sendable {
 
     /// Inserts one event in offset order (a method, not a nested function: a nested function
     /// capturing `count` boxes it on the heap in debug builds).
-    /// - Thread: render.
+    /// - Thread: [render]
     @inline(__always)
     private func insertMIDI(_ event: MIDIEvent, count: inout Int, frameCount: Int) {
         var event = event
@@ -109,7 +109,7 @@ final class RenderResources: @unchecked Sendable {
     }
 
     /// Forgets ramps and the cached cycle.
-    /// - Thread: control.
+    /// - Thread: [control]
     func clearRunningState() {
         scheduler.clear()
         lastSampleTime = -.infinity

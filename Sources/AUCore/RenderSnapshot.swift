@@ -8,7 +8,7 @@ import Glibc
 /// address with one atomic exchange and frees the copy it replaced once no render reads it
 /// (it waits for a render in progress, one cycle at most); ``read(_:)`` counts itself as a
 /// reader while it looks at the current copy. With an empty list a read is one atomic load.
-/// - Thread: control for ``publish(_:)``; render for ``read(_:)``.
+/// - Thread: [control] for ``publish(_:)``; render for ``read(_:)``.
 package final class RenderSnapshot<Item>: @unchecked Sendable {
     /// One published copy, never changed.
     private final class Copy: @unchecked Sendable {
@@ -35,7 +35,7 @@ package final class RenderSnapshot<Item>: @unchecked Sendable {
 
     /// Replaces the list; when it returns, no render reads the previous one (so never from
     /// a render: it would wait for itself).
-    /// - Thread: control.
+    /// - Thread: [control]
     package func publish(_ items: [Item]) {
         RenderThread.assertNotCurrent("publishing to the render thread (MakeConnection, SetRenderCallback, render notifications)")
         current.withLock { current in
@@ -50,7 +50,7 @@ package final class RenderSnapshot<Item>: @unchecked Sendable {
     }
 
     /// Calls `body` with the current list (empty when there is none).
-    /// - Thread: render. No allocation, no lock.
+    /// - Thread: [render] No allocation, no lock.
     @inline(__always)
     package func read<Result>(_ body: (UnsafeMutableBufferPointer<Item>) -> Result) -> Result {
         guard published.load(ordering: .relaxed) != 0 else { return body(UnsafeMutableBufferPointer(start: nil, count: 0)) }

@@ -1,5 +1,5 @@
 /// When a render cycle happens (Core Audio's `AudioTimeStamp`).
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 public struct RenderTimestamp: Sendable, Equatable, BitwiseCopyable {
     /// The sample time of the first frame of the cycle, counted by the driver.
     public var sampleTime: Double
@@ -9,6 +9,7 @@ public struct RenderTimestamp: Sendable, Equatable, BitwiseCopyable {
     public var rateScalar: Double
     public var flags: Flags
 
+    /// - Thread: [any]
     public init(sampleTime: Double, hostTime: UInt64 = 0, rateScalar: Double = 1, flags: Flags = .sampleTimeValid) {
         self.sampleTime = sampleTime
         self.hostTime = hostTime
@@ -17,8 +18,10 @@ public struct RenderTimestamp: Sendable, Equatable, BitwiseCopyable {
     }
 
     /// `AudioTimeStampFlags`.
+    /// - Thread: [any]
     public struct Flags: OptionSet, Sendable, Equatable, BitwiseCopyable {
         public let rawValue: UInt32
+        /// - Thread: [any]
         public init(rawValue: UInt32) { self.rawValue = rawValue }
         public static let sampleTimeValid = Flags(rawValue: 1 << 0)
         public static let hostTimeValid = Flags(rawValue: 1 << 1)
@@ -27,9 +30,10 @@ public struct RenderTimestamp: Sendable, Equatable, BitwiseCopyable {
 }
 
 /// Render action flags (`AudioUnitRenderActionFlags`), passed in and out of a render.
-/// - Thread: any.
+/// - Thread: [any]
 public struct RenderFlags: OptionSet, Sendable, BitwiseCopyable {
     public let rawValue: UInt32
+    /// - Thread: [any]
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// The notification before a render (`kAudioUnitRenderAction_PreRender`).
@@ -52,7 +56,7 @@ public struct RenderFlags: OptionSet, Sendable, BitwiseCopyable {
 
 /// One short MIDI message at a sample offset within the next render
 /// (what `MusicDeviceMIDIEvent` schedules). System exclusive is not carried here.
-/// - Thread: any (a plain value; render-safe).
+/// - Thread: [any] (a plain value; render-safe).
 public struct MIDIEvent: Sendable, Equatable, BitwiseCopyable {
     /// The frame within the cycle at which the event takes effect.
     public var offset: Int32
@@ -60,6 +64,7 @@ public struct MIDIEvent: Sendable, Equatable, BitwiseCopyable {
     public var data1: UInt8
     public var data2: UInt8
 
+    /// - Thread: [any]
     public init(offset: Int32, status: UInt8, data1: UInt8, data2: UInt8 = 0) {
         self.offset = offset
         self.status = status
@@ -68,6 +73,7 @@ public struct MIDIEvent: Sendable, Equatable, BitwiseCopyable {
     }
 
     /// How many bytes the message has (1, 2 or 3) by its status.
+    /// - Thread: [any]
     public var length: Int {
         switch status & 0xF0 {
         case 0xC0, 0xD0: 2
@@ -81,10 +87,12 @@ public struct MIDIEvent: Sendable, Equatable, BitwiseCopyable {
         }
     }
 
+    /// - Thread: [any]
     public static func noteOn(_ note: UInt8, velocity: UInt8, channel: UInt8 = 0, offset: Int32 = 0) -> MIDIEvent {
         MIDIEvent(offset: offset, status: 0x90 | (channel & 0x0F), data1: note, data2: velocity)
     }
 
+    /// - Thread: [any]
     public static func noteOff(_ note: UInt8, channel: UInt8 = 0, offset: Int32 = 0) -> MIDIEvent {
         MIDIEvent(offset: offset, status: 0x80 | (channel & 0x0F), data1: note, data2: 0)
     }

@@ -3,12 +3,13 @@
 ///
 /// Integers map full scale to ±1.0 (`Int16.min` is -1.0); fixed point keeps its fraction bits
 /// (8.24: 1.0 is 1 << 24). Float to integer rounds to nearest and clamps.
-/// - Thread: any; `decode` and `encode` neither allocate nor lock (render-safe).
+/// - Thread: [any]; `decode` and `encode` neither allocate nor lock (render-safe).
 public struct SampleConverter: Sendable {
     public let format: StreamFormat
     private let bytesPerSample: Int
     private let scale: Float
 
+    /// - Thread: [any]
     public init(format: StreamFormat) throws(AudioUnitError) {
         try format.validate()
         self.format = format
@@ -23,6 +24,7 @@ public struct SampleConverter: Sendable {
     }
 
     /// How many raw buffers the format has: one when interleaved, else one per channel.
+    /// - Thread: [any]
     public var bufferCount: Int { format.isInterleaved ? 1 : format.channelsPerFrame }
 
     /// Where sample (`frame`, `channel`) sits: which raw buffer and at what byte offset.
@@ -34,7 +36,7 @@ public struct SampleConverter: Sendable {
     }
 
     /// Reads `frameCount` frames from `raw` (``bufferCount`` buffers) into `output`.
-    /// - Thread: any.
+    /// - Thread: [any]
     public func decode(_ raw: UnsafeBufferPointer<UnsafeRawPointer>, frameCount: Int, into output: AudioBuffers) {
         let channels = Swift.min(format.channelsPerFrame, output.channelCount)
         for channel in 0..<channels {
@@ -47,7 +49,7 @@ public struct SampleConverter: Sendable {
     }
 
     /// Writes `frameCount` frames of `input` into `raw` (``bufferCount`` buffers).
-    /// - Thread: any.
+    /// - Thread: [any]
     public func encode(_ input: AudioBuffers, frameCount: Int, into raw: UnsafeBufferPointer<UnsafeMutableRawPointer>) {
         for channel in 0..<format.channelsPerFrame {
             let source: UnsafeMutablePointer<Float>? = channel < input.channelCount ? input.channelPointers[channel] : nil

@@ -1,7 +1,8 @@
 /// Linear PCM format flags (`AudioFormatFlags` for `kAudioFormatLinearPCM`).
-/// - Thread: any.
+/// - Thread: [any]
 public struct FormatFlags: OptionSet, Hashable, Sendable {
     public let rawValue: UInt32
+    /// - Thread: [any]
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     public static let isFloat = FormatFlags(rawValue: 1 << 0)
@@ -18,11 +19,13 @@ public struct FormatFlags: OptionSet, Hashable, Sendable {
     static let fractionMask: UInt32 = 0x3F << fractionShift
 
     /// Flags for a fixed-point format with `bits` fraction bits.
+    /// - Thread: [any]
     public static func fractionBits(_ bits: Int) -> FormatFlags {
         FormatFlags(rawValue: (UInt32(bits) << fractionShift) & fractionMask)
     }
 
     /// The number of fraction bits of a fixed-point format (0 for plain integers).
+    /// - Thread: [any]
     public var fractionBits: Int { Int((rawValue & Self.fractionMask) >> Self.fractionShift) }
 }
 
@@ -31,7 +34,7 @@ public struct FormatFlags: OptionSet, Hashable, Sendable {
 /// The canonical format inside AUHost is 32-bit float, native-endian, non-interleaved:
 /// ``canonical(sampleRate:channels:)``. Interleaved 16-bit integer and 8.24 fixed point are
 /// representable and convertible with ``SampleConverter``.
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 public struct StreamFormat: Hashable, Sendable, CustomStringConvertible {
     public var sampleRate: Double
     public var formatID: FourCharCode
@@ -45,6 +48,7 @@ public struct StreamFormat: Hashable, Sendable, CustomStringConvertible {
     /// `kAudioFormatLinearPCM`.
     public static let linearPCM: FourCharCode = "lpcm"
 
+    /// - Thread: [any]
     public init(
         sampleRate: Double, formatID: FourCharCode = StreamFormat.linearPCM, formatFlags: FormatFlags,
         bytesPerPacket: Int, framesPerPacket: Int, bytesPerFrame: Int, channelsPerFrame: Int,
@@ -61,6 +65,7 @@ public struct StreamFormat: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Packed linear PCM with the given sample layout; the byte counts are derived.
+    /// - Thread: [any]
     public init(sampleRate: Double, channels: Int, bitsPerChannel: Int, flags: FormatFlags) {
         let bytesPerSample = (bitsPerChannel + 7) / 8
         let bytesPerFrame = flags.contains(.isNonInterleaved) ? bytesPerSample : bytesPerSample * channels
@@ -71,30 +76,37 @@ public struct StreamFormat: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// 32-bit float, native-endian, non-interleaved: what every unit renders.
+    /// - Thread: [any]
     public static func canonical(sampleRate: Double, channels: Int) -> StreamFormat {
         StreamFormat(sampleRate: sampleRate, channels: channels, bitsPerChannel: 32, flags: [.isFloat, .isNonInterleaved])
     }
 
     /// Interleaved signed 16-bit integer, native-endian (CD audio's layout).
+    /// - Thread: [any]
     public static func int16Interleaved(sampleRate: Double, channels: Int) -> StreamFormat {
         StreamFormat(sampleRate: sampleRate, channels: channels, bitsPerChannel: 16, flags: [.isSignedInteger])
     }
 
     /// 8.24 signed fixed point in 32 bits, non-interleaved (the old iOS canonical unit format).
+    /// - Thread: [any]
     public static func fixed824(sampleRate: Double, channels: Int) -> StreamFormat {
         StreamFormat(
             sampleRate: sampleRate, channels: channels, bitsPerChannel: 32,
             flags: [.isSignedInteger, .isNonInterleaved, .fractionBits(24)])
     }
 
+    /// - Thread: [any]
     public var isInterleaved: Bool { !formatFlags.contains(.isNonInterleaved) }
+    /// - Thread: [any]
     public var isFloat: Bool { formatFlags.contains(.isFloat) }
+    /// - Thread: [any]
     public var isCanonical: Bool {
         self == .canonical(sampleRate: sampleRate, channels: channelsPerFrame)
     }
 
     /// Checks that the description is self-consistent and is one AUHost can convert;
     /// the error says which field is wrong and what was expected.
+    /// - Thread: [any]
     public func validate() throws(AudioUnitError) {
         func fail(_ text: String) -> AudioUnitError {
             AudioUnitError(.formatNotSupported, "invalid stream format \(self): \(text)")
@@ -130,6 +142,7 @@ public struct StreamFormat: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `48000 Hz, 2 ch, Float32, non-interleaved`.
+    /// - Thread: [any]
     public var description: String {
         var sample: String
         if formatFlags.contains(.isFloat) {

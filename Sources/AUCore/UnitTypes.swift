@@ -1,7 +1,7 @@
 import Foundation
 
 /// The life-cycle state of a unit instance.
-/// - Thread: any.
+/// - Thread: [any]
 public enum UnitState: String, Sendable {
     /// Created and configurable; cannot render (`AudioComponentInstanceNew` done).
     case uninitialized
@@ -12,24 +12,27 @@ public enum UnitState: String, Sendable {
 }
 
 /// A preset (`AUPreset`): a factory preset has a number of 0 or more; a user preset is < 0.
-/// - Thread: any.
+/// - Thread: [any]
 public struct UnitPreset: Hashable, Sendable, CustomStringConvertible {
     public var number: Int
     public var name: String
+    /// - Thread: [any]
     public init(number: Int, name: String) {
         self.number = number
         self.name = name
     }
+    /// - Thread: [any]
     public var description: String { "\(number): \(name)" }
 }
 
 /// Feeds an input bus from another unit's output bus (`AudioUnitConnection`).
-/// - Thread: any.
+/// - Thread: [any]
 public struct UnitConnection: Sendable {
     /// The unit pulled from; nil disconnects the input.
     public var sourceUnit: AudioUnit?
     public var sourceOutputBus: Element
     public var destinationInputBus: Element
+    /// - Thread: [any]
     public init(sourceUnit: AudioUnit?, sourceOutputBus: Element, destinationInputBus: Element) {
         self.sourceUnit = sourceUnit
         self.sourceOutputBus = sourceOutputBus
@@ -40,9 +43,10 @@ public struct UnitConnection: Sendable {
 /// Supplies an input bus's audio on demand (`AURenderCallbackStruct`).
 /// The closure is created on a control thread and called on the render thread: it must not
 /// allocate, lock or block, and it fills the given buffers (`frameCount` frames).
-/// - Thread: render (the call); control (creation).
+/// - Thread: [render] (the call); control (creation).
 public struct RenderCallback: Sendable {
     public let body: @Sendable (_ flags: inout RenderFlags, _ timestamp: RenderTimestamp, _ bus: Element, _ buffers: AudioBuffers) -> AudioUnitStatus
+    /// - Thread: [render]
     public init(_ body: @escaping @Sendable (inout RenderFlags, RenderTimestamp, Element, AudioBuffers) -> AudioUnitStatus) {
         self.body = body
     }
@@ -56,16 +60,18 @@ enum InputSource: Sendable {
 }
 
 /// One bus of a unit: its stream format and name.
-/// - Thread: control.
+/// - Thread: [control]
 public struct BusConfiguration: Sendable {
     public var format: StreamFormat
     public var name: String
+    /// - Thread: [control]
     public init(format: StreamFormat, name: String) {
         self.format = format
         self.name = name
     }
 
     /// A canonical float bus.
+    /// - Thread: [control]
     public static func canonical(channels: Int, sampleRate: Double = 48_000, name: String) -> BusConfiguration {
         BusConfiguration(format: .canonical(sampleRate: sampleRate, channels: channels), name: name)
     }
@@ -73,8 +79,9 @@ public struct BusConfiguration: Sendable {
 
 /// A parameter change scheduled into the next render cycle (`AudioUnitParameterEvent`):
 /// immediate at a frame offset, or a linear ramp.
-/// - Thread: any.
+/// - Thread: [any]
 public struct ScheduledParameterEvent: Sendable {
+    /// - Thread: [any]
     public enum Kind: Sendable {
         /// Jumps to `value` at `offset` frames into the next cycle.
         case immediate(offset: Int, value: Float)
@@ -84,6 +91,7 @@ public struct ScheduledParameterEvent: Sendable {
     }
     public var address: ParameterAddress
     public var kind: Kind
+    /// - Thread: [any]
     public init(_ address: ParameterAddress, _ kind: Kind) {
         self.address = address
         self.kind = kind
@@ -112,7 +120,7 @@ struct UnitNotification: BitwiseCopyable {
 }
 
 /// What a unit's ``AudioUnit/process(_:)`` gets for one slice of a cycle.
-/// - Thread: render.
+/// - Thread: [render]
 public struct ProcessContext {
     /// The frames to produce now (≤ MaximumFramesPerSlice).
     public var frameCount: Int

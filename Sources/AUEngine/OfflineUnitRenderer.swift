@@ -3,7 +3,7 @@ import AUCore
 /// Renders one initialized unit offline, block by block, through
 /// ``AudioUnit/renderCycleFromDriver(timestamp:frameCount:inputs:outputs:midi:)``: the loop a probe
 /// and the tests use in place of a JACK callback.
-/// - Thread: control (it plays the render thread itself, one cycle at a time).
+/// - Thread: [control] (it plays the render thread itself, one cycle at a time).
 public struct OfflineUnitRenderer {
     public let unit: AudioUnit
     public let blockSize: Int
@@ -12,6 +12,7 @@ public struct OfflineUnitRenderer {
     private var sampleTime: Double = 0
 
     /// Buffers for every bus of `unit`, `blockSize` frames each (≤ MaximumFramesPerSlice).
+    /// - Thread: [control]
     public init(unit: AudioUnit, blockSize: Int) {
         self.unit = unit
         self.blockSize = blockSize
@@ -22,6 +23,7 @@ public struct OfflineUnitRenderer {
     /// Renders `frameCount` frames. `input(bus, channel, frame)` gives input samples by
     /// absolute frame; `midi` events have absolute frame offsets. Returns the output
     /// samples as `[bus][channel][frame]`.
+    /// - Thread: [control]
     public mutating func render(
         frameCount: Int, midi: [MIDIEvent] = [], input: (Int, Int, Int) -> Float = { _, _, _ in 0 }
     ) throws(AudioUnitError) -> [[[Float]]] {

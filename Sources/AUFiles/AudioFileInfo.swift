@@ -1,7 +1,7 @@
 import AUCore
 
 /// What an audio file holds, as libsndfile reports it.
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 public struct AudioFileInfo: Sendable, CustomStringConvertible {
     public let path: String
     public let sampleRate: Double
@@ -16,12 +16,15 @@ public struct AudioFileInfo: Sendable, CustomStringConvertible {
     public let encodingName: String
 
     /// Duration in seconds.
+    /// - Thread: [any]
     public var duration: Double { Double(frames) / sampleRate }
 
     /// The canonical (float, non-interleaved) stream format of the decoded samples.
+    /// - Thread: [any]
     public var streamFormat: StreamFormat { .canonical(sampleRate: sampleRate, channels: channels) }
 
     /// `in.wav: WAV (Microsoft), Signed 16 bit PCM, 44100 Hz, 2 ch, 88200 frames (2.000 s)`.
+    /// - Thread: [any]
     public var description: String {
         let rate = sampleRate == sampleRate.rounded() ? String(Int(sampleRate)) : String(sampleRate)
         let millis = Int((duration * 1000).rounded())

@@ -7,9 +7,10 @@ import AUCore
 /// Every buffer is allocated in `init` (the queue between the converter and the blocks grows
 /// only if libsamplerate ever emits more at once than planned for, which it does not for
 /// rates at most 256 times apart); ``read(into:)`` does not allocate.
-/// - Thread: control (the offline driver's thread); one input per job.
+/// - Thread: [control] (the offline driver's thread); one input per job.
 public final class AudioFileInput {
     /// The file as libsndfile describes it.
+    /// - Thread: [control]
     public var info: AudioFileInfo { reader.info }
     public let sampleRate: Double
     public let channels: Int
@@ -28,7 +29,7 @@ public final class AudioFileInput {
 
     /// Opens `path` for a chain running at `sampleRate` with `channels` channels, pulling
     /// blocks of up to `blockSize` frames.
-    /// - Thread: control.
+    /// - Thread: [control]
     public init(
         path: String, sampleRate: Double, channels: Int, blockSize: Int, quality: SampleRateQuality = .best
     ) throws(AudioUnitError) {
@@ -52,7 +53,7 @@ public final class AudioFileInput {
     /// Fills `buffers` (``channels`` channels) with the next `buffers.frameCount` frames and
     /// returns how many are real: all of them until the end, then fewer (the rest zeroed),
     /// then 0.
-    /// - Thread: control; allocation-free.
+    /// - Thread: [control]; allocation-free.
     public func read(into buffers: AudioBuffers) throws(AudioUnitError) -> Int {
         precondition(buffers.channelCount == channels, "\(buffers.channelCount) channels from a \(channels)-channel input")
         while queued < buffers.frameCount, !isDrained {

@@ -7,8 +7,9 @@ import AUCore
 ///
 /// The file gets exactly `round(chain frames × ratio)` frames. Buffers are allocated in
 /// `init`; ``write(_:)`` does not allocate.
-/// - Thread: control (the offline driver's thread); one output per job.
+/// - Thread: [control] (the offline driver's thread); one output per job.
 public final class AudioFileOutput {
+    /// - Thread: [control]
     public var path: String { writer.path }
     public let chainSampleRate: Double
     public let chainChannels: Int
@@ -28,7 +29,7 @@ public final class AudioFileOutput {
     ///   - chainSampleRate, chainChannels: what ``write(_:)`` takes.
     ///   - blockSize: the usual block size (larger blocks work too).
     ///   - inputs: the files the caller reads, never written over.
-    /// - Thread: control.
+    /// - Thread: [control]
     public init(
         path: String, encoding: AudioFileEncoding, fileSampleRate: Double, fileChannels: Int,
         chainSampleRate: Double, chainChannels: Int, blockSize: Int, overwrite: Bool = false, inputs: [String] = [],
@@ -53,7 +54,7 @@ public final class AudioFileOutput {
     }
 
     /// Takes `buffers.frameCount` frames of the chain's output (any count).
-    /// - Thread: control; allocation-free.
+    /// - Thread: [control]; allocation-free.
     public func write(_ buffers: AudioBuffers) throws(AudioUnitError) {
         precondition(buffers.channelCount == chainChannels, "\(buffers.channelCount) channels into a \(chainChannels)-channel output")
         var offset = 0
@@ -75,7 +76,7 @@ public final class AudioFileOutput {
 
     /// Flushes the converter, completes the file and renames it into place; returns the
     /// levels of everything written.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func finish() throws(AudioUnitError) -> AudioLevels {
         precondition(!isFinished, "AudioFileOutput.finish twice")
         isFinished = true
@@ -90,7 +91,7 @@ public final class AudioFileOutput {
     }
 
     /// Abandons the output: nothing appears at ``path``, an existing file is untouched.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func cancel() {
         isFinished = true
         writer.cancel()

@@ -5,7 +5,7 @@ import AUCore
 ///
 /// The interleaved scratch buffer is allocated once in `init`; ``read(into:)`` neither
 /// allocates nor locks, so the per-block loop is allocation-free.
-/// - Thread: control (the offline driver's thread); one reader is used by one thread at a time.
+/// - Thread: [control] (the offline driver's thread); one reader is used by one thread at a time.
 public final class AudioFileReader {
     public let info: AudioFileInfo
     /// The most frames one libsndfile call reads (the scratch buffer's size).
@@ -18,7 +18,7 @@ public final class AudioFileReader {
 
     /// Opens `path`. A missing, unreadable, corrupt or unsupported file is one
     /// ``AudioUnitError`` naming the file and what is wrong (libsndfile's message).
-    /// - Thread: control.
+    /// - Thread: [control]
     public init(path: String, maxFramesPerRead: Int = 4096) throws(AudioUnitError) {
         precondition(maxFramesPerRead > 0, "maxFramesPerRead must be positive")
         switch PathCheck.forReading(path) {
@@ -74,7 +74,7 @@ public final class AudioFileReader {
     /// (fewer only at the end of the file, 0 after it). File channels beyond the buffers'
     /// are skipped, buffer channels beyond the file's are zeroed, and frames after the
     /// returned count are zeroed.
-    /// - Thread: control; allocation-free.
+    /// - Thread: [control]; allocation-free.
     public func read(into buffers: AudioBuffers) throws(AudioUnitError) -> Int {
         let channels = info.channels
         let shared = min(channels, buffers.channelCount)
@@ -108,7 +108,7 @@ public final class AudioFileReader {
     }
 
     /// Moves to `frame` (0 rewinds).
-    /// - Thread: control.
+    /// - Thread: [control]
     public func seek(toFrame frame: Int) throws(AudioUnitError) {
         guard frame >= 0, frame <= info.frames, file.seek(toFrame: frame) else {
             throw .file(info.path, .invalidFile, "cannot seek to frame \(frame); expected 0...\(info.frames) (libsndfile: \(file.errorMessage))")
@@ -118,7 +118,7 @@ public final class AudioFileReader {
 
     /// Reads the rest of the file into new buffers (for tests and short files; the render
     /// loop reads blocks instead).
-    /// - Thread: control.
+    /// - Thread: [control]
     public func readAll() throws(AudioUnitError) -> OwnedAudioBuffers {
         let remaining = max(0, info.frames - position)
         let owned = OwnedAudioBuffers(channels: info.channels, capacity: remaining)

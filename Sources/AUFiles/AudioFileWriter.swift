@@ -11,7 +11,7 @@ import AUCore
 /// 2^(bits-1) steps (the reader's scale, so a 16-bit round trip is exact to 1/32768),
 /// rounded to nearest and clamped (no dither). Float encodings are stored as given.
 /// The interleaving buffer is allocated in `init`; ``write(_:)`` does not allocate.
-/// - Thread: control (the offline driver's thread); one writer is used by one thread at a time.
+/// - Thread: [control] (the offline driver's thread); one writer is used by one thread at a time.
 public final class AudioFileWriter {
     public let path: String
     public let encoding: AudioFileEncoding
@@ -35,7 +35,7 @@ public final class AudioFileWriter {
     /// the rate and channel count for that format, the folder, an existing file) and opens
     /// the temporary file. `inputs` are the files the caller reads, never written over
     /// (nor is a device or a FIFO, see ``AtomicFile``).
-    /// - Thread: control.
+    /// - Thread: [control]
     public init(
         path: String, encoding: AudioFileEncoding, sampleRate: Double, channels: Int,
         overwrite: Bool = false, inputs: [String] = [], maxFramesPerWrite: Int = 4096
@@ -84,7 +84,7 @@ public final class AudioFileWriter {
 
     /// Appends `buffers.frameCount` frames (any count). Buffer channels beyond the file's
     /// are ignored; file channels beyond the buffers' are written silent.
-    /// - Thread: control; allocation-free.
+    /// - Thread: [control]; allocation-free.
     public func write(_ buffers: AudioBuffers) throws(AudioUnitError) {
         guard !failed, !isFinished else {
             throw .file(path, .cannotDoInCurrentContext, "write after the output was \(isFinished ? "finished" : "abandoned after an error")")
@@ -111,7 +111,7 @@ public final class AudioFileWriter {
     }
 
     /// Completes the file (header, flush to disk) and renames it into place.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func finish() throws(AudioUnitError) {
         guard !failed, !isFinished else {
             throw .file(path, .cannotDoInCurrentContext, "finish after the output was \(isFinished ? "finished" : "abandoned after an error")")
@@ -130,7 +130,7 @@ public final class AudioFileWriter {
     }
 
     /// Abandons the output: the temporary file is deleted, the destination is untouched.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func cancel() {
         guard !isFinished else { return }
         abandon()

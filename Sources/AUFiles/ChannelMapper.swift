@@ -11,11 +11,12 @@ import AUCore
 /// - M < N (folding, M > 1): output m is the average of the inputs k with k mod M = m —
 ///   four to stereo is (1+3)/2, (2+4)/2.
 /// No matrix knows surround layouts; a chain that needs one does its own mixing.
-/// - Thread: any; ``map(_:into:)`` does not allocate (render-safe).
+/// - Thread: [any]; ``map(_:into:)`` does not allocate (render-safe).
 public struct ChannelMapper: Sendable, CustomStringConvertible {
     public let inputChannels: Int
     public let outputChannels: Int
 
+    /// - Thread: [any]
     public init(from inputChannels: Int, to outputChannels: Int) {
         precondition(inputChannels > 0 && outputChannels > 0, "channel counts must be positive")
         self.inputChannels = inputChannels
@@ -23,11 +24,12 @@ public struct ChannelMapper: Sendable, CustomStringConvertible {
     }
 
     /// True when ``map(_:into:)`` only copies.
+    /// - Thread: [any]
     public var isIdentity: Bool { inputChannels == outputChannels }
 
     /// Maps `min(input.frameCount, output.frameCount)` frames of `input` into `output`
     /// (`input` and `output` must not share memory unless the mapping is the identity).
-    /// - Thread: any; allocation-free.
+    /// - Thread: [any]; allocation-free.
     public func map(_ input: AudioBuffers, into output: AudioBuffers) {
         precondition(input.channelCount == inputChannels && output.channelCount == outputChannels, "channel counts differ from the mapper's")
         let frames = min(input.frameCount, output.frameCount)
@@ -53,6 +55,7 @@ public struct ChannelMapper: Sendable, CustomStringConvertible {
     }
 
     /// `stereo → mono: average`.
+    /// - Thread: [any]
     public var description: String {
         func name(_ count: Int) -> String { count == 1 ? "mono" : count == 2 ? "stereo" : "\(count) ch" }
         let rule = if isIdentity { "copy" }

@@ -3,7 +3,7 @@ import Foundation
 
 /// The errors of the file layer: every message starts with the file's path, then says what
 /// is wrong and what was expected.
-/// - Thread: control.
+/// - Thread: [control]
 extension AudioUnitError {
     static func file(_ path: String, _ code: AudioUnitErrorCode, _ text: String) -> AudioUnitError {
         AudioUnitError(code, "\(path): \(text)")
@@ -20,7 +20,7 @@ extension AudioUnitError {
     }
 
     /// The error for an output file at `path` that could not be made or moved into place.
-    /// - Thread: any.
+    /// - Thread: [any]
     public static func output(_ path: String, _ failure: AtomicFileFailure) -> AudioUnitError {
         let text: String
         var code = AudioUnitErrorCode.invalidFilePath
@@ -52,7 +52,7 @@ extension AudioUnitError {
 }
 
 /// What the file system says about a path before libsndfile sees it.
-/// - Thread: control.
+/// - Thread: [control]
 enum PathCheck {
     case missing, directory, unreadable, readable
 

@@ -2,7 +2,7 @@ import AUCore
 
 /// Measures ``AudioLevels`` over a stream of blocks: sample peak, RMS and BS.1770 true peak
 /// per channel. State is allocated in `init`; ``process(_:)`` does not allocate.
-/// - Thread: control; one meter per stream.
+/// - Thread: [control]; one meter per stream.
 public final class LevelMeter {
     public let channelCount: Int
     private let filters: [TruePeakFilter]
@@ -11,6 +11,7 @@ public final class LevelMeter {
     private var frames = 0
     private var isFlushed = false
 
+    /// - Thread: [control]
     public init(channels: Int) {
         precondition(channels > 0, "a meter needs channels")
         channelCount = channels
@@ -27,7 +28,7 @@ public final class LevelMeter {
     }
 
     /// Adds a block (at least ``channelCount`` channels; extra channels are not measured).
-    /// - Thread: control; allocation-free.
+    /// - Thread: [control]; allocation-free.
     public func process(_ buffers: AudioBuffers) {
         precondition(!isFlushed, "LevelMeter.process after levels()")
         precondition(buffers.channelCount >= channelCount, "\(buffers.channelCount) channels into a \(channelCount)-channel meter")
@@ -49,7 +50,7 @@ public final class LevelMeter {
 
     /// The levels of everything processed; the first call runs the true-peak filters out,
     /// after which the meter takes no more blocks.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func levels() -> AudioLevels {
         if !isFlushed {
             isFlushed = true

@@ -5,7 +5,7 @@ import Foundation
 /// It draws only when its output (standard error by default) is a terminal, so a piped or
 /// redirected run gets nothing extra. It redraws only when the drawn line changes (once per
 /// percent or bar cell, so a few hundred times at most per run), and ``finish()`` ends the line.
-/// - Thread: control; one bar is drawn by one thread at a time.
+/// - Thread: [control]; one bar is drawn by one thread at a time.
 public final class ProgressBar {
     public let label: String
     public let total: Int
@@ -20,6 +20,7 @@ public final class ProgressBar {
     ///   - total: the amount of work (frames, files); 0 shows an empty bar until finished.
     ///   - descriptor: where to draw, standard error by default.
     ///   - isEnabled: `nil` (the default) draws when `descriptor` is a terminal.
+    /// - Thread: [control]
     public init(label: String, total: Int, width: Int = 30, descriptor: Int32 = STDERR_FILENO, isEnabled: Bool? = nil) {
         self.label = label
         self.total = max(0, total)
@@ -29,6 +30,7 @@ public final class ProgressBar {
     }
 
     /// Shows `completed` of ``total``.
+    /// - Thread: [control]
     public func update(completed: Int) {
         guard isEnabled, !isFinished else { return }
         let line = Self.line(label: label, completed: completed, total: total, width: width)
@@ -38,6 +40,7 @@ public final class ProgressBar {
     }
 
     /// Shows 100% and ends the line.
+    /// - Thread: [control]
     public func finish() {
         guard isEnabled, !isFinished else { return }
         update(completed: total)
@@ -46,6 +49,7 @@ public final class ProgressBar {
     }
 
     /// The bar's text for `completed` of `total` (no control characters).
+    /// - Thread: [control]
     public static func line(label: String, completed: Int, total: Int, width: Int) -> String {
         let fraction = total > 0 ? min(1, max(0, Double(completed) / Double(total))) : 0
         let filled = Int((fraction * Double(width)).rounded(.down))

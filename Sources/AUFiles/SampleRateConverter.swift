@@ -1,7 +1,7 @@
 import AUCore
 
 /// The libsamplerate converter a ``SampleRateConverter`` uses.
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 public enum SampleRateQuality: String, CaseIterable, Sendable {
     /// `SRC_SINC_BEST_QUALITY`: 97 dB SNR, 97% bandwidth; the default for offline work.
     case best
@@ -28,7 +28,7 @@ public enum SampleRateQuality: String, CaseIterable, Sendable {
 /// `round(input frames × ratio)` frames, time-aligned with the input (libsamplerate's sinc
 /// converters compensate their own delay). Equal rates pass samples through untouched.
 /// The output buffer is allocated in `init`; processing does not allocate.
-/// - Thread: control (the offline driver's thread); one converter per stream.
+/// - Thread: [control] (the offline driver's thread); one converter per stream.
 public final class SampleRateConverter {
     public let channels: Int
     public let inputRate: Double
@@ -47,13 +47,14 @@ public final class SampleRateConverter {
     private var isFinished = false
 
     /// The output length for `frames` input frames: `round(frames × ratio)`.
+    /// - Thread: [control]
     public func outputLength(forInputFrames frames: Int) -> Int {
         Int((Double(frames) * ratio).rounded())
     }
 
     /// - Parameter maxInputFrames: the usual block size; sizes the output buffer (larger
     ///   blocks work too, in several `emit` calls).
-    /// - Thread: control.
+    /// - Thread: [control]
     public init(
         channels: Int, inputRate: Double, outputRate: Double, quality: SampleRateQuality = .best,
         maxInputFrames: Int = 4096
@@ -88,7 +89,7 @@ public final class SampleRateConverter {
     deinit { silence.deallocate() }
 
     /// Converts `input` (exactly ``channels`` channels) and emits what is ready.
-    /// - Thread: control; allocation-free.
+    /// - Thread: [control]; allocation-free.
     public func process(
         _ input: AudioBuffers, emit: (AudioBuffers) throws(AudioUnitError) -> Void
     ) throws(AudioUnitError) {
@@ -118,7 +119,7 @@ public final class SampleRateConverter {
     /// Flushes the converter and emits the last frames, so that the total output is exactly
     /// ``outputLength(forInputFrames:)`` of the total input (trimmed, or padded with silence
     /// in the rare case libsamplerate ends a frame short).
-    /// - Thread: control; allocation-free.
+    /// - Thread: [control]; allocation-free.
     public func finish(emit: (AudioBuffers) throws(AudioUnitError) -> Void) throws(AudioUnitError) {
         guard !isFinished else { return }
         isFinished = true

@@ -4,7 +4,7 @@ import CSamplerate
 
 /// One libsamplerate converter state (`SRC_STATE *`) for a single channel, deleted with
 /// the object.
-/// - Thread: control; one state is used by one thread at a time.
+/// - Thread: [control]; one state is used by one thread at a time.
 final class SamplerateState {
     private let state: OpaquePointer
 

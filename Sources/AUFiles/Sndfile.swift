@@ -4,7 +4,7 @@ import CSndfile
 // typed wrappers (the swift-system pattern, DESIGN.md §6).
 
 /// An open libsndfile handle (`SNDFILE *`), closed when the object goes away.
-/// - Thread: control; one handle is used by one thread at a time.
+/// - Thread: [control]; one handle is used by one thread at a time.
 final class SndfileHandle {
     private var handle: OpaquePointer?
     /// What libsndfile reported when opening: rate, channels, frames, format code.

@@ -11,9 +11,10 @@ import Foundation
 /// file order). System exclusive and meta events other than tempo are skipped; a note-on of
 /// velocity 0 becomes a note-off. Unknown chunks are skipped as the standard asks. A
 /// truncated or malformed file is one error naming the file, the track and the byte.
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 public struct StandardMIDIFile: Sendable {
     /// A channel message and when it happens.
+    /// - Thread: [any]
     public struct TimedEvent: Sendable, Equatable {
         public var seconds: Double
         public var status: UInt8
@@ -31,6 +32,7 @@ public struct StandardMIDIFile: Sendable {
     public let duration: Double
 
     /// True when `path` starts like a Standard MIDI File (`MThd`).
+    /// - Thread: [any]
     public static func isMIDIFile(_ path: String) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
@@ -38,6 +40,7 @@ public struct StandardMIDIFile: Sendable {
     }
 
     /// Reads and parses `path`.
+    /// - Thread: [any]
     public init(path: String) throws(AudioUnitError) {
         let data: Data
         do {
@@ -49,6 +52,7 @@ public struct StandardMIDIFile: Sendable {
     }
 
     /// Parses the bytes of a file (`path` names it in errors).
+    /// - Thread: [any]
     public init(data: Data, path: String) throws(AudioUnitError) {
         self.path = path
         var reader = Reader(bytes: [UInt8](data), path: path)

@@ -7,7 +7,7 @@ import AUCore
 /// The quiet window is part of the tail (the output ends with it, as rendered); a tail
 /// that never falls quiet (a self-oscillating delay) stops at the cap, which
 /// ``endedAtCap`` reports so the caller can say so.
-/// - Thread: any; ``accept(_:)`` does not allocate.
+/// - Thread: [any]; ``accept(_:)`` does not allocate.
 public struct TailDetector: Sendable {
     /// Linear threshold: a frame is loud when some channel's magnitude reaches it.
     public let threshold: Float
@@ -20,6 +20,7 @@ public struct TailDetector: Sendable {
     public private(set) var isFinished = false
     public private(set) var endedAtCap = false
 
+    /// - Thread: [any]
     public init(thresholdDBFS: Double = -90, windowFrames: Int, capFrames: Int) {
         precondition(windowFrames > 0 && capFrames >= 0, "a tail needs a window and a non-negative cap")
         threshold = Float(Decibels.toAmplitude(thresholdDBFS))
@@ -30,6 +31,7 @@ public struct TailDetector: Sendable {
     }
 
     /// Window and cap in seconds (defaults: half a second quiet, at most 30 s of tail).
+    /// - Thread: [any]
     public init(sampleRate: Double, thresholdDBFS: Double = -90, windowSeconds: Double = 0.5, capSeconds: Double = 30) {
         self.init(
             thresholdDBFS: thresholdDBFS, windowFrames: max(1, Int((windowSeconds * sampleRate).rounded())),
@@ -39,7 +41,7 @@ public struct TailDetector: Sendable {
     /// Takes a block rendered after the input ended and returns how many of its frames
     /// belong to the tail: all of them until the tail is over, then the frames up to the
     /// end of the quiet window (or the cap), then 0.
-    /// - Thread: any; allocation-free.
+    /// - Thread: [any]; allocation-free.
     public mutating func accept(_ buffers: AudioBuffers) -> Int {
         var accepted = 0
         while accepted < buffers.frameCount, !isFinished {

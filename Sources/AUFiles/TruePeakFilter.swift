@@ -4,7 +4,7 @@
 ///
 /// One instance measures one channel; history carries over between blocks, so block
 /// boundaries change nothing. ``flush()`` runs the last samples out through the filter.
-/// - Thread: control; ``process(_:count:)`` does not allocate.
+/// - Thread: [control]; ``process(_:count:)`` does not allocate.
 final class TruePeakFilter {
     /// Annex 2's phases, `y[4n+p] = Σ_k phase[p][k] · x[n−k]`.
     static let phases: [[Double]] = [

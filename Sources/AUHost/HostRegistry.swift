@@ -5,13 +5,15 @@ import AULV2
 import AUNative
 
 /// Builds the registry of every unit on the machine: built-in units, then each backend.
-/// - Thread: control.
+/// - Thread: [control]
 public enum HostRegistry {
     /// The providers, in discovery order.
+    /// - Thread: [control]
     public static func providers() -> [any ComponentProvider] {
         [BuiltinUnits(), JACKUnits(), LV2Provider(discoveryCacheFolder: LV2Provider.standardCacheFolder), NativeProvider()]
     }
 
+    /// - Thread: [control]
     public static func make() -> ComponentRegistry {
         ComponentRegistry(providers: providers())
     }

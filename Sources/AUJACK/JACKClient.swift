@@ -6,7 +6,7 @@ import Synchronization
 
 /// A connection to a JACK server (`jack_client_t`), owned: closing happens in `deinit` at
 /// the latest. Registers ports, connects them, reports server events.
-/// - Thread: control, except where a member says otherwise.
+/// - Thread: [control], except where a member says otherwise.
 public final class JACKClient: @unchecked Sendable {
     /// The `jack_client_t`, for the process thread's state and the package's test clients.
     package let handle: OpaquePointer
@@ -20,6 +20,7 @@ public final class JACKClient: @unchecked Sendable {
 
     /// Opens a client; never starts a server. Fails with a message naming the server and
     /// the reason (not running, name taken…).
+    /// - Thread: [control]
     public init(name: String, serverName: String? = nil) throws(JACKError) {
         au_jack_silence_library_messages()
         var status = jack_status_t(rawValue: 0)
@@ -39,6 +40,7 @@ public final class JACKClient: @unchecked Sendable {
     deinit { close() }
 
     /// Deactivates and closes the client; ports are unregistered by JACK. Idempotent.
+    /// - Thread: [control]
     public func close() {
         guard !isClosed else { return }
         isClosed = true
@@ -47,16 +49,21 @@ public final class JACKClient: @unchecked Sendable {
     }
 
     /// The server's sample rate in Hz.
+    /// - Thread: [control]
     public var sampleRate: Double { Double(jack_get_sample_rate(handle)) }
     /// The server's current period in frames.
+    /// - Thread: [control]
     public var bufferSize: Int { Int(jack_get_buffer_size(handle)) }
     /// The server's DSP load in percent.
+    /// - Thread: [control]
     public var cpuLoad: Double { Double(jack_cpu_load(handle)) }
     /// Whether the server runs with real-time scheduling.
+    /// - Thread: [control]
     public var isRealTime: Bool { jack_is_realtime(handle) != 0 }
 
     /// Registers a port `NAME` on this client: a capture port (JACK writes it, the client
     /// reads it) or a playback port (the client writes it, JACK reads it).
+    /// - Thread: [control]
     public func registerPort(_ portName: String, kind: JACKPort.Kind, direction: JACKPort.Direction) throws(JACKError) -> JACKPort {
         let flags = direction == .capture ? JackPortIsInput.rawValue : JackPortIsOutput.rawValue
         guard let port = jack_port_register(handle, portName, Self.typeName(kind), UInt(flags), 0) else {
@@ -66,11 +73,13 @@ public final class JACKClient: @unchecked Sendable {
     }
 
     /// Unregisters a port of this client.
+    /// - Thread: [control]
     public func unregisterPort(_ port: JACKPort) {
         if !events.serverIsGone { jack_port_unregister(handle, port.handle) }
     }
 
     /// Starts calling the process callback.
+    /// - Thread: [control]
     public func activate() throws(JACKError) {
         guard jack_activate(handle) == 0 else { throw JACKError("cannot activate JACK client '\(name)'") }
         isActivated = true
@@ -78,6 +87,7 @@ public final class JACKClient: @unchecked Sendable {
 
     /// Stops calling the process callback (ports stay registered); when it returns, the
     /// process callback runs no more.
+    /// - Thread: [control]
     public func deactivate() {
         if !events.serverIsGone { jack_deactivate(handle) }
         isActivated = false
@@ -85,11 +95,12 @@ public final class JACKClient: @unchecked Sendable {
 
     /// Whether JACK calls the process callback: between ``activate()`` and ``deactivate()``
     /// or ``close()``, while the server is there.
-    /// - Thread: control.
+    /// - Thread: [control]
     public var isActive: Bool { isActivated && !events.serverIsGone }
     private var isActivated = false
 
     /// Connects two ports by full name (`client:port`), output first.
+    /// - Thread: [control]
     public func connect(_ source: String, to destination: String) throws(JACKError) {
         let result = jack_connect(handle, source, destination)
         guard result == 0 || result == Int32(EEXIST) else {
@@ -99,12 +110,14 @@ public final class JACKClient: @unchecked Sendable {
 
     /// Full names of the ports that send (JACK output ports: what a capture port is
     /// connected from) matching a regular expression over full names and a kind.
+    /// - Thread: [control]
     public func sources(matching pattern: String? = nil, kind: JACKPort.Kind, physicalOnly: Bool = false) -> [String] {
         ports(matching: pattern, kind: kind, flags: JackPortIsOutput.rawValue, physicalOnly: physicalOnly)
     }
 
     /// Full names of the ports that receive (JACK input ports: what a playback port is
     /// connected to) matching a regular expression over full names and a kind.
+    /// - Thread: [control]
     public func destinations(matching pattern: String? = nil, kind: JACKPort.Kind, physicalOnly: Bool = false) -> [String] {
         ports(matching: pattern, kind: kind, flags: JackPortIsInput.rawValue, physicalOnly: physicalOnly)
     }
@@ -127,6 +140,7 @@ public final class JACKClient: @unchecked Sendable {
     }
 
     /// Asks the server to change its period (every client follows).
+    /// - Thread: [control]
     public func setBufferSize(_ frames: Int) throws(JACKError) {
         guard jack_set_buffer_size(handle, UInt32(frames)) == 0 else {
             throw JACKError("the JACK server refused a period of \(frames) frames")
@@ -134,14 +148,19 @@ public final class JACKClient: @unchecked Sendable {
     }
 
     /// Starts JACK transport rolling (for every client of the server).
+    /// - Thread: [control]
     public func startTransport() { jack_transport_start(handle) }
     /// Stops JACK transport.
+    /// - Thread: [control]
     public func stopTransport() { jack_transport_stop(handle) }
 
     /// The number of xruns the server reported since the client opened.
+    /// - Thread: [control]
     public var xrunCount: Int { events.xruns }
     /// True once the server has shut down or thrown the client out.
+    /// - Thread: [control]
     public var serverIsGone: Bool { events.serverIsGone }
     /// JACK's reason for the shutdown, once it happened.
+    /// - Thread: [control]
     public var shutdownReason: String? { events.shutdownReason }
 }

@@ -10,7 +10,7 @@ import Synchronization
 /// Built on the control thread by ``JACKIOUnit`` when it initializes (port handles,
 /// preallocated tables, the graph and its units taking MIDI resolved to unretained
 /// references) and published to the process callback through ``JACKCycleSlot``.
-/// - Thread: render for ``run(frames:)``; JACK's latency thread for
+/// - Thread: [render] for ``run(frames:)``; JACK's latency thread for
 ///   ``reportLatency(mode:)``; control for the rest.
 struct JACKCycle {
     /// The most MIDI events one period delivers (more are dropped).
@@ -61,11 +61,11 @@ struct JACKCycle {
     }
 
     /// Starts the fade-out from its beginning again (before a new start).
-    /// - Thread: control, while the client is not active.
+    /// - Thread: [control], while the client is not active.
     mutating func rewindFade() { fadePosition = 0 }
 
     /// Frees the tables; the process callback no longer runs.
-    /// - Thread: control.
+    /// - Thread: [control]
     func deallocate() {
         capturePorts.deallocate()
         playbackPorts.deallocate()
@@ -76,7 +76,7 @@ struct JACKCycle {
     }
 
     /// One JACK period, top to bottom.
-    /// - Thread: render (JACK's process thread). No allocation, no lock, no syscall, no retain.
+    /// - Thread: [render] (JACK's process thread). No allocation, no lock, no syscall, no retain.
     mutating func run(frames: jack_nframes_t) -> Int32 {
         // The slot is borrowed, not retained, for the period.
         RenderThread.run { slot._withUnsafeGuaranteedRef { slot in
@@ -130,7 +130,7 @@ struct JACKCycle {
 
     /// JACK transport as a ``TransportState``: rolling, tempo and bar/beat when a timebase
     /// master provides them, else beats counted from the frame at 120 BPM.
-    /// - Thread: render (`jack_transport_query` is real-time safe).
+    /// - Thread: [render] (`jack_transport_query` is real-time safe).
     private func readTransport(into transport: Unmanaged<HostTransport>) {
         var position = jack_position_t()
         let state = jack_transport_query(client, &position)
@@ -152,7 +152,7 @@ struct JACKCycle {
     }
 
     /// Copies the period's short MIDI messages into the preallocated list (JACK sorts them).
-    /// - Thread: render.
+    /// - Thread: [render]
     private func readMIDI(frames: jack_nframes_t) -> Int {
         guard let midiInPort, let buffer = jack_port_get_buffer(midiInPort, frames) else { return 0 }
         let available = Int(jack_midi_get_event_count(buffer))
@@ -170,7 +170,7 @@ struct JACKCycle {
     }
 
     /// A linear fade to silence over `fadeFrames`, then silence.
-    /// - Thread: render.
+    /// - Thread: [render]
     private mutating func applyFade(_ playback: AudioBuffers, slot: JACKCycleSlot) {
         let start = fadePosition
         for channel in 0..<playback.channelCount {
@@ -186,7 +186,7 @@ struct JACKCycle {
 
     /// Reports the latency of a path through the client: the ports upstream plus ours. For
     /// capture latency "upstream" is the capture side, for playback latency the playback side.
-    /// - Thread: JACK's latency callback (not the process thread; may be called anytime).
+    /// - Thread: [control] JACK's latency callback (not the process thread; may be called anytime).
     func reportLatency(mode: jack_latency_callback_mode_t) {
         let own = UInt32(slot._withUnsafeGuaranteedRef { $0.latency.load(ordering: .relaxed) })
         let (upstreamPorts, downstreamPorts) = mode == JackCaptureLatency ? (capturePorts, playbackPorts) : (playbackPorts, capturePorts)

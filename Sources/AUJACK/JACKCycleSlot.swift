@@ -5,7 +5,7 @@ import Synchronization
 /// Where the control thread hands a ``JACKCycle`` to JACK's threads, and what passes
 /// between them while it runs: the published cycle (one atomic pointer), mute and fade
 /// requests in, counts out. It is the context of the process and latency callbacks.
-/// - Thread: any; the process thread only loads and adds atomics.
+/// - Thread: [any]; the process thread only loads and adds atomics.
 final class JACKCycleSlot: @unchecked Sendable {
     /// The published `UnsafeMutablePointer<JACKCycle>`, or 0.
     private let current = Atomic<UInt>(0)
@@ -19,14 +19,14 @@ final class JACKCycleSlot: @unchecked Sendable {
 
     /// Publishes `cycle` (nil: none) and returns the one it replaces, for the caller to
     /// free once the process callback can no longer run it (after deactivation).
-    /// - Thread: control.
+    /// - Thread: [control]
     func publish(_ cycle: UnsafeMutablePointer<JACKCycle>?) -> UnsafeMutablePointer<JACKCycle>? {
         let bits = current.exchange(cycle.map { UInt(bitPattern: $0) } ?? 0, ordering: .acquiringAndReleasing)
         return UnsafeMutablePointer(bitPattern: bits)
     }
 
     /// Makes JACK call the published cycle every period, and for latency.
-    /// - Thread: control, before activation.
+    /// - Thread: [control], before activation.
     func install(on client: OpaquePointer) {
         let context = Unmanaged.passUnretained(self).toOpaque()
         // The process thread does nothing but render: denormals stay flushed on it.

@@ -2,7 +2,7 @@ import CAUJack
 import CJack
 
 /// A JACK failure: what was attempted, on which server, and JACK's status bits in words.
-/// - Thread: any.
+/// - Thread: [any]
 public struct JACKError: Error, Sendable, CustomStringConvertible {
     /// What failed, in words.
     public var message: String
@@ -10,6 +10,7 @@ public struct JACKError: Error, Sendable, CustomStringConvertible {
     public var status: UInt32
 
     /// An error with its message and JACK's status bits, if any.
+    /// - Thread: [any]
     public init(_ message: String, status: UInt32 = 0) {
         self.message = message
         self.status = status
@@ -32,5 +33,6 @@ public struct JACKError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The message.
+    /// - Thread: [any]
     public var description: String { message }
 }

@@ -4,7 +4,7 @@ import Synchronization
 
 /// What JACK's own threads tell the client: xruns, a server shutdown, buffer-size and
 /// sample-rate changes. Written from JACK's notification threads, read anywhere.
-/// - Thread: any; the callbacks run on JACK's threads and only touch atomics, except the
+/// - Thread: [any]; the callbacks run on JACK's threads and only touch atomics, except the
 ///   shutdown reason, which is copied under a mutex (JACK's shutdown thread is not real-time).
 final class JACKEvents: @unchecked Sendable {
     private let xrunCount = Atomic<Int>(0)

@@ -18,7 +18,7 @@ import Glibc
 /// (registers the ports; a bus whose rate differs from the server's is refused) →
 /// ``start()`` (`AudioOutputUnitStart`) → ``stop()`` (fades out) → `uninitialize()` /
 /// `dispose()` (unregisters, closes).
-/// - Thread: control.
+/// - Thread: [control]
 public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
     /// `auou:jack:AUHs`.
     public static let componentDescription = ComponentDescription(type: ComponentType.output, subtype: "jack", manufacturer: "AUHs")
@@ -50,6 +50,7 @@ public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
     private var isStarted = false
 
     /// A unit with stereo capture and playback buses.
+    /// - Thread: [control]
     public init() {
         super.init(
             description: Self.componentDescription, name: "JACK I/O", inputs: [.canonical(channels: 2, name: "To JACK playback")],
@@ -57,6 +58,7 @@ public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
     }
 
     /// Any channel count (1…64); while connected, only the server's sample rate.
+    /// - Thread: [control]
     override public func validateFormat(_ format: StreamFormat, scope: Scope, element: Element) throws(AudioUnitError) {
         try format.validate()
         guard format.isFloat, !format.isInterleaved, format.bitsPerChannel == 32 else {
@@ -68,6 +70,7 @@ public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
     }
 
     /// Connects to the JACK server (never starts one) and sets every bus to its sample rate.
+    /// - Thread: [control]
     public func open() throws(JACKError) {
         guard client == nil else { return }
         let client = try JACKClient(name: clientName, serverName: serverName)
@@ -82,6 +85,7 @@ public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
 
     /// Registers the ports (`in_N` for the capture bus's channels, `out_N` for the playback
     /// bus's, `midi_in` when a unit of the graph takes MIDI) and publishes the cycle.
+    /// - Thread: [control]
     override public func allocateRenderResources() throws(AudioUnitError) {
         do {
             try open()
@@ -117,6 +121,7 @@ public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
         deallocate(slot.publish(cycle))
     }
 
+    /// - Thread: [control]
     override public func deallocateRenderResources() {
         stop()
         deallocate(slot.publish(nil))
@@ -124,6 +129,7 @@ public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
         unregisterPorts()
     }
 
+    /// - Thread: [control]
     override public func disposeResources() {
         client?.close()
         client = nil
@@ -150,6 +156,7 @@ public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
     }
 
     /// Starts the device: JACK runs the cycle every period (`AudioOutputUnitStart`).
+    /// - Thread: [control]
     public func start() throws(AudioUnitError) {
         guard let client, let cycle else { throw AudioUnitError(.uninitialized, "JACK I/O: initialize the unit before starting it") }
         guard !isStarted else { return }
@@ -167,11 +174,11 @@ public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
     /// Fades the playback out over ``fadeFrames``, then deactivates the client
     /// (`AudioOutputUnitStop`): when it returns, JACK no longer runs the cycle. Returns at
     /// once when the server is gone; waits at most 1 s for the fade.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func stop() { stop(timeout: 1) }
 
     /// ``stop()``, waiting at most `timeout` seconds for the fade.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func stop(timeout: Double) {
         guard isStarted, let client else { return }
         isStarted = false
@@ -190,6 +197,7 @@ public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
 
     /// Connects the capture ports from and the playback ports to the given ports, channel
     /// by channel (the last port given serves any extra channels).
+    /// - Thread: [control]
     public func connect(captureFrom sources: [String], playbackTo destinations: [String]) throws(JACKError) {
         guard let client else { throw JACKError("JACK I/O: open the unit before connecting it") }
         for (index, port) in capturePorts.enumerated() where !sources.isEmpty {
@@ -203,6 +211,7 @@ public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
     /// Connects the capture ports from the audio ports matching `capturePattern` and the
     /// playback ports to those matching `playbackPattern` (regular expressions over full
     /// port names), channel by channel; a pattern matching nothing is an error naming it.
+    /// - Thread: [control]
     public func connect(captureMatching capturePattern: String?, playbackMatching playbackPattern: String?) throws(JACKError) {
         guard let client else { throw JACKError("JACK I/O: open the unit before connecting it") }
         var sources: [String] = []
@@ -219,6 +228,7 @@ public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
     }
 
     /// Connects to the system's physical capture and playback ports.
+    /// - Thread: [control]
     public func connectToSystem() throws(JACKError) {
         guard let client else { throw JACKError("JACK I/O: open the unit before connecting it") }
         try connect(
@@ -227,6 +237,7 @@ public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
     }
 
     /// Connects every MIDI output port whose name matches `pattern` to `midi_in`.
+    /// - Thread: [control]
     public func connectMIDI(from pattern: String) throws(JACKError) {
         guard let client, let midiInPort else { throw JACKError("this graph takes no MIDI: there is no midi_in port") }
         let sources = client.sources(matching: pattern, kind: .midi)
@@ -237,6 +248,7 @@ public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
     // MARK: - While running
 
     /// The processing latency the ports report, in frames (the graph's latency).
+    /// - Thread: [control]
     public var latencyFrames: Int {
         get { slot.latency.load(ordering: .relaxed) }
         set {
@@ -246,27 +258,34 @@ public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
     }
 
     /// Plays silence while the graph is being rebuilt.
+    /// - Thread: [control]
     public var isMuted: Bool {
         get { slot.muted.load(ordering: .relaxed) }
         set { slot.muted.store(newValue, ordering: .relaxed) }
     }
 
     /// How many periods the graph failed to render (the playback was silenced).
+    /// - Thread: [control]
     public var renderErrorCount: Int { slot.renderErrors.load(ordering: .relaxed) }
     /// How many periods ran.
+    /// - Thread: [control]
     public var cycleCount: Int { slot.cycles.load(ordering: .relaxed) }
     /// Bumped by buffer-size and sample-rate changes; compare to re-initialise.
+    /// - Thread: [control]
     public var configurationGeneration: Int { client?.events.generation ?? 0 }
 }
 
 /// The JACK I/O unit as a component of the registry.
-/// - Thread: control.
+/// - Thread: [control]
 public struct JACKUnits: ComponentProvider {
     /// The provider; it finds its one component at once.
+    /// - Thread: [control]
     public init() {}
     /// Built into the host.
+    /// - Thread: [control]
     public var format: ComponentFormat { .builtin }
     /// `auou:jack:AUHs`, never a problem.
+    /// - Thread: [control]
     public func discoverComponents() -> (components: [Component], problems: [DiscoveryProblem]) {
         let component = Component(
             description: JACKIOUnit.componentDescription, name: "JACK I/O", manufacturerName: "AUHost", version: "1.0.0",

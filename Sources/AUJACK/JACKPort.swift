@@ -2,11 +2,13 @@ import AUCore
 import CJack
 
 /// A port registered on a ``JACKClient``.
-/// - Thread: control, except where a member says otherwise.
+/// - Thread: [control], except where a member says otherwise.
 public struct JACKPort: @unchecked Sendable {
     /// What the port carries.
+    /// - Thread: [control]
     public enum Kind: String, Sendable { case audio, midi }
     /// Which way the port carries it, seen from the client's graph.
+    /// - Thread: [control]
     public enum Direction: String, Sendable {
         /// From JACK into the graph (a JACK input port: `in_N`, `midi_in`).
         case capture
@@ -25,7 +27,7 @@ public struct JACKPort: @unchecked Sendable {
 
     /// Writes this cycle's MIDI output: clears the port's buffer, then writes `events`
     /// (sorted, offsets within the cycle). Call it every cycle, with no events when silent.
-    /// - Thread: render (the process callback). No allocation, no lock.
+    /// - Thread: [render] (the process callback). No allocation, no lock.
     public func writeMIDI(_ events: UnsafeBufferPointer<MIDIEvent>, frames: Int) {
         guard kind == .midi, direction == .playback, let buffer = jack_port_get_buffer(handle, UInt32(frames)) else { return }
         jack_midi_clear_buffer(buffer)
@@ -38,12 +40,14 @@ public struct JACKPort: @unchecked Sendable {
     }
 
     /// Tells JACK how many frames this port's signal lags (playback) or leads (capture).
+    /// - Thread: [control]
     public func setLatency(frames: Int) {
         var range = jack_latency_range_t(min: UInt32(frames), max: UInt32(frames))
         jack_port_set_latency_range(handle, direction == .playback ? JackPlaybackLatency : JackCaptureLatency, &range)
     }
 
     /// The latency JACK reports for the port in the given mode, as (min, max) frames.
+    /// - Thread: [control]
     public func latency(playback: Bool) -> (min: Int, max: Int) {
         var range = jack_latency_range_t()
         jack_port_get_latency_range(handle, playback ? JackPlaybackLatency : JackCaptureLatency, &range)

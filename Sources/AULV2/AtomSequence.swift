@@ -1,7 +1,7 @@
 import AUCore
 
 /// The URIDs the render path writes and reads atoms with, interned at start-up.
-/// - Thread: any (plain values).
+/// - Thread: [any] (plain values).
 struct AtomURIDs: BitwiseCopyable {
     var sequence: UInt32
     var chunk: UInt32
@@ -41,7 +41,7 @@ struct AtomURIDs: BitwiseCopyable {
 /// Reads and writes an `atom:Sequence` in a caller-owned buffer, in place:
 /// `LV2_Atom {size, type}`, `LV2_Atom_Sequence_Body {unit, pad}`, then events
 /// (`int64 frames`, `LV2_Atom`, body padded to 8 bytes).
-/// - Thread: render (no allocation; the buffer is preallocated).
+/// - Thread: [render] (no allocation; the buffer is preallocated).
 struct AtomSequence {
     let buffer: UnsafeMutableRawPointer
     let capacity: Int

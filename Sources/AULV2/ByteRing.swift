@@ -3,7 +3,7 @@ import Synchronization
 /// A fixed-capacity single-producer / single-consumer ring of variable-size messages
 /// (a 4-byte length, then the bytes): how worker requests and responses cross threads.
 /// A message becomes visible whole or not at all; a full ring refuses it.
-/// - Thread: init / deinit on the control thread; ``write(_:count:)`` on the producer's
+/// - Thread: [control] init / deinit; ``write(_:count:)`` on the producer's
 ///   thread, ``read(into:capacity:)`` on the consumer's; never allocates or locks.
 final class ByteRing: @unchecked Sendable {
     private let storage: UnsafeMutablePointer<UInt8>
@@ -20,7 +20,7 @@ final class ByteRing: @unchecked Sendable {
     deinit { storage.deallocate() }
 
     /// Appends one message; false when it does not fit.
-    /// - Thread: the producer's.
+    /// - Thread: [any] the one producer's thread.
     func write(_ bytes: UnsafeRawPointer?, count: Int) -> Bool {
         let tailIndex = tail.load(ordering: .relaxed)
         let free = capacity - (tailIndex - head.load(ordering: .acquiring))
@@ -34,7 +34,7 @@ final class ByteRing: @unchecked Sendable {
 
     /// Takes the oldest message into `buffer` and returns its size, or nil when the ring is
     /// empty or the message is larger than `capacity` (then it is dropped).
-    /// - Thread: the consumer's.
+    /// - Thread: [any] the one consumer's thread.
     func read(into buffer: UnsafeMutableRawPointer, capacity bufferCapacity: Int) -> Int? {
         let headIndex = head.load(ordering: .relaxed)
         let available = tail.load(ordering: .acquiring) - headIndex

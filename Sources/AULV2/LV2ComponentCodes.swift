@@ -17,7 +17,7 @@ import Foundation
 ///   code, the n-th has its last character replaced by the n-th of `1…9A…Z`. Plugins whose
 ///   subtypes clash under one manufacturer are sorted by URI and resolved the same way
 ///   (lower-case `1…9a…z`), skipping codes already taken.
-/// - Thread: any.
+/// - Thread: [any]
 enum LV2ComponentCodes {
     struct Entry {
         var uri: String

@@ -7,7 +7,7 @@ import AUCore
 /// Any other class (Effect and its children, Analyser, Utility, MIDI, plain Plugin) is typed
 /// by its ports: no audio but MIDI → `aumi`; audio out without audio in → `aumu` with a MIDI
 /// input, else `augn`; audio in with a MIDI input → `aumf`; anything else → `aufx`.
-/// - Thread: any.
+/// - Thread: [any]
 enum LV2ComponentType {
     /// Classes that decide the type by themselves.
     static let byClass: [String: FourCharCode] = [

@@ -10,7 +10,7 @@ import Foundation
 /// read again.
 ///
 /// One file per LV2 path, written atomically; an unreadable file is a miss.
-/// - Thread: control.
+/// - Thread: [control]
 struct LV2DiscoveryCache {
     /// A file's size and modification time.
     struct Stamp {
@@ -113,7 +113,7 @@ struct LV2DiscoveryCache {
 
     /// The fingerprint of what discovery reads: every bundle folder, `.ttl` and `.so` file in
     /// the folders that hold the plugins' bundles, and `files` (the probe cache).
-    /// - Thread: control. It asks lilv for bundle paths only, which
+    /// - Thread: [control] It asks lilv for bundle paths only, which
     ///   the manifests gave (asking for a binary would make lilv parse the plugin's data).
     static func stamps(of world: LV2World, also files: [String] = []) -> [String: Stamp] {
         var folders = Set<String>()

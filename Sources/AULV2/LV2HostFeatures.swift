@@ -6,7 +6,7 @@ import Glibc
 /// Whether a unit renders live (a JACK callback: worker thread) or offline (immediate
 /// worker). Both pass `lv2:isLive`: AUHost runs a plugin's cycles back to back and never
 /// caches its output, live or offline, which is all the feature asks of a host.
-/// - Thread: any.
+/// - Thread: [any]
 public enum LV2RenderMode: Sendable {
     case live
     case offline
@@ -16,7 +16,7 @@ public enum LV2RenderMode: Sendable {
 /// that every pointer handed to the plugin lives exactly as long as the instance:
 /// urid map / unmap, options, buf-size, worker schedule, log, state makePath / mapPath /
 /// freePath, and isLive.
-/// - Thread: control; the C callbacks run on the threads the LV2 specs allow.
+/// - Thread: [control]; the C callbacks run on the threads the LV2 specs allow.
 final class LV2HostFeatures: @unchecked Sendable {
     /// Features whose URIs a plugin may require that the host satisfies by how it behaves
     /// (it never processes in place, splits cycles into powers of two when asked, bounds

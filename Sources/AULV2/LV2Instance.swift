@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// All render-side tables are raw buffers so that the render thread reads them without
 /// ARC traffic or allocation.
-/// - Thread: created and released on the control thread; the `render…` members are used on
+/// - Thread: [control] creates and releases it; [render] uses the `render…` members, on
 ///   the render thread.
 final class LV2Instance: @unchecked Sendable {
     // What the render path reads every cycle comes first, in declaration order, so that an
@@ -97,7 +97,7 @@ final class LV2Instance: @unchecked Sendable {
     }
 
     /// Instantiates the plugin and connects its control and atom ports.
-    /// - Thread: control.
+    /// - Thread: [control]
     init(
         plugin: LilvPluginHandle, uri: String, layout: LV2PortLayout, features: LV2HostFeatures, urids: URIDMap,
         sampleRate: Double, maximumFrames: Int, sequenceSize: Int, powerOf2: Bool, parameters: ParameterTable
@@ -192,11 +192,11 @@ final class LV2Instance: @unchecked Sendable {
     }
 
     /// Activates the instance (after any state was restored).
-    /// - Thread: control.
+    /// - Thread: [control]
     func activate() { lilv.descriptor?.pointee.activate?(handle) }
 
     /// Deactivates the instance (before it is freed, or activated again by a reset).
-    /// - Thread: control.
+    /// - Thread: [control]
     func deactivate() { lilv.descriptor?.pointee.deactivate?(handle) }
 
     deinit {
@@ -216,7 +216,7 @@ final class LV2Instance: @unchecked Sendable {
     /// `offset` (the silence or sink buffer for a channel the caller did not give), calling
     /// the plugin only for ports whose buffer moved, and reading nothing when the caller's
     /// ``BufferStamp`` is the one the ports were connected with.
-    /// - Thread: render.
+    /// - Thread: [render]
     @inline(__always)
     func connectAudio(inputs: UnsafeBufferPointer<AudioBuffers>, outputs: UnsafeBufferPointer<AudioBuffers>, offset: Int, stamp: UInt64) {
         // The caller's stamp says the pointers are those the ports were connected to.
@@ -238,7 +238,7 @@ final class LV2Instance: @unchecked Sendable {
 
     /// Fills the control input ports from `parameters` when any input parameter changed
     /// since the last fill.
-    /// - Thread: render.
+    /// - Thread: [render]
     @inline(__always)
     func copyControlInputs(from parameters: ParameterTable) {
         let changes = parameters.inputChangeCount
@@ -253,7 +253,7 @@ final class LV2Instance: @unchecked Sendable {
     /// the MIDI events in the window of `frames` frames from `offset`, and a `time:Position`
     /// when the transport jumped, started, stopped or changed tempo. Needed only when there
     /// are events or the plugin follows the transport (which this tracks every run).
-    /// - Thread: render.
+    /// - Thread: [render]
     @inline(__always)
     func prepareAtoms(midi: UnsafeBufferPointer<MIDIEvent>, offset: Int, frames: Int, sampleTime: Double, transport: TransportState) {
         let last = cycle.pointee
@@ -279,7 +279,7 @@ final class LV2Instance: @unchecked Sendable {
     /// again, right after `run()` (and after the MIDI output was collected), while the
     /// plugin's reads and writes of them are still in the cache: done before the next run,
     /// it cost a cache miss per port.
-    /// - Thread: render.
+    /// - Thread: [render]
     @inline(__always)
     func resetAtoms() {
         for atom in atomPorts {
@@ -288,7 +288,7 @@ final class LV2Instance: @unchecked Sendable {
     }
 
     /// Runs the plugin for `frames` frames, then delivers worker responses.
-    /// - Thread: render. The plugin call is the trust boundary.
+    /// - Thread: [render] The plugin call is the trust boundary.
     @inline(__always)
     func run(frames: Int) {
         runFunction(handle, UInt32(frames))
@@ -296,7 +296,7 @@ final class LV2Instance: @unchecked Sendable {
     }
 
     /// Passes the MIDI the plugin wrote to `ring`, offsets made relative to the slice.
-    /// - Thread: render.
+    /// - Thread: [render]
     @inline(__always)
     func collectMIDIOutput(offset: Int, into ring: RealTimeRing<MIDIEvent>) {
         for atom in atomPorts where !atom.isInput && atom.carriesMIDI {

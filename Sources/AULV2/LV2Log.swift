@@ -11,7 +11,7 @@ import Synchronization
 /// printed later by ``drain()``; messages from other threads are kept at once. Errors and
 /// warnings are printed on standard error with the plugin's URI; every message is kept in
 /// ``recentMessages`` (the last 32) so that errors can quote what the plugin said.
-/// - Thread: the sink runs on any thread; ``drain()`` and ``recentMessages`` on control.
+/// - Thread: [any] the sink runs anywhere; ``drain()`` and ``recentMessages`` on control.
 final class LV2Log: @unchecked Sendable {
     /// One message on its way out of the render thread.
     struct Line: BitwiseCopyable {
@@ -52,7 +52,7 @@ final class LV2Log: @unchecked Sendable {
     /// The last messages, oldest first, each as `level: text`.
     var recentMessages: [String] { kept.withLock { $0 } }
 
-    /// - Thread: any.
+    /// - Thread: [any]
     private func receive(type: UInt32, message: UnsafePointer<CChar>) {
         if RenderThread.isCurrent {
             var line = Line()
@@ -67,7 +67,7 @@ final class LV2Log: @unchecked Sendable {
     }
 
     /// Keeps and prints what the render thread logged.
-    /// - Thread: control.
+    /// - Thread: [control]
     func drain() {
         while let line = renderLines.pop() {
             let length = Int(line.length)

@@ -2,7 +2,7 @@ import AUCore
 
 /// What discovery knows about one LV2 plugin, read from its Turtle without touching its
 /// ports when the class alone decides the type.
-/// - Thread: any (a plain value); made on the control thread.
+/// - Thread: [any] (a plain value); made on the control thread.
 struct LV2PluginInfo: Sendable {
     var uri: String
     var name: String
@@ -22,7 +22,7 @@ struct LV2PluginInfo: Sendable {
 
     /// Reads a plugin's description; nil when lilv finds its data broken (unparsable
     /// Turtle, no name, no type), with the reason.
-    /// - Thread: control.
+    /// - Thread: [control]
     static func read(_ plugin: LilvPluginHandle, world: LV2World) -> Result<LV2PluginInfo, AudioUnitError> {
         let nodes = world.nodes
         let uri = plugin.uri ?? "?"

@@ -1,7 +1,7 @@
 import AUCore
 
 /// One port of an LV2 plugin as the host uses it.
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 struct LV2Port: Sendable {
     enum Kind: Sendable, Equatable {
         case audio, control, cv, atom

@@ -9,7 +9,7 @@ import AUCore
 /// - Each CV port is a mono bus of its own, after the audio buses, named "CV: name".
 /// - Control inputs are parameters and control outputs read-only output parameters, with
 ///   the port index as the parameter ID and the port symbol as the identifier.
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 struct LV2PortLayout: Sendable {
     struct Bus: Sendable {
         var name: String
@@ -131,7 +131,7 @@ struct LV2PortLayout: Sendable {
 }
 
 /// The units extension's units as ``ParameterUnit``s.
-/// - Thread: any.
+/// - Thread: [any]
 enum LV2Units {
     static let table: [String: ParameterUnit] = [
         LV2URI.unitsDb: .decibels, LV2URI.unitsHz: .hertz, LV2URI.unitsMs: .milliseconds, LV2URI.unitsS: .seconds,

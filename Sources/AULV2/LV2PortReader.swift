@@ -1,7 +1,7 @@
 import AUCore
 
 /// Reads a plugin's ports from lilv, once, when a unit is created (never at discovery).
-/// - Thread: control.
+/// - Thread: [control]
 enum LV2PortReader {
     static func ports(of plugin: LilvPluginHandle, world: LV2World) -> [LV2Port] {
         let nodes = world.nodes

@@ -4,10 +4,11 @@ import Foundation
 
 /// Instantiates and runs one plugin to see whether it works: what `auhost probe-unit` does
 /// in a child process (a plugin that crashes takes only the child down).
-/// - Thread: control.
+/// - Thread: [control]
 public enum LV2Probe {
     /// Instantiates the unit, initializes it at 48 kHz, feeds a sine (and a MIDI note) for
     /// 16 blocks of 512 frames, and checks the output is finite.
+    /// - Thread: [control]
     public static func probe(_ component: Component) -> LV2ProbeVerdict {
         do {
             let unit = try component.instantiate()

@@ -10,18 +10,20 @@ import Foundation
 /// child dies, the plugin it had begun is recorded as crashed (with the signal) and a new
 /// child carries on with the rest; a child silent for ``timeout`` seconds is killed and its
 /// plugin recorded as crashed (timed out).
-/// - Thread: control.
+/// - Thread: [control]
 public struct LV2ProbeRunner {
     public var executable: URL
     public var timeout: TimeInterval = 30
     /// Extra environment for the children (LV2_PATH…).
     public var environment: [String: String] = [:]
 
+    /// - Thread: [control]
     public init(executable: URL) { self.executable = executable }
 
     /// Probes the plugins with `uris` (those without a valid cached verdict unless
     /// `force`), records the verdicts in `cache` and saves it; returns every plugin's
     /// verdict by URI. `binaries` gives each plugin's binary path (``LV2Provider/binaryPaths()``).
+    /// - Thread: [control]
     public func probe(_ uris: [String], binaries: [String: String], cache: inout LV2ProbeCache, force: Bool = false) -> [String: LV2ProbeVerdict] {
         var process = ProbeProcess(executable: executable, arguments: ["probe-unit"], timeout: timeout)
         process.environment = environment

@@ -4,7 +4,7 @@ import Foundation
 /// Every LV2 plugin on the LV2 path as a component (docs/LV2.md): type from its class and
 /// ports, manufacturer and subtype codes derived from its maker and URI, marked broken when
 /// a cached probe verdict says so. Ports are read only when a unit is instantiated.
-/// - Thread: control.
+/// - Thread: [control]
 public struct LV2Provider: ComponentProvider {
     /// A colon-separated LV2 path; nil uses `LV2_PATH` or lilv's default.
     public let lv2Path: String?
@@ -14,6 +14,7 @@ public struct LV2Provider: ComponentProvider {
     /// Turtle at every discovery.
     public let discoveryCacheFolder: URL?
 
+    /// - Thread: [control]
     public init(lv2Path: String? = nil, probeCacheFile: URL? = LV2ProbeCache.standardFile, discoveryCacheFolder: URL? = nil) {
         self.lv2Path = lv2Path
         self.probeCacheFile = probeCacheFile
@@ -21,11 +22,14 @@ public struct LV2Provider: ComponentProvider {
     }
 
     /// The folder the command-line tool keeps its discovery cache in (beside the probe cache).
+    /// - Thread: [control]
     public static var standardCacheFolder: URL { LV2ProbeCache.standardFile.deletingLastPathComponent() }
 
+    /// - Thread: [control]
     public var format: ComponentFormat { .lv2 }
 
     /// Each plugin's shared library path by URI (what probe verdicts are keyed by).
+    /// - Thread: [control]
     public func binaryPaths() -> [String: String] {
         let world = LV2World(lv2Path: lv2Path)
         var paths: [String: String] = [:]
@@ -35,6 +39,7 @@ public struct LV2Provider: ComponentProvider {
         return paths
     }
 
+    /// - Thread: [control]
     public func discoverComponents() -> (components: [Component], problems: [DiscoveryProblem]) {
         let world = LV2World(lv2Path: lv2Path)
         let (infos, problems) = readPlugins(world)
@@ -62,7 +67,7 @@ public struct LV2Provider: ComponentProvider {
     /// broken, and the plugins that could not be read: from the discovery cache when nothing
     /// it was made from changed (the probe cache included), else read from the Turtle and
     /// the probe cache (and the discovery cache rewritten).
-    /// - Thread: control.
+    /// - Thread: [control]
     private func readPlugins(_ world: LV2World) -> ([DiscoveredPlugin], [DiscoveryProblem]) {
         let plugins = world.plugins
         var pointers: [String: LilvPluginHandle] = [:]

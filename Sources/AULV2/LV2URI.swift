@@ -2,7 +2,7 @@ import CAUSupport
 
 /// LV2 URIs as Swift strings, from the C shim's re-exports of LV2's concatenated macros
 /// (`LV2URI.uridMap` is `LV2_URID__map`). Interned into nodes and URIDs once per world.
-/// - Thread: any (immutable).
+/// - Thread: [any] (immutable).
 enum LV2URI {
     static let uridMap = String(cString: AU_LV2_URID__map)
     static let uridUnmap = String(cString: AU_LV2_URID__unmap)

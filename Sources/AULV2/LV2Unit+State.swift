@@ -9,7 +9,7 @@ extension LV2Unit {
 
     /// The plugin's state as Turtle (port values and the plugin's own properties through
     /// its state interface); the pending state when the unit has no instance.
-    /// - Thread: control.
+    /// - Thread: [control]
     func savePluginState() throws(AudioUnitError) -> Data? {
         guard let instance else { return try pendingState.map(turtle) }
         let snapshot = try capture(instance, directory: nil)
@@ -18,7 +18,7 @@ extension LV2Unit {
 
     /// Restores what ``saveCustomState()`` saved: into the instance now (between cycles),
     /// or when the unit is next initialized.
-    /// - Thread: control.
+    /// - Thread: [control]
     func restorePluginState(_ data: Data) throws(AudioUnitError) {
         guard let text = String(data: data, encoding: .utf8), let snapshot = LilvStateHandle(turtle: text, world: world) else {
             throw AudioUnitError(.invalidPropertyValue, "\(pluginURI): the ClassInfo's LV2 state does not parse as lilv state Turtle")
@@ -39,11 +39,12 @@ extension LV2Unit {
     }
 
     /// The URI of each factory preset, by number.
+    /// - Thread: [control]
     public var presetURIs: [String] { presets().map(\.uri) }
 
     /// Loads an LV2 preset: its port values become the parameter values, and its
     /// properties (if any) are restored into the instance between cycles.
-    /// - Thread: control.
+    /// - Thread: [control]
     func applyPreset(_ preset: UnitPreset) throws(AudioUnitError) {
         let list = presets()
         guard list.indices.contains(preset.number) else {
@@ -53,7 +54,7 @@ extension LV2Unit {
     }
 
     /// Loads the LV2 preset with `uri` (any preset the world knows for this plugin).
-    /// - Thread: control.
+    /// - Thread: [control]
     public func loadPreset(uri: String) throws(AudioUnitError) {
         guard let snapshot = LilvStateHandle(resource: uri, world: world) else {
             throw AudioUnitError(.invalidPropertyValue, "\(pluginURI): preset \(uri) is not found or does not load")
@@ -71,7 +72,7 @@ extension LV2Unit {
     /// `manifest.ttl` and `<file>.ttl` into `bundle` (a directory ending in `.lv2`; add its
     /// parent to LV2_PATH). Returns the preset's URI. The unit must be initialized, so that
     /// the plugin's own state is included.
-    /// - Thread: control.
+    /// - Thread: [control]
     @discardableResult
     public func savePreset(label: String, bundle: URL, uri: String? = nil) throws(AudioUnitError) -> String {
         guard let instance else {

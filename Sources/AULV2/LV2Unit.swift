@@ -5,7 +5,7 @@ import Foundation
 /// (outputs read-only), atom ports carry MIDI and transport. The lilv instance is made in
 /// ``allocateRenderResources()`` (when the sample rate is known) and freed in
 /// ``deallocateRenderResources()``.
-/// - Thread: control for everything but ``process(_:)`` (render).
+/// - Thread: [control] for everything but ``process(_:)`` (render).
 public final class LV2Unit: AudioUnit, @unchecked Sendable {
     /// The plugin's URI.
     public let pluginURI: String
@@ -22,6 +22,7 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     /// Whether the plugin requires every `run()` to be ``fixedBlockFrames`` long.
     public let requiresFixedBlocks: Bool
     /// A fixed-block plugin gets whole cycles: its parameter changes apply at a block's start.
+    /// - Thread: [control]
     public override var rendersWholeCycles: Bool { requiresFixedBlocks }
     /// Whether the plugin's errors and warnings are echoed on standard error.
     public var echoesPluginLog = true
@@ -39,7 +40,7 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     var presetCache: [(uri: String, label: String)]?
 
     /// Reads the plugin's ports and makes an uninitialized unit.
-    /// - Thread: control.
+    /// - Thread: [control]
     init(world: LV2World, plugin: LilvPluginHandle, info: LV2PluginInfo, description: ComponentDescription) throws(AudioUnitError) {
         let missing = LV2HostFeatures.missing(info.requiredFeatures)
         guard missing.isEmpty else {
@@ -75,6 +76,7 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
 
     // MARK: - Life cycle
 
+    /// - Thread: [control]
     public override func allocateRenderResources() throws(AudioUnitError) {
         // A unit without buses reads the global rate as AUCore's untyped default; use 48 kHz then.
         let sampleRate = (try? value(of: .sampleRate)) ?? 48_000
@@ -101,11 +103,13 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
         backendRenderState.store(UInt(bitPattern: Unmanaged.passUnretained(made).toOpaque()), ordering: .releasing)
     }
 
+    /// - Thread: [control]
     public override func deallocateRenderResources() {
         backendRenderState.store(0, ordering: .releasing)
         instance = nil
     }
 
+    /// - Thread: [control]
     public override func resetState() {
         guard let instance else { return }
         instance.gate.withControl {
@@ -115,12 +119,14 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
         }
     }
 
+    /// - Thread: [control]
     public override func disposeResources() {
         instance = nil
         pendingState = nil
     }
 
     /// The latency the plugin reports on its `lv2:reportsLatency` output, in seconds.
+    /// - Thread: [control]
     public override var latency: Double {
         let slot = layout.latencySlot
         guard slot >= 0 else { return 0 }
@@ -130,14 +136,18 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
 
     // MARK: - State and presets (LV2Unit+State.swift)
 
+    /// - Thread: [control]
     public override func saveCustomState() throws(AudioUnitError) -> Data? { try savePluginState() }
+    /// - Thread: [control]
     public override func restoreCustomState(_ data: Data) throws(AudioUnitError) { try restorePluginState(data) }
+    /// - Thread: [control]
     public override var factoryPresets: [UnitPreset] { presetList }
+    /// - Thread: [control]
     public override func applyFactoryPreset(_ preset: UnitPreset) throws(AudioUnitError) { try applyPreset(preset) }
 
     /// MIDI the plugin sent on its atom outputs since the last call, offsets relative to the
     /// slice that produced them.
-    /// - Thread: control (the consumer of the render thread's ring).
+    /// - Thread: [control] (the consumer of the render thread's ring).
     public func takeMIDIOutput() -> [MIDIEvent] {
         var events: [MIDIEvent] = []
         while let event = midiOutput.pop() { events.append(event) }
@@ -145,7 +155,7 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     }
 
     /// What the plugin logged recently (`level: text`, oldest first).
-    /// - Thread: control.
+    /// - Thread: [control]
     public var pluginLog: [String] {
         guard let instance else { return [] }
         instance.features.log.drain()
@@ -153,10 +163,12 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     }
 
     /// How often the plugin asked, from `run()`, for a URID the host had not mapped yet.
+    /// - Thread: [control]
     public var renderThreadURIDMisses: Int { world.urids.renderThreadMisses }
 
     // MARK: - Render
 
+    /// - Thread: [control]
     public override func process(_ context: ProcessContext) -> AudioUnitStatus {
         let bits = backendRenderState.load(ordering: .acquiring)
         guard bits != 0 else { return AudioUnitErrorCode.uninitialized.rawValue }
@@ -176,7 +188,7 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     /// transport. Kept out of line: inlined, the read of the transport's stored properties
     /// made the optimizer begin an exclusivity-checked access before every run, whether
     /// the plugin needs atoms or not.
-    /// - Thread: render.
+    /// - Thread: [render]
     @inline(never)
     private func prepareAtoms(_ instance: LV2Instance, _ context: ProcessContext, offset: Int, frames: Int) {
         instance.prepareAtoms(
@@ -186,7 +198,7 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
 
     /// One cycle of the plugin: control inputs in, `run()` (in power-of-two pieces when the
     /// plugin wants them), control outputs and MIDI out.
-    /// - Thread: render.
+    /// - Thread: [render]
     @inline(__always)
     private func render(_ instance: LV2Instance, _ context: ProcessContext) {
         let parameters = self.parameters
@@ -230,7 +242,7 @@ extension LV2PortLayout {
 extension LV2Unit {
     /// The transport `frames` into the cycle: the host's (JACK transport) when it gives one,
     /// else a rolling 4/4 transport at ``beatsPerMinute`` counted from the sample time.
-    /// - Thread: render.
+    /// - Thread: [render]
     @inline(__always)
     func transport(at timestamp: RenderTimestamp, offset: Int, sampleRate: Double) -> TransportState {
         if let host = currentTransport {
@@ -255,6 +267,7 @@ extension LV2Unit {
 extension LV2Unit: BlockSizeConstrained {
     /// `fixed(fixedBlockFrames)` for plugins that require `bufsz:fixedBlockLength`, else any
     /// (power-of-two plugins are split inside ``process(_:)``).
+    /// - Thread: [control]
     public var blockSizeRequirement: BlockSizeRequirement {
         requiresFixedBlocks ? .fixed(fixedBlockFrames) : .any
     }

@@ -18,7 +18,7 @@ import Synchronization
 /// modes. `work()` is never called concurrently: the worker thread and control threads
 /// take turns under a lock; the render thread calls it only in immediate mode, where there
 /// is no worker thread.
-/// - Thread: init, ``attach(handle:interface:)``, ``stop()`` on the control thread;
+/// - Thread: [control] init, ``attach(handle:interface:)``, ``stop()`` on the control thread;
 ///   ``deliverResponses()`` on the render thread; the worker thread is internal.
 final class LV2Worker: @unchecked Sendable {
     enum Mode: Sendable { case threaded, immediate }
@@ -60,7 +60,7 @@ final class LV2Worker: @unchecked Sendable {
 
     /// Connects the worker to an instance whose `extension_data` gave `interface` (nil when
     /// the plugin has none: then every request fails) and starts the thread in threaded mode.
-    /// - Thread: control.
+    /// - Thread: [control]
     func attach(handle: LV2_Handle?, interface: UnsafePointer<LV2_Worker_Interface>?) {
         instanceHandle = handle
         self.interface = interface
@@ -73,7 +73,7 @@ final class LV2Worker: @unchecked Sendable {
     }
 
     /// Stops and joins the worker thread; pending requests are dropped.
-    /// - Thread: control.
+    /// - Thread: [control]
     func stop() {
         guard thread != nil else { return }
         stopping.store(true, ordering: .releasing)
@@ -83,7 +83,7 @@ final class LV2Worker: @unchecked Sendable {
     }
 
     /// `schedule_work`.
-    /// - Thread: render (from `run()`), or control (restore).
+    /// - Thread: [render] (from `run()`), or control (restore).
     private func schedule(size: UInt32, data: UnsafeRawPointer?) -> LV2_Worker_Status {
         guard let interface, let work = interface.pointee.work else { return LV2_WORKER_ERR_UNKNOWN }
         if RenderThread.isCurrent {
@@ -105,7 +105,7 @@ final class LV2Worker: @unchecked Sendable {
     }
 
     /// Delivers the waiting responses to `work_response()`, then calls `end_run()`.
-    /// - Thread: render, right after `run()`.
+    /// - Thread: [render], right after `run()`.
     func deliverResponses() {
         guard let interface else { return }
         while let size = responses.read(into: responseScratch, capacity: LV2Worker.ringCapacity) {

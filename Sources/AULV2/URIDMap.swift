@@ -12,7 +12,7 @@ import Synchronization
 /// URI the world has never seen from inside `run()` gets 0 ("could not map", which the
 /// urid spec allows) and the miss is counted in ``renderThreadMisses``: the host interns
 /// every URI it uses itself at start-up, and plugins map theirs in `instantiate()`.
-/// - Thread: any for ``map(_:)`` / ``unmap(_:)``; inserts only off the render thread.
+/// - Thread: [any] for ``map(_:)`` / ``unmap(_:)``; inserts only off the render thread.
 final class URIDMap: @unchecked Sendable {
     /// The most URIDs one world hands out.
     static let capacity = 16_384
@@ -30,7 +30,7 @@ final class URIDMap: @unchecked Sendable {
     let mapFeatureData: UnsafeMutablePointer<LV2_URID_Map>
     let unmapFeatureData: UnsafeMutablePointer<LV2_URID_Unmap>
 
-    /// - Thread: control.
+    /// - Thread: [control]
     init() {
         slots = .allocate(capacity: Self.slotCount)
         for index in 0..<Self.slotCount { (slots + index).initialize(to: Atomic(0)) }
@@ -67,7 +67,7 @@ final class URIDMap: @unchecked Sendable {
 
     /// The URID of `uri`, mapping it if new (0 only on the render thread for a new URI or
     /// when the table is full).
-    /// - Thread: any; lock-free when the URI is known.
+    /// - Thread: [any]; lock-free when the URI is known.
     func map(_ uri: UnsafePointer<CChar>) -> LV2_URID {
         let hash = Self.hash(uri)
         if let known = find(uri, hash: hash) { return known }
@@ -89,11 +89,11 @@ final class URIDMap: @unchecked Sendable {
     }
 
     /// Maps a Swift string.
-    /// - Thread: control or worker (makes a C string).
+    /// - Thread: [control] or worker (makes a C string).
     func map(_ uri: String) -> LV2_URID { uri.withCString { map($0) } }
 
     /// The URI of a URID, or nil when unknown. The string lives as long as the map.
-    /// - Thread: any; lock-free.
+    /// - Thread: [any]; lock-free.
     func unmap(_ urid: LV2_URID) -> UnsafePointer<CChar>? {
         guard urid > 0, Int(urid) < Self.capacity else { return nil }
         let bits = strings[Int(urid)].load(ordering: .acquiring)
@@ -101,7 +101,7 @@ final class URIDMap: @unchecked Sendable {
     }
 
     /// The URI of a URID as a Swift string.
-    /// - Thread: control.
+    /// - Thread: [control]
     func uri(of urid: LV2_URID) -> String? { unmap(urid).map { String(cString: $0) } }
 
     private func find(_ uri: UnsafePointer<CChar>, hash: UInt32) -> LV2_URID? {

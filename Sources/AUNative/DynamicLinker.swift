@@ -2,7 +2,7 @@ import Glibc
 
 /// The C calls the loader makes, in one place: the dynamic linker, file status, the
 /// user's identity, the running executable's path. Everything else calls these.
-/// - Thread: control.
+/// - Thread: [control]
 enum DynamicLinker {
     /// The flags every native unit library is opened with: resolve every symbol now, keep
     /// them out of the global namespace, and never unmap the library.

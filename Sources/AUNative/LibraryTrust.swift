@@ -10,7 +10,7 @@
 /// Otherwise someone other than the user (or root) could replace the library, or a folder
 /// on its way, with code of their own. A group-writable file or folder is refused even
 /// when the group is the user's own: the check does not read group membership.
-/// - Thread: control.
+/// - Thread: [control]
 enum LibraryTrust {
     /// Why a library may not be loaded.
     struct Refusal: Error, Equatable {

@@ -3,7 +3,7 @@ import CAUPluginABI
 
 /// One loaded native unit library: its entry table, checked for the ABI version before
 /// anything else is read. Never unloaded (opened with RTLD_NODELETE and never closed).
-/// - Thread: control.
+/// - Thread: [control]
 public final class NativeLibrary: @unchecked Sendable {
     /// The library file, as found on the search path.
     public let path: String

@@ -7,7 +7,7 @@ import Foundation
 /// reported, instead of killing or hanging every command. Verdicts are cached by the
 /// library's real path, size and modification time (`$XDG_CACHE_HOME/auhost/native-probe.json`,
 /// else `~/.cache/auhost/native-probe.json`), so only new or changed libraries are probed.
-/// - Thread: control.
+/// - Thread: [control]
 public struct NativeProbeRunner: Sendable {
     /// The child's subcommand.
     public static let subcommand = "probe-library"
@@ -23,23 +23,27 @@ public struct NativeProbeRunner: Sendable {
     public var cacheFile = ProbeCache.standardFile(named: "native-probe.json")
 
     /// A runner over `executable`, with a 10 s timeout and the standard cache.
+    /// - Thread: [control]
     public init(executable: URL) { self.executable = executable }
 
     /// Where the standard runner looks for its executable: `AUHOST_PROBE_EXECUTABLE`, else
     /// `auhost` in the folder of the running executable (the running `auhost` itself, or
     /// the one built beside a test or an application).
+    /// - Thread: [control]
     public static var standardExecutablePath: String? {
         if let configured = DynamicLinker.environment(executableVariable), !configured.isEmpty { return configured }
         return PluginSearchPath.executableFolder().map { $0 + "/auhost" }
     }
 
     /// The runner over ``standardExecutablePath``, or nil when no executable is there.
+    /// - Thread: [control]
     public static func standard() -> NativeProbeRunner? {
         guard let path = standardExecutablePath, DynamicLinker.isExecutable(path) else { return nil }
         return NativeProbeRunner(executable: URL(fileURLWithPath: path))
     }
 
     /// The verdict on each library (real paths), from the cache or from a probe child.
+    /// - Thread: [control]
     public func verdicts(_ paths: [String]) -> [String: ProbeVerdict] {
         var cache = ProbeCache(file: cacheFile)
         let process = ProbeProcess(executable: executable, arguments: [Self.subcommand], timeout: timeout)

@@ -12,7 +12,7 @@ import AUCore
 /// that is not `auhost` and has none beside it nor in `AUHOST_PROBE_EXECUTABLE`), the
 /// libraries the trust check accepts are loaded in this process unprobed, as before the
 /// probe existed, and one problem says so.
-/// - Thread: control.
+/// - Thread: [control]
 public struct NativeProvider: ComponentProvider {
     public let searchPath: PluginSearchPath
     /// The probe run before loading; nil: load in this process without one.
@@ -20,11 +20,13 @@ public struct NativeProvider: ComponentProvider {
 
     /// A provider over the standard search path (see ``PluginSearchPath/standard()``),
     /// probing with the standard runner when there is one.
+    /// - Thread: [control]
     public init(searchPath: PluginSearchPath = .standard(), probe: NativeProbeRunner? = .standard()) {
         self.searchPath = searchPath
         self.probe = probe
     }
 
+    /// - Thread: [control]
     public var format: ComponentFormat { .native }
 
     /// A library file found on the search path that the trust check accepted.
@@ -34,6 +36,7 @@ public struct NativeProvider: ComponentProvider {
         var folder: PluginSearchPath.Folder
     }
 
+    /// - Thread: [control]
     public func discoverComponents() -> (components: [Component], problems: [DiscoveryProblem]) {
         var problems: [DiscoveryProblem] = []
         var candidates: [Candidate] = []

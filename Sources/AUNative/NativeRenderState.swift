@@ -5,7 +5,7 @@ import CAUPluginABI
 /// unit is initialized: the bus tables and their channel-pointer arrays, the event list of
 /// the call, the list the unit reports output parameters into, the values last sent and
 /// those of the call's start.
-/// - Thread: created and freed on the control thread; used on the render thread.
+/// - Thread: [control] creates and frees it; [render] uses it.
 final class NativeRenderState {
     let inputBuses: UnsafeMutableBufferPointer<auhost_audio_bus>
     let outputBuses: UnsafeMutableBufferPointer<auhost_audio_bus>
@@ -66,7 +66,7 @@ final class NativeRenderState {
     }
 
     /// Points bus `bus`'s channels at a view's channels (as many as both have).
-    /// - Thread: render.
+    /// - Thread: [render]
     @inline(__always)
     func bind(_ buses: UnsafeMutableBufferPointer<auhost_audio_bus>, _ arrays: [UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>?>], bus: Int, to view: AudioBuffers) {
         let array = arrays[bus]
@@ -76,7 +76,7 @@ final class NativeRenderState {
     }
 
     /// Points every bus at this slice's views.
-    /// - Thread: render.
+    /// - Thread: [render]
     func bind(inputs: UnsafeBufferPointer<AudioBuffers>, outputs: UnsafeBufferPointer<AudioBuffers>) -> (inputs: Int, outputs: Int) {
         let inputCount = min(inputs.count, inputChannels.count)
         let outputCount = min(outputs.count, outputChannels.count)

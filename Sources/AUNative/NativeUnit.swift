@@ -9,7 +9,7 @@ import Foundation
 /// output parameters come back through the render call's output event list.
 ///
 /// Calls into the library are the trust boundary: the host cannot check what they do.
-/// - Thread: control for everything but ``process(_:)``, which is render-thread only.
+/// - Thread: [control] for everything but ``process(_:)``, which is render-thread only.
 public final class NativeUnit: AudioUnit, @unchecked Sendable {
     /// The library the unit comes from (kept loaded for the unit's life and beyond).
     public let library: NativeLibrary
@@ -25,7 +25,7 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
     private var sampleRate = 48_000.0
 
     /// Makes an uninitialized instance of unit `entry.index` of `library`.
-    /// - Thread: control.
+    /// - Thread: [control]
     init(library: NativeLibrary, entry: NativeLibrary.UnitEntry) throws(AudioUnitError) {
         guard let table = library.createUnit(entry.index) else {
             throw AudioUnitError(.failedInitialization, "\(library.path): the factory could not create \(entry.description) (\(entry.name))")
@@ -79,6 +79,7 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
     // MARK: - Life cycle
 
     /// Any channel count per bus (32-bit float, non-interleaved); the unit decides in `initialize`.
+    /// - Thread: [control]
     override public func validateFormat(_ format: StreamFormat, scope: Scope, element: Element) throws(AudioUnitError) {
         try format.validate()
         guard format.isFloat, !format.isInterleaved, format.bitsPerChannel == 32, (1...Int(AUHOST_MAX_CHANNELS)).contains(format.channelsPerFrame) else {
@@ -86,6 +87,7 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
         }
     }
 
+    /// - Thread: [control]
     override public func allocateRenderResources() throws(AudioUnitError) {
         let inputs = formats(.input), outputs = formats(.output)
         sampleRate = (outputs.first ?? inputs.first)?.sampleRate ?? 48_000
@@ -114,15 +116,18 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
             parameterCount: parameterIDs.count, eventCapacity: AudioUnit.parameterChangeCapacity + AudioUnit.eventCapacity + parameterIDs.count)
     }
 
+    /// - Thread: [control]
     override public func deallocateRenderResources() {
         functions.uninitialize!(table)
         renderState = nil
     }
 
+    /// - Thread: [control]
     override public func resetState() {
         functions.reset?(table)
     }
 
+    /// - Thread: [control]
     override public func disposeResources() {
         guard let table else { return }
         table.pointee.destroy!(table)
@@ -133,19 +138,20 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
 
     /// A native unit applies parameter events at their frames itself (the C ABI carries
     /// their offsets): its render call is not cut at them.
+    /// - Thread: [control]
     override public var takesTimedParameterChanges: Bool { true }
 
     /// Sends the parameter values that changed outside the cycle's events (an immediate
     /// `setParameter`) as events at frame 0, then the cycle's parameter changes and MIDI at
     /// their own frames, renders, and publishes the output parameters the unit reported.
-    /// - Thread: render. No allocation, no lock; the call into the unit is the trust boundary.
+    /// - Thread: [render] No allocation, no lock; the call into the unit is the trust boundary.
     override public func process(_ context: ProcessContext) -> AudioUnitStatus {
         guard let reference = renderStateReference, let table, let render = table.pointee.render else { return AudioUnitErrorCode.uninitialized.rawValue }
         return reference._withUnsafeGuaranteedRef { state in process(context, state, table, render) }
     }
 
     /// ``process(_:)`` once the unit is known to be initialized.
-    /// - Thread: render.
+    /// - Thread: [render]
     @inline(__always)
     private func process(
         _ context: ProcessContext, _ state: NativeRenderState, _ table: UnsafePointer<auhost_unit>,
@@ -215,21 +221,25 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
     // MARK: - Parameters, presets, state, latency
 
     /// While the unit does not render, a change goes straight to it.
+    /// - Thread: [control]
     override public func parameterDidChange(_ index: Int, value: Float) {
         guard state != .initialized, let table, !outputSlots[index] else { return }
         _ = table.pointee.set_parameter?(table, parameterIDs[index], value)
     }
 
+    /// - Thread: [control]
     override public var latency: Double {
         guard let table, let latency = table.pointee.latency else { return 0 }
         return Double(latency(table)) / sampleRate
     }
 
+    /// - Thread: [control]
     override public var tailTime: Double {
         guard let table, let tail = table.pointee.tail_time else { return 0 }
         return tail(table)
     }
 
+    /// - Thread: [control]
     override public var factoryPresets: [UnitPreset] {
         guard let table, let count = table.pointee.preset_count else { return [] }
         return (0..<count(table)).map { index in
@@ -238,6 +248,7 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
     }
 
     /// Sets the preset's values in the host's table: they reach the unit as events.
+    /// - Thread: [control]
     override public func applyFactoryPreset(_ preset: UnitPreset) throws(AudioUnitError) {
         guard let table, let presetValues = table.pointee.preset_values, preset.number >= 0 else {
             throw AudioUnitError(.invalidPropertyValue, "\(name) has no factory preset \(preset)")
@@ -253,6 +264,7 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
         }
     }
 
+    /// - Thread: [control]
     override public func saveCustomState() throws(AudioUnitError) -> Data? {
         guard let table, let save = table.pointee.save_state else { return nil }
         var size = save(table, nil, 0)
@@ -267,6 +279,7 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
     }
 
     /// The unit's own state can only be restored while it does not render.
+    /// - Thread: [control]
     override public func restoreCustomState(_ data: Data) throws(AudioUnitError) {
         guard let table, let restore = table.pointee.restore_state else { return }
         guard state != .initialized else {

@@ -4,7 +4,7 @@ import CAUPluginABI
 extension ParameterUnit {
     /// The host's unit for a parameter unit a native library reports (an
     /// `AUHOST_PARAMETER_UNIT_*` value); `.generic` for a value this host does not know.
-    /// - Thread: any.
+    /// - Thread: [any]
     init(pluginABIValue value: UInt32) {
         self = switch value {
         case AUHOST_PARAMETER_UNIT_INDEXED: .indexed

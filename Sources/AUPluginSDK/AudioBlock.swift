@@ -7,7 +7,7 @@ import CAUPluginABI
 ///
 /// An input and an output channel may share memory (in-place processing): read sample
 /// `i` of the inputs before writing sample `i` of the outputs.
-/// - Thread: render.
+/// - Thread: [render]
 public struct AudioBlock {
     @usableFromInline let process: UnsafePointer<auhost_process>
     /// The first frame of this slice within the render call.
@@ -27,41 +27,49 @@ public struct AudioBlock {
 
     /// The host's transport at the render call's first frame (tempo, bar and beat,
     /// rolling; this slice starts ``offset`` frames later), nil when the host gives none.
+    /// - Thread: [render]
     @inlinable public var transport: PluginTransportState? {
         guard let pointer = process.pointee.transport else { return nil }
         return PluginTransportState(pointer.pointee)
     }
 
     /// How many input buses the host passed.
+    /// - Thread: [render]
     @inlinable public var inputBusCount: Int { Int(process.pointee.input_bus_count) }
     /// How many output buses the host passed.
+    /// - Thread: [render]
     @inlinable public var outputBusCount: Int { Int(process.pointee.output_bus_count) }
 
     /// How many channels input bus `bus` has (0 when there is no such bus).
+    /// - Thread: [render]
     @inlinable
     public func inputChannelCount(bus: Int = 0) -> Int {
         bus < inputBusCount ? Int(process.pointee.inputs[bus].channel_count) : 0
     }
 
     /// How many channels output bus `bus` has (0 when there is no such bus).
+    /// - Thread: [render]
     @inlinable
     public func outputChannelCount(bus: Int = 0) -> Int {
         bus < outputBusCount ? Int(process.pointee.outputs[bus].channel_count) : 0
     }
 
     /// The samples of one input channel. Precondition: the bus and channel exist.
+    /// - Thread: [render]
     @inlinable
     public func input(_ channel: Int, bus: Int = 0) -> UnsafeMutableBufferPointer<Float> {
         UnsafeMutableBufferPointer(start: process.pointee.inputs[bus].channels[channel]! + offset, count: frameCount)
     }
 
     /// The samples of one output channel, to fill. Precondition: the bus and channel exist.
+    /// - Thread: [render]
     @inlinable
     public func output(_ channel: Int, bus: Int = 0) -> UnsafeMutableBufferPointer<Float> {
         UnsafeMutableBufferPointer(start: process.pointee.outputs[bus].channels[channel]! + offset, count: frameCount)
     }
 
     /// Writes zeros into every channel of every output bus.
+    /// - Thread: [render]
     @inlinable
     public func clearOutputs() {
         for bus in 0..<outputBusCount {
@@ -71,6 +79,7 @@ public struct AudioBlock {
 
     /// Reports the value of an output parameter (a meter, gain reduction) at this slice's
     /// first frame. Dropped silently when the host's list is full.
+    /// - Thread: [render]
     @inlinable
     public func report(_ id: UInt32, value: Float) {
         let process = process.pointee

@@ -2,7 +2,7 @@
 /// freed by their owner (never on the render thread). Uses no C library.
 enum CStrings {
     /// A new NUL-terminated copy of `text`; free it with ``free(_:)``.
-    /// - Thread: control.
+    /// - Thread: [control]
     static func copy(_ text: String) -> UnsafeMutablePointer<CChar> {
         let bytes = Array(text.utf8)
         let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
@@ -12,13 +12,13 @@ enum CStrings {
     }
 
     /// Frees a string made by ``copy(_:)``.
-    /// - Thread: control.
+    /// - Thread: [control]
     static func free(_ pointer: UnsafePointer<CChar>?) {
         pointer.map { UnsafeMutablePointer(mutating: $0).deallocate() }
     }
 
     /// Writes as much of `text` as fits into a caller's buffer of `capacity` bytes, NUL-terminated.
-    /// - Thread: control.
+    /// - Thread: [control]
     static func write(_ text: String, to buffer: UnsafeMutablePointer<CChar>?, capacity: UInt32) {
         guard let buffer, capacity > 0 else { return }
         var count = 0

@@ -1,7 +1,7 @@
 import Glibc
 
 /// The waveforms an ``Oscillator`` draws.
-/// - Thread: any.
+/// - Thread: [any]
 public enum Waveform: Int, Sendable, CaseIterable {
     case sine = 0, square, sawtooth, triangle, noise
 
@@ -12,7 +12,7 @@ public enum Waveform: Int, Sendable, CaseIterable {
 /// A band-limited oscillator: a phase accumulator in Double, PolyBLEP edges for the
 /// square and sawtooth (so they do not alias audibly), a plain triangle, and a xorshift
 /// white noise. Makes no allocation.
-/// - Thread: render (configure on control or render; it is a plain value).
+/// - Thread: [render] (configure on control or render; it is a plain value).
 public struct Oscillator: Sendable {
     public var waveform: Waveform = .sine
     /// Phase in cycles, 0 ..< 1.
@@ -20,19 +20,23 @@ public struct Oscillator: Sendable {
     @usableFromInline var increment: Double = 0
     @usableFromInline var noiseState: UInt32 = 0x1234_5678
 
+    /// - Thread: [render]
     public init(waveform: Waveform = .sine) { self.waveform = waveform }
 
     /// Sets the frequency for a sample rate (clamped below Nyquist).
+    /// - Thread: [render]
     public mutating func setFrequency(_ hertz: Double, sampleRate: Double) {
         increment = min(max(hertz, 0), sampleRate * 0.49) / sampleRate
     }
 
     /// Starts again from phase 0 (a new note).
+    /// - Thread: [render]
     public mutating func restart() {
         phase = 0
     }
 
     /// The next sample, −1 ... 1.
+    /// - Thread: [render]
     @inlinable
     public mutating func next() -> Float {
         let t = phase

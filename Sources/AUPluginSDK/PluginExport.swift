@@ -9,16 +9,16 @@ import Synchronization
 ///
 /// The first call builds the `auhost_plugin_entry_t` table and the unit descriptions; later
 /// calls return the same table.
-/// - Thread: control.
+/// - Thread: [control]
 public enum PluginExport {
     /// The library's `auhost_plugin_entry_t` table for `units`, as the entry symbol returns it.
-    /// - Thread: control.
+    /// - Thread: [control]
     public static func entry(_ units: any PluginUnit.Type...) -> UnsafeRawPointer {
         entry(units)
     }
 
     /// The same, for a list.
-    /// - Thread: control.
+    /// - Thread: [control]
     public static func entry(_ units: [any PluginUnit.Type]) -> UnsafeRawPointer {
         exportLock.withLock { _ in
             if let library = ExportedLibrary.current { return UnsafeRawPointer(library.entry) }
@@ -30,7 +30,7 @@ public enum PluginExport {
 
     /// Checks what the units declare: codes, bus counts, parameter IDs and ranges; the
     /// messages name the unit. Empty when all is well.
-    /// - Thread: control.
+    /// - Thread: [control]
     public static func problems(in units: [any PluginUnit.Type]) -> [String] {
         var problems: [String] = []
         if units.isEmpty { problems.append("the library exports no unit") }
@@ -62,7 +62,7 @@ private let exportLock = Mutex<Void>(())
 
 /// The exported units of this library and their C descriptions: made once, never freed
 /// (a native unit library is never unloaded).
-/// - Thread: control for creation; read-only afterwards (any thread).
+/// - Thread: [control] for creation; read-only afterwards (any thread).
 final class ExportedLibrary: @unchecked Sendable {
     nonisolated(unsafe) static var current: ExportedLibrary?
 

@@ -1,12 +1,14 @@
 /// A Core Audio four-character code (`OSType`; the SDK's mirror of the host's `FourCharCode`): `"aufx"`, `"dely"`, `"AUHs"`, packed
 /// big-endian into 32 bits as the C ABI carries it. Shorter codes are padded with spaces.
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 public struct PluginFourCharCode: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
     public let rawValue: UInt32
 
+    /// - Thread: [any]
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// Packs up to four ASCII characters; precondition: 1 to 4 ASCII characters.
+    /// - Thread: [any]
     public init(_ text: String) {
         let bytes = Array(text.utf8)
         precondition((1...4).contains(bytes.count) && bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }, "'\(text)' is not a four-character code")
@@ -15,8 +17,10 @@ public struct PluginFourCharCode: Hashable, Sendable, ExpressibleByStringLiteral
         rawValue = value
     }
 
+    /// - Thread: [any]
     public init(stringLiteral value: String) { self.init(value) }
 
+    /// - Thread: [any]
     public var description: String {
         String(decoding: (0..<4).map { UInt8(truncatingIfNeeded: rawValue >> (24 - 8 * $0)) }, as: UTF8.self)
     }

@@ -4,7 +4,7 @@ import CAUPluginABI
 /// descriptions, the life-cycle state, and the render loop that cuts a render call into
 /// slices at its events. Subclassed once per unit type by ``TypedPluginInstance``, so the
 /// C thunks dispatch through a class (no existential, no allocation).
-/// - Thread: as each method says; the C table's thread classes apply.
+/// - Thread: [any] as each method says; the C table's thread classes apply.
 class PluginInstance {
     /// The C table the host holds; `unit_data` points back at this object (retained).
     let table: UnsafeMutablePointer<auhost_unit>
@@ -19,7 +19,7 @@ class PluginInstance {
     private(set) var isPrepared = false
     private(set) var maximumFrames = 0
 
-    /// - Thread: control.
+    /// - Thread: [control]
     init(parameters: [PluginParameterInfo], presets: [PluginPreset]) {
         parameterCount = parameters.count
         let capacity = max(1, parameters.count)
@@ -76,7 +76,7 @@ class PluginInstance {
     }
 
     /// The slot of parameter `id`, or nil.
-    /// - Thread: any.
+    /// - Thread: [any]
     @inline(__always)
     final func index(of id: UInt32) -> Int? {
         var index = 0
@@ -88,7 +88,7 @@ class PluginInstance {
     }
 
     /// Stores a clamped value and tells the unit; false for an unknown ID or NaN.
-    /// - Thread: render or control (never both at once).
+    /// - Thread: [render] or control (never both at once).
     @inline(__always)
     final func store(_ id: UInt32, _ value: Float) -> Bool {
         guard let index = index(of: id), !value.isNaN, infos[index].flags & AUHOST_PARAMETER_IS_OUTPUT == 0 else { return false }
@@ -98,7 +98,7 @@ class PluginInstance {
         return true
     }
 
-    /// - Thread: control.
+    /// - Thread: [control]
     final func initialize(_ setup: RenderSetup) throws(PluginError) {
         if isPrepared { unprepareUnit() }
         try prepareUnit(setup)
@@ -106,7 +106,7 @@ class PluginInstance {
         isPrepared = true
     }
 
-    /// - Thread: control.
+    /// - Thread: [control]
     final func uninitialize() {
         guard isPrepared else { return }
         unprepareUnit()
@@ -115,7 +115,7 @@ class PluginInstance {
 
     /// Cuts the call into slices at its events, applies each event at its frame, and
     /// processes every slice.
-    /// - Thread: render.
+    /// - Thread: [render]
     final func render(_ process: UnsafePointer<auhost_process>) -> Int32 {
         guard isPrepared else { return AUHOST_STATUS_UNINITIALIZED }
         let frames = Int(process.pointee.frame_count)
@@ -151,7 +151,7 @@ class PluginInstance {
     }
 
     /// The whole state: every input parameter and the unit's extra bytes.
-    /// - Thread: control.
+    /// - Thread: [control]
     final func saveState() -> [UInt8] {
         var entries: [(id: UInt32, value: Float)] = []
         for index in 0..<parameterCount where infos[index].flags & AUHOST_PARAMETER_IS_OUTPUT == 0 {
@@ -161,7 +161,7 @@ class PluginInstance {
     }
 
     /// Restores ``saveState()``'s bytes; unknown parameter IDs are ignored (a newer version's).
-    /// - Thread: control.
+    /// - Thread: [control]
     final func restoreState(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let state = PluginState(decoding: bytes), restoreExtraState(state.extra) else { return false }
         for entry in state.values { _ = store(entry.id, entry.value) }
@@ -184,12 +184,12 @@ class PluginInstance {
 }
 
 /// The instance of one unit type: forwards the hooks to the author's object.
-/// - Thread: as ``PluginInstance``.
+/// - Thread: [any] as ``PluginInstance``.
 final class TypedPluginInstance<Unit: PluginUnit>: PluginInstance {
     let unit: Unit
 
     /// Makes the unit and gives it every default value.
-    /// - Thread: control.
+    /// - Thread: [control]
     init() {
         unit = Unit()
         super.init(parameters: Unit.parameters, presets: Unit.factoryPresets)
@@ -215,6 +215,6 @@ final class TypedPluginInstance<Unit: PluginUnit>: PluginInstance {
 
 extension PluginUnit {
     /// A new instance wrapped for the C table.
-    /// - Thread: control.
+    /// - Thread: [control]
     static func makeInstance() -> PluginInstance { TypedPluginInstance<Self>() }
 }

@@ -1,6 +1,6 @@
 /// One parameter, declared statically by the unit: its ID, names, unit and range (the SDK's
 /// mirror of the host's `ParameterInfo`).
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 public struct PluginParameterInfo: Sendable {
     public var id: UInt32
     /// A stable machine name (`"time"`), used in saved states and on the command line.
@@ -16,6 +16,7 @@ public struct PluginParameterInfo: Sendable {
     public var isOutput: Bool
     public var isLogarithmic: Bool
 
+    /// - Thread: [any]
     public init(
         id: UInt32, identifier: String, name: String, unit: PluginParameterUnit = .generic, range: ClosedRange<Float>,
         default defaultValue: Float, valueStrings: [String] = [], isOutput: Bool = false, isLogarithmic: Bool = false
@@ -33,6 +34,7 @@ public struct PluginParameterInfo: Sendable {
     }
 
     /// An indexed parameter whose values are `0..<choices.count`, named by `choices`.
+    /// - Thread: [any]
     public static func choice(id: UInt32, identifier: String, name: String, choices: [String], default defaultValue: Int = 0) -> PluginParameterInfo {
         PluginParameterInfo(
             id: id, identifier: identifier, name: name, unit: .indexed, range: 0...Float(choices.count - 1),

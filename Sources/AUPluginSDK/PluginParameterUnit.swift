@@ -2,13 +2,13 @@ import CAUPluginABI
 
 /// The unit a parameter value is in: Core Audio's `AudioUnitParameterUnit`, with the values
 /// `auhost_plugin.h` defines (`AUHOST_PARAMETER_UNIT_*`); the SDK repeats none of them.
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 public struct PluginParameterUnit: RawRepresentable, Hashable, Sendable {
     /// The `AUHOST_PARAMETER_UNIT_*` value.
     public let rawValue: UInt32
 
     /// The unit with an `AUHOST_PARAMETER_UNIT_*` value.
-    /// - Thread: any.
+    /// - Thread: [any]
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// `AUHOST_PARAMETER_UNIT_GENERIC`: a plain number.

@@ -1,7 +1,7 @@
 /// The byte layout of a native unit's saved state, as the SDK writes it:
 /// `"AUHS"`, a version (1), the parameter count, then `(id, value)` pairs as little-endian
 /// UInt32 / Float bit patterns, then the length and bytes of the unit's extra state.
-/// - Thread: control.
+/// - Thread: [control]
 struct PluginState: Equatable {
     var values: [(id: UInt32, value: Float)]
     var extra: [UInt8]

@@ -17,7 +17,7 @@ enum PluginTable {
     }
 
     /// A table of thunks; `unit_data` is filled by ``attach(_:)``.
-    /// - Thread: control.
+    /// - Thread: [control]
     static func make() -> auhost_unit {
         auhost_unit(
             struct_size: UInt32(MemoryLayout<auhost_unit>.size),
@@ -93,7 +93,7 @@ enum PluginTable {
     }
 
     /// Points the instance's table back at it, retained until `destroy`.
-    /// - Thread: control.
+    /// - Thread: [control]
     static func attach(_ instance: PluginInstance) -> UnsafePointer<auhost_unit> {
         instance.table.pointee.unit_data = Unmanaged.passRetained(instance).toOpaque()
         return UnsafePointer(instance.table)

@@ -3,7 +3,7 @@ import CAUPluginABI
 /// The host's musical transport at the first frame of a render call, as a unit sees it:
 /// rolling or stopped, tempo, time signature, and the position in beats and bars (the SDK's
 /// mirror of the host's `TransportState`).
-/// - Thread: render (a plain value).
+/// - Thread: [render] (a plain value).
 public struct PluginTransportState: Sendable, Equatable {
     public var isRolling: Bool
     public var beatsPerMinute: Double

@@ -1,5 +1,5 @@
 /// Who a unit is and what buses it has: what the host lists and finds it by.
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 public struct UnitDescriptor: Sendable {
     public var type: PluginFourCharCode
     public var subtype: PluginFourCharCode
@@ -13,6 +13,7 @@ public struct UnitDescriptor: Sendable {
     /// The default channel count of each output bus.
     public var outputs: [Int]
 
+    /// - Thread: [any]
     public init(
         type: PluginFourCharCode, subtype: PluginFourCharCode, manufacturer: PluginFourCharCode, name: String,
         manufacturerName: String, version: String = "1.0.0", category: String = "", inputs: [Int] = [2], outputs: [Int] = [2]

@@ -1,6 +1,6 @@
 /// A number as a preset file and its messages write it: whole values without a fraction
 /// (`48000`, `-24`), others in the shortest form that reads back to the same Double (`0.1`).
-/// - Thread: any.
+/// - Thread: [any]
 func formatNumber(_ number: Double) -> String {
     if number == number.rounded(), abs(number) < 1e15 {
         return number == 0 ? "0" : String(Int64(number))
@@ -9,18 +9,18 @@ func formatNumber(_ number: Double) -> String {
 }
 
 /// A Float as its shortest decimal, so `0.1` stays `0.1` and not `0.10000000149011612`.
-/// - Thread: any.
+/// - Thread: [any]
 func formatNumber(_ number: Float) -> String { formatNumber(decimalDouble(number)) }
 
 /// The Double whose shortest decimal form is the Float's: what a captured Float is saved as.
-/// - Thread: any.
+/// - Thread: [any]
 func decimalDouble(_ number: Float) -> Double {
     guard number.isFinite else { return Double(number) }
     return Double("\(number)") ?? Double(number)
 }
 
 /// Text in double quotes with JSON escapes, shortened past `limit` characters, for messages.
-/// - Thread: any.
+/// - Thread: [any]
 func quoted(_ text: String, limit: Int = 60) -> String {
     let shown = text.count > limit ? String(text.prefix(limit - 3)) + "..." : text
     var result = "\""
@@ -29,12 +29,12 @@ func quoted(_ text: String, limit: Int = 60) -> String {
 }
 
 /// A list for "expected one of: a, b, c" messages.
-/// - Thread: any.
+/// - Thread: [any]
 func listing(_ items: [String]) -> String { items.joined(separator: ", ") }
 
 /// "one of: a, b, c" for a short list; for a long one (a mixer's hundreds of parameters)
 /// "one of N, such as: …" naming the few that look most like `text`, so the line stays readable.
-/// - Thread: any.
+/// - Thread: [any]
 func choices(_ items: [String], near text: String, limit: Int = 16) -> String {
     guard items.count > limit else { return "one of: \(listing(items))" }
     let needle = text.lowercased()
@@ -52,7 +52,7 @@ func choices(_ items: [String], near text: String, limit: Int = 16) -> String {
 }
 
 /// Appends `text` with the escapes JSON requires (quote, backslash, control characters).
-/// - Thread: any.
+/// - Thread: [any]
 func appendJSONEscaped(_ text: String, to output: inout String) {
     for scalar in text.unicodeScalars {
         switch scalar {

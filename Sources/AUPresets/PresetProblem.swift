@@ -3,9 +3,10 @@
 /// found. It prints as one line:
 ///
 /// `Presets/vocal.json: nodes[2].parameters.gain: 40 is above the maximum 24 of 'Gain (dB)'; expected -24...24 dB`
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 public struct PresetProblem: Hashable, Sendable, CustomStringConvertible {
     /// What kind of problem, for programs (tests, JSON output); the message is for people.
+    /// - Thread: [any]
     public enum Kind: String, Hashable, Sendable, CaseIterable {
         case unreadableFile, malformedJSON, wrongType, unknownKey, duplicateKey, unsupportedVersion, missingKey
         case invalidValue, duplicateNodeID, unknownUnit, ambiguousUnit, unitUnavailable
@@ -25,6 +26,7 @@ public struct PresetProblem: Hashable, Sendable, CustomStringConvertible {
     public var line: Int?
     public var column: Int?
 
+    /// - Thread: [any]
     public init(_ kind: Kind, file: String, path: String, message: String, line: Int? = nil, column: Int? = nil) {
         self.kind = kind
         self.file = file
@@ -35,6 +37,7 @@ public struct PresetProblem: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `file: path: message`, leaving out what is empty.
+    /// - Thread: [any]
     public var description: String {
         [file, path, message].filter { !$0.isEmpty }.joined(separator: ": ")
     }

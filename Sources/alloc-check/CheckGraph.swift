@@ -21,7 +21,7 @@ import AUNative
 ///
 /// The latencies of dpl and the fixture make the graph delay the other paths (delay lines).
 /// A plugin that is not installed (or not built) is left out and ``present`` says so.
-/// - Thread: control.
+/// - Thread: [control]
 struct CheckGraph {
     static let dpl = "http://gareus.org/oss/lv2/dpl#stereo"
     static let meter = "http://gareus.org/oss/lv2/meters#TPnRMSstereo"

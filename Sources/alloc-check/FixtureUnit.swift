@@ -22,7 +22,7 @@ enum Misbehaviour: String {
 /// of latency (so the graph compensates the other paths with delay lines), outputs NaN on
 /// the cycles the control thread asks for (so the graph mutes it and sends a notice), and
 /// misbehaves in render when told to.
-/// - Thread: control for set-up and ``requestNaN()``; ``process(_:)`` on the render thread.
+/// - Thread: [control] for set-up and ``requestNaN()``; ``process(_:)`` on the render thread.
 final class FixtureUnit: AudioUnit, BlockSizeConstrained, @unchecked Sendable {
     static let blockFrames = 48
     static let latencyFrames = 37
@@ -44,7 +44,7 @@ final class FixtureUnit: AudioUnit, BlockSizeConstrained, @unchecked Sendable {
     override var latency: Double { Double(Self.latencyFrames) / 48_000 }
 
     /// Makes the next render output NaN.
-    /// - Thread: control.
+    /// - Thread: [control]
     func requestNaN() { nanRequests.add(1, ordering: .relaxed) }
 
     override func process(_ context: ProcessContext) -> AudioUnitStatus {

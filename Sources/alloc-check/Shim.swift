@@ -7,7 +7,7 @@ struct Counts {
 }
 
 /// The shim's entry points, found in the preloaded library.
-/// - Thread: any (the shim counts per thread).
+/// - Thread: [any] (the shim counts per thread).
 struct Shim {
     typealias Void0 = @convention(c) () -> Void
     typealias Read = @convention(c) (UnsafeMutableRawPointer) -> Void

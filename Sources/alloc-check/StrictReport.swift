@@ -5,7 +5,7 @@ import Foundation
 /// thread, on standard error: number, name where known, the code that made the call and its
 /// backtrace (symbol or file and offset from `dladdr`; Swift names are mangled, `swift
 /// demangle` reads them).
-/// - Thread: control, after the render thread stopped recording.
+/// - Thread: [control], after the render thread stopped recording.
 func reportTrappedCalls() -> UInt64 {
     let count = au_strict_trap_count()
     var traps = [au_strict_trap](repeating: au_strict_trap(), count: 32)
@@ -22,7 +22,7 @@ func reportTrappedCalls() -> UInt64 {
 
 /// `0x…` and, where `dladdr` knows them, `(symbol + offset)` or else `(file + 0xoffset)`
 /// (for `addr2line -f -e file`; an executable exports no symbols).
-/// - Thread: control.
+/// - Thread: [control]
 private func describe(_ address: UInt) -> String {
     var offset: UInt = 0
     if let symbol = au_strict_symbol(address, &offset) { return "0x\(String(address, radix: 16)) (\(String(cString: symbol)) + \(offset))" }

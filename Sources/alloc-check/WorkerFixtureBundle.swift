@@ -3,7 +3,7 @@ import Foundation
 /// Writes an LV2 bundle for the worker fixture of the package's `libLV2Fixtures.so`
 /// (`urn:auhost:fixture:worker`: schedules work in every `run()`, the work responds) into a
 /// fresh temporary folder, and gives the LV2 path that finds it and the installed plugins.
-/// - Thread: control.
+/// - Thread: [control]
 func workerFixtureLV2Path(library: URL) throws -> String {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("alloc-check-lv2-\(ProcessInfo.processInfo.processIdentifier)")
     let bundle = root.appendingPathComponent("worker.lv2")

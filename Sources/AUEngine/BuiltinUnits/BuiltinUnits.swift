@@ -1,14 +1,16 @@
 import AUCore
 
 /// The units built into AUHost (manufacturer `AUHs`), as a component provider.
-/// - Thread: control.
+/// - Thread: [control]
 public struct BuiltinUnits: ComponentProvider {
     public static let manufacturer: FourCharCode = "AUHs"
     public static let manufacturerName = "AUHost"
     public static let version = "1.0.0"
 
+    /// - Thread: [control]
     public init() {}
 
+    /// - Thread: [control]
     public var format: ComponentFormat { .builtin }
 
     /// One entry per built-in unit: description, name, category and factory.
@@ -20,6 +22,7 @@ public struct BuiltinUnits: ComponentProvider {
         ("genr", ComponentType.output, "Generic Output", "Output", { GenericOutputUnit(description: $0) }),
     ]
 
+    /// - Thread: [control]
     public func discoverComponents() -> (components: [Component], problems: [DiscoveryProblem]) {
         let components = Self.catalog.map { entry in
             let description = ComponentDescription(type: entry.type, subtype: entry.subtype, manufacturer: Self.manufacturer)

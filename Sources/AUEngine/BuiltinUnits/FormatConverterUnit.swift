@@ -13,15 +13,17 @@ import CSamplerate
 /// the sample rate (libsamplerate, quality set by parameter 0 before initialize) and the
 /// sample format: any linear PCM format ``SampleConverter`` reads or writes on either bus
 /// (interleaved or not, 16-bit integer, 8.24 fixed point, float).
-/// - Thread: control for set-up; ``process(_:)`` and ``convert(_:frameCount:into:capacity:)``
+/// - Thread: [control] for set-up; ``process(_:)`` and ``convert(_:frameCount:into:capacity:)``
 ///   on the render thread (or the one thread that drives an offline conversion).
 public final class FormatConverterUnit: AudioUnit, @unchecked Sendable {
     /// What ``convert(_:frameCount:into:capacity:)`` did.
+    /// - Thread: [control]
     public struct Conversion: Sendable, Equatable {
         /// Input frames read (the rest must be passed again).
         public var consumed: Int
         /// Output frames written.
         public var produced: Int
+        /// - Thread: [control]
         public init(consumed: Int, produced: Int) {
             self.consumed = consumed
             self.produced = produced
@@ -57,10 +59,12 @@ public final class FormatConverterUnit: AudioUnit, @unchecked Sendable {
     }
 
     /// Any linear PCM format ``SampleConverter`` handles, on either bus.
+    /// - Thread: [control]
     public override func validateFormat(_ format: StreamFormat, scope: Scope, element: Element) throws(AudioUnitError) {
         _ = try SampleConverter(format: format)
     }
 
+    /// - Thread: [control]
     public override func allocateRenderResources() throws(AudioUnitError) {
         let input = formats(.input)[0], output = formats(.output)[0]
         decoder = try SampleConverter(format: input)
@@ -90,6 +94,7 @@ public final class FormatConverterUnit: AudioUnit, @unchecked Sendable {
         rawInput = .allocate(capacity: max(1, inputChannels))
     }
 
+    /// - Thread: [control]
     public override func deallocateRenderResources() {
         if let resampler { src_delete(resampler) }
         resampler = nil
@@ -108,15 +113,17 @@ public final class FormatConverterUnit: AudioUnit, @unchecked Sendable {
         encoder = nil
     }
 
+    /// - Thread: [control]
     public override func resetState() {
         if let resampler { src_reset(resampler) }
     }
 
     /// The latency of the resampler is small and varies; it is not reported.
+    /// - Thread: [control]
     public override var latency: Double { 0 }
 
     /// Remixes `frames` frames of `input` channels into `output` channels.
-    /// - Thread: render.
+    /// - Thread: [render]
     static func remix(_ input: AudioBuffers, into output: AudioBuffers, frames: Int) {
         let inCount = input.channelCount, outCount = output.channelCount
         for channel in 0..<outCount {
@@ -144,6 +151,7 @@ public final class FormatConverterUnit: AudioUnit, @unchecked Sendable {
         }
     }
 
+    /// - Thread: [control]
     public override func process(_ context: ProcessContext) -> AudioUnitStatus {
         guard ratio == 1 else { return AudioUnitErrorCode.formatNotSupported.rawValue }
         Self.remix(context.inputs[0], into: context.outputs[0], frames: context.frameCount)
@@ -155,7 +163,7 @@ public final class FormatConverterUnit: AudioUnit, @unchecked Sendable {
     /// writing at most `capacity` frames. Remixes channels, resamples when the rates differ,
     /// converts sample formats. Returns what it read and wrote; input it did not read (when the
     /// output filled up) is to be passed again.
-    /// - Thread: render (no allocation, no lock); requires an initialized unit.
+    /// - Thread: [render] (no allocation, no lock); requires an initialized unit.
     public func convert(_ input: UnsafeBufferPointer<UnsafeRawPointer>, frameCount: Int, into output: UnsafeBufferPointer<UnsafeMutableRawPointer>, capacity: Int) -> Conversion {
         RenderThread.run {
             guard state == .initialized, let decoder, let encoder, let decoded, let mixed, let rawOutput, let rawInput else {

@@ -5,7 +5,7 @@ import AUCore
 /// bus 0 is what the application receives, its output bus 0 carries what the application
 /// passes in. Any canonical format is accepted on either bus (the graph sets the input's from
 /// its source). Rendered on its own, it copies its input to its output.
-/// - Thread: control for set-up; ``process(_:)`` on the render thread.
+/// - Thread: [control] for set-up; ``process(_:)`` on the render thread.
 final class GenericOutputUnit: AudioUnit, @unchecked Sendable {
     init(description: ComponentDescription) {
         super.init(

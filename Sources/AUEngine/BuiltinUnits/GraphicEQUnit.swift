@@ -9,7 +9,7 @@ import Glibc
 /// band `n`'s gain in dB (-12…+12). A band at 0 dB, or at or above 0.45 × the sample rate, is
 /// skipped, so Flat passes audio through unchanged. Any channel count, the same in and out.
 /// Coefficients are recomputed on the render thread when a gain changes (no allocation).
-/// - Thread: control for set-up; ``process(_:)`` on the render thread.
+/// - Thread: [control] for set-up; ``process(_:)`` on the render thread.
 final class GraphicEQUnit: AudioUnit, @unchecked Sendable {
     static let frequencies: [Float] = [32, 64, 125, 250, 500, 1000, 2000, 4000, 8000, 16000]
     static let bandwidthQ: Float = 1.41

@@ -13,7 +13,7 @@ import Glibc
 /// soloed inputs play). Output scope, element 0: volume (0); and read-only meters per output
 /// channel `c`, in dB like `AudioQueueLevelMeterState`: average power (3000 + c) and peak
 /// (4000 + c) of the last render, floored at -120 dB.
-/// - Thread: control for set-up; ``process(_:)`` on the render thread.
+/// - Thread: [control] for set-up; ``process(_:)`` on the render thread.
 final class MultichannelMixerUnit: AudioUnit, @unchecked Sendable {
     static let maximumInputs = 64
     static let parametersPerInput = 5

@@ -2,7 +2,7 @@ import AUCore
 
 /// `aufx:splt:AUHs`: copies its one input bus to each of its output buses (fan-out with
 /// independent buffers). The number of outputs (ElementCount, output scope) can be set.
-/// - Thread: control for set-up; ``process(_:)`` on the render thread.
+/// - Thread: [control] for set-up; ``process(_:)`` on the render thread.
 final class SplitterUnit: AudioUnit, @unchecked Sendable {
     init(description: ComponentDescription) {
         super.init(

@@ -9,13 +9,14 @@ extension AudioGraph {
 
     /// Bypasses a node: its inputs pass to the outputs of the same number, delayed by its
     /// latency so that paths stay aligned. Takes effect at the next cycle (no update needed).
-    /// - Thread: control.
+    /// - Thread: [control]
     public func setBypass(_ isBypassed: Bool, for node: GraphNode) throws(AudioUnitError) {
         _ = try model.node(node)
         if isBypassed { model.bypassed.insert(node) } else { model.bypassed.remove(node) }
         runtimes[node]?.isBypassed.store(isBypassed, ordering: .relaxed)
     }
 
+    /// - Thread: [control]
     public func isBypassed(_ node: GraphNode) -> Bool { model.bypassed.contains(node) }
 
     /// Sets a parameter of a node's unit `frame` frames into the next cycle the graph renders
@@ -25,10 +26,11 @@ extension AudioGraph {
     /// (published by an update it has not picked up) is dropped. Before initialize, sets
     /// the value at once. Listeners hear of it from ``dispatchPendingNotifications()``. Units
     /// with a fixed block size get it at the start of the block that holds that frame.
-    /// - Thread: while the graph is initialized, any thread but the render thread, also
+    /// - Thread: [control] while the graph is initialized, any thread but the render thread, also
     ///   while the control thread edits and updates the graph (it reads the units of the
     ///   last plan published, under a control-side mutex; lock-free towards the render
     ///   thread); before, the control thread.
+    /// - Thread: [control]
     public func scheduleParameter(_ node: GraphNode, _ address: ParameterAddress, value: Float, atFrame frame: Int = 0) throws(AudioUnitError) {
         RenderThread.assertNotCurrent("AudioGraph.scheduleParameter")
         let target: ParameterTargets.Target
@@ -66,10 +68,11 @@ extension AudioGraph {
     }
 
     /// True when the node produced NaN or infinity and is muted.
+    /// - Thread: [control]
     public func isFaulted(_ node: GraphNode) -> Bool { runtimes[node]?.isFaulted.load(ordering: .relaxed) ?? false }
 
     /// Resets a muted node's unit and lets it play again.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func clearFault(_ node: GraphNode) throws(AudioUnitError) {
         guard let runtime = runtimes[node] else { throw AudioUnitError(.invalidElement, "the graph has no node \(node)") }
         guard runtime.isFaulted.load(ordering: .relaxed) else { return }
@@ -80,7 +83,7 @@ extension AudioGraph {
 
     /// Calls `handler` with each notice the render thread sends (muted nodes, render errors,
     /// plan adoption), from ``dispatchPendingNotifications()``.
-    /// - Thread: control.
+    /// - Thread: [control]
     @discardableResult
     public func addNoticeListener(_ handler: @escaping @Sendable (GraphNotice) -> Void) -> Int {
         let token = nextListener
@@ -89,6 +92,7 @@ extension AudioGraph {
         return token
     }
 
+    /// - Thread: [control]
     public func removeNoticeListener(_ token: Int) { noticeListeners[token] = nil }
 
     /// Delivers what the render thread reported since the last call: the graph's notices to
@@ -99,7 +103,7 @@ extension AudioGraph {
     /// unless edits wait for ``update()``, which then compiles it (and reports its errors).
     /// Also frees retired plans and disposes removed units. Call it from a timer or after each
     /// offline block. Returns the graph's notices.
-    /// - Thread: control.
+    /// - Thread: [control]
     @discardableResult
     public func dispatchPendingNotifications() -> [GraphNotice] {
         reapGraveyard()
@@ -116,21 +120,26 @@ extension AudioGraph {
 
     /// The graph's latency in frames (input to output, through the slowest path) as of the
     /// latest plan; 0 before initialize.
+    /// - Thread: [control]
     public var latencyFrames: Int { isInitialized ? report.latency : 0 }
 
     /// The graph's latency in seconds at the output node's sample rate.
+    /// - Thread: [control]
     public var latency: Double {
         guard let output = model.outputNode, let unit = model.nodes[output]?.unit, let format = unit.formats(.input).first else { return 0 }
         return Double(latencyFrames) / format.sampleRate
     }
 
     /// A node's latency in frames as the plan counts it (its unit's plus a block adapter's).
+    /// - Thread: [control]
     public func latencyFrames(of node: GraphNode) -> Int { report.nodeLatency[node] ?? 0 }
 
     /// The frames a delay inserted on a connection to align it with parallel paths.
+    /// - Thread: [control]
     public func compensationDelay(of connection: GraphConnection) -> Int { report.connectionDelay[connection] ?? 0 }
 
     /// The format the application gets from ``render(frameCount:timestamp:input:output:)``.
+    /// - Thread: [control]
     public var outputFormat: StreamFormat? {
         guard let output = model.outputNode, let unit = model.nodes[output]?.unit else { return nil }
         return unit.formats(.input).first

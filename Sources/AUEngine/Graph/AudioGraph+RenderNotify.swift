@@ -9,7 +9,7 @@ extension AudioGraph {
     /// bus 0 and the output buffers (before the render, the buffers it is about to fill). At
     /// most 4 per graph (CannotDoInCurrentContext beyond). The callback keeps the render
     /// thread's rules: no allocation, no lock, no blocking call.
-    /// - Thread: control.
+    /// - Thread: [control]
     @discardableResult
     public func addRenderNotify(_ callback: RenderCallback) throws(AudioUnitError) -> RenderNotifyToken {
         try renderNotifies.add(callback)
@@ -17,7 +17,7 @@ extension AudioGraph {
 
     /// Removes a render notification (`AUGraphRemoveRenderNotify`); false when the token was
     /// not added. When it returns, the render thread no longer calls it.
-    /// - Thread: control.
+    /// - Thread: [control]
     @discardableResult
     public func removeRenderNotify(_ token: RenderNotifyToken) -> Bool { renderNotifies.remove(token) }
 
@@ -25,6 +25,6 @@ extension AudioGraph {
     /// ``render(frameCount:timestamp:input:output:)`` over the duration of the audio it
     /// rendered (at the output format's sample rate), averaged over the cycles since the
     /// previous reading; 0.25 is a quarter of real time, 0 when nothing was rendered since.
-    /// - Thread: control.
+    /// - Thread: [control]
     public var cpuLoad: Double { cpuLoadMeter.load(sampleRate: outputFormat?.sampleRate ?? 0) }
 }

@@ -31,7 +31,7 @@ import Glibc
 /// bus 0 carries the `input` the application passes in. The graph never calls the output
 /// unit's render; the driver that owns it (JACK, the offline driver, a test) calls
 /// ``render(frameCount:timestamp:input:output:)``.
-/// - Thread: control for everything but ``render(frameCount:timestamp:input:output:)`` (render)
+/// - Thread: [control] for everything but ``render(frameCount:timestamp:input:output:)`` (render)
 ///   and ``scheduleParameter(_:_:value:atFrame:)`` (while initialized, any thread but the
 ///   render thread, concurrently with edits and ``update()``).
 public final class AudioGraph: @unchecked Sendable {
@@ -72,7 +72,7 @@ public final class AudioGraph: @unchecked Sendable {
     var nextListener = 1
 
     /// A new, empty graph (`NewAUGraph`). Nodes added by description are made by `registry`.
-    /// - Thread: control.
+    /// - Thread: [control]
     public init(registry: ComponentRegistry? = nil) {
         self.registry = registry
     }
@@ -85,7 +85,7 @@ public final class AudioGraph: @unchecked Sendable {
 
     /// Adds a node for the unit `description` names (`AUGraphAddNode`); it is instantiated
     /// now when the graph is open, else by ``open()``.
-    /// - Thread: control.
+    /// - Thread: [control]
     @discardableResult
     public func addNode(_ description: ComponentDescription, name: String? = nil) throws(AudioUnitError) -> GraphNode {
         try requireNotDisposed()
@@ -102,7 +102,7 @@ public final class AudioGraph: @unchecked Sendable {
     }
 
     /// Adds a node for a unit instance the caller made; the graph owns it from now on.
-    /// - Thread: control.
+    /// - Thread: [control]
     @discardableResult
     public func addNode(_ unit: AudioUnit, name: String? = nil) throws(AudioUnitError) -> GraphNode {
         try requireNotDisposed()
@@ -133,7 +133,7 @@ public final class AudioGraph: @unchecked Sendable {
     /// Removes a node with its connections and callbacks (`AUGraphRemoveNode`). Its unit is
     /// disposed at once when the graph is not initialized, else after the render thread
     /// adopted a plan without it (call ``update()`` to apply the removal).
-    /// - Thread: control.
+    /// - Thread: [control]
     public func removeNode(_ node: GraphNode) throws(AudioUnitError) {
         RenderThread.assertNotCurrent("AudioGraph.removeNode")
         try requireNotDisposed()
@@ -151,10 +151,11 @@ public final class AudioGraph: @unchecked Sendable {
     }
 
     /// The nodes, in the order they were added (`AUGraphGetNodeCount` / `GetIndNode`).
+    /// - Thread: [control]
     public var nodes: [GraphNode] { model.order }
 
     /// The unit of a node (`AUGraphNodeInfo`); fails before the graph is opened.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func unit(of node: GraphNode) throws(AudioUnitError) -> AudioUnit {
         guard let unit = try model.node(node).unit else {
             throw AudioUnitError(.uninitialized, "\(model.label(node)) has no unit yet: open the graph first")
@@ -163,9 +164,11 @@ public final class AudioGraph: @unchecked Sendable {
     }
 
     /// The name a node was given.
+    /// - Thread: [control]
     public func name(of node: GraphNode) throws(AudioUnitError) -> String { try model.node(node).name }
 
     /// The output node (type `auou`), if the graph has one.
+    /// - Thread: [control]
     public var outputNode: GraphNode? { model.outputNode }
 
     // MARK: - Connections
@@ -173,7 +176,7 @@ public final class AudioGraph: @unchecked Sendable {
     /// Connects an output bus of `source` to an input bus of `destination`
     /// (`AUGraphConnectNodeInput`). An input takes one connection or one callback.
     /// Formats are checked by ``initialize()`` / ``update()``.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func connect(_ source: GraphNode, output: Element = 0, to destination: GraphNode, input: Element = 0) throws(AudioUnitError) {
         try requireNotDisposed()
         let from = try model.node(source)
@@ -203,7 +206,7 @@ public final class AudioGraph: @unchecked Sendable {
     }
 
     /// Removes the connection into an input bus (`AUGraphDisconnectNodeInput`).
-    /// - Thread: control.
+    /// - Thread: [control]
     public func disconnect(_ destination: GraphNode, input: Element = 0) throws(AudioUnitError) {
         try requireNotDisposed()
         _ = try model.node(destination)
@@ -216,7 +219,7 @@ public final class AudioGraph: @unchecked Sendable {
     }
 
     /// Removes every connection and callback (`AUGraphClearConnections`).
-    /// - Thread: control.
+    /// - Thread: [control]
     public func clearConnections() {
         model.connections.removeAll()
         model.inputCallbacks.removeAll()
@@ -224,11 +227,12 @@ public final class AudioGraph: @unchecked Sendable {
     }
 
     /// Every connection, in the order made (`AUGraphGetNumberOfInteractions` …).
+    /// - Thread: [control]
     public var connections: [GraphConnection] { model.connections }
 
     /// Feeds an input bus from a render callback (`AUGraphSetNodeInputCallback`); nil
     /// removes it. The callback runs on the render thread: it must not allocate or lock.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func setInputCallback(_ callback: RenderCallback?, for node: GraphNode, input: Element = 0) throws(AudioUnitError) {
         try requireNotDisposed()
         let entry = try model.node(node)
@@ -248,7 +252,7 @@ public final class AudioGraph: @unchecked Sendable {
     // MARK: - Life cycle
 
     /// Instantiates every node's unit (`AUGraphOpen`).
-    /// - Thread: control.
+    /// - Thread: [control]
     public func open() throws(AudioUnitError) {
         try requireNotDisposed()
         if isOpen { return }
@@ -265,7 +269,7 @@ public final class AudioGraph: @unchecked Sendable {
     /// Propagates stream formats along the connections, checks them, initializes every unit,
     /// compiles the render plan and publishes it (`AUGraphInitialize`; opens first if needed).
     /// Fails with an error naming the nodes and buses of a bad connection or a cycle.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func initialize() throws(AudioUnitError) {
         try requireNotDisposed()
         if isInitialized { return }
@@ -279,7 +283,7 @@ public final class AudioGraph: @unchecked Sendable {
     /// new units are initialized, formats checked, a new plan compiled and published. The
     /// render thread switches at the top of its next cycle; paths that were not edited keep
     /// their state (delay lines included). Before ``initialize()`` edits need no update.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func update() throws(AudioUnitError) {
         try requireNotDisposed()
         defer { reapGraveyard() }
@@ -290,7 +294,7 @@ public final class AudioGraph: @unchecked Sendable {
     /// Waits until the render thread adopted the last published plan and the units it no
     /// longer uses are disposed (`AUGraphUpdate`'s synchronous mode); false after `timeout`.
     /// Only useful while another thread renders.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func waitUntilUpdated(timeout: Double = 2) -> Bool {
         let deadline = MonotonicClock.nanoseconds() + UInt64(timeout * 1e9)
         while renderer.adoptedGeneration.load(ordering: .acquiring) < generation {
@@ -349,7 +353,7 @@ public final class AudioGraph: @unchecked Sendable {
     /// the running plan was compiled (and no edit waits for ``update()``); the notice that
     /// says so, or nil. A plan that fails to compile leaves the running one and waits, as an
     /// edit, for ``update()`` to report the error.
-    /// - Thread: control.
+    /// - Thread: [control]
     func followLatencyChange() -> GraphNotice? {
         guard isInitialized, !hasPendingEdits else { return nil }
         let changed = model.order.first { node in
@@ -381,7 +385,7 @@ public final class AudioGraph: @unchecked Sendable {
     /// Starts the graph (`AUGraphStart`): when its output node is an ``AudioOutputUnit`` (the
     /// JACK I/O unit), starts that unit, which renders the graph every period from then on;
     /// else marks the graph running for the application that renders it.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func start() throws(AudioUnitError) {
         try requireNotDisposed()
         guard isInitialized else { throw AudioUnitError(.uninitialized, "start: the graph is not initialized") }
@@ -392,7 +396,7 @@ public final class AudioGraph: @unchecked Sendable {
     /// Stops the graph (`AUGraphStop`): stops its output node when that is an
     /// ``AudioOutputUnit`` (the JACK I/O unit fades out and deactivates its client); when it
     /// returns, the device renders the graph no more.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func stop() {
         outputDevice?.stop()
         isRunning = false
@@ -408,7 +412,7 @@ public final class AudioGraph: @unchecked Sendable {
     /// a render in progress), frees the plans and uninitializes every unit
     /// (`AUGraphUninitialize`); so no unit is freed while a device renders the graph. Edits
     /// are kept; ``initialize()`` compiles again.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func uninitialize() {
         RenderThread.assertNotCurrent("AudioGraph.uninitialize")
         guard isInitialized else { return }
@@ -425,7 +429,7 @@ public final class AudioGraph: @unchecked Sendable {
 
     /// Uninitializes and disposes every unit (`AUGraphClose`); the nodes stay and ``open()``
     /// makes new units for them (from the registry).
-    /// - Thread: control.
+    /// - Thread: [control]
     public func close() {
         uninitialize()
         for node in model.order {
@@ -436,7 +440,7 @@ public final class AudioGraph: @unchecked Sendable {
     }
 
     /// Closes the graph and forgets every node (`DisposeAUGraph`); every later call fails.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func dispose() {
         guard !isDisposed else { return }
         close()
@@ -458,7 +462,7 @@ public final class AudioGraph: @unchecked Sendable {
     /// published plan first. Returns 0, or Uninitialized when the graph is not initialized
     /// (the output is then silent). The render notifications (``addRenderNotify(_:)``) are
     /// called before and after, and the render time counts towards ``cpuLoad``.
-    /// - Thread: render. No allocation, no lock.
+    /// - Thread: [render] No allocation, no lock.
     public func render(frameCount: Int, timestamp: RenderTimestamp, input: AudioBuffers? = nil, output: AudioBuffers) -> AudioUnitStatus {
         renderNotifies.notify(.preRender, timestamp: timestamp, bus: 0, buffers: output)
         let start = MonotonicClock.nanoseconds()
@@ -471,7 +475,7 @@ public final class AudioGraph: @unchecked Sendable {
     /// The cycles rendered so far and the node the render thread is inside (nil between
     /// nodes): what a watchdog reads to tell a render that makes progress from one stuck in
     /// a unit's call.
-    /// - Thread: any (two relaxed atomic loads).
+    /// - Thread: [any] (two relaxed atomic loads).
     public var renderActivity: (cycles: UInt64, node: GraphNode?) {
         let node = renderer.renderingNode.load(ordering: .relaxed)
         return (renderer.cycles.load(ordering: .relaxed), node < 0 ? nil : GraphNode(rawValue: node))

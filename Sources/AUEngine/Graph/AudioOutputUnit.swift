@@ -6,12 +6,12 @@ import AUCore
 /// call before they free any unit, so the device no longer renders the graph when its
 /// units go away. The JACK I/O unit is one; the generic output unit (`auou:genr`), which an
 /// application renders itself, is not.
-/// - Thread: control.
+/// - Thread: [control]
 public protocol AudioOutputUnit: AudioUnit {
     /// Starts the device: it renders its graph every period (`AudioOutputUnitStart`).
-    /// - Thread: control.
+    /// - Thread: [control]
     func start() throws(AudioUnitError)
     /// Stops the device; when it returns, the device renders no more (`AudioOutputUnitStop`).
-    /// - Thread: control.
+    /// - Thread: [control]
     func stop()
 }

@@ -4,7 +4,7 @@ import AUCore
 /// whatever the cycle length: input is gathered into a block, the unit renders it, and its
 /// output is played back one block later (``blockSize`` frames of added latency, reported
 /// to delay compensation).
-/// - Thread: init/deinit on the control thread; ``render(_:inputs:outputs:offset:frames:sampleTime:)``
+/// - Thread: [control] init/deinit; ``render(_:inputs:outputs:offset:frames:sampleTime:)``
 ///   on the render thread.
 final class BlockAdapter: @unchecked Sendable {
     let blockSize: Int
@@ -32,7 +32,7 @@ final class BlockAdapter: @unchecked Sendable {
 
     /// Moves `frames` frames (from `offset` in the given views) through the block buffers,
     /// rendering a block with `unit` each time one fills. Returns the first failing status.
-    /// - Thread: render.
+    /// - Thread: [render]
     func render(
         _ unit: AudioUnit, inputs: UnsafeBufferPointer<AudioBuffers>, outputs: UnsafeBufferPointer<AudioBuffers>,
         offset: Int, frames: Int, sampleTime: Double

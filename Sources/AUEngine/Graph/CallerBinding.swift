@@ -6,7 +6,7 @@ import AUCore
 /// node) points at the caller's channels for a cycle rendered in one slice, and at the plan's
 /// own buffers otherwise. When the table changes, the steps whose views point through it
 /// re-point them, which also gives their units a new ``BufferStamp``.
-/// - Thread: built on the control thread (``PlanCompiler``); bound on the render thread.
+/// - Thread: [control] builds it (``PlanCompiler``); [render] binds it.
 struct CallerBinding {
     /// The table the steps read or write through.
     let table: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
@@ -38,7 +38,7 @@ struct CallerBinding {
     /// Points the table's first channels at `caller`'s (as many as both have) and the rest
     /// at the plan's own buffers (all of them when `caller` is nil); returns how many point
     /// at the caller's. Costs a comparison per channel when nothing moved.
-    /// - Thread: render.
+    /// - Thread: [render]
     @inline(__always)
     func bind(_ caller: AudioBuffers?) -> Int {
         let count = caller.map { min(channels, $0.channelCount) } ?? 0

@@ -4,7 +4,7 @@ import AUCore
 /// latencies differ, and how a bypassed node keeps its latency. Allocated on the control
 /// thread; a plan compiled later reuses the same line when the delay did not change, so an
 /// edit elsewhere in the graph does not disturb the audio in it.
-/// - Thread: init/deinit on the control thread; ``process(_:into:frames:)``, ``feed(_:frames:)``
+/// - Thread: [control] init/deinit; ``process(_:into:frames:)``, ``feed(_:frames:)``
 ///   on the render thread.
 final class DelayLine: @unchecked Sendable {
     let delay: Int
@@ -28,7 +28,7 @@ final class DelayLine: @unchecked Sendable {
 
     /// Writes `frames` frames of `input` and reads the same number, `delay` frames older, into
     /// `output` (which may be the same memory). Extra output channels are cleared.
-    /// - Thread: render.
+    /// - Thread: [render]
     #if !DEBUG
     @_noLocks
     #endif
@@ -57,7 +57,7 @@ final class DelayLine: @unchecked Sendable {
 
     /// Writes `frames` frames of `input` without reading: keeps a bypass line current while
     /// the node is not bypassed.
-    /// - Thread: render.
+    /// - Thread: [render]
     #if !DEBUG
     @_noLocks
     #endif

@@ -4,7 +4,7 @@ import AUCore
 /// input's stream format to its source's output format, then a unit's output sample rate to
 /// its input's (a format converter excepted), and checks every connection. Errors name the
 /// nodes, the buses and both formats, and say that a format converter is needed.
-/// - Thread: control.
+/// - Thread: [control]
 enum FormatPropagation {
     static let converterHint = "insert a format converter (aufc:conv:AUHs) between them"
 

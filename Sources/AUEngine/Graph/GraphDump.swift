@@ -7,7 +7,7 @@ extension AudioGraph {
     /// with its unit, formats, latency, bypass/fault marks and share of render time, every
     /// connection with its compensation delay, input callbacks, the graph's latency and the
     /// render plan's order and cost.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func dump() -> String {
         var lines: [String] = []
         let state = isRunning ? "running" : isInitialized ? "initialized" : isOpen ? "open" : "closed"
@@ -69,7 +69,7 @@ extension AudioGraph {
     /// The graph in Graphviz DOT: one box per node (name, description, latency), one edge per
     /// connection labelled with its buses and channel count (and compensation delay).
     /// Render with `dot -Tpng graph.dot -o graph.png`.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func dotGraph() -> String {
         func quoted(_ text: String) -> String {
             "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""

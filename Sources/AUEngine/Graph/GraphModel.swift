@@ -3,9 +3,10 @@ import AUCore
 /// The graph as a value (what `AUGraph` edits): nodes, connections, input callbacks and
 /// per-node bypass. ``AudioGraph`` keeps one, edits it on the control thread and compiles
 /// it into a ``RenderPlan``; the render thread never sees it.
-/// - Thread: control (a value; copy it freely).
+/// - Thread: [control] (a value; copy it freely).
 public struct GraphModel: Sendable {
     /// One node: the description it was added with, its name, and its unit once opened.
+    /// - Thread: [control]
     public struct Node: Sendable {
         public var description: ComponentDescription
         public var name: String
@@ -25,9 +26,11 @@ public struct GraphModel: Sendable {
     public internal(set) var bypassed: Set<GraphNode> = []
     var nextNode: Int32 = 1
 
+    /// - Thread: [control]
     public init() {}
 
     /// The node's record; the error names the unknown node.
+    /// - Thread: [control]
     public func node(_ node: GraphNode) throws(AudioUnitError) -> Node {
         guard let entry = nodes[node] else {
             throw AudioUnitError(.invalidElement, "the graph has no node \(node)")
@@ -36,17 +39,20 @@ public struct GraphModel: Sendable {
     }
 
     /// `'Name' (#3)`: how errors and dumps name a node.
+    /// - Thread: [control]
     public func label(_ node: GraphNode) -> String {
         guard let entry = nodes[node] else { return "\(node)" }
         return "'\(entry.name)' (\(node))"
     }
 
     /// The connection feeding an input bus, if any.
+    /// - Thread: [control]
     public func connection(into endpoint: GraphEndpoint) -> GraphConnection? {
         connections.first { $0.destination == endpoint.node && $0.destinationInputBus == endpoint.bus }
     }
 
     /// The one node whose type is `auou` (the graph's output), if any.
+    /// - Thread: [control]
     public var outputNode: GraphNode? {
         order.first { nodes[$0]?.description.type == ComponentType.output }
     }

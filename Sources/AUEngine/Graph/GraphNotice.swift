@@ -2,8 +2,9 @@ import AUCore
 
 /// Something the render thread reports about a node (it travels as a plain value through a
 /// ring and is delivered on the control side by ``AudioGraph/dispatchPendingNotifications()``).
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 public struct GraphNotice: Sendable, Equatable, BitwiseCopyable, CustomStringConvertible {
+    /// - Thread: [any]
     public enum Kind: UInt8, Sendable, BitwiseCopyable {
         /// The node produced NaN or infinity; it is muted until ``AudioGraph/clearFault(_:)``.
         case nonFiniteOutput
@@ -26,6 +27,7 @@ public struct GraphNotice: Sendable, Equatable, BitwiseCopyable, CustomStringCon
     /// The sample time of the cycle in which it happened.
     public var sampleTime: Double
 
+    /// - Thread: [any]
     public init(kind: Kind, node: GraphNode, status: Int32, sampleTime: Double) {
         self.kind = kind
         self.node = node
@@ -33,6 +35,7 @@ public struct GraphNotice: Sendable, Equatable, BitwiseCopyable, CustomStringCon
         self.sampleTime = sampleTime
     }
 
+    /// - Thread: [any]
     public var description: String {
         switch kind {
         case .nonFiniteOutput: "node \(node) produced NaN or infinity at sample \(Int(sampleTime)); it is muted"

@@ -12,7 +12,7 @@ import Glibc
 /// thread takes it with an exchange at the top of a cycle, pushes the plan it replaces into
 /// `retired`, and records the generation it adopted. A plan published before the render
 /// thread took the previous one replaces it (the control thread releases the one never seen).
-/// - Thread: ``render(frameCount:timestamp:input:output:)`` on the render thread; the rest on
+/// - Thread: [render] ``render(frameCount:timestamp:input:output:)``; [control] the rest, on
 ///   the control thread.
 final class GraphRenderer: @unchecked Sendable {
     /// A retained `RenderPlan` pointer waiting for the render thread, or 0.
@@ -78,7 +78,7 @@ final class GraphRenderer: @unchecked Sendable {
     // MARK: - Control side
 
     /// Hands `plan` to the render thread (it adopts it at the top of its next cycle).
-    /// - Thread: control.
+    /// - Thread: [control]
     func publish(_ plan: RenderPlan) {
         let bits = UInt(bitPattern: Unmanaged.passRetained(plan).toOpaque())
         let replaced = pending.exchange(bits, ordering: .acquiringAndReleasing)
@@ -86,7 +86,7 @@ final class GraphRenderer: @unchecked Sendable {
     }
 
     /// Releases the plans the render thread retired; returns how many.
-    /// - Thread: control.
+    /// - Thread: [control]
     @discardableResult
     func collectRetiredPlans() -> Int {
         var count = 0
@@ -98,7 +98,7 @@ final class GraphRenderer: @unchecked Sendable {
     }
 
     /// Queues a parameter change for the render thread; false when the queue is full.
-    /// - Thread: control.
+    /// - Thread: [control]
     func queue(_ event: GraphParameterEvent) -> Bool {
         guard parameterEvents.push(event) else { return false }
         pendingEvents.wrappingAdd(1, ordering: .releasing)
@@ -106,12 +106,12 @@ final class GraphRenderer: @unchecked Sendable {
     }
 
     /// Lets render calls run.
-    /// - Thread: control.
+    /// - Thread: [control]
     func enable() { isEnabled.store(true, ordering: .sequentiallyConsistent) }
 
     /// Stops render calls (new ones return at once), waits for those in progress, and
     /// releases every plan. Afterwards the render side holds nothing.
-    /// - Thread: control.
+    /// - Thread: [control]
     func disable() {
         isEnabled.store(false, ordering: .sequentiallyConsistent)
         while activeRenders.load(ordering: .sequentiallyConsistent) != 0 { Self.pause() }
@@ -136,7 +136,7 @@ final class GraphRenderer: @unchecked Sendable {
     /// Renders one cycle of `frameCount` frames (any length: it is split into slices of at
     /// most the plan's MaximumFramesPerSlice) into `output`; `input` feeds the output node's
     /// output bus (the application's input), silence when nil.
-    /// - Thread: render. No allocation, no lock.
+    /// - Thread: [render] No allocation, no lock.
     func render(frameCount: Int, timestamp: RenderTimestamp, input: AudioBuffers?, output: AudioBuffers) -> AudioUnitStatus {
         RenderThread.run {
             activeRenders.add(1, ordering: .sequentiallyConsistent)

@@ -3,7 +3,7 @@ import AUCore
 /// The render order of a graph's nodes and the check that it has no cycle.
 /// The output node (type `auou`) is split in two: its output bus is a source (the
 /// application's input) and its input bus the sink, so it is not part of the order.
-/// - Thread: control.
+/// - Thread: [control]
 enum GraphTopology {
     /// The nodes other than the output node, each after every node that feeds it; ties keep
     /// the order nodes were added in. A cycle fails with an error naming every connection in it.

@@ -6,7 +6,7 @@ import Musl
 
 /// A monotonic clock in nanoseconds (`clock_gettime(CLOCK_MONOTONIC)`, a vDSO call: no
 /// allocation, no lock, no blocking).
-/// - Thread: any.
+/// - Thread: [any]
 enum MonotonicClock {
     @inline(__always)
     static func nanoseconds() -> UInt64 {

@@ -4,7 +4,7 @@ import Synchronization
 /// What the render thread and the control thread share about one node for as long as the
 /// node exists, across plans: the bypass switch, the fault (NaN) mute, the last render
 /// status and the time spent rendering it. Every field is atomic.
-/// - Thread: created on the control thread; fields read and written from any thread.
+/// - Thread: [control] creates it; [any] reads and writes its fields.
 final class NodeRuntime: @unchecked Sendable {
     let node: GraphNode
     /// True while the node's audio passes through untouched (delayed by its latency).

@@ -5,7 +5,7 @@ import Synchronization
 /// published: ``AudioGraph/scheduleParameter(_:_:value:atFrame:)`` reads them here, under
 /// a mutex of the control side, rather than the graph's model, which edits and
 /// ``AudioGraph/update()`` change on another thread.
-/// - Thread: any thread but the render thread.
+/// - Thread: [any] thread but the render thread.
 final class ParameterTargets: @unchecked Sendable {
     /// A node's unit and the label errors name it by.
     struct Target {
@@ -26,13 +26,13 @@ final class ParameterTargets: @unchecked Sendable {
     private let targets = Mutex<[GraphNode: Target]?>(nil)
 
     /// Replaces the targets (a plan was published), or clears them (nil: uninitialized).
-    /// - Thread: control.
+    /// - Thread: [control]
     func publish(_ new: [GraphNode: Target]?) {
         targets.withLock { $0 = new }
     }
 
     /// The node's target.
-    /// - Thread: any thread but the render thread.
+    /// - Thread: [any] thread but the render thread.
     func lookup(_ node: GraphNode) -> Lookup {
         targets.withLock { targets in
             guard let targets else { return .notRunning }

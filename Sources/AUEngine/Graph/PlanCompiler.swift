@@ -5,7 +5,7 @@ import AUCore
 /// sources' buffers, latency-compensation delays on inputs whose paths are shorter, bypass
 /// delays, block adapters. Delay lines and adapters of the previous plan are reused when
 /// unchanged, so a live edit does not disturb the paths it did not touch.
-/// - Thread: control.
+/// - Thread: [control]
 struct PlanCompiler {
     struct DelayKey: Hashable {
         var connection: GraphConnection

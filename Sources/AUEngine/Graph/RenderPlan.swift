@@ -128,7 +128,7 @@ struct PlanStep {
 /// resolved pointers. Built on the control thread by ``PlanCompiler``, published to the
 /// render thread by ``GraphRenderer``, and freed on the control thread after the render
 /// thread hands it back.
-/// - Thread: built and freed on the control thread; rendered on the render thread.
+/// - Thread: [control] builds and frees it; [render] renders it.
 final class RenderPlan: @unchecked Sendable {
     let generation: Int
     /// The longest slice one unit call renders (the graph's MaximumFramesPerSlice).

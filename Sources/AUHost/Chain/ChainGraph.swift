@@ -7,7 +7,7 @@ import AUPresets
 /// every connection made, formats propagated at `sampleRate`. The graph's input has as
 /// many channels as the first bus fed from `input` takes; its output as many as the bus
 /// feeding `output` gives.
-/// - Thread: control, but ``render(frameCount:timestamp:input:output:)`` (render).
+/// - Thread: [control], but ``render(frameCount:timestamp:input:output:)`` (render).
 public final class ChainGraph: @unchecked Sendable {
     public let graph: AudioGraph
     public let loaded: LoadedPreset
@@ -24,6 +24,7 @@ public final class ChainGraph: @unchecked Sendable {
 
     /// Builds and initializes the graph with `units` (the loaded ones, or fresh ones from
     /// ``LoadedPreset/makeUnits()`` for another job). The graph owns the units afterwards.
+    /// - Thread: [control]
     public init(_ loaded: LoadedPreset, units: [AudioUnit]? = nil, registry: ComponentRegistry, sampleRate: Double, maximumFrames: Int = 4096) throws(AudioUnitError) {
         self.loaded = loaded
         self.sampleRate = sampleRate
@@ -86,6 +87,7 @@ public final class ChainGraph: @unchecked Sendable {
     }
 
     /// The node with this id.
+    /// - Thread: [control]
     public func node(_ id: String) throws(AudioUnitError) -> (id: String, node: GraphNode, unit: AudioUnit) {
         guard let entry = nodes.first(where: { $0.id == id }) else {
             throw AudioUnitError(.invalidElement, "no node '\(id)'; the chain's nodes are: \(nodes.map(\.id).joined(separator: ", "))")
@@ -94,14 +96,17 @@ public final class ChainGraph: @unchecked Sendable {
     }
 
     /// The chain's instruments (units of type `aumu`), which a MIDI file plays.
+    /// - Thread: [control]
     public var instruments: [AudioUnit] {
         nodes.map(\.unit).filter { $0.componentDescription.type == ComponentType.musicDevice }
     }
 
     /// The chain's latency in frames (plugin delay compensation included).
+    /// - Thread: [control]
     public var latencyFrames: Int { graph.latencyFrames }
 
     /// Stops and disposes the graph and its units.
+    /// - Thread: [control]
     public func dispose() {
         graph.stop()
         graph.dispose()

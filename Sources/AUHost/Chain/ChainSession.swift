@@ -7,7 +7,7 @@ import Foundation
 /// parameters by node id and parameter identifier, bypass nodes, load factory presets,
 /// read meters and status, save the chain as a preset (into ``saveFolder`` only). Every
 /// command has a one-line reply.
-/// - Thread: control (one command at a time; the caller serialises).
+/// - Thread: [control] (one command at a time; the caller serialises).
 public final class ChainSession: @unchecked Sendable {
     public let chain: ChainGraph
     /// The folder `save NAME` writes into: NAME is a file name or a relative path inside it;
@@ -19,7 +19,7 @@ public final class ChainSession: @unchecked Sendable {
 
     /// A session over `chain` whose `save` writes into `saveFolder`; `status` adds the
     /// driver's words to the `status` reply.
-    /// - Thread: control.
+    /// - Thread: [control]
     public init(chain: ChainGraph, registry: ComponentRegistry, saveFolder: URL, status: @escaping @Sendable () -> String = { "" }) {
         self.chain = chain
         self.registry = registry
@@ -28,6 +28,7 @@ public final class ChainSession: @unchecked Sendable {
     }
 
     /// The reply to one line: `ok…` or `error: …`, and whether the client asked to quit.
+    /// - Thread: [control]
     public func reply(to line: String) -> (reply: String, quits: Bool) {
         do {
             let command = try ControlCommand(parsing: line)
@@ -38,6 +39,7 @@ public final class ChainSession: @unchecked Sendable {
     }
 
     /// Carries out one command; returns the words after `ok`.
+    /// - Thread: [control]
     public func execute(_ command: ControlCommand) throws(ControlCommandError) -> [String] {
         do {
             switch command {
@@ -104,6 +106,7 @@ public final class ChainSession: @unchecked Sendable {
     }
 
     /// The chain as it is now, as a preset (graph bypass included).
+    /// - Thread: [control]
     public func capture() throws(ControlCommandError) -> ChainPreset {
         var preset = try presetChecked { () throws(PresetError) in try chain.loaded.capture() }
         for index in preset.nodes.indices {

@@ -6,7 +6,7 @@
 /// preset NODE NAME          meters              status
 /// save FILE [--force]       help                quit
 /// ```
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 public enum ControlCommand: Equatable, Sendable {
     case set(node: String, parameter: String, value: String)
     case get(node: String, parameter: String)
@@ -23,6 +23,7 @@ public enum ControlCommand: Equatable, Sendable {
         "commands: set NODE PARAM VALUE | get NODE PARAM | bypass NODE on|off | preset NODE NAME | meters | status | save FILE [--force] | help | quit"
 
     /// Parses one line; the error text is the reply's message.
+    /// - Thread: [any]
     public init(parsing line: String) throws(ControlCommandError) {
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         guard let verb = words.first?.lowercased() else { throw ControlCommandError("empty command; try 'help'") }
@@ -70,9 +71,11 @@ public enum ControlCommand: Equatable, Sendable {
 }
 
 /// A control line that could not be parsed or carried out; its message is the reply.
-/// - Thread: any.
+/// - Thread: [any]
 public struct ControlCommandError: Error, Sendable, CustomStringConvertible {
     public var message: String
+    /// - Thread: [any]
     public init(_ message: String) { self.message = message }
+    /// - Thread: [any]
     public var description: String { message }
 }

@@ -15,9 +15,10 @@ import Foundation
 /// while live.poll() == nil { live.dispatchPendingNotifications(); … }   // commands go to live.chain
 /// live.dispose()
 /// ```
-/// - Thread: control.
+/// - Thread: [control]
 public final class LiveChain: @unchecked Sendable {
     /// Where the capture and playback ports are connected when the chain starts.
+    /// - Thread: [control]
     public struct Connections: Sendable {
         /// To the system's physical capture and playback ports.
         public var toSystem: Bool
@@ -29,6 +30,7 @@ public final class LiveChain: @unchecked Sendable {
         public var midiFrom: [String]
 
         /// Connections to make at start; none by default.
+        /// - Thread: [control]
         public init(toSystem: Bool = false, captureFrom: String? = nil, playbackTo: String? = nil, midiFrom: [String] = []) {
             self.toSystem = toSystem
             self.captureFrom = captureFrom
@@ -38,6 +40,7 @@ public final class LiveChain: @unchecked Sendable {
     }
 
     /// What ``poll()`` noticed.
+    /// - Thread: [control]
     public enum Event: Equatable, Sendable {
         /// The server shut down or threw the client out; JACK's reason.
         case serverGone(String)
@@ -58,6 +61,7 @@ public final class LiveChain: @unchecked Sendable {
 
     /// Opens a JACK I/O unit connected to the server (never starts one): its sample rate
     /// decides the chain's.
+    /// - Thread: [control]
     public static func openIOUnit(clientName: String, serverName: String?) throws(JACKError) -> JACKIOUnit {
         let io = JACKIOUnit()
         io.clientName = clientName
@@ -75,6 +79,7 @@ public final class LiveChain: @unchecked Sendable {
     /// from now on), starts it and makes `connections`. A preset that names another rate is
     /// refused. Failures name the preset file. `watchdog` watches the chain from its first
     /// render on (the latency-priming cycle); `cancellation` (a quit request) shortens its wait.
+    /// - Thread: [control]
     public init(
         _ loaded: LoadedPreset, units: [AudioUnit], io: JACKIOUnit, registry: ComponentRegistry, connections: Connections,
         watchdog: RenderWatchdog? = RenderWatchdog.standard(), cancellation: RenderCancellation? = nil
@@ -134,6 +139,7 @@ public final class LiveChain: @unchecked Sendable {
     /// The server going away or changing its sample rate since the last call, if it did;
     /// a new rate mutes the playback at once. Buffer-size changes need nothing: the graph
     /// renders any period.
+    /// - Thread: [control]
     public func poll() -> Event? {
         if client.serverIsGone { return .serverGone(client.shutdownReason ?? "the server shut down") }
         let current = io.configurationGeneration
@@ -147,7 +153,7 @@ public final class LiveChain: @unchecked Sendable {
     /// Delivers the graph's pending notifications (``AudioGraph/dispatchPendingNotifications()``,
     /// which also recompiles the plan when a unit's latency changed) and reports the chain's
     /// latency on the ports again when it changed. Call it from the control loop, as ``poll()``.
-    /// - Thread: control.
+    /// - Thread: [control]
     @discardableResult
     public func dispatchPendingNotifications() -> [GraphNotice] {
         let notices = chain.graph.dispatchPendingNotifications()
@@ -157,6 +163,7 @@ public final class LiveChain: @unchecked Sendable {
 
     /// The live facts for a `status` reply, as `key=value` words: DSP load, xruns, period
     /// and render errors.
+    /// - Thread: [control]
     public var statusWords: String {
         String(format: "dsp=%.1f%% xruns=%d period=%d errors=%d", client.cpuLoad, client.xrunCount, client.bufferSize, io.renderErrorCount)
     }
@@ -165,7 +172,7 @@ public final class LiveChain: @unchecked Sendable {
     /// the server gone): fades out and deactivates the client (JACK runs the cycle no
     /// more), disposes the I/O unit (unregistering its ports, closing the client), then
     /// disposes the chain, whose units stop their workers before freeing their plugins.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func dispose() {
         io.stop()
         io.dispose()

@@ -17,7 +17,7 @@ import Synchronization
 ///
 /// A file that fails (unreadable, corrupt, an existing output without `--force`, a full
 /// disk) is reported and leaves nothing at its output path; the other files still render.
-/// - Thread: control. ``run(progress:finished:)`` starts `settings.jobs` worker threads
+/// - Thread: [control] ``run(progress:finished:)`` starts `settings.jobs` worker threads
 ///   (each a control thread playing the render thread for its own graph) and waits for them.
 public final class BatchRenderer: @unchecked Sendable {
     public let loaded: LoadedPreset
@@ -31,6 +31,7 @@ public final class BatchRenderer: @unchecked Sendable {
     /// Serializes building and disposing graphs.
     private let buildLock = Mutex(())
 
+    /// - Thread: [control]
     public init(loaded: LoadedPreset, registry: ComponentRegistry, settings: RenderSettings, jobs: [RenderJob]) {
         self.loaded = loaded
         self.registry = registry
@@ -43,6 +44,7 @@ public final class BatchRenderer: @unchecked Sendable {
     /// every job before it are done (from whichever thread finished last, one call at a
     /// time); `progress` hears how far each job is, in thousandths, from its worker's thread.
     /// Returns the outcomes in job order.
+    /// - Thread: [control]
     public func run(
         progress: (@Sendable (_ job: Int, _ permille: Int) -> Void)? = nil,
         notice: @escaping @Sendable (String) -> Void = { _ in },
@@ -85,7 +87,7 @@ public final class BatchRenderer: @unchecked Sendable {
 
     /// Renders one job on the calling thread; `notice` hears what is worth saying before
     /// it starts (a MIDI song's length).
-    /// - Thread: control (a worker), playing the render thread for its graph.
+    /// - Thread: [control] (a worker), playing the render thread for its graph.
     public func render(_ job: RenderJob, progress: (Int) -> Void, notice: (String) -> Void = { _ in }) -> Result<RenderReport, AudioUnitError> {
         do throws(AudioUnitError) {
             if cancellation.isCancelled {

@@ -11,7 +11,7 @@ import Synchronization
 /// The reader fills a few fixed slots of ``OutputPipeline/slotFrames`` frames (allocated in
 /// `init`) and is woken once per slot. After the input's end, reads give silence. An error
 /// the reader meets is thrown by the read that reaches it.
-/// - Thread: ``read(into:)`` and ``stop()`` on the job's thread; the reader thread calls the
+/// - Thread: [control] ``read(into:)`` and ``stop()`` on the job's thread; [worker] the reader thread calls the
 ///   ``AudioFileInput`` (which is used by one thread at a time).
 final class InputPipeline: @unchecked Sendable {
     private let input: AudioFileInput
@@ -32,7 +32,7 @@ final class InputPipeline: @unchecked Sendable {
     private var isStopped = false
 
     /// Starts the reader thread for `input` when `threaded`.
-    /// - Thread: control.
+    /// - Thread: [control]
     init(input: AudioFileInput, threaded: Bool, slotCount: Int = 4) {
         self.input = input
         isThreaded = threaded
@@ -55,7 +55,7 @@ final class InputPipeline: @unchecked Sendable {
     }
 
     /// Fills `buffers` with the next frames of input (silence after its end).
-    /// - Thread: the job's.
+    /// - Thread: [control] the job's thread.
     func read(into buffers: AudioBuffers) throws(AudioUnitError) {
         guard let ring else {
             _ = try input.read(into: buffers)
@@ -89,7 +89,7 @@ final class InputPipeline: @unchecked Sendable {
     }
 
     /// Stops the reader (it finishes the slot it is reading) and waits for it to leave.
-    /// - Thread: the job's.
+    /// - Thread: [control] the job's thread.
     func stop() {
         guard !isStopped else { return }
         isStopped = true
@@ -98,7 +98,7 @@ final class InputPipeline: @unchecked Sendable {
         ring?.waitForWorker()
     }
 
-    /// - Thread: the reader thread.
+    /// - Thread: [worker] the reader thread.
     private func readLoop(_ ring: SlotRing) {
         var slot = 0
         while true {

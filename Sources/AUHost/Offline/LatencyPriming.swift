@@ -11,7 +11,7 @@ import AULV2
 /// initializes the graph again: the units start
 /// over from a clean state (new LV2 instances), and the plan is compiled with the latency
 /// each unit reported — the graph's `latencyFrames` and its compensation delays include it.
-/// - Thread: control (it plays the render thread for the one silent cycle).
+/// - Thread: [control] (it plays the render thread for the one silent cycle).
 enum LatencyPriming {
     /// Primes `chain` (initialized, not yet rendered) when it holds LV2 units; leaves it started.
     static func prime(_ chain: ChainGraph, blockSize: Int) throws(AudioUnitError) {

@@ -6,7 +6,7 @@ import AUFiles
 /// input is silence. The render lasts the file's duration (plus the tail). Events past
 /// what an instrument takes in one cycle (``AudioUnit/eventCapacity``, a chord of hundreds
 /// of notes) are dropped and counted, not an error.
-/// - Thread: the job's (``AudioUnit/sendMIDIEvent(_:)`` from the thread that then renders
+/// - Thread: [control] the job's thread (``AudioUnit/sendMIDIEvent(_:)`` from the thread that then renders
 ///   the block, as the offline driver plays both parts).
 final class MIDIFileSource: OfflineSource {
     let totalFrames: Int

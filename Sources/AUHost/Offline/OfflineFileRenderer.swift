@@ -20,7 +20,7 @@ import AUFiles
 /// reading and encoding go through an ``InputPipeline`` and an ``OutputPipeline`` (on a
 /// reader and a writer thread, in parallel with rendering, when a core is free); `progress`
 /// is called only when the per-mille done changes.
-/// - Thread: control (the job's thread). ``run(cancellation:progress:)`` plays the render thread: each
+/// - Thread: [control] (the job's thread). ``run(cancellation:progress:)`` plays the render thread: each
 ///   `graph.render` call marks itself as render-thread code.
 final class OfflineFileRenderer {
     let job: RenderJob
@@ -43,7 +43,7 @@ final class OfflineFileRenderer {
     /// ``LatencyPriming``), at `fileSampleRate` with `fileChannels` channels, to render
     /// `input` into. Nothing is rendered; on failure nothing is left at the output path.
     /// The output never replaces the job's input nor any of `otherInputs` (the preset).
-    /// - Thread: control.
+    /// - Thread: [control]
     init(
         job: RenderJob, chain: ChainGraph, settings: RenderSettings, input: any OfflineSource, fileSampleRate: Double, fileChannels: Int,
         otherInputs: [String] = []
@@ -77,7 +77,7 @@ final class OfflineFileRenderer {
 
     /// The job's audio file as an input for `chain`, read ahead on a reader thread when
     /// `settings` say a core is free.
-    /// - Thread: control.
+    /// - Thread: [control]
     static func audioInput(_ job: RenderJob, chain: ChainGraph, settings: RenderSettings) throws(AudioUnitError) -> InputPipeline {
         let threaded = settings.overlapsFileWork
         return InputPipeline(
@@ -109,7 +109,7 @@ final class OfflineFileRenderer {
     /// the output is abandoned and nothing is left at its path; so it is when `cancellation`
     /// is set (checked once per cycle). `progress` gets the
     /// per-mille of the input done (0...1000), only when it changes.
-    /// - Thread: control, playing the render thread for each cycle.
+    /// - Thread: [control], playing the render thread for each cycle.
     func run(cancellation: RenderCancellation? = nil, progress: (Int) -> Void) throws(AudioUnitError) -> RenderReport {
         precondition(!isDone, "OfflineFileRenderer.run twice")
         isDone = true
@@ -192,7 +192,7 @@ final class OfflineFileRenderer {
 extension AudioUnitError {
     /// This error naming the job's file: kept when it names the input or the output
     /// already, else prefixed with the input's path.
-    /// - Thread: control.
+    /// - Thread: [control]
     func naming(_ job: RenderJob) -> AudioUnitError {
         if message.hasPrefix("\(job.input): ") || message.hasPrefix("\(job.output): ") { return self }
         return AudioUnitError(code, "\(job.input): \(message)", underlying: underlying)

@@ -3,7 +3,7 @@ import AUCore
 /// Where an offline render's input comes from, block by block: an audio file
 /// (``InputPipeline``) or a MIDI file played by the chain's instruments over silence
 /// (``MIDIFileSource``).
-/// - Thread: the job's.
+/// - Thread: [control] the job's thread.
 protocol OfflineSource: AnyObject {
     /// The input's length in frames at the chain's rate: the output has as many.
     var totalFrames: Int { get }

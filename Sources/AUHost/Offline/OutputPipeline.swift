@@ -16,7 +16,7 @@ import Synchronization
 /// hid). The render side waits only when every slot is full. The first error the writer
 /// meets is thrown by the next ``write(_:)`` or by ``finish()``; after it the writer drops
 /// what it is given.
-/// - Thread: ``write(_:)``, ``finish()`` and ``cancel()`` on the job's thread; the writer
+/// - Thread: [control] ``write(_:)``, ``finish()`` and ``cancel()`` on the job's thread; [worker] the writer
 ///   thread calls the ``AudioFileOutput`` (which is used by one thread at a time).
 final class OutputPipeline: @unchecked Sendable {
     private let output: AudioFileOutput
@@ -37,7 +37,7 @@ final class OutputPipeline: @unchecked Sendable {
     /// Starts the writer thread for `output` when `threaded`, with `slotCount` slots of
     /// `channels` channels holding at least ``slotFrames`` frames and at least one block of
     /// `blockSize` frames.
-    /// - Thread: control.
+    /// - Thread: [control]
     init(output: AudioFileOutput, channels: Int, blockSize: Int, threaded: Bool, slotCount: Int = 4) {
         self.output = output
         isThreaded = threaded
@@ -53,7 +53,7 @@ final class OutputPipeline: @unchecked Sendable {
     // one of them.
 
     /// Queues `buffers` (at most the block size) for the writer.
-    /// - Thread: the job's.
+    /// - Thread: [control] the job's thread.
     func write(_ buffers: AudioBuffers) throws(AudioUnitError) {
         guard let ring else { return try output.write(buffers) }
         if let error = currentFailure { throw error }
@@ -80,7 +80,7 @@ final class OutputPipeline: @unchecked Sendable {
     }
 
     /// Waits for the writer to write everything queued, then completes the output.
-    /// - Thread: the job's.
+    /// - Thread: [control] the job's thread.
     func finish() throws(AudioUnitError) -> AudioLevels {
         close()
         if let error = currentFailure {
@@ -91,7 +91,7 @@ final class OutputPipeline: @unchecked Sendable {
     }
 
     /// Stops the writer and abandons the output (nothing is left at its path).
-    /// - Thread: the job's.
+    /// - Thread: [control] the job's thread.
     func cancel() {
         close()
         output.cancel()
@@ -110,7 +110,7 @@ final class OutputPipeline: @unchecked Sendable {
 
     private var currentFailure: AudioUnitError? { failure.withLock { $0 } }
 
-    /// - Thread: the writer thread.
+    /// - Thread: [worker] the writer thread.
     private func writeLoop(_ ring: SlotRing) {
         var slot = 0
         while true {

@@ -13,20 +13,23 @@ import AUFiles
 ///   never written in another format under that name; an `-o` without an extension is
 ///   written in the chosen format.
 /// - The bit depth is `--bit-depth`, else the format's default (24-bit; none for ogg).
-/// - Thread: any (plain values).
+/// - Thread: [any] (plain values).
 public enum OutputPlan {
+    /// - Thread: [any]
     public enum Destination: Sendable, Equatable {
         case file(String)
         case directory(String)
     }
 
     /// The problem with a plan: a usage mistake (exit 64) or not.
+    /// - Thread: [any]
     public struct Problem: Error, Sendable, Equatable {
         public let message: String
         public let isUsage: Bool
     }
 
     /// One job per input, in order.
+    /// - Thread: [any]
     public static func jobs(
         inputs: [String], destination: Destination, format: AudioFileFormat?, bitDepth: BitDepth?
     ) throws(Problem) -> [RenderJob] {
@@ -77,6 +80,7 @@ public enum OutputPlan {
     }
 
     /// The file name without folder and last extension (`in/take.1.wav` → `take.1`).
+    /// - Thread: [any]
     public static func stem(of path: String) -> String {
         let name = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }

@@ -5,7 +5,7 @@ import Foundation
 /// Whether an output fits before anything is rendered: its container holds the expected
 /// size (AIFF's sizes are 32-bit) and the destination's file system has room for it
 /// (`statvfs`). The size is a bound: the input's length plus the longest tail, uncompressed.
-/// - Thread: control.
+/// - Thread: [control]
 enum OutputSpace {
     /// Refuses `job` when `frames` frames of `channels` channels would not fit.
     static func check(_ job: RenderJob, frames: Int, channels: Int) throws(AudioUnitError) {

@@ -5,7 +5,7 @@ import Synchronization
 /// Stops a render run early: SIGINT, SIGTERM or SIGHUP (while ``watchSignals()`` is in effect) or
 /// ``cancel()`` sets a flag that each job's loop reads once per cycle; the job then abandons
 /// its output (nothing is left at its path) and the jobs not started are skipped.
-/// - Thread: any. ``isCancelled`` is one relaxed atomic load, fit for the render loop.
+/// - Thread: [any] ``isCancelled`` is one relaxed atomic load, fit for the render loop.
 public final class RenderCancellation: Sendable {
     private let flag = Atomic<Bool>(false)
     /// The signal that cancelled, 0 for none (or ``cancel()``).
@@ -14,12 +14,14 @@ public final class RenderCancellation: Sendable {
     public static let watchedSignals = [SIGINT, SIGTERM, SIGHUP]
     private let sources = Mutex<[any DispatchSourceSignal]>([])
 
+    /// - Thread: [any]
     public init() {}
 
+    /// - Thread: [any]
     public var isCancelled: Bool { flag.load(ordering: .relaxed) }
 
     /// The signal that cancelled the run, if one did.
-    /// - Thread: any.
+    /// - Thread: [any]
     public var signal: Int32? {
         let number = signalNumber.load(ordering: .relaxed)
         return number == 0 ? nil : number
@@ -27,13 +29,14 @@ public final class RenderCancellation: Sendable {
 
     /// The exit status a run cancelled by ``signal`` reports: 128 + the signal (130 for
     /// SIGINT, 143 for SIGTERM, 129 for SIGHUP), 130 when cancelled without one.
-    /// - Thread: any.
+    /// - Thread: [any]
     public var exitStatus: Int32 { 128 + (signal ?? SIGINT) }
 
+    /// - Thread: [any]
     public func cancel() { flag.store(true, ordering: .relaxed) }
 
     /// Turns SIGINT, SIGTERM and SIGHUP into ``cancel()`` until ``stopWatchingSignals()``.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func watchSignals() {
         sources.withLock { sources in
             for number in Self.watchedSignals {
@@ -50,7 +53,7 @@ public final class RenderCancellation: Sendable {
     }
 
     /// Restores the default handling of the watched signals.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func stopWatchingSignals() {
         sources.withLock { sources in
             for source in sources { source.cancel() }

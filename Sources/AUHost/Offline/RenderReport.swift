@@ -3,7 +3,7 @@ import Foundation
 
 /// What rendering one file produced: its length, the chain's rate and latency, the tail
 /// kept, and the levels written.
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 public struct RenderReport: Sendable {
     public let job: RenderJob
     /// The output file's rate, channels and frames.
@@ -27,9 +27,11 @@ public struct RenderReport: Sendable {
     /// (``AudioUnit/eventCapacity``) happened in it.
     public var droppedMIDIEvents = 0
 
+    /// - Thread: [any]
     public var duration: Double { sampleRate > 0 ? Double(frames) / sampleRate : 0 }
 
     /// `in.wav -> out.flac: 3.250 s, 44100 Hz, 2 ch, flac 24-bit (chain 48000 Hz, 2 ch, latency 64, tail 0.250 s); peak ...`
+    /// - Thread: [any]
     public var summary: String {
         var chain = "chain \(Self.rate(chainSampleRate)) Hz, \(chainChannels) ch"
         if latencyFrames > 0 { chain += ", latency \(latencyFrames) frames compensated" }
@@ -39,6 +41,7 @@ public struct RenderReport: Sendable {
 
     /// Warnings to print after the summary: clipping, an instrument that got no notes, a
     /// tail cut at its cap.
+    /// - Thread: [any]
     public var warnings: [String] {
         var lines: [String] = []
         if let clipping = levels.clippingWarning { lines.append("\(job.output): \(clipping)") }

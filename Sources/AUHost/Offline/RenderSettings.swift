@@ -1,7 +1,7 @@
 import AUFiles
 
 /// The options of one `auhost render` run that apply to every file.
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 public struct RenderSettings: Sendable {
     /// Frames per cycle (`--block`): the chain's MaximumFramesPerSlice too.
     public var blockSize = 1024
@@ -27,5 +27,6 @@ public struct RenderSettings: Sendable {
     /// The accepted `--jobs` values.
     public static let jobCounts = 1...64
 
+    /// - Thread: [any]
     public init() {}
 }

@@ -16,10 +16,11 @@ import Synchronization
 /// cannot be taken back, so the watchdog calls its stall action with a ``Stall`` naming
 /// the job and the node, and the standard action prints it and ends the process with
 /// status 1.
-/// - Thread: control. ``watch(_:job:cancellation:)`` and ``Watch/stop()`` from
+/// - Thread: [control] ``watch(_:job:cancellation:)`` and ``Watch/stop()`` from
 ///   the job's thread; the stall action on the watchdog's thread.
 public final class RenderWatchdog: Sendable {
     /// A render that made no progress.
+    /// - Thread: [control]
     public struct Stall: Sendable, Error {
         /// The job's input file.
         public var job: String
@@ -31,6 +32,7 @@ public final class RenderWatchdog: Sendable {
         public var wasInterrupted: Bool
 
         /// `IN.wav: node 'verb' (Name, URI) has not returned for 10 s: the render is stuck; ending the process`.
+        /// - Thread: [control]
         public var message: String {
             "\(job): node \(node) has not returned for \(ProbeProcess.seconds(seconds)) s"
                 + "\(wasInterrupted ? " after an interrupt" : ""): the render is stuck; ending the process"
@@ -48,6 +50,7 @@ public final class RenderWatchdog: Sendable {
 
     /// A watchdog calling `onStall` for a render without progress for `timeout` seconds
     /// (`interruptedTimeout` once cancelled).
+    /// - Thread: [control]
     public init(timeout: TimeInterval = 10, interruptedTimeout: TimeInterval = 1, onStall: @escaping @Sendable (Stall) -> Void = RenderWatchdog.endProcess) {
         self.timeout = timeout
         self.interruptedTimeout = min(timeout, interruptedTimeout)
@@ -56,6 +59,7 @@ public final class RenderWatchdog: Sendable {
 
     /// The watchdog of `auhost render` and ``BatchRenderer``: 10 s, or `AUHOST_RENDER_WATCHDOG`
     /// seconds when set to a positive number; ends the process on a stall.
+    /// - Thread: [control]
     public static func standard() -> RenderWatchdog {
         let configured = ProcessInfo.processInfo.environment[timeoutVariable].flatMap(TimeInterval.init).flatMap { $0 > 0 ? $0 : nil }
         return RenderWatchdog(timeout: configured ?? 10)
@@ -68,14 +72,17 @@ public final class RenderWatchdog: Sendable {
     }
 
     /// One render being watched; ``stop()`` when it is over.
+    /// - Thread: [control]
     public final class Watch: Sendable {
         fileprivate let isStopped = Atomic<Bool>(false)
         /// Stops watching (the watchdog's thread ends within a quarter of ``RenderWatchdog/interruptedTimeout``).
+        /// - Thread: [control]
         public func stop() { isStopped.store(true, ordering: .relaxed) }
     }
 
     /// Watches `chain` while it renders `job` (its input file's path); `cancellation`, once
     /// set, shortens the timeout to ``interruptedTimeout``.
+    /// - Thread: [control]
     public func watch(_ chain: ChainGraph, job: String, cancellation: RenderCancellation?) -> Watch {
         let nodeNames = Dictionary(uniqueKeysWithValues: zip(chain.nodes, chain.loaded.nodes).map { entry, loaded in
             (entry.node, "'\(entry.id)' (\(loaded.component.name), \(loaded.reference))")

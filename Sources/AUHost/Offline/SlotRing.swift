@@ -6,7 +6,7 @@ import Foundation
 /// fills a slot waits for a free one, writes it and its count, and marks it filled; the
 /// side that drains it waits for a filled one and marks it free. Both walk the slots in
 /// the same order, so neither needs more than its own index.
-/// - Thread: the filling side and the draining side each on one thread.
+/// - Thread: [any] the filling side and the draining side each on one thread.
 final class SlotRing: @unchecked Sendable {
     let slots: [OwnedAudioBuffers]
     /// Frames in each slot, written by the filling side before it marks the slot filled.
@@ -18,7 +18,7 @@ final class SlotRing: @unchecked Sendable {
     private let workerLeft = DispatchSemaphore(value: 0)
 
     /// `slotCount` free slots of `channels` channels and `capacity` frames.
-    /// - Thread: control.
+    /// - Thread: [control]
     init(slotCount: Int, channels: Int, capacity: Int) {
         slots = (0..<slotCount).map { _ in OwnedAudioBuffers(channels: channels, capacity: capacity) }
         counts = .allocate(capacity: slotCount)

@@ -3,7 +3,7 @@ import AUFiles
 
 /// Decides, block by block, how many of the frames rendered after the input (and after
 /// the chain's latency) belong to the output: a ``TailLength`` applied at the chain's rate.
-/// - Thread: control (the offline loop); ``accept(_:)`` does not allocate.
+/// - Thread: [control] (the offline loop); ``accept(_:)`` does not allocate.
 struct TailCutter {
     /// Tail frames kept so far.
     private(set) var frames = 0

@@ -6,7 +6,7 @@
 ///   until every channel has stayed below -90 dBFS for half a second; the quiet half second
 ///   is kept. It stops at a cap of 30 s, or the reported tail when that is longer (a unit
 ///   reporting an infinite tail gets the 30 s cap).
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 public enum TailLength: Sendable, Equatable, CustomStringConvertible {
     case seconds(Double)
     case auto
@@ -22,7 +22,7 @@ public enum TailLength: Sendable, Equatable, CustomStringConvertible {
 
     /// The most seconds of tail this length keeps after a chain that reports `reportedTail`
     /// seconds of TailTime (``TailCutter`` stops there; the output's size is bounded by it).
-    /// - Thread: any.
+    /// - Thread: [any]
     public func longestSeconds(reportedTail: Double) -> Double {
         switch self {
         case .seconds(let seconds): seconds
@@ -36,6 +36,7 @@ public enum TailLength: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Parses `auto` or a number of seconds in 0...3600; `nil` otherwise.
+    /// - Thread: [any]
     public init?(argument: String) {
         if argument.lowercased() == "auto" {
             self = .auto
@@ -45,6 +46,7 @@ public enum TailLength: Sendable, Equatable, CustomStringConvertible {
         self = .seconds(seconds)
     }
 
+    /// - Thread: [any]
     public var description: String {
         switch self {
         case .auto: "auto"

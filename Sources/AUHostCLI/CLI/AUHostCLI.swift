@@ -3,16 +3,18 @@ import Foundation
 
 /// The `auhost` command line: dispatches to a ``Command`` and turns errors into one line
 /// on standard error and an exit status (64 for usage, 1 otherwise). Never a stack trace.
-/// - Thread: control.
+/// - Thread: [control]
 public enum AUHostCLI {
     public static let version = "0.1.0"
 
     /// Every subcommand, in the order `--help` lists them.
+    /// - Thread: [control]
     public static var commands: [any Command.Type] {
         [ListCommand.self, InfoCommand.self, RunCommand.self, NewUnitCommand.self, ProbeUnitCommand.self, ProbeLibraryCommand.self, RenderCommand.self, BenchCommand.self, GraphCommand.self, SaveCommand.self]
     }
 
     /// Runs `auhost` with `arguments` (without the program name) and returns the exit status.
+    /// - Thread: [control]
     public static func run(
         _ arguments: [String], output: TextOutput = .standardOutput(), errors: TextOutput = .standardError(),
         makeRegistry: @escaping () -> ComponentRegistry = HostRegistry.make
@@ -72,6 +74,7 @@ public enum AUHostCLI {
     }
 
     /// The `auhost --help` text.
+    /// - Thread: [control]
     public static var overview: String {
         let width = commands.map { $0.name.count }.max() ?? 0
         let lines = commands.map { "  \($0.name.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.summary)" }

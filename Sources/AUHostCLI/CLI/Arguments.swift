@@ -3,12 +3,13 @@ import AUHost
 /// ``finish()`` is a usage error naming it.
 ///
 /// Options are `--name VALUE` or `--name=VALUE`; flags are `--name`; `--` ends options.
-/// - Thread: control.
+/// - Thread: [control]
 public struct Arguments {
     public let command: String
     private var remaining: [String]
     private var positionalsAfterDashDash: [String] = []
 
+    /// - Thread: [control]
     public init(command: String, _ arguments: [String]) {
         self.command = command
         if let dashes = arguments.firstIndex(of: "--") {
@@ -20,6 +21,7 @@ public struct Arguments {
     }
 
     /// True (and consumed) when the flag is present.
+    /// - Thread: [control]
     public mutating func flag(_ name: String) -> Bool {
         guard let index = remaining.firstIndex(of: name) else { return false }
         remaining.remove(at: index)
@@ -27,6 +29,7 @@ public struct Arguments {
     }
 
     /// The value of a single-valued option, or nil; giving it twice is a usage error.
+    /// - Thread: [control]
     public mutating func option(_ name: String) throws(CLIError) -> String? {
         let values = try options(name)
         guard values.count <= 1 else { throw .usage("\(name) is given \(values.count) times", command: command) }
@@ -34,6 +37,7 @@ public struct Arguments {
     }
 
     /// Every value of a repeatable option, in order.
+    /// - Thread: [control]
     public mutating func options(_ name: String) throws(CLIError) -> [String] {
         var values: [String] = []
         var index = 0
@@ -54,6 +58,7 @@ public struct Arguments {
     }
 
     /// An option parsed by `parse`, which returns nil for a bad value.
+    /// - Thread: [control]
     public mutating func option<T>(_ name: String, expected: String, _ parse: (String) -> T?) throws(CLIError) -> T? {
         guard let text = try option(name) else { return nil }
         guard let value = parse(text) else { throw .usage("\(name) takes \(expected), not '\(text)'", command: command) }
@@ -62,6 +67,7 @@ public struct Arguments {
 
     /// The positional arguments, once every option has been taken; an unknown option is a
     /// usage error. `count` bounds how many there may be.
+    /// - Thread: [control]
     public mutating func finish(positionals count: ClosedRange<Int> = 0...0, names: String = "arguments") throws(CLIError) -> [String] {
         if let unknown = remaining.first(where: { $0.hasPrefix("-") && $0 != "-" }) {
             throw .usage("unknown option '\(unknown)' for '\(command)'", command: command)

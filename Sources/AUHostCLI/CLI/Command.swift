@@ -2,7 +2,7 @@ import AUHost
 
 /// One `auhost` subcommand: its name, a one-line summary, its help text, and its work.
 /// Each command lives in its own file under Commands/ and is listed in ``AUHostCLI/commands``.
-/// - Thread: control.
+/// - Thread: [control]
 public protocol Command {
     /// The word after `auhost`.
     static var name: String { get }
@@ -15,13 +15,14 @@ public protocol Command {
 }
 
 /// What a running command may use: its output streams and the unit registry.
-/// - Thread: control.
+/// - Thread: [control]
 public final class CommandContext {
     public let output: TextOutput
     public let errors: TextOutput
     private let makeRegistry: () -> ComponentRegistry
     private var cachedRegistry: ComponentRegistry?
 
+    /// - Thread: [control]
     public init(output: TextOutput, errors: TextOutput, makeRegistry: @escaping () -> ComponentRegistry) {
         self.output = output
         self.errors = errors
@@ -29,6 +30,7 @@ public final class CommandContext {
     }
 
     /// Every unit on the machine, discovered on first use.
+    /// - Thread: [control]
     public var registry: ComponentRegistry {
         if let cachedRegistry { return cachedRegistry }
         let registry = makeRegistry()
@@ -37,6 +39,7 @@ public final class CommandContext {
     }
 
     /// Prints discovery problems as warnings on standard error, one line each.
+    /// - Thread: [control]
     public func reportDiscoveryProblems() {
         for problem in registry.problems {
             errors.line("auhost: warning: \(problem.format.rawValue): \(problem)")

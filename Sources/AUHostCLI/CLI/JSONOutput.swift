@@ -2,7 +2,7 @@ import AUHost
 import Foundation
 
 /// Encodes command output as stable JSON: sorted keys, pretty-printed, slashes unescaped.
-/// - Thread: control.
+/// - Thread: [control]
 enum JSONOutput {
     static func encode<T: Encodable>(_ value: T) throws(CLIError) -> String {
         let encoder = JSONEncoder()

@@ -2,7 +2,7 @@ import AUHost
 
 /// What the commands that take a PRESET.json share: loading it with `--set` overrides,
 /// every problem reported at once.
-/// - Thread: control.
+/// - Thread: [control]
 enum PresetCommandSupport {
     /// The most problems printed for one preset (a file can hold thousands of bad
     /// connections); a last line counts the rest.

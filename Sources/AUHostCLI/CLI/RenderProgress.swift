@@ -5,7 +5,7 @@ import Synchronization
 /// One progress bar for a whole `auhost render` run: each file counts 1000 parts, and the
 /// jobs report their per-mille from their own threads. The bar is drawn on standard error
 /// only when it is a terminal; ``printing(_:)`` clears it around a line of text.
-/// - Thread: any (a mutex guards the bar).
+/// - Thread: [any] (a mutex guards the bar).
 final class RenderProgress: Sendable {
     private struct State {
         var bar: ProgressBar

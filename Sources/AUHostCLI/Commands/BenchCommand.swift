@@ -4,7 +4,7 @@ import Foundation
 
 /// `auhost bench graph`: what the graph's renderer costs. Build with `-c release` first:
 /// debug builds add reference counting and bounds checks to every call.
-/// - Thread: control (it renders on the calling thread, which it marks as the render thread).
+/// - Thread: [control] (it renders on the calling thread, which it marks as the render thread).
 enum BenchCommand: Command {
     static let name = "bench"
     static let summary = "measure the graph renderer: cost per cycle and host overhead per node"

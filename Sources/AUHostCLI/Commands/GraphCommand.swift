@@ -3,7 +3,7 @@ import Foundation
 
 /// `auhost graph`: a chain preset built into an initialized graph and shown the way
 /// Core Audio's `CAShow` shows an AUGraph, or as Graphviz DOT, or drawn as SVG by Graphviz.
-/// - Thread: control.
+/// - Thread: [control]
 enum GraphCommand: Command {
     static let name = "graph"
     static let summary = "show a chain preset's graph: a CAShow-like dump, Graphviz DOT or SVG"
@@ -77,7 +77,7 @@ enum GraphCommand: Command {
 
     /// The chain's graph, initialized at `sampleRate`, the preset's rate or 48 kHz; a unit
     /// that refuses is an error naming the file. The graph owns the loaded units afterwards.
-    /// - Thread: control.
+    /// - Thread: [control]
     static func build(_ loaded: LoadedPreset, file: String, sampleRate: Double?, registry: ComponentRegistry) throws(CLIError) -> ChainGraph {
         let rate = sampleRate ?? loaded.preset.sampleRate ?? defaultSampleRate
         do {

@@ -2,7 +2,7 @@ import AUHost
 import Foundation
 
 /// `auhost info UNIT`: what a unit is made of, read from a fresh instance.
-/// - Thread: control.
+/// - Thread: [control]
 enum InfoCommand: Command {
     static let name = "info"
     static let summary = "describe a unit: buses, parameters, presets, latency, features"

@@ -1,7 +1,7 @@
 import AUHost
 
 /// `auhost list`: one line per unit, filtered by codes and format; `--json` for scripts.
-/// - Thread: control.
+/// - Thread: [control]
 enum ListCommand: Command {
     static let name = "list"
     static let summary = "list the units on this machine"

@@ -4,7 +4,7 @@ import Foundation
 /// `auhost new-unit NAME --type T --subtype S`: scaffolds a native unit package outside the
 /// repository — a `Package.swift` with one dynamic library depending on this checkout's
 /// AUPluginSDK, and a unit source to start from — that builds with `swift build` and loads.
-/// - Thread: control.
+/// - Thread: [control]
 enum NewUnitCommand: Command {
     static let name = "new-unit"
     static let summary = "scaffold a native Swift unit package (see docs/WRITING-UNITS.md)"
@@ -155,7 +155,7 @@ struct UnitTemplate {
         import AUPluginSDK
 
         /// \(type):\(subtype):\(manufacturer) — a gain to start from. Replace `process` with your DSP.
-        /// - Thread: control for set-up; `process` on the render thread (no allocation, no locks, no print).
+        /// - Thread: [control] for set-up; `process` on the render thread (no allocation, no locks, no print).
         final class \(name)Unit: PluginUnit {
             \(descriptor)
 
@@ -196,7 +196,7 @@ struct UnitTemplate {
         import Glibc
 
         /// \(type):\(subtype):\(manufacturer) — a one-voice sine to start from\(type == "aumu" ? ", played by MIDI notes" : "").
-        /// - Thread: control for set-up; `process` and `handleMIDI` on the render thread.
+        /// - Thread: [control] for set-up; `process` and `handleMIDI` on the render thread.
         final class \(name)Unit: PluginUnit {
             \(descriptor)
 

@@ -4,7 +4,7 @@ import AUHost
 /// and reports one verdict each on its private ``ProbeChannel``. Every ``NativeProvider``
 /// runs it in a child process (``NativeProbeRunner``) before loading a new or changed
 /// library, so that one that aborts, crashes or hangs takes only the child down.
-/// - Thread: control.
+/// - Thread: [control]
 enum ProbeLibraryCommand: Command {
     static let name = NativeProbeRunner.subcommand
     static let summary = "(internal) load native unit libraries once in this process; used before loading them"

@@ -4,7 +4,7 @@ import Foundation
 /// `auhost probe-unit URI…` (internal): instantiates and runs each LV2 plugin in this
 /// process and reports one verdict each on its private ``ProbeChannel``. `auhost list --probe` runs it in child
 /// processes so that a plugin that crashes takes only the child down.
-/// - Thread: control.
+/// - Thread: [control]
 enum ProbeUnitCommand: Command {
     static let name = "probe-unit"
     static let summary = "(internal) run LV2 plugins once in this process; used by 'list --probe'"

@@ -2,7 +2,7 @@ import AUHost
 import Foundation
 
 /// `auhost render`: audio files through a chain preset, offline.
-/// - Thread: control (the jobs run on worker threads of their own).
+/// - Thread: [control] (the jobs run on worker threads of their own).
 enum RenderCommand: Command {
     static let name = "render"
     static let summary = "render audio files through a chain preset, offline"

@@ -2,7 +2,7 @@ import AUHost
 import Foundation
 
 /// `auhost run`: a chain preset, live inside the JACK process callback.
-/// - Thread: control.
+/// - Thread: [control]
 enum RunCommand: Command {
     static let name = "run"
     static let summary = "run a chain preset live on JACK, controlled from stdin or a port"

@@ -3,7 +3,7 @@ import AUHost
 /// `auhost save`: loads a chain preset (with `--set` overrides), captures the chain as its
 /// units are then, and writes it as a new preset file, atomically and never over an
 /// existing file unless `--force`.
-/// - Thread: control.
+/// - Thread: [control]
 enum SaveCommand: Command {
     static let name = "save"
     static let summary = "load a chain preset, apply --set overrides, and save it as a new preset"

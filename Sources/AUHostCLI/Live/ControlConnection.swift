@@ -4,7 +4,7 @@ import Glibc
 /// One client of the control port: reads lines of at most ``maximumLineLength`` bytes and
 /// sends reply lines. A send never raises SIGPIPE (`MSG_NOSIGNAL`): a client that left
 /// makes it fail, and the connection ends.
-/// - Thread: the client's own thread of ``ControlServer`` (handed to it once, never shared).
+/// - Thread: [control] the client's own thread of ``ControlServer`` (handed to it once, never shared).
 final class ControlConnection: @unchecked Sendable {
     /// The longest line a client may send, newline excluded: 64 KiB.
     static let maximumLineLength = 65_536

@@ -11,7 +11,7 @@ import Glibc
 /// line and is closed. A line longer than 64 KiB (``ControlConnection/maximumLineLength``)
 /// gets an error and closes its connection. The handler is called for one line at a time
 /// (the server serialises them), so it may touch the session without more locking.
-/// - Thread: control (start and stop); the accept and client threads are the server's own.
+/// - Thread: [control] (start and stop); the accept and client threads are the server's own.
 public final class ControlServer: @unchecked Sendable {
     /// The port listened on (the one the system chose when asked for 0).
     public let port: UInt16
@@ -32,7 +32,7 @@ public final class ControlServer: @unchecked Sendable {
 
     /// Listens on 127.0.0.1:`port` (0 picks a free port; see ``port``) for clients that
     /// know `token`.
-    /// - Thread: control.
+    /// - Thread: [control]
     public init(port: UInt16, token: ControlToken, handler: @escaping @Sendable (String) -> (reply: String, closes: Bool)) throws(ControlCommandError) {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard socket >= 0 else { throw ControlCommandError("cannot create a socket: \(String(cString: strerror(errno)))") }
@@ -70,7 +70,7 @@ public final class ControlServer: @unchecked Sendable {
     /// Stops accepting clients and waits for the accept loop to close the listening socket
     /// (the loop polls a wake-up pipe beside it, so no thread is left inside accept() on a
     /// closed descriptor). Clients already connected get an error for their next line.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func stop() {
         serial.lock()
         let wasStopped = isStopped

@@ -1,13 +1,13 @@
 /// The secret a control client must send as its first line (`auth TOKEN`) before the
 /// control port serves it: 32 random bytes from the system's generator (getrandom), as
 /// 64 hexadecimal digits, made fresh for each run and printed on standard error only.
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 public struct ControlToken: Sendable, CustomStringConvertible {
     /// The 64 hexadecimal digits.
     public let description: String
 
     /// A new random token.
-    /// - Thread: any.
+    /// - Thread: [any]
     public init() {
         var generator = SystemRandomNumberGenerator()
         description = (0..<4).map { _ in
@@ -17,7 +17,7 @@ public struct ControlToken: Sendable, CustomStringConvertible {
     }
 
     /// Whether `candidate` is the token; takes as long whichever character differs.
-    /// - Thread: any.
+    /// - Thread: [any]
     public func matches(_ candidate: String) -> Bool {
         let expected = Array(description.utf8), given = Array(candidate.utf8)
         var difference = UInt8(expected.count == given.count ? 0 : 1)

@@ -6,7 +6,7 @@ import Synchronization
 /// (optionally) a local TCP port, the status line on a terminal, the messages, and the
 /// loop that builds the chain again after a sample-rate change or, with `reconnect`, once
 /// the server is back.
-/// - Thread: control (the caller's thread runs the main loop).
+/// - Thread: [control] (the caller's thread runs the main loop).
 final class LiveRunner: @unchecked Sendable {
     struct Options {
         var clientName = "auhost"

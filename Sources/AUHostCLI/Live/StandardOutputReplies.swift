@@ -4,7 +4,7 @@ import Glibc
 /// write(2), so that a closed output (`auhost run … | head -1`) is a failure the runner
 /// reports and stops on rather than a trap: `FileHandle.write` traps on EPIPE, and the tool
 /// ignores SIGPIPE.
-/// - Thread: control (the standard input thread of `auhost run`).
+/// - Thread: [control] (the standard input thread of `auhost run`).
 enum StandardOutputReplies {
     /// Writes `reply` and a newline; returns the system's reason when standard output is
     /// closed or the write fails, else nil.

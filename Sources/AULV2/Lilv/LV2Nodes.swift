@@ -1,7 +1,7 @@
 import CLilv
 
 /// The URI nodes the backend queries with, interned once per world (never per query).
-/// - Thread: control; freed by the world before the world itself.
+/// - Thread: [control]; freed by the world before the world itself.
 final class LV2Nodes: @unchecked Sendable {
     let audioPort, controlPort, cvPort, atomPort, inputPort, outputPort: LilvURINode
     let integer, toggled, enumeration, logarithmic, sampleRate, reportsLatency: LilvURINode
@@ -62,7 +62,7 @@ final class LV2Nodes: @unchecked Sendable {
 
 /// A URI node the world interned (one of ``LV2Nodes``): what queries ask with. Borrowed;
 /// it lives as long as its world.
-/// - Thread: control.
+/// - Thread: [control]
 struct LilvURINode: @unchecked Sendable {
     /// The `LilvNode*` (nil when lilv could not make it); used only in this folder.
     let raw: OpaquePointer?

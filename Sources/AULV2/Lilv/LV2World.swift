@@ -14,7 +14,7 @@ import Foundation
 
 /// One lilv world: every bundle on the LV2 path loaded once, the interned nodes and the
 /// URID map its units share. Units, plugins, nodes and states keep their world alive.
-/// - Thread: control (never the render thread).
+/// - Thread: [control] (never the render thread).
 final class LV2World: @unchecked Sendable {
     /// The `LilvWorld*`; used only in this folder, inside ``locked(_:)``.
     let raw: OpaquePointer
@@ -27,7 +27,7 @@ final class LV2World: @unchecked Sendable {
 
     /// Loads every bundle on `lv2Path` (a colon-separated list), or on `LV2_PATH` / lilv's
     /// default when nil. Bundles are read lazily by lilv: only manifests load here.
-    /// - Thread: control.
+    /// - Thread: [control]
     init(lv2Path: String?) {
         let world: OpaquePointer = lilv_world_new()
         if let lv2Path {
@@ -48,7 +48,7 @@ final class LV2World: @unchecked Sendable {
     }
 
     /// Runs `body` holding the world's lock: what every lilv call in this folder is made in.
-    /// - Thread: control (never the render thread).
+    /// - Thread: [control] (never the render thread).
     func locked<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         RenderThread.assertNotCurrent("LV2World.locked")
         lock.lock()
@@ -57,7 +57,7 @@ final class LV2World: @unchecked Sendable {
     }
 
     /// Every plugin the world loaded, in lilv's order.
-    /// - Thread: control.
+    /// - Thread: [control]
     var plugins: [LilvPluginHandle] {
         locked {
             var found: [LilvPluginHandle] = []
@@ -72,13 +72,13 @@ final class LV2World: @unchecked Sendable {
     }
 
     /// The first value of `predicate` on `subject` in the world's data (`lilv_world_get`).
-    /// - Thread: control.
+    /// - Thread: [control]
     func value(of subject: LilvNodeHandle, _ predicate: LilvURINode) -> LilvNodeHandle? {
         locked { LilvNodeHandle(owning: lilv_world_get(raw, subject.raw, predicate.raw, nil), world: self) }
     }
 
     /// Loads the data of the resource `node` names (a preset's file) into the world.
-    /// - Thread: control.
+    /// - Thread: [control]
     func loadResource(_ node: LilvNodeHandle) {
         locked { _ = lilv_world_load_resource(raw, node.raw) }
     }

@@ -4,7 +4,7 @@ import CLilv
 /// lilv opens the plugin's library when it instantiates and closes it when it frees, in a
 /// list the world keeps, so both happen under the world's lock (units of one world are made
 /// and freed on several threads: parallel render jobs).
-/// - Thread: control; the render thread calls the plugin only through ``descriptor``'s
+/// - Thread: [control]; the render thread calls the plugin only through ``descriptor``'s
 ///   function pointers with ``handle``.
 final class LilvInstanceHandle: @unchecked Sendable {
     private let world: LV2World

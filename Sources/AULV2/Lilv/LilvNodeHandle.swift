@@ -2,7 +2,7 @@ import CLilv
 
 /// An owned `LilvNode*` (a value lilv looked up: a name, a group, a preset), freed when the
 /// last reference goes. Its text and number are read under the world's lock.
-/// - Thread: control.
+/// - Thread: [control]
 final class LilvNodeHandle: @unchecked Sendable {
     /// The `LilvNode*`; used only in this folder.
     let raw: OpaquePointer

@@ -2,7 +2,7 @@ import CLilv
 
 /// A `LilvPlugin*`: one plugin the world loaded. Every answer is copied out under the
 /// world's lock; the plugin lives as long as its world, which the handle keeps alive.
-/// - Thread: control.
+/// - Thread: [control]
 struct LilvPluginHandle: @unchecked Sendable {
     let world: LV2World
     /// The `LilvPlugin*`; used only in this folder.

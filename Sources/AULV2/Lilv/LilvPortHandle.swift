@@ -2,7 +2,7 @@ import CLilv
 
 /// A `LilvPort*` of a plugin: its classes, properties and values, copied out under the
 /// world's lock. It lives as long as its plugin's world.
-/// - Thread: control.
+/// - Thread: [control]
 struct LilvPortHandle: @unchecked Sendable {
     let plugin: LilvPluginHandle
     /// The `LilvPort*`; used only in this folder.

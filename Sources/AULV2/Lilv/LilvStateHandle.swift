@@ -2,7 +2,7 @@ import CLilv
 
 /// An owned `LilvState*`: a plugin state or preset, from the world's data, from Turtle, or
 /// captured from an instance. Freed when the last reference goes.
-/// - Thread: control.
+/// - Thread: [control]
 final class LilvStateHandle: @unchecked Sendable {
     private let world: LV2World
     private let raw: OpaquePointer

@@ -1,6 +1,6 @@
 /// Why a text is not JSON: where (line, column and the path being read) and what was
 /// expected against what was found.
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 struct JSONSyntaxError: Error, Sendable {
     var position: JSONPosition
     var path: JSONPath
@@ -9,7 +9,7 @@ struct JSONSyntaxError: Error, Sendable {
 
 /// A strict JSON reader (RFC 8259: no comments, no trailing commas) that keeps the
 /// position of every value, so a preset's problems can say where they are.
-/// - Thread: any; one parser per document.
+/// - Thread: [any]; one parser per document.
 struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0

@@ -1,9 +1,10 @@
 /// A path to a value inside a JSON document, printed the way problems name it:
 /// `nodes[2].parameters.gain`, `connections[0][1]`, `parameters["in.1"]`; the document
 /// itself is `$`.
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 public struct JSONPath: Hashable, Sendable, CustomStringConvertible {
     /// One step: a member of an object or an element of an array.
+    /// - Thread: [any]
     public enum Component: Hashable, Sendable {
         case key(String)
         case index(Int)
@@ -11,17 +12,21 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible {
 
     public var components: [Component]
 
+    /// - Thread: [any]
     public init(_ components: [Component] = []) { self.components = components }
 
     /// The document itself.
     public static let root = JSONPath()
 
     /// This path followed by a member key.
+    /// - Thread: [any]
     public func key(_ key: String) -> JSONPath { JSONPath(components + [.key(key)]) }
 
     /// This path followed by an array index.
+    /// - Thread: [any]
     public func index(_ index: Int) -> JSONPath { JSONPath(components + [.index(index)]) }
 
+    /// - Thread: [any]
     public var description: String {
         if components.isEmpty { return "$" }
         var text = ""

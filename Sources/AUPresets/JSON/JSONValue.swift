@@ -1,6 +1,6 @@
 /// Where a JSON value starts in its file: 1-based line and column (columns count
 /// characters, not bytes).
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 struct JSONPosition: Hashable, Sendable {
     var line: Int
     var column: Int
@@ -8,7 +8,7 @@ struct JSONPosition: Hashable, Sendable {
 
 /// A parsed JSON value that remembers where it was written, so problems can name the line.
 /// Objects keep their members in file order, duplicates included (the decoder reports them).
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 struct JSONNode: Sendable {
     indirect enum Value: Sendable {
         case object([JSONMember])
@@ -24,7 +24,7 @@ struct JSONNode: Sendable {
 }
 
 /// One `"key": value` member of a JSON object.
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 struct JSONMember: Sendable {
     var key: String
     var keyPosition: JSONPosition

@@ -1,7 +1,7 @@
 /// Writes JSON in the one stable layout preset files use: two-space indentation, one
 /// member per line, members in the order given, arrays of plain values (strings, numbers,
 /// booleans) on one line, a final newline. The same value always gives the same bytes.
-/// - Thread: any.
+/// - Thread: [any]
 enum JSONWriter {
     static func write(_ node: JSONNode) -> String {
         var output = ""

@@ -1,6 +1,6 @@
 /// A preset as far as it could be read, with what the checks against the registry need to
 /// know about the parts that could not: those are skipped rather than reported twice.
-/// - Thread: control.
+/// - Thread: [control]
 struct DecodedPreset {
     var preset: ChainPreset
     /// Parallel to `preset.nodes`: false when the node's id or unit could not be read.

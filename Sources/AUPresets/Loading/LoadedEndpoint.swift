@@ -1,5 +1,5 @@
 /// One end of a loaded connection.
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 public enum LoadedEndpoint: Hashable, Sendable {
     /// Where audio enters the graph (the input file, the JACK inputs).
     case graphInput(bus: Int)

@@ -2,7 +2,7 @@ import AUCore
 
 /// One node of a loaded preset: its id, the component it resolved to, the configured
 /// instance, and the settings that configured it.
-/// - Thread: control.
+/// - Thread: [control]
 public struct LoadedNode: Sendable {
     public let id: String
     /// The reference the file used (`aufx:ipeq:AUHs`, `lv2:…`, a name).
@@ -13,7 +13,7 @@ public struct LoadedNode: Sendable {
     public let settings: NodeSettings
 
     /// A fresh instance of the component with ``settings`` applied.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func makeUnit() throws(AudioUnitError) -> AudioUnit {
         let unit = try component.instantiate()
         do {

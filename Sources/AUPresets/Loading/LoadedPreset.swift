@@ -8,7 +8,7 @@ import Foundation
 /// The instances belong to whoever builds the graph with them; call ``dispose()`` when
 /// they are not used. For another graph of the same chain (`--jobs N`), ``makeUnits()``
 /// makes fresh instances set up the same way.
-/// - Thread: control.
+/// - Thread: [control]
 public struct LoadedPreset: Sendable {
     /// The file as the user named it.
     public let file: String
@@ -20,13 +20,15 @@ public struct LoadedPreset: Sendable {
     public let connections: [LoadedConnection]
 
     /// The node with this id, if any.
+    /// - Thread: [control]
     public func node(id: String) -> LoadedNode? { nodes.first { $0.id == id } }
 
     /// The node index of an id, if any (``LoadedEndpoint/node(_:bus:)`` uses indexes).
+    /// - Thread: [control]
     public func index(of id: String) -> Int? { nodes.firstIndex { $0.id == id } }
 
     /// Fresh instances of every node, set up as the loaded ones were, in node order.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func makeUnits() throws(PresetError) -> [AudioUnit] {
         var units: [AudioUnit] = []
         for (index, node) in nodes.enumerated() {
@@ -43,7 +45,7 @@ public struct LoadedPreset: Sendable {
     }
 
     /// Disposes every node's instance (when no graph took them).
-    /// - Thread: control.
+    /// - Thread: [control]
     public func dispose() {
         for node in nodes { node.unit.dispose() }
     }

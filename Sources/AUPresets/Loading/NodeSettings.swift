@@ -3,7 +3,7 @@ import Foundation
 
 /// The checked settings of a node, in the order they are applied: bus counts, the saved
 /// state, the factory preset, the parameters, bypass.
-/// - Thread: control.
+/// - Thread: [control]
 public struct NodeSettings: Sendable {
     /// Bus counts changed so the connections fit (a mixer's inputs, a splitter's outputs).
     public var elementCounts: [Scope: Int] = [:]
@@ -14,10 +14,11 @@ public struct NodeSettings: Sendable {
     public var parameters: [ResolvedParameter] = []
     public var isBypassed = false
 
+    /// - Thread: [control]
     public init() {}
 
     /// Applies the settings to an uninitialized unit of the same component.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func apply(to unit: AudioUnit) throws(AudioUnitError) {
         for scope in [Scope.input, .output] {
             if let count = elementCounts[scope] { try unit.setValue(count, for: .elementCount, scope: scope) }

@@ -5,7 +5,7 @@ import Foundation
 /// unique), the unit reference (resolved through ``ComponentRegistry/resolve(_:)``), the
 /// factory preset, the saved state and every parameter, applying each to the new instance
 /// as it goes. What fails is reported and left out; the rest is still checked.
-/// - Thread: control.
+/// - Thread: [control]
 struct NodeValidator {
     let registry: ComponentRegistry
 

@@ -2,7 +2,7 @@ import AUCore
 
 /// What is wrong with one parameter value: the kind and a message that says what was
 /// expected against what was found.
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 struct ParameterIssue: Error, Sendable {
     var kind: PresetProblem.Kind
     var message: String
@@ -10,7 +10,7 @@ struct ParameterIssue: Error, Sendable {
 
 /// Checks a parameter key and value against a unit's ``ParameterInfo`` — the one place
 /// both preset files and `--set` overrides go through, so they speak alike.
-/// - Thread: control.
+/// - Thread: [control]
 enum ParameterCheck {
     /// The parameter a key names and the value to set, or what is wrong.
     static func resolve(key: String, value: PresetParameterValue, unit: AudioUnit) throws(ParameterIssue) -> ResolvedParameter {

@@ -5,7 +5,7 @@ import Foundation
 /// an unsupported version, state that is not base64, a connection end that is not
 /// `"node:bus"`. What it cannot read it leaves out and marks, so the checks against the
 /// registry that follow do not report it again.
-/// - Thread: control.
+/// - Thread: [control]
 struct PresetDecoder {
     var problems: ProblemCollector
 

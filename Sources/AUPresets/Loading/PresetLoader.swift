@@ -9,13 +9,14 @@ import Foundation
 /// let overrides = try ParameterOverride.parse(setArguments)
 /// let loaded = try PresetLoader(registry: registry).load(file: "Presets/vocal.json", overrides: overrides)
 /// ```
-/// - Thread: control.
+/// - Thread: [control]
 public struct PresetLoader: Sendable {
     public let registry: ComponentRegistry
     /// How many buses the graph's `input` and `output` ends have (`input:0` … `input:N-1`).
     public var graphInputBuses: Int
     public var graphOutputBuses: Int
 
+    /// - Thread: [control]
     public init(registry: ComponentRegistry, graphInputBuses: Int = 1, graphOutputBuses: Int = 1) {
         self.registry = registry
         self.graphInputBuses = graphInputBuses
@@ -23,11 +24,13 @@ public struct PresetLoader: Sendable {
     }
 
     /// Reads and loads a preset file; `path` is named in problems as given.
+    /// - Thread: [control]
     public func load(file path: String, overrides: [ParameterOverride] = []) throws(PresetError) -> LoadedPreset {
         try load(data: try Self.contents(of: path), file: path, overrides: overrides)
     }
 
     /// Loads a preset from its JSON text; `file` names it in problems.
+    /// - Thread: [control]
     public func load(data: Data, file: String, overrides: [ParameterOverride] = []) throws(PresetError) -> LoadedPreset {
         var decoder = PresetDecoder(file: file)
         guard let decoded = decoder.decode(Array(data)) else { throw PresetError(decoder.problems.sortedProblems) }
@@ -36,17 +39,20 @@ public struct PresetLoader: Sendable {
 
     /// Checks and loads a preset made in code (a capture, an edited value); `file` names it
     /// in problems, and paths count nodes and connections by position.
+    /// - Thread: [control]
     public func load(_ preset: ChainPreset, file: String, overrides: [ParameterOverride] = []) throws(PresetError) -> LoadedPreset {
         try load(DecodedPreset(preset), problems: ProblemCollector(file: file), overrides: overrides)
     }
 
     /// Reads a preset file into values, checking its form only (JSON, types, keys, version),
     /// not its units.
+    /// - Thread: [control]
     public static func read(file path: String) throws(PresetError) -> ChainPreset {
         try decode(data: try contents(of: path), file: path)
     }
 
     /// Decodes a preset's JSON text, checking its form only.
+    /// - Thread: [control]
     public static func decode(data: Data, file: String) throws(PresetError) -> ChainPreset {
         var decoder = PresetDecoder(file: file)
         guard let decoded = decoder.decode(Array(data)) else { throw PresetError(decoder.problems.sortedProblems) }

@@ -1,6 +1,6 @@
 /// Gathers the problems of one source (a file or `--set`) with their positions, so that
 /// every problem is reported at once and in file order.
-/// - Thread: control; one collector per load.
+/// - Thread: [control]; one collector per load.
 struct ProblemCollector {
     let file: String
     /// Where each path's value begins, when the source was parsed JSON.

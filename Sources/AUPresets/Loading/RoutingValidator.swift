@@ -4,7 +4,7 @@ import AUCore
 /// node (or `input` / `output` on the right side), every bus exists — growing a unit's bus
 /// count when the unit allows it —, each input bus is fed once, there is no cycle, and
 /// every node is connected. Produces the connections in terms of node indexes.
-/// - Thread: control.
+/// - Thread: [control]
 struct RoutingValidator {
     /// A node as the routing sees it: its id and, when it could be made, its instance.
     struct Node {

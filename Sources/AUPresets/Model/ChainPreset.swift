@@ -5,7 +5,7 @@
 /// ```json
 /// {"auhost": 1, "name": "Vocal", "nodes": [{"id": "eq", "unit": "aufx:ipeq:AUHs"}], "chain": ["eq"]}
 /// ```
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 public struct ChainPreset: Hashable, Sendable {
     /// The value of the `auhost` key this version of AUHost reads and writes.
     public static let schemaVersion = 1
@@ -27,6 +27,7 @@ public struct ChainPreset: Hashable, Sendable {
     public var nodes: [PresetNode]
     public var routing: PresetRouting
 
+    /// - Thread: [any]
     public init(name: String, description: String? = nil, sampleRate: Double? = nil, nodes: [PresetNode], routing: PresetRouting) {
         self.name = name
         self.description = description
@@ -36,5 +37,6 @@ public struct ChainPreset: Hashable, Sendable {
     }
 
     /// The node with this id, if any.
+    /// - Thread: [any]
     public func node(id: String) -> PresetNode? { nodes.first { $0.id == id } }
 }

@@ -1,6 +1,6 @@
 /// One end of a connection, `"node:bus"`: a node id, or `input` (where audio enters the
 /// graph; a source only) or `output` (where it leaves; a destination only).
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 public struct PresetEndpoint: Hashable, Sendable, CustomStringConvertible {
     public static let inputName = "input"
     public static let outputName = "output"
@@ -12,19 +12,23 @@ public struct PresetEndpoint: Hashable, Sendable, CustomStringConvertible {
     public var node: String
     public var bus: Int
 
+    /// - Thread: [any]
     public init(node: String, bus: Int) {
         self.node = node
         self.bus = bus
     }
 
     /// The graph's input, bus `bus`.
+    /// - Thread: [any]
     public static func input(_ bus: Int = 0) -> PresetEndpoint { PresetEndpoint(node: inputName, bus: bus) }
     /// The graph's output, bus `bus`.
+    /// - Thread: [any]
     public static func output(_ bus: Int = 0) -> PresetEndpoint { PresetEndpoint(node: outputName, bus: bus) }
 
     /// Parses `"node:bus"` (the last colon splits; the bus is a decimal number, `Int.max`
     /// when it has more digits than an `Int` holds, for the range check to report); nil
     /// when the text is not that.
+    /// - Thread: [any]
     public init?(parsing text: String) {
         guard let colon = text.lastIndex(of: ":") else { return nil }
         let node = String(text[..<colon])
@@ -35,5 +39,6 @@ public struct PresetEndpoint: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `node:bus`, as the file writes it.
+    /// - Thread: [any]
     public var description: String { "\(node):\(bus)" }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// When a node is loaded its settings are applied in this order: the saved ``state``
 /// (custom state and parameter values), then the factory ``preset`` (its values), then
 /// each of ``parameters`` (so an explicit parameter wins), then ``isBypassed``.
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 public struct PresetNode: Hashable, Sendable {
     /// The keys of a node object, in the order a save writes them.
     public static let keys = ["id", "unit", "parameters", "preset", "bypass", "state"]
@@ -24,6 +24,7 @@ public struct PresetNode: Hashable, Sendable {
     /// The unit's saved `ClassInfo` (base64 in the file).
     public var state: Data?
 
+    /// - Thread: [any]
     public init(
         id: String, unit: String, parameters: [PresetParameter] = [], preset: String? = nil, bypass: Bool? = nil, state: Data? = nil
     ) {
@@ -36,12 +37,15 @@ public struct PresetNode: Hashable, Sendable {
     }
 
     /// Whether the node is to be bypassed.
+    /// - Thread: [any]
     public var isBypassed: Bool { bypass ?? false }
 
     /// The value given for a parameter key, if any.
+    /// - Thread: [any]
     public func value(of key: String) -> PresetParameterValue? { parameters.first { $0.key == key }?.value }
 
     /// Sets a parameter: replaces the value in place when the key is there, appends it otherwise.
+    /// - Thread: [any]
     public mutating func setValue(_ value: PresetParameterValue, of key: String) {
         if let index = parameters.firstIndex(where: { $0.key == key }) {
             parameters[index].value = value

@@ -1,5 +1,5 @@
 /// How a chain's nodes are wired: a file has exactly one of the two forms.
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 public enum PresetRouting: Hashable, Sendable {
     /// `chain`: input → each node in order (bus 0 to bus 0) → output. A first node without
     /// an input bus (a generator, an instrument) starts the chain itself.
@@ -11,6 +11,7 @@ public enum PresetRouting: Hashable, Sendable {
     /// through every node once, else unchanged. Captures use it so simple graphs save in
     /// the short form. (A chain led by a generator stays in `connections`: whether the
     /// short form would feed its first node depends on the unit's buses.)
+    /// - Thread: [any]
     public func compacted(nodeIDs: [String]) -> PresetRouting {
         guard case .connections(let connections) = self,
               connections.allSatisfy({ $0.source.bus == 0 && $0.destination.bus == 0 })

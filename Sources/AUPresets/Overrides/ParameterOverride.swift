@@ -7,7 +7,7 @@ import AUCore
 ///
 /// Problems are reported like a file's, from the source `--set`:
 /// `--set: comp.threshold: 40 is above the maximum 0 of 'Threshold (dB)'; expected -60...0 dB`
-/// - Thread: any (a plain value).
+/// - Thread: [any] (a plain value).
 public struct ParameterOverride: Hashable, Sendable, CustomStringConvertible {
     /// The source name problems with overrides are reported under.
     public static let source = "--set"
@@ -16,6 +16,7 @@ public struct ParameterOverride: Hashable, Sendable, CustomStringConvertible {
     public var parameter: String
     public var value: PresetParameterValue
 
+    /// - Thread: [any]
     public init(node: String, parameter: String, value: PresetParameterValue) {
         self.node = node
         self.parameter = parameter
@@ -23,6 +24,7 @@ public struct ParameterOverride: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Parses `NODE.PARAM=VALUE`.
+    /// - Thread: [any]
     public init(parsing text: String) throws(PresetError) {
         var problems: [PresetProblem] = []
         guard let override = Self.parse(text, problems: &problems) else { throw PresetError(problems) }
@@ -30,6 +32,7 @@ public struct ParameterOverride: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Parses every `--set` argument, reporting every malformed one at once.
+    /// - Thread: [any]
     public static func parse(_ texts: [String]) throws(PresetError) -> [ParameterOverride] {
         var problems: [PresetProblem] = []
         let overrides = texts.compactMap { parse($0, problems: &problems) }
@@ -38,9 +41,11 @@ public struct ParameterOverride: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `NODE.PARAM`: the path a problem with this override is reported at.
+    /// - Thread: [any]
     public var target: String { "\(node).\(parameter)" }
 
     /// `NODE.PARAM=VALUE`, as it would be typed.
+    /// - Thread: [any]
     public var description: String {
         switch value {
         case .number(let number): "\(target)=\(formatNumber(number))"
@@ -89,7 +94,7 @@ public struct ParameterOverride: Hashable, Sendable, CustomStringConvertible {
 
     /// Checks the override against a unit (the live `set` command's use), with the same
     /// messages a preset file gets.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func resolve(against unit: AudioUnit) throws(PresetError) -> ResolvedParameter {
         do {
             return try ParameterCheck.resolve(key: parameter, value: value, unit: unit)

@@ -15,9 +15,10 @@ import Foundation
 /// - `state`: the unit's `ClassInfo` when the unit keeps state beyond its parameters
 ///   (``AudioUnit/saveCustomState()`` returns data), else left out; ``StateSelection``
 ///   changes that.
-/// - Thread: control.
+/// - Thread: [control]
 public struct PresetCapture: Sendable {
     /// Which parameter values a captured node records.
+    /// - Thread: [control]
     public enum ParameterSelection: Sendable {
         /// Values that differ from the defaults (every value when a factory preset is recorded).
         case changedFromDefaults
@@ -26,6 +27,7 @@ public struct PresetCapture: Sendable {
     }
 
     /// When a captured node records its `ClassInfo` state.
+    /// - Thread: [control]
     public enum StateSelection: Sendable {
         /// When the unit has state beyond its parameters.
         case whenCustom
@@ -34,11 +36,13 @@ public struct PresetCapture: Sendable {
     }
 
     /// A live unit to capture: the id to give it and the reference to write for it.
+    /// - Thread: [control]
     public struct Unit: Sendable {
         public var id: String
         public var unit: AudioUnit
         /// `type:subtype:manufacturer`, `lv2:URI` or a name; see ``PresetCapture/reference(for:in:)``.
         public var reference: String
+        /// - Thread: [control]
         public init(id: String, unit: AudioUnit, reference: String) {
             self.id = id
             self.unit = unit
@@ -49,6 +53,7 @@ public struct PresetCapture: Sendable {
     public var parameters: ParameterSelection
     public var state: StateSelection
 
+    /// - Thread: [control]
     public init(parameters: ParameterSelection = .changedFromDefaults, state: StateSelection = .whenCustom) {
         self.parameters = parameters
         self.state = state
@@ -56,6 +61,7 @@ public struct PresetCapture: Sendable {
 
     /// A whole chain; `routing` is written in the `chain` form when it is a simple chain
     /// (see ``PresetRouting/compacted(nodeIDs:)``).
+    /// - Thread: [control]
     public func chain(
         name: String, description: String? = nil, sampleRate: Double? = nil, units: [Unit], routing: PresetRouting
     ) throws(PresetError) -> ChainPreset {
@@ -74,6 +80,7 @@ public struct PresetCapture: Sendable {
     }
 
     /// One node from a live unit.
+    /// - Thread: [control]
     public func node(_ captured: Unit) throws(PresetError) -> PresetNode {
         let unit = captured.unit
         func fail(_ message: String) -> PresetError {
@@ -105,6 +112,7 @@ public struct PresetCapture: Sendable {
 
     /// The reference to write for a unit: `lv2:URI` for an LV2 plugin, else its
     /// `type:subtype:manufacturer` when that names one unit, else its identifier or name.
+    /// - Thread: [control]
     public static func reference(for unit: AudioUnit, in registry: ComponentRegistry) -> String {
         let description = unit.componentDescription
         let matching = registry.components.filter {
@@ -124,7 +132,7 @@ public struct PresetCapture: Sendable {
 extension LoadedPreset {
     /// The preset as the loaded units are now (after live edits), with the file's name,
     /// description, sample rate, references and routing.
-    /// - Thread: control.
+    /// - Thread: [control]
     public func capture(_ capture: PresetCapture = PresetCapture()) throws(PresetError) -> ChainPreset {
         var problems: [PresetProblem] = []
         var nodes: [PresetNode] = []

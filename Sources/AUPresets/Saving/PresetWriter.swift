@@ -7,14 +7,16 @@ import Foundation
 ///
 /// Reading a file and writing it back gives a file that reads back to the same
 /// ``ChainPreset``; writing a value twice gives the same bytes.
-/// - Thread: control.
+/// - Thread: [control]
 public enum PresetWriter {
     /// The JSON text of a preset.
+    /// - Thread: [control]
     public static func encode(_ preset: ChainPreset) -> Data {
         Data(encodeString(preset).utf8)
     }
 
     /// The JSON text of a preset, as a string.
+    /// - Thread: [control]
     public static func encodeString(_ preset: ChainPreset) -> String {
         var members: [(String, JSONNode.Value)] = [
             ("auhost", .number(Double(ChainPreset.schemaVersion))),
@@ -54,6 +56,7 @@ public enum PresetWriter {
     /// flushed to disk, then moved into place. An existing file is an error unless `force`;
     /// then it is replaced in one step; a device, a FIFO or one of `inputs` (the preset it
     /// was loaded from) never is. No partial file is left behind on failure.
+    /// - Thread: [control]
     public static func save(_ preset: ChainPreset, to path: String, force: Bool = false, inputs: [String] = []) throws(PresetError) {
         do {
             let file = try AtomicFile(destination: path, overwrite: force, inputs: inputs)
