@@ -146,6 +146,23 @@ import Testing
         #expect(client.readLine() == nil)
     }
 
+    /// A unit that outputs NaN is muted by the graph, and the run says so on standard
+    /// error (the node, the frame) and in `status` (`faulted=`), instead of going silent.
+    @Test func aNodeThatOutputsNaNIsReportedLive() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-nan-\(UUID().uuidString)")
+        try writeFixtureBundle("nan-output", name: "Fixture NaN Output", into: folder)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let rig = try ControlRig(
+            preset: #"{"auhost": 1, "name": "NaN", "nodes": [{"id": "bad", "unit": "lv2:urn:auhost:fixture:nan-output"}], "chain": ["bad"]}"#,
+            environment: ["LV2_PATH": folder.path, "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path])
+        defer { rig.tearDown() }
+        #expect(rig.waitForStandardError("'bad' (Fixture NaN Output) produced NaN or infinity in the cycle starting at frame"), "\(rig.standardError)")
+        let status = try rig.send("status")
+        #expect(status.contains("faulted=bad"), "\(status)")
+        #expect(try rig.send("quit") == "ok bye")
+        #expect(rig.waitForExit(timeout: 30) == 0, "\(rig.standardError)")
+    }
+
     /// `quit` or SIGTERM while the render thread is inside a unit's `run()` for good: the
     /// watchdog ends the process within about a second of the request.
     @Test(arguments: ["quit", "SIGTERM"])
@@ -355,7 +372,12 @@ private final class ControlClient {
 
 /// An LV2 bundle of the run-forever fixture (its `run()` never returns) in `folder`.
 private func writeRunForeverBundle(into folder: URL) throws {
-    let bundle = folder.appendingPathComponent("run-forever.lv2")
+    try writeFixtureBundle("run-forever", name: "Fixture Run Forever", into: folder)
+}
+
+/// A bundle of the LV2 fixture library's `urn:auhost:fixture:NAME` (mono in, mono out).
+func writeFixtureBundle(_ fixture: String, name: String, into folder: URL) throws {
+    let bundle = folder.appendingPathComponent("\(fixture).lv2")
     try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
     let prefixes = """
         @prefix lv2: <http://lv2plug.in/ns/lv2core#> .
@@ -363,10 +385,10 @@ private func writeRunForeverBundle(into folder: URL) throws {
         @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
 
         """
-    let manifest = prefixes + "<urn:auhost:fixture:run-forever> a lv2:Plugin ; lv2:binary <fixtures.so> ; rdfs:seeAlso <plugin.ttl> .\n"
+    let manifest = prefixes + "<urn:auhost:fixture:\(fixture)> a lv2:Plugin ; lv2:binary <fixtures.so> ; rdfs:seeAlso <plugin.ttl> .\n"
     let plugin = prefixes + """
-        <urn:auhost:fixture:run-forever> a lv2:Plugin , lv2:UtilityPlugin ;
-            doap:name "Fixture Run Forever" ;
+        <urn:auhost:fixture:\(fixture)> a lv2:Plugin , lv2:UtilityPlugin ;
+            doap:name "\(name)" ;
             lv2:port [ a lv2:InputPort , lv2:AudioPort ; lv2:index 0 ; lv2:symbol "in" ; lv2:name "In" ] ,
                      [ a lv2:OutputPort , lv2:AudioPort ; lv2:index 1 ; lv2:symbol "out" ; lv2:name "Out" ] .
 

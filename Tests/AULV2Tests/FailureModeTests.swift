@@ -37,7 +37,7 @@ import Testing
         #expect(problem.message.contains("Turtle"))
         #expect(problem.location.contains("bad-turtle.lv2"))
         // The other fixtures (all but the bad one) are still there.
-        #expect(found.components.count == 9)
+        #expect(found.components.count == 10)
     }
 
     @Test func missingBinaryIsNamed() throws {

@@ -53,6 +53,7 @@ struct FixtureBundles {
             data: Self.plugin(
                 "urn:auhost:fixture:worker", name: "Fixture Worker",
                 extra: "lv2:requiredFeature <http://lv2plug.in/ns/ext/worker#schedule> ; lv2:extensionData <http://lv2plug.in/ns/ext/worker#interface> ;"))
+        try bundle("nan-output", uri: "urn:auhost:fixture:nan-output", data: Self.plugin("urn:auhost:fixture:nan-output", name: "Fixture NaN Output"))
         try bundle("run-forever", uri: "urn:auhost:fixture:run-forever", data: Self.plugin("urn:auhost:fixture:run-forever", name: "Fixture Run Forever"))
         try bundle("missing-binary", uri: "urn:auhost:fixture:missing-binary", data: Self.plugin("urn:auhost:fixture:missing-binary", name: "Fixture Missing Binary"), binary: "missing.so")
     }

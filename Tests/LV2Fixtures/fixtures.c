@@ -83,6 +83,12 @@ static void run_forever(LV2_Handle instance, uint32_t frames) {
     }
 }
 
+/* Outputs NaN: the graph mutes it, and the host must say so (render and run report it). */
+static void run_nan(LV2_Handle instance, uint32_t frames) {
+    Passthrough *self = (Passthrough *)instance;
+    for (uint32_t i = 0; i < frames; ++i) self->output[i] = __builtin_nanf("");
+}
+
 static void cleanup(LV2_Handle instance) { free(instance); }
 
 /* The worker fixture: every run() schedules a request (work from the render thread on
@@ -146,6 +152,7 @@ static const LV2_Descriptor descriptors[] = {
     {"urn:auhost:fixture:fixed-block", instantiate_passthrough, connect_port, NULL, run_block_length, NULL, cleanup, NULL},
     {"urn:auhost:fixture:forge-verdict", instantiate_passthrough, connect_port, NULL, run_forge_verdict, NULL, cleanup, NULL},
     {"urn:auhost:fixture:run-forever", instantiate_passthrough, connect_port, NULL, run_forever, NULL, cleanup, NULL},
+    {"urn:auhost:fixture:nan-output", instantiate_passthrough, connect_port, NULL, run_nan, NULL, cleanup, NULL},
     {"urn:auhost:fixture:worker", instantiate_worker, connect_port, NULL, run_worker, NULL, cleanup, worker_extension_data},
 };
 

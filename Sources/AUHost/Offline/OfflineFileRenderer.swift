@@ -38,6 +38,15 @@ final class OfflineFileRenderer {
     private let window: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
     private var tail: TailCutter
     private var isDone = false
+    /// What the chain's faults were (``ChainGraph/faultDescription(_:)``), the first few.
+    private var faults: [String] = []
+    /// Non-finite samples found in the input (replaced by silence), and the first one's frame.
+    private var nonFiniteInput = (count: 0, firstFrame: 0)
+    /// How many faults a report lists; the render thread records one per node and fault.
+    static let reportedFaults = 10
+    /// Cycles between two collections of the render thread's notices (the graph's notice
+    /// ring holds far more than that many cycles' worth).
+    static let noticeInterval = 64
 
     /// Opens the output for `chain` (built at the rate the job runs at, started and primed by
     /// ``LatencyPriming``), at `fileSampleRate` with `fileChannels` channels, to render
@@ -115,6 +124,7 @@ final class OfflineFileRenderer {
         isDone = true
         do {
             try renderLoop(cancellation: cancellation, progress: progress)
+            collectFaults()
             let levels = try output.finish()
             var report = RenderReport(
                 job: job, sampleRate: fileSampleRate, channels: levels.channels.count, frames: levels.frames,
@@ -122,6 +132,12 @@ final class OfflineFileRenderer {
                 tailSeconds: Double(tail.frames) / chain.sampleRate, tailEndedAtCap: tail.endedAtCap, levels: levels)
             report.instrumentGotNoMIDI = !(input is MIDIFileSource) && !chain.takesAudioInput && !chain.instruments.isEmpty
             report.droppedMIDIEvents = (input as? MIDIFileSource)?.droppedEvents ?? 0
+            report.faults = faults
+            if nonFiniteInput.count > 0 {
+                report.faults.insert(
+                    "\(job.input): \(nonFiniteInput.count) NaN or infinite sample\(nonFiniteInput.count == 1 ? "" : "s") in the input, the first at frame \(nonFiniteInput.firstFrame); rendered as silence",
+                    at: 0)
+            }
             return report
         } catch {
             output.cancel()
@@ -150,6 +166,7 @@ final class OfflineFileRenderer {
                 throw AudioUnitError(.cannotDoInCurrentContext, "interrupted; the partial output was deleted")
             }
             try input.read(into: inputView)
+            if inputView.containsNonFinite() { silenceNonFinite(inputView, startingAt: rendered) }
             // A song being exported: the transport rolls at 120 BPM 4/4 from frame 0
             // (auhost_plugin.h's `auhost_transport`, LV2 `time:Position`).
             chain.transport.state = TransportState.counted(sampleTime: Double(rendered), sampleRate: chain.sampleRate)
@@ -171,10 +188,33 @@ final class OfflineFileRenderer {
                 let kept = tail.accept(view(outputView, from: offset, count: blockSize - offset))
                 if kept > 0 { try write(outputView, from: offset, count: kept) }
             }
+            if rendered / blockSize % Self.noticeInterval == 0 { collectFaults() }
             let done = min(1000, written * 1000 / total)
             if done != permille {
                 permille = done
                 progress(done)
+            }
+        }
+    }
+
+    /// Takes the render thread's notices and keeps the faults among them for the report.
+    private func collectFaults() {
+        for notice in chain.graph.dispatchPendingNotifications() where faults.count < Self.reportedFaults {
+            if let fault = chain.faultDescription(notice) { faults.append("\(job.input): \(fault)") }
+        }
+    }
+
+    /// Replaces NaN and infinity in an input block by silence (one would mute the first
+    /// node for the rest of the file) and counts them.
+    private func silenceNonFinite(_ buffers: AudioBuffers, startingAt firstFrame: Int) {
+        for channel in 0..<buffers.channelCount {
+            let samples = buffers[channel]
+            for frame in 0..<buffers.frameCount where !samples[frame].isFinite {
+                if nonFiniteInput.count == 0 || firstFrame + frame < nonFiniteInput.firstFrame {
+                    nonFiniteInput.firstFrame = firstFrame + frame
+                }
+                nonFiniteInput.count += 1
+                samples[frame] = 0
             }
         }
     }

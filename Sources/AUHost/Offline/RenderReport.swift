@@ -26,6 +26,9 @@ public struct RenderReport: Sendable {
     /// MIDI events dropped because more than an instrument takes in one cycle
     /// (``AudioUnit/eventCapacity``) happened in it.
     public var droppedMIDIEvents = 0
+    /// Faults of the chain (a node muted for NaN or infinity, a failed render) and NaN or
+    /// infinity in the input, each one line naming the node or file and the frame.
+    public var faults: [String] = []
 
     /// - Thread: [any]
     public var duration: Double { sampleRate > 0 ? Double(frames) / sampleRate : 0 }
@@ -39,11 +42,11 @@ public struct RenderReport: Sendable {
         return "\(job.input) -> \(job.output): \(Self.seconds(duration)) s, \(Self.rate(sampleRate)) Hz, \(channels) ch, \(job.encoding) (\(chain)); \(levels)"
     }
 
-    /// Warnings to print after the summary: clipping, an instrument that got no notes, a
-    /// tail cut at its cap.
+    /// Warnings to print after the summary: the chain's faults and non-finite input,
+    /// clipping, an instrument that got no notes, a tail cut at its cap.
     /// - Thread: [any]
     public var warnings: [String] {
-        var lines: [String] = []
+        var lines = faults
         if let clipping = levels.clippingWarning { lines.append("\(job.output): \(clipping)") }
         if instrumentGotNoMIDI {
             lines.append("\(job.input): the chain takes no audio input and its instrument got no MIDI, so this file only set the length; give a Standard MIDI File to play it")

@@ -147,7 +147,11 @@ final class LiveRunner: @unchecked Sendable {
             case .sampleRateChanged(let rate): return .reconfigure("the JACK server's sample rate changed to \(Int(rate)) Hz")
             case nil: break
             }
-            withCommandLock { _ = live.dispatchPendingNotifications() }
+            let notices = withCommandLock { live.dispatchPendingNotifications() }
+            for fault in notices.compactMap(chain.faultDescription) {
+                if context.errors.isTerminal { context.errors.write("\r\u{1B}[K") }
+                context.errors.line("auhost: \(fault)")
+            }
             if context.errors.isTerminal, Date().timeIntervalSince(lastStatus) > 0.5 {
                 lastStatus = Date()
                 let latency = Double(chain.latencyFrames) / chain.sampleRate * 1000
