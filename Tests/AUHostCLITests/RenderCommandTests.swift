@@ -527,6 +527,35 @@ private let lookaheadNode = #"{"id": "limiter", "unit": "http://plugin.org.uk/sw
         #expect(folder.contents() == ["long.wav", "slow.json"])
     }
 
+    /// `auhost render … --jobs 2 | true`: standard output is a pipe nobody reads. The
+    /// result lines are lost, but the process neither dies of SIGPIPE nor traps: every file
+    /// is rendered and nothing hidden is left (it used to trap on the first line, one file
+    /// rendered and the other never). SIGPIPE's default action is restored for the child
+    /// (the test runner ignores it, and children inherit that), as a shell would run it.
+    @Test func aClosedStandardOutputStillRendersEveryFile() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        for name in ["a.wav", "b.wav"] {
+            try writeAudio(folder.file(name), sampleRate: 48_000, channels: 2, frames: 48_000) { _, frame in Float(frame % 100) / 400 }
+        }
+        let chain = try folder.preset("gain.json", preset(gainNode, chain: ["gain"]))
+        try FileManager.default.createDirectory(atPath: folder.file("out"), withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["--default-signal=PIPE", try auhostExecutable().path, "render", chain, folder.file("a.wav"), folder.file("b.wav"),
+                             "--output-dir", folder.file("out"), "--jobs", "2", "--tail", "0"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = Pipe()
+        try output.fileHandleForReading.close()
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        for _ in 0..<600 where process.isRunning { Thread.sleep(forTimeInterval: 0.05) }
+        try #require(!process.isRunning, "the render did not end within 30 s")
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0, "status \(process.terminationStatus)")
+        #expect(folder.contents("out") == ["a.wav", "b.wav"])
+    }
+
     @Test(arguments: [
         (["p.json", "in.wav"], "'render' needs -o OUTPUT or --output-dir DIR"),
         (["p.json"], "'render' needs a PRESET.json and at least one INPUT"),

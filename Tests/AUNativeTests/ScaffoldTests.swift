@@ -60,6 +60,14 @@ import Testing
         #expect(errors.captured.contains("NAME must start with a letter"))
         #expect(AUHostCLI.run(["new-unit", "Fine", "--type", "aufz", "--subtype", "x"], output: TextOutput(), errors: TextOutput()) == 64)
         #expect(AUHostCLI.run(["new-unit", "Fine", "--type", "aufx", "--subtype", "toolong"], output: TextOutput(), errors: TextOutput()) == 64)
+        // Codes end up inside Swift string literals and shell quotes: no quote, no backslash
+        // (a"b\\ once generated a package that did not compile).
+        for code in ["a\"b\\", "it's", "a\\"] {
+            let refused = TextOutput()
+            #expect(AUHostCLI.run(["new-unit", "Fine", "--type", "aufx", "--subtype", code], output: TextOutput(), errors: refused) == 64, "\(code)")
+            #expect(refused.captured.contains("other than quotes and backslash"), "\(refused.captured)")
+        }
+        #expect(AUHostCLI.run(["new-unit", "Fine", "--type", "aufx", "--subtype", "fine", "--manufacturer", "Ab\"c"], output: TextOutput(), errors: TextOutput()) == 64)
         let inside = TextOutput()
         #expect(AUHostCLI.run(
             ["new-unit", "Fine", "--type", "aufx", "--subtype", "fine", "--dir", Self.repository.path + "/Plugins", "--sdk", Self.repository.path],

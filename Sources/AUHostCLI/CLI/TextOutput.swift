@@ -1,34 +1,53 @@
 import AUHost
-import Foundation
+import Glibc
 
 /// A line-oriented text sink: standard output, standard error, or a string (tests).
-/// - Thread: [control]
+///
+/// Writes go through write(2): a closed pipe (`auhost render … | head -1`, with SIGPIPE
+/// ignored) is a failure the sink remembers in ``failure`` and stops writing on, never a
+/// trap, so a command goes on with its real work and decides what the lost output means.
+/// - Thread: [control] (one writer at a time)
 public final class TextOutput: @unchecked Sendable {
-    private let handle: FileHandle?
-    public private(set) var captured = ""
-
-    /// Writes to a file handle.
+    private let descriptor: Int32?
     /// - Thread: [control]
-    public init(_ handle: FileHandle) { self.handle = handle }
+    public private(set) var captured = ""
+    /// Why the last write failed (`Broken pipe`), if one did; nothing is written after it.
+    /// - Thread: [control]
+    public private(set) var failure: String?
+
+    /// Writes to a file descriptor.
+    /// - Thread: [control]
+    public init(descriptor: Int32) { self.descriptor = descriptor }
     /// Keeps what is written in ``captured``.
     /// - Thread: [control]
-    public init() { handle = nil }
+    public init() { descriptor = nil }
 
     /// - Thread: [control]
-    public static func standardOutput() -> TextOutput { TextOutput(.standardOutput) }
+    public static func standardOutput() -> TextOutput { TextOutput(descriptor: STDOUT_FILENO) }
     /// - Thread: [control]
-    public static func standardError() -> TextOutput { TextOutput(.standardError) }
+    public static func standardError() -> TextOutput { TextOutput(descriptor: STDERR_FILENO) }
 
     /// True when the output is a terminal (for progress and colour).
     /// - Thread: [control]
-    public var isTerminal: Bool { handle.map { isatty($0.fileDescriptor) != 0 } ?? false }
+    public var isTerminal: Bool { descriptor.map { isatty($0) != 0 } ?? false }
 
     /// - Thread: [control]
     public func write(_ text: String) {
-        if let handle {
-            handle.write(Data(text.utf8))
-        } else {
+        guard let descriptor else {
             captured += text
+            return
+        }
+        guard failure == nil else { return }
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else {
+                failure = String(cString: strerror(errno))
+                return
+            }
+            written += count
         }
     }
 

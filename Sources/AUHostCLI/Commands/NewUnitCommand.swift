@@ -30,6 +30,12 @@ enum NewUnitCommand: Command {
         "aufx": "effect", "aumf": "musicEffect", "augn": "generator", "aumu": "musicDevice",
     ]
 
+    /// A character a code may hold: printable ASCII, no space, and nothing that would end
+    /// or escape the Swift string literal or the shell quotes the code is written into.
+    static func isCodeCharacter(_ byte: UInt8) -> Bool {
+        byte >= 0x21 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "'") && byte != UInt8(ascii: "\\")
+    }
+
     static func run(_ arguments: inout Arguments, _ context: CommandContext) throws(CLIError) -> Int32 {
         let type = try arguments.option("--type") ?? ""
         let subtype = try arguments.option("--subtype") ?? ""
@@ -44,11 +50,11 @@ enum NewUnitCommand: Command {
         guard supportedTypes[type] != nil else {
             throw .usage("--type takes aufx, aumf, augn or aumu, not '\(type)'", command: name)
         }
-        guard (1...4).contains(subtype.utf8.count), subtype.utf8.allSatisfy({ $0 >= 0x21 && $0 < 0x7F }) else {
-            throw .usage("--subtype takes 1 to 4 printable ASCII characters, not '\(subtype)'", command: name)
+        guard (1...4).contains(subtype.utf8.count), subtype.utf8.allSatisfy(Self.isCodeCharacter) else {
+            throw .usage("--subtype takes 1 to 4 printable ASCII characters other than quotes and backslash, not '\(subtype)'", command: name)
         }
-        guard manufacturer.utf8.count == 4, manufacturer.utf8.allSatisfy({ $0 >= 0x21 && $0 < 0x7F }) else {
-            throw .usage("--manufacturer takes 4 printable ASCII characters, not '\(manufacturer)'", command: name)
+        guard manufacturer.utf8.count == 4, manufacturer.utf8.allSatisfy(Self.isCodeCharacter) else {
+            throw .usage("--manufacturer takes 4 printable ASCII characters other than quotes and backslash, not '\(manufacturer)'", command: name)
         }
         guard let sdk = sdkPath(explicit: explicitSDK) else {
             throw CLIError("cannot find the AUHost package to build against", hint: "pass --sdk PATH (the folder with AUHost's Package.swift) or set AUHOST_SDK_PATH")

@@ -184,7 +184,8 @@ final class LiveRunner: @unchecked Sendable {
             while let line = readLine(strippingNewline: true) {
                 let (reply, _) = handle(line.trimmingCharacters(in: .whitespaces))
                 if context.errors.isTerminal { context.errors.write("\r\u{1B}[K") }
-                if let reason = StandardOutputReplies.write(reply) {
+                context.output.line(reply)
+                if let reason = context.output.failure {
                     standardOutputFailure.withLock { $0 = reason }
                     quitRequested.cancel()
                     return
