@@ -17,7 +17,8 @@ import Synchronization
 /// A request made off the render thread (during state restore, say) runs at once in both
 /// modes. `work()` is never called concurrently: the worker thread and control threads
 /// take turns under a lock; the render thread calls it only in immediate mode, where there
-/// is no worker thread.
+/// is no worker thread, and there it claims a flag the control threads also take (a render
+/// request that finds a control thread inside `work()` fails rather than wait).
 /// - Thread: [control] init, ``attach(handle:interface:)``, ``stop()`` on the control thread;
 ///   ``deliverResponses()`` on the render thread; the worker thread is internal.
 final class LV2Worker: @unchecked Sendable {
@@ -36,6 +37,11 @@ final class LV2Worker: @unchecked Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     private let stopping = Atomic<Bool>(false)
+    /// Immediate mode: someone is inside `work()`. The render thread cannot wait for a lock,
+    /// so it claims this flag without waiting and, finding it taken (a control thread is
+    /// restoring state), fails its request with `LV2_WORKER_ERR_NO_SPACE`; a control thread
+    /// waits for the flag. `work()` and the response ring then never have two callers.
+    private let immediateWorkBusy = Atomic<Bool>(false)
     private var thread: Thread?
 
     init(mode: Mode) {
@@ -92,9 +98,18 @@ final class LV2Worker: @unchecked Sendable {
                 wake.signal()
                 return LV2_WORKER_SUCCESS
             }
+            guard immediateWorkBusy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
+                return LV2_WORKER_ERR_NO_SPACE
+            }
+            defer { immediateWorkBusy.store(false, ordering: .releasing) }
             return work(instanceHandle, Self.respond, Unmanaged.passUnretained(self).toOpaque(), size, data)
         }
-        return workLock.withLock { _ in work(instanceHandle, Self.respond, Unmanaged.passUnretained(self).toOpaque(), size, data) }
+        return workLock.withLock { _ in
+            guard mode == .immediate else { return work(instanceHandle, Self.respond, Unmanaged.passUnretained(self).toOpaque(), size, data) }
+            while !immediateWorkBusy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged { sched_yield() }
+            defer { immediateWorkBusy.store(false, ordering: .releasing) }
+            return work(instanceHandle, Self.respond, Unmanaged.passUnretained(self).toOpaque(), size, data)
+        }
     }
 
     /// The `respond` function given to `work()`.
