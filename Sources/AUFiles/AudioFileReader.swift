@@ -117,14 +117,34 @@ public final class AudioFileReader {
     }
 
     /// Reads the rest of the file into new buffers (for tests and short files; the render
-    /// loop reads blocks instead).
+    /// loop reads blocks instead). Memory grows with the frames the file really holds, not
+    /// with the count its header promises: a corrupt header (a FLAC STREAMINFO claiming two
+    /// billion frames in 300 bytes) is a read error, not a 17 GB allocation.
     /// - Thread: [control]
     public func readAll() throws(AudioUnitError) -> OwnedAudioBuffers {
         let remaining = max(0, info.frames - position)
-        let owned = OwnedAudioBuffers(channels: info.channels, capacity: remaining)
-        let got = try read(into: owned.buffers())
-        guard got == remaining else {
+        let block = OwnedAudioBuffers(channels: info.channels, capacity: maxFramesPerRead)
+        var samples = [[Float]](repeating: [], count: info.channels)
+        var total = 0
+        try withExtendedLifetime(block) { () throws(AudioUnitError) in
+            while total < remaining {
+                let wanted = min(maxFramesPerRead, remaining - total)
+                let got = try read(into: block.buffers(frameCount: wanted))
+                for channel in 0..<info.channels {
+                    samples[channel].append(contentsOf: UnsafeBufferPointer(start: block.buffers().channelPointers[channel], count: got))
+                }
+                total += got
+                if got < wanted { break }
+            }
+        }
+        guard total == remaining else {
             throw .file(info.path, .invalidFile, "file ended after \(position) frames; its header promised \(info.frames)")
+        }
+        let owned = OwnedAudioBuffers(channels: info.channels, capacity: total)
+        withExtendedLifetime(owned) {
+            for channel in 0..<info.channels where total > 0 {
+                samples[channel].withUnsafeBufferPointer { owned.buffers().channelPointers[channel].update(from: $0.baseAddress!, count: total) }
+            }
         }
         return owned
     }

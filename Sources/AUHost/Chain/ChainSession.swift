@@ -32,7 +32,9 @@ public final class ChainSession: @unchecked Sendable {
     public func reply(to line: String) -> (reply: String, quits: Bool) {
         do {
             let command = try ControlCommand(parsing: line)
-            return ("ok" + (try execute(command)).map { " " + $0 }.joined(), command == .quit)
+            // One reply line even when a word echoed back holds a line break.
+            let words = try execute(command).map { " " + $0.replacingOccurrences(of: "\n", with: "; ") }
+            return ("ok" + words.joined(), command == .quit)
         } catch {
             return ("error: " + error.message.replacingOccurrences(of: "\n", with: "; "), false)
         }
