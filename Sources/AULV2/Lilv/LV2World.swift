@@ -1,4 +1,5 @@
 import AUCore
+import CAUSupport
 import CLilv
 import Foundation
 
@@ -29,6 +30,10 @@ final class LV2World: @unchecked Sendable {
     /// default when nil. Bundles are read lazily by lilv: only manifests load here.
     /// - Thread: [control]
     init(lv2Path: String?) {
+        // Before any plugin exists: FFTW's planner is process-wide and not thread-safe, and
+        // convolving plugins (Guitarix's, through libzita-convolver) plan on threads of their
+        // own; two of them in one chain crashed (docs/LV2.md, "FFTW"). Once per process.
+        _ = au_fftw_make_planners_thread_safe()
         let world: OpaquePointer = lilv_world_new()
         if let lv2Path {
             let value = lv2Path.withCString { lilv_new_string(world, $0) }

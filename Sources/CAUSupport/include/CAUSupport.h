@@ -4,4 +4,5 @@
 #include "au_float.h"
 #include "au_lv2.h"
 #include "au_strict.h"
+#include "au_fftw.h"
 #endif
