@@ -189,3 +189,21 @@ final class FailingUnit: AudioUnit, @unchecked Sendable {
         return 0
     }
 }
+
+/// source → splitter → `slow` → mixer 0; splitter → mixer 1 → generic output, slices of at
+/// most 256 frames, not yet initialized: the diamond the latency tests compensate.
+func latencyDiamond(_ slow: AudioUnit) throws -> (graph: AudioGraph, splitter: GraphNode, slow: GraphNode, mixer: GraphNode) {
+    let graph = AudioGraph(registry: builtinRegistry())
+    graph.maximumFramesPerSlice = 256
+    let source = try graph.addNode(SignalSource())
+    let splitter = try graph.addNode(builtin("aufx", "splt"))
+    let slowNode = try graph.addNode(slow)
+    let mixer = try graph.addNode(builtin("aumx", "mcmx"))
+    let output = try graph.addNode(builtin("auou", "genr"))
+    try graph.connect(source, to: splitter)
+    try graph.connect(splitter, output: 0, to: slowNode)
+    try graph.connect(slowNode, to: mixer, input: 0)
+    try graph.connect(splitter, output: 1, to: mixer, input: 1)
+    try graph.connect(mixer, to: output)
+    return (graph, splitter, slowNode, mixer)
+}

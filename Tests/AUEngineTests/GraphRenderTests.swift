@@ -64,19 +64,8 @@ struct GraphRenderTests {
     /// compensation the output would be x(n-100) + x(n); with it, 2 x(n-100).
     @Test("a diamond with latency is sample-aligned and reports its latency", arguments: cycleLengths)
     func diamond(block: Int) throws {
-        let graph = AudioGraph(registry: builtinRegistry())
+        let (graph, splitter, slow, mixer) = try latencyDiamond(LatencyUnit(frames: 100))
         defer { graph.dispose() }
-        graph.maximumFramesPerSlice = 256
-        let source = try graph.addNode(SignalSource())
-        let splitter = try graph.addNode(builtin("aufx", "splt"))
-        let slow = try graph.addNode(LatencyUnit(frames: 100))
-        let mixer = try graph.addNode(builtin("aumx", "mcmx"))
-        let output = try graph.addNode(builtin("auou", "genr"))
-        try graph.connect(source, to: splitter)
-        try graph.connect(splitter, output: 0, to: slow)
-        try graph.connect(slow, to: mixer, input: 0)
-        try graph.connect(splitter, output: 1, to: mixer, input: 1)
-        try graph.connect(mixer, to: output)
         try graph.initialize()
         #expect(graph.latencyFrames == 100)
         #expect(graph.latencyFrames(of: slow) == 100)

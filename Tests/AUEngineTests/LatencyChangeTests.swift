@@ -44,19 +44,8 @@ final class LateLatencyUnit: AudioUnit, @unchecked Sendable {
     /// the first plan counts 0; the dispatch after the first cycle publishes one that
     /// compensates 100 frames, says so, and the two paths come out aligned (2 x(n-100)).
     @Test func aUnitsLatencyChangeRecompilesThePlan() throws {
-        let graph = AudioGraph(registry: builtinRegistry())
+        let (graph, splitter, slow, mixer) = try latencyDiamond(LateLatencyUnit(frames: 100))
         defer { graph.dispose() }
-        graph.maximumFramesPerSlice = 256
-        let source = try graph.addNode(SignalSource())
-        let splitter = try graph.addNode(builtin("aufx", "splt"))
-        let slow = try graph.addNode(LateLatencyUnit(frames: 100))
-        let mixer = try graph.addNode(builtin("aumx", "mcmx"))
-        let output = try graph.addNode(builtin("auou", "genr"))
-        try graph.connect(source, to: splitter)
-        try graph.connect(splitter, output: 0, to: slow)
-        try graph.connect(slow, to: mixer, input: 0)
-        try graph.connect(splitter, output: 1, to: mixer, input: 1)
-        try graph.connect(mixer, to: output)
         try graph.initialize()
         #expect(graph.latencyFrames == 0)
         let listener = Mutex<[GraphNotice]>([])
