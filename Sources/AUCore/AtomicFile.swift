@@ -33,7 +33,14 @@ public final class AtomicFile {
     /// Checks the destination and creates the temporary file; nothing is written at the
     /// destination. `inputs` are the files the caller reads (a preset, an input file).
     /// - Thread: [control]
-    public init(destination: String, overwrite: Bool, inputs: [String] = []) throws(AtomicFileFailure) {
+    public convenience init(destination: String, overwrite: Bool, inputs: [String] = []) throws(AtomicFileFailure) {
+        try self.init(destination: destination, overwrite: overwrite, inputs: inputs, temporary: .unnamedWhereSupported)
+    }
+
+    /// The public initializer with the kind of temporary file chosen: `.named` is the
+    /// fallback taken where the file system refuses unnamed files (how tests reach it).
+    /// - Thread: [control]
+    init(destination: String, overwrite: Bool, inputs: [String], temporary: TemporaryKind) throws(AtomicFileFailure) {
         guard !destination.isEmpty, !destination.hasSuffix("/") else { throw .notAFileName }
         let folder = Self.folder(of: destination)
         guard Self.isDirectory(folder) else { throw .folderMissing(folder, exists: Self.exists(folder)) }
@@ -47,7 +54,7 @@ public final class AtomicFile {
         }
         Self.removeStaleTemporaries(in: folder)
         // Not inherited by a child process (a probe, Graphviz) started while it is open.
-        let unnamed = access("/proc/self/fd", X_OK) == 0 ? open(folder, Self.unnamedFileFlags | O_RDWR | O_CLOEXEC, 0o600) : -1
+        let unnamed = temporary == .unnamedWhereSupported && access("/proc/self/fd", X_OK) == 0 ? open(folder, Self.unnamedFileFlags | O_RDWR | O_CLOEXEC, 0o600) : -1
         if unnamed >= 0 {
             descriptor = unnamed
             temporaryPath = nil
@@ -64,6 +71,15 @@ public final class AtomicFile {
     }
 
     deinit { if !isDone { discard() } }
+
+    /// The temporary file an ``AtomicFile`` writes to.
+    /// - Thread: [any]
+    enum TemporaryKind {
+        /// An unnamed file (`O_TMPFILE`), or a named one where the file system refuses it.
+        case unnamedWhereSupported
+        /// Always a named file, `.<name>.auhost-<pid>-XXXXXX` (`mkstemp`).
+        case named
+    }
 
     /// Writes `data` whole to the temporary file (retrying interrupted and short writes).
     /// On failure the temporary file is deleted.

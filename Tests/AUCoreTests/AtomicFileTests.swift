@@ -1,28 +1,38 @@
-import AUCore
 import Foundation
 import Testing
+@testable import AUCore
+
+/// A new empty folder of its own for one test (tests run in parallel).
+private func makeFolder() throws -> String {
+    var template = Array("\(NSTemporaryDirectory())/auhost-atomic-XXXXXX".utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+    try #require(made != nil)
+    return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+}
+
+/// Runs `body` with a new folder, deleted afterwards.
+private func inFolder(_ body: (String) throws -> Void) throws {
+    let folder = try makeFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try body(folder)
+}
+
+private func contents(_ folder: String) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+}
+
+/// The pid of a process that has exited (`/bin/true`, waited for).
+private func deadProcessID() throws -> Int32 {
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: "/bin/true")
+    try child.run()
+    child.waitUntilExit()
+    return child.processIdentifier
+}
 
 /// The one atomic writer behind audio output files and saved presets (its callers' error
 /// wording is tested in AUFilesTests and AUPresetsTests).
 @Suite struct AtomicFileTests {
-    /// A new empty folder of its own for one test (tests run in parallel).
-    private func makeFolder() throws -> String {
-        var template = Array("\(NSTemporaryDirectory())/auhost-atomic-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        try #require(made != nil)
-        return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-    }
-
-    /// Runs `body` with a new folder, deleted afterwards.
-    private func inFolder(_ body: (String) throws -> Void) throws {
-        let folder = try makeFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try body(folder)
-    }
-
-    private func contents(_ folder: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
-    }
 
     @Test func theFileAppearsOnlyAtCommitWithANewFileMode() throws {
         try inFolder { folder in
@@ -137,15 +147,6 @@ import Testing
 
 /// What a writer must never replace: a device, a FIFO, an input of its own command.
 @Suite struct AtomicFileRefusalTests {
-    private func inFolder(_ body: (String) throws -> Void) throws {
-        var template = Array("\(NSTemporaryDirectory())/auhost-refusal-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        try #require(made != nil)
-        let folder = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try body(folder)
-    }
-
     @Test func aFIFOIsNeverReplacedEvenWithOverwrite() throws {
         try inFolder { folder in
             let fifo = folder + "/pipe"
@@ -183,11 +184,7 @@ import Testing
     /// gone is deleted by the next writer into its folder; a live process's is kept.
     @Test func staleTemporariesOfDeadProcessesAreRemoved() throws {
         try inFolder { folder in
-            let child = Process()
-            child.executableURL = URL(fileURLWithPath: "/bin/true")
-            try child.run()
-            child.waitUntilExit()
-            let dead = "\(folder)/.take.wav.auhost-\(child.processIdentifier)-a1b2c3"
+            let dead = "\(folder)/.take.wav.auhost-\(try deadProcessID())-a1b2c3"
             let live = "\(folder)/.mine.wav.auhost-\(getpid())-d4e5f6"
             let other = "\(folder)/.notes.txt"
             for path in [dead, live, other] { try Data("x".utf8).write(to: URL(fileURLWithPath: path)) }
@@ -195,5 +192,91 @@ import Testing
             file.discard()
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == [".mine.wav.auhost-\(getpid())-d4e5f6", ".notes.txt"])
         }
+    }
+}
+
+/// The named temporary file (`mkstemp`), the fallback where the file system refuses unnamed
+/// files, forced through the internal initializer.
+@Suite struct AtomicFileNamedTemporaryTests {
+    /// While writing, the file is the hidden `.<name>.auhost-<pid>-XXXXXX`; the commit puts
+    /// it in place with a new file's mode and leaves nothing else.
+    @Test(arguments: [false, true]) func commitMovesTheNamedTemporaryIntoPlace(overwrite: Bool) throws {
+        try inFolder { folder in
+            let path = folder + "/take.wav"
+            let file = try AtomicFile(destination: path, overwrite: overwrite, inputs: [], temporary: .named)
+            try file.write(Data("text".utf8))
+            let hidden = contents(folder)
+            #expect(hidden.count == 1 && hidden[0].hasPrefix(".take.wav.auhost-\(getpid())-"), "named temporary: \(hidden)")
+            try file.commit()
+            #expect(contents(folder) == ["take.wav"])
+            #expect(FileManager.default.contents(atPath: path) == Data("text".utf8))
+            let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+            let plain = open(folder + "/plain", O_CREAT | O_WRONLY, 0o666)
+            close(plain)
+            let newFileMode = try FileManager.default.attributesOfItem(atPath: folder + "/plain")[.posixPermissions] as? Int
+            #expect(mode == newFileMode, "what open(O_CREAT) gives, not mkstemp's 0600")
+        }
+    }
+
+    @Test func discardAndDeinitLeaveNothing() throws {
+        try inFolder { folder in
+            let discarded = try AtomicFile(destination: folder + "/a.txt", overwrite: false, inputs: [], temporary: .named)
+            try discarded.write(Data("a".utf8))
+            discarded.discard()
+            #expect(contents(folder).isEmpty)
+            do {
+                let abandoned = try AtomicFile(destination: folder + "/b.txt", overwrite: true, inputs: [], temporary: .named)
+                try abandoned.write(Data("b".utf8))
+                #expect(contents(folder).count == 1)
+            }
+            #expect(contents(folder).isEmpty, "deinit deleted the named temporary")
+        }
+    }
+
+    /// Without overwrite a file that appeared at the destination meanwhile is kept, and the
+    /// temporary is gone.
+    @Test func anExistingDestinationIsUntouchedWithoutOverwrite() throws {
+        try inFolder { folder in
+            let path = folder + "/keep.txt"
+            let file = try AtomicFile(destination: path, overwrite: false, inputs: [], temporary: .named)
+            try file.write(Data("new".utf8))
+            #expect(FileManager.default.createFile(atPath: path, contents: Data("mine".utf8)))
+            #expect(throws: AtomicFileFailure.destinationAppeared) { try file.commit() }
+            #expect(contents(folder) == ["keep.txt"])
+            #expect(FileManager.default.contents(atPath: path) == Data("mine".utf8))
+        }
+    }
+
+    /// A named temporary of a dead process (a pid that just exited) is removed by the next
+    /// writer into the folder; one of a live process (this one) is kept.
+    @Test func theNextWriterRemovesOnlyDeadProcessesTemporaries() throws {
+        try inFolder { folder in
+            let dead = ".take.wav.auhost-\(try deadProcessID())-Ab12Cd"
+            let live = ".mine.wav.auhost-\(getpid())-Ef34Gh"
+            for name in [dead, live] { try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/" + name)) }
+            let file = try AtomicFile(destination: folder + "/new.wav", overwrite: false, inputs: [], temporary: .named)
+            try file.write(Data("y".utf8))
+            try file.commit()
+            #expect(contents(folder) == [live, "new.wav"])
+        }
+    }
+
+    /// A writer SIGKILLed mid-write leaves its named temporary behind; the next writer into
+    /// the folder removes it.
+    @Test(.timeLimit(.minutes(1))) func aKilledWritersTemporaryIsRemovedByTheNextRun() async throws {
+        let folder = "\(NSTemporaryDirectory())/auhost-killed-writer-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        await #expect(processExitsWith: .signal(SIGKILL)) { [folder = folder as String] in
+            let file = try AtomicFile(destination: folder + "/take.wav", overwrite: false, inputs: [], temporary: .named)
+            try file.write(Data("half".utf8))
+            kill(getpid(), SIGKILL)
+        }
+        let left = contents(folder)
+        #expect(left.count == 1 && left.first?.hasPrefix(".take.wav.auhost-") == true, "the killed writer's temporary: \(left)")
+        let file = try AtomicFile(destination: folder + "/take.wav", overwrite: false, inputs: [], temporary: .named)
+        try file.write(Data("whole".utf8))
+        try file.commit()
+        #expect(contents(folder) == ["take.wav"])
     }
 }
