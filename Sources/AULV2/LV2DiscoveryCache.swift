@@ -66,7 +66,8 @@ struct LV2DiscoveryCache {
         var message: String
     }
 
-    static let version = 3
+    /// 4: a plugin's problem names its bundle folder and the Turtle file, line and column.
+    static let version = 4
     let file: URL
 
     /// The cache file for an LV2 path (nil: the default path) under `directory`.

@@ -26,10 +26,10 @@ struct LV2PluginInfo: Sendable {
     static func read(_ plugin: LilvPluginHandle, world: LV2World) -> Result<LV2PluginInfo, AudioUnitError> {
         let nodes = world.nodes
         let uri = plugin.uri ?? "?"
-        guard plugin.verify() else {
-            return .failure(AudioUnitError(
-                .invalidFile,
-                "\(uri): its Turtle data does not parse or lacks a name, type or ports (lilv's verification failed; lilv printed the details)"))
+        let verified = plugin.verify()
+        guard verified.isValid else {
+            let reason = verified.problem.map { "its Turtle does not parse: \($0.text)" } ?? "its Turtle data lacks a name, type or ports"
+            return .failure(AudioUnitError(.invalidFile, "\(uri): \(reason); the plugin is skipped"))
         }
         let name = plugin.name ?? uri
         var maker = plugin.authorName

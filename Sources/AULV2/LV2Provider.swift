@@ -33,7 +33,8 @@ public struct LV2Provider: ComponentProvider {
     public func binaryPaths() -> [String: String] {
         let world = LV2World(lv2Path: lv2Path)
         var paths: [String: String] = [:]
-        for plugin in world.plugins {
+        // A plugin whose Turtle does not parse is skipped (discovery reports it).
+        for plugin in world.plugins where plugin.verify().isValid {
             if let uri = plugin.uri, let path = plugin.libraryPath { paths[uri] = path }
         }
         return paths
@@ -42,7 +43,10 @@ public struct LV2Provider: ComponentProvider {
     /// - Thread: [control]
     public func discoverComponents() -> (components: [Component], problems: [DiscoveryProblem]) {
         let world = LV2World(lv2Path: lv2Path)
-        let (infos, problems) = readPlugins(world)
+        let (infos, pluginProblems) = readPlugins(world)
+        let problems = world.manifestProblems.problems.map {
+            DiscoveryProblem(format: .lv2, location: $0.bundle, message: "\($0.text); its plugins are skipped")
+        } + pluginProblems
         let codes = LV2ComponentCodes.assign(infos.map { LV2ComponentCodes.Entry(uri: $0.info.uri, maker: $0.info.maker) })
         let components = infos.map { entry -> Component in
             let info = entry.info
@@ -90,7 +94,7 @@ public struct LV2Provider: ComponentProvider {
                 let broken = probes?.verdict(uri: info.uri, binaryPath: info.binaryPath)?.brokenReason
                 found.append(DiscoveredPlugin(plugin: plugin, info: info, brokenReason: broken))
             case .failure(let error):
-                let location = plugin.bundleURI ?? plugin.uri ?? "?"
+                let location = plugin.bundlePath.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? plugin.uri ?? "?"
                 problems.append(DiscoveryProblem(format: .lv2, location: location, message: error.message))
             }
         }

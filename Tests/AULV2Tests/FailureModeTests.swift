@@ -34,10 +34,25 @@ import Testing
         let found = Self.components(fixtures)
         #expect(!found.components.contains { $0.identifier == "urn:auhost:fixture:bad-turtle" })
         let problem = try #require(found.problems.first { $0.message.contains("urn:auhost:fixture:bad-turtle") })
-        #expect(problem.message.contains("Turtle"))
-        #expect(problem.location.contains("bad-turtle.lv2"))
+        // What serd printed, taken from standard error: the file, line and column, and why.
+        #expect(problem.message.contains("plugin.ttl:4:"), "\(problem.message)")
+        #expect(problem.message.contains("bad Turtle (line end in short string)"), "\(problem.message)")
+        #expect(problem.location == fixtures.root.appendingPathComponent("bad-turtle.lv2").path)
+        #expect(found.problems.filter { $0.location.hasSuffix("/bad-turtle.lv2") }.count == 1, "one problem for the bundle")
         // The other fixtures (all but the bad one) are still there.
         #expect(found.components.count == 10)
+    }
+
+    /// A manifest that is not Turtle: lilv skips the bundle, and discovery names the bundle
+    /// and the place in its manifest (lilv and serd printed it, on standard error only).
+    @Test func aGarbageManifestIsADiscoveryProblemNamingTheBundle() throws {
+        let fixtures = try FixtureBundles()
+        defer { fixtures.remove() }
+        let found = Self.components(fixtures)
+        let problems = found.problems.filter { $0.location == fixtures.root.appendingPathComponent("garbage-manifest.lv2").path }
+        #expect(problems.count == 1, "\(found.problems)")
+        let message = try #require(problems.first?.message)
+        #expect(message.hasPrefix("manifest.ttl:4:") && message.contains("bad Turtle (") && message.hasSuffix("its plugins are skipped"), "\(message)")
     }
 
     @Test func missingBinaryIsNamed() throws {

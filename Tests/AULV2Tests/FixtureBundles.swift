@@ -55,6 +55,7 @@ struct FixtureBundles {
                 extra: "lv2:requiredFeature <http://lv2plug.in/ns/ext/worker#schedule> ; lv2:extensionData <http://lv2plug.in/ns/ext/worker#interface> ;"))
         try bundle("nan-output", uri: "urn:auhost:fixture:nan-output", data: Self.plugin("urn:auhost:fixture:nan-output", name: "Fixture NaN Output"))
         try bundle("run-forever", uri: "urn:auhost:fixture:run-forever", data: Self.plugin("urn:auhost:fixture:run-forever", name: "Fixture Run Forever"))
+        try garbageManifestBundle()
         try bundle("missing-binary", uri: "urn:auhost:fixture:missing-binary", data: Self.plugin("urn:auhost:fixture:missing-binary", name: "Fixture Missing Binary"), binary: "missing.so")
     }
 
@@ -72,6 +73,14 @@ struct FixtureBundles {
         if binary == "fixtures.so" {
             try FileManager.default.copyItem(at: Self.fixtureLibrary, to: directory.appendingPathComponent(binary))
         }
+    }
+
+    /// `garbage-manifest.lv2`, whose manifest is not Turtle: lilv skips the bundle.
+    private func garbageManifestBundle() throws {
+        let directory = root.appendingPathComponent("garbage-manifest.lv2")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try (Self.prefixes + "<urn:auhost:fixture:garbage> a lv2:Plugin ; garbage garbage [[[ \n")
+            .write(to: directory.appendingPathComponent("manifest.ttl"), atomically: true, encoding: .utf8)
     }
 
     func remove() { try? FileManager.default.removeItem(at: root) }

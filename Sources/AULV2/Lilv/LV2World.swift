@@ -23,6 +23,8 @@ final class LV2World: @unchecked Sendable {
     let nodes: LV2Nodes
     /// The LV2_PATH this world loaded (nil: the environment's or lilv's default).
     let lv2Path: String?
+    /// The bundles whose manifest lilv could not read (their plugins are skipped).
+    let manifestProblems: LV2TurtleProblems
     /// Recursive: a wrapper may call another while holding it.
     private let lock = NSRecursiveLock()
 
@@ -40,7 +42,11 @@ final class LV2World: @unchecked Sendable {
             lilv_world_set_option(world, LILV_OPTION_LV2_PATH, value)
             lilv_node_free(value)
         }
-        lilv_world_load_all(world)
+        // lilv and serd print a bundle's Turtle errors on standard error: taken and reported
+        // by discovery, one problem per bundle (docs/LV2.md, "Broken bundles").
+        let loading = StandardErrorCapture.capturing { lilv_world_load_all(world) }
+        manifestProblems = LV2TurtleProblems(captured: loading.text)
+        manifestProblems.passOnOtherLines()
         raw = world
         self.lv2Path = lv2Path
         nodes = LV2Nodes(world: world)

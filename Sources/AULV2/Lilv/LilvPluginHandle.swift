@@ -11,8 +11,17 @@ struct LilvPluginHandle: @unchecked Sendable {
     /// The plugin's URI.
     var uri: String? { world.locked { LilvNodeHandle.string(lilv_plugin_get_uri(raw)) } }
 
-    /// Whether its data parses and has a name, a type and ports (lilv prints what is wrong).
-    func verify() -> Bool { world.locked { lilv_plugin_verify(raw) } }
+    /// Whether its data parses and has a name, a type and ports. This is the call that reads
+    /// the plugin's own Turtle: what lilv and serd print about it is taken, not printed, and
+    /// returned as the bundle's problem (nil when they printed nothing about it).
+    func verify() -> (isValid: Bool, problem: LV2TurtleProblems.Problem?) {
+        world.locked {
+            let verifying = StandardErrorCapture.capturing { lilv_plugin_verify(raw) }
+            let problems = LV2TurtleProblems(captured: verifying.text)
+            problems.passOnOtherLines()
+            return (verifying.result, problems.problems.first)
+        }
+    }
 
     /// `doap:name`.
     var name: String? { world.locked { LilvNodeHandle(owning: lilv_plugin_get_name(raw), world: world) }?.string }
@@ -80,9 +89,6 @@ struct LilvPluginHandle: @unchecked Sendable {
 
     /// The plugin's bundle folder on disk (the manifest gave it).
     var bundlePath: String? { world.locked { LilvNodeHandle.filePath(lilv_plugin_get_bundle_uri(raw)) } }
-
-    /// The plugin's bundle URI.
-    var bundleURI: String? { world.locked { LilvNodeHandle.string(lilv_plugin_get_bundle_uri(raw)) } }
 
     /// How many ports the plugin has (this loads its ports).
     var portCount: Int { world.locked { Int(lilv_plugin_get_num_ports(raw)) } }
