@@ -74,19 +74,17 @@ public final class NativeLibrary: @unchecked Sendable {
     /// The most units one library may offer (a factory reporting more is refused whole).
     public static let maximumUnitCount: UInt32 = 1024
 
-    /// Why the factory's unit count is refused (more than ``maximumUnitCount``), or nil.
-    var unitCountProblem: String? {
+    /// The units the factory lists and a message for each description it could not give;
+    /// or, for a count over ``maximumUnitCount``, no unit and the `refusal`. The count is
+    /// read once: a factory whose `unit_count` answers differently on a later call (the
+    /// probe child's call, then this process's) is held to the answer that was checked.
+    func units() -> (units: [UnitEntry], problems: [String], refusal: String?) {
         let count = entry.pointee.unit_count!()
-        return count > Self.maximumUnitCount ? "its factory reports \(count) units; a library may offer at most \(Self.maximumUnitCount)" : nil
-    }
-
-    /// The units the factory lists, and a message for each description it could not give
-    /// (or the one ``unitCountProblem`` and no unit).
-    func units() -> (units: [UnitEntry], problems: [String]) {
-        if let problem = unitCountProblem { return ([], [problem]) }
+        guard count <= Self.maximumUnitCount else {
+            return ([], [], "its factory reports \(count) units; a library may offer at most \(Self.maximumUnitCount)")
+        }
         var units: [UnitEntry] = []
         var problems: [String] = []
-        let count = entry.pointee.unit_count!()
         for index in 0..<count {
             guard let description = entry.pointee.unit_description!(index)?.pointee else {
                 problems.append("its factory gave no description for unit \(index) of \(count)")
@@ -113,7 +111,7 @@ public final class NativeLibrary: @unchecked Sendable {
                 inputChannels: channels(description.input_channels, description.input_bus_count),
                 outputChannels: channels(description.output_channels, description.output_bus_count)))
         }
-        return (units, problems)
+        return (units, problems, nil)
     }
 
     /// A new instance of unit `index`, or nil when the factory fails.

@@ -13,8 +13,7 @@ public enum NativeLibraryProbe {
         case .notAUnitLibrary(let message): return ProbeVerdict(outcome: .notAUnitLibrary, reason: message)
         case .failed(let message): return ProbeVerdict(outcome: .fails, reason: message)
         case .loaded(let library):
-            if let problem = library.unitCountProblem { return ProbeVerdict(outcome: .fails, reason: problem) }
-            _ = library.units()
+            if let refusal = library.units().refusal { return ProbeVerdict(outcome: .fails, reason: refusal) }
             return ProbeVerdict(outcome: .works)
         }
     }

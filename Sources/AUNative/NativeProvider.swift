@@ -8,6 +8,16 @@ import AUCore
 /// the file and why, and the others still load. A unit description offered twice keeps the
 /// first library's unit.
 ///
+/// The probe child loads a library exactly as this process then does (constructors, entry
+/// function, ABI check, `init`, unit count and descriptions), and this process checks all
+/// of it again, so a library that answers differently on its second load (a counter in a
+/// file, the time, anything the child did not share) is still refused, naming the file,
+/// when it fails `init`, reports another ABI version or too many units. What no check can
+/// catch is a constructor or `init` that aborts, crashes or hangs only on the in-process
+/// load: ``NativeLoadGuard`` marks each library while it loads here, and the next discovery
+/// records one whose process never finished loading it as failing (until it changes), so
+/// it takes down one command, not every one.
+///
 /// Without a probe executable (``NativeProbeRunner/standard()`` found none: an application
 /// that is not `auhost` and has none beside it nor in `AUHOST_PROBE_EXECUTABLE`), the
 /// libraries the trust check accepts are loaded in this process unprobed, as before the
@@ -52,6 +62,10 @@ public struct NativeProvider: ComponentProvider {
                 }
             }
         }
+        // A library that passed its probe but took down (or hung) the last process that
+        // loaded it in-process is recorded as failing before the verdicts are read.
+        let loadGuard = probe.map { NativeLoadGuard(cacheFile: $0.cacheFile) }
+        loadGuard?.recordUnfinishedLoads()
         let verdicts = probe?.verdicts(candidates.map(\.resolved)) ?? [:]
         if probe == nil, !candidates.isEmpty {
             problems.append(DiscoveryProblem(
@@ -73,16 +87,22 @@ public struct NativeProvider: ComponentProvider {
                 continue
             }
             let library: NativeLibrary
-            switch NativeLibrary.load(candidate.path, from: candidate.resolved) {
+            loadGuard?.begin(candidate.resolved)
+            let outcome = NativeLibrary.load(candidate.path, from: candidate.resolved)
+            switch outcome {
             case .loaded(let loaded): library = loaded
             case .notAUnitLibrary(let message):
+                loadGuard?.end()
                 if !candidate.folder.isBuildFolder { problem(message) }
                 continue
             case .failed(let message):
+                loadGuard?.end()
                 problem(message)
                 continue
             }
-            let (units, unitProblems) = library.units()
+            let (units, unitProblems, refusal) = library.units()
+            loadGuard?.end()
+            if let refusal { problem(refusal) }
             unitProblems.forEach(problem)
             for unit in units {
                 if let owner = owners[unit.description] {

@@ -9,7 +9,8 @@ enum CLibraryFixtures {
         .deletingLastPathComponent().appendingPathComponent("Sources/CAUPluginABI/include").path
 
     /// A gain unit, `aufx:cgan:Test`, entirely in C: one parameter (linear gain, ID 7).
-    /// `-DCONSTRUCTOR_ABORTS`, `-DCONSTRUCTOR_LOOPS` and `-DUNIT_COUNT=n` make it a bad library.
+    /// `-DCONSTRUCTOR_ABORTS`, `-DCONSTRUCTOR_LOOPS`, `-DUNIT_COUNT=n`, `-DSECOND_LOAD=…` and
+    /// `-DUNIT_COUNT_GROWS=n` make it a bad library.
     static let goodUnit = """
         #include <stdlib.h>
         #include <string.h>
@@ -90,8 +91,37 @@ enum CLibraryFixtures {
         #define UNIT_COUNT 1
         #endif
 
-        static bool init(const char *path, char *m, uint32_t c) { (void)path; (void)m; (void)c; return INIT_RESULT; }
-        static uint32_t unit_count(void) { return UNIT_COUNT; }
+        /* A library that behaves only on its first load (the probe child's): it counts its
+           loads in PATH.loads, and from the second on runs SECOND_LOAD (abort(), a failing
+           return, a huge unit count). UNIT_COUNT_GROWS: unit_count answers 1 on its first
+           call in a process, UNIT_COUNT_GROWS after. */
+        static uint32_t reported_units = UNIT_COUNT;
+        #ifdef SECOND_LOAD
+        #include <stdio.h>
+        static int load_number(const char *path) {
+            char name[4096];
+            snprintf(name, sizeof name, "%s.loads", path);
+            int n = 0;
+            FILE *f = fopen(name, "r");
+            if (f) { if (fscanf(f, "%d", &n) != 1) n = 0; fclose(f); }
+            n++;
+            f = fopen(name, "w");
+            if (f) { fprintf(f, "%d", n); fclose(f); }
+            return n;
+        }
+        #endif
+        static bool init(const char *path, char *m, uint32_t c) {
+            (void)path; (void)m; (void)c;
+        #ifdef SECOND_LOAD
+            if (load_number(path) >= 2) { SECOND_LOAD; }
+        #endif
+            return INIT_RESULT;
+        }
+        #ifdef UNIT_COUNT_GROWS
+        static uint32_t unit_count(void) { static int calls; return calls++ == 0 ? reported_units : UNIT_COUNT_GROWS; }
+        #else
+        static uint32_t unit_count(void) { return reported_units; }
+        #endif
         static const auhost_unit_description description = {
             .type = 0x61756678, .subtype = 0x6367616e, .manufacturer = 0x54657374,
             .name = "C Gain", .manufacturer_name = "Test", .version = "1.0.0", .category = "Utility",
