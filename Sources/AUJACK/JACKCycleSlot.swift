@@ -29,8 +29,15 @@ final class JACKCycleSlot: @unchecked Sendable {
     /// - Thread: [control], before activation.
     func install(on client: OpaquePointer) {
         let context = Unmanaged.passUnretained(self).toOpaque()
-        // The process thread does nothing but render: denormals stay flushed on it.
-        jack_set_thread_init_callback(client, { _ in RenderThread.flushDenormalsForThisThread() }, nil)
+        // The process thread does nothing but render: denormals stay flushed on it, and
+        // strict mode (AUHOST_STRICT_RENDER=1) watches its system calls. JACK calls this on
+        // its notification thread too, which must not be watched (it reads and writes
+        // sockets, and threads it starts would inherit the filter).
+        jack_set_thread_init_callback(client, { client in
+            guard let client, pthread_equal(jack_client_thread_id(OpaquePointer(client)), pthread_self()) != 0 else { return }
+            RenderThread.flushDenormalsForThisThread()
+            if StrictRenderCheck.isRequested { StrictRenderCheck.watchThisThread() }
+        }, UnsafeMutableRawPointer(client))
         jack_set_process_callback(client, { frames, context in
             let slot = Unmanaged<JACKCycleSlot>.fromOpaque(context!)
             let bits = slot._withUnsafeGuaranteedRef { $0.current.load(ordering: .acquiring) }

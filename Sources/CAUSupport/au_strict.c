@@ -85,18 +85,34 @@ int au_strict_install(void) {
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)(passthrough >> 32), 0, 1),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
         BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_rt_sigreturn, 4, 0),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clock_gettime, 3, 0),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_gettimeofday, 2, 0),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_futex, 2, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_futex, 11, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_rt_sigreturn, 9, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clock_gettime, 8, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_gettimeofday, 7, 0),
+        /* A thread's way out, made with every signal blocked (a call trapped then would
+         * kill the process instead of reaching the handler): glibc's cancellation handler
+         * (JACK cancels its process thread on close) checks the sender with getpid, and a
+         * leaving thread blocks signals, gives back its stack and exits. */
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getpid, 6, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_gettid, 5, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_rt_sigprocmask, 4, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_madvise, 3, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_munmap, 2, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_exit, 1, 0),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-        /* futex: only FUTEX_WAKE (a release that wakes a waiter); every wait or PI lock traps. */
+        /* futex: FUTEX_WAKE (a release that wakes a waiter), and the private plain wait of
+         * glibc's internal locks, which a leaving thread may make with every signal blocked
+         * (its descriptor's lock, held by a thread sending it the cancellation). Every other
+         * wait traps: shared waits, bitset waits (semaphores, condition variables) and the
+         * priority-inheriting lock of Swift's Mutex. A pthread mutex on the render path
+         * is counted by the shim as a lock, contended or not. */
         BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[1])),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, FUTEX_WAIT | FUTEX_PRIVATE_FLAG, 3, 0),
         BPF_STMT(BPF_ALU | BPF_AND | BPF_K, FUTEX_CMD_MASK),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, FUTEX_WAKE, 0, 1),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, FUTEX_WAKE, 1, 0),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
     };
     struct sock_fprog filter = {.len = (unsigned short)(sizeof program / sizeof program[0]), .filter = program};
     /* The first backtrace() loads the unwinder (dlopen: system calls, allocations); do it

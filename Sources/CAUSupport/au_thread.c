@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "au_thread.h"
 #include "au_float.h"
+#include "au_strict.h"
 #include <dlfcn.h>
 #include <stddef.h>
 
@@ -14,6 +15,9 @@ static _Thread_local uint32_t outer_float_state __attribute__((tls_model("initia
  * it carries the sticky exception flags, so it waits for the floating-point work before
  * it (the plugins' last samples) to finish. */
 static _Thread_local bool keeps_flushing __attribute__((tls_model("initial-exec"))) = false;
+/* Set on a thread that runs under strict mode's seccomp filter (au_render_thread_watch_strictly):
+ * the outermost enter starts recording trapped system calls and the matching leave stops. */
+static _Thread_local bool strictly_watched __attribute__((tls_model("initial-exec"))) = false;
 
 /* When the AllocCounter shim is preloaded (LD_PRELOAD), every render call is counted:
  * the outermost enter begins counting on the thread and the matching leave ends it. */
@@ -32,12 +36,14 @@ int au_render_thread_enter(void) {
     if (++render_depth == 1) {
         if (!keeps_flushing) outer_float_state = au_enable_flush_denormals();
         if (counter_begin) counter_begin();
+        if (strictly_watched) au_strict_set_recording(true);
     }
     return render_depth;
 }
 
 void au_render_thread_leave(void) {
     if (render_depth > 0 && --render_depth == 0) {
+        if (strictly_watched) au_strict_set_recording(false);
         if (counter_end) counter_end();
         if (!keeps_flushing) au_restore_float_state(outer_float_state);
     }
@@ -50,6 +56,12 @@ bool au_render_thread_keep_flushing(bool keep) {
 }
 
 bool au_is_render_thread(void) { return render_depth > 0; }
+
+int au_render_thread_watch_strictly(void) {
+    int status = au_strict_install();
+    if (status == 0) strictly_watched = true;
+    return status;
+}
 
 bool au_render_counts_read(au_render_counts *counts) {
     if (!counter_read) return false;

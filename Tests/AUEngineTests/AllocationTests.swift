@@ -90,9 +90,8 @@ struct AllocationTests {
         }
         // The worker fixture (libLV2Fixtures.so, built with the package), threaded and immediate.
         #expect(run.report["schedulingWorkers"] == 2, "\(run.text)")
-        // Retains and releases are counted and reported (ARC traffic, not allocations; debug
-        // builds make many).
-        #expect(run.report["retains"] != nil)
+        // Retains and releases (ARC traffic, not allocations) are many in a debug build;
+        // releaseRenderMakesNoRetain requires 0 of each from the release build.
     }
 
     @Test("a fixture unit that misbehaves in its render is caught", arguments: [

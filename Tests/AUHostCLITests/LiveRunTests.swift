@@ -168,6 +168,29 @@ final class NoteSender: @unchecked Sendable {
     }
 }
 
+/// A keyboard that plays A4 for 50 ms every 100 ms (at 48 kHz): a note-on or note-off every
+/// 2,400 frames, at its exact offset inside the period (periods that do not divide 2,400
+/// put them at varying offsets).
+final class NotePulse: @unchecked Sendable {
+    let sent = Atomic<Int>(0)
+    private var frame = 0
+    private var next = 2_400
+    private var noteIsOn = false
+    private let events = UnsafeMutablePointer<MIDIEvent>.allocate(capacity: 1)
+    init() { events.initialize(to: MIDIEvent(offset: 0, status: 0x80, data1: 69)) }
+    deinit { events.deallocate() }
+    /// Called from the keyboard client's process callback only.
+    func eventsThisCycle(frames: Int) -> UnsafeBufferPointer<MIDIEvent> {
+        defer { frame += frames }
+        guard next < frame + frames else { return UnsafeBufferPointer(start: events, count: 0) }
+        noteIsOn.toggle()
+        events.pointee = MIDIEvent(offset: Int32(next - frame), status: noteIsOn ? 0x90 : 0x80, data1: 69, data2: noteIsOn ? 100 : 0)
+        next += 2_400
+        sent.add(1, ordering: .relaxed)
+        return UnsafeBufferPointer(start: events, count: 1)
+    }
+}
+
 struct CLIErrorForTests: Error, CustomStringConvertible {
     let description: String
     init(_ text: String) { description = text }
@@ -234,23 +257,41 @@ final class NoiseSource: @unchecked Sendable {
         #expect(!rig.standardError.contains("Fatal error"))
     }
 
-    /// The JACK process callback over more than control ports: a limiter that reports
-    /// latency and publishes output controls (x42 dpl), a meter that follows JACK's
-    /// transport through `time:Position` (x42 TP/RMS), a convolver with the LV2 worker in
-    /// threaded mode (convoLV2), and the native Gain the test changes every 100 ms.
-    @Test func theProcessCallbackNeitherAllocatesNorLocksOver30Seconds() throws {
+    /// The render paths live, under the counting shim and strict mode (a seccomp filter on
+    /// JACK's process thread): an LV2 instrument (mda JX10, atom MIDI in) played from a JACK
+    /// keyboard with notes inside the period, x42 dpl (latency, output controls; the graph's
+    /// delay lines), an x42 meter (JACK transport as time:Position), convoLV2 (the worker,
+    /// threaded) and the native Gain, with parameter changes every 100 ms for 30 s.
+    @Test func theProcessCallbackNeitherAllocatesNorLocksNorCallsTheSystemOver30Seconds() throws {
         let shim = try auhostExecutable().deletingLastPathComponent().appendingPathComponent("libAllocCounter.so")
         try #require(FileManager.default.fileExists(atPath: shim.path), "libAllocCounter.so is built by swift build")
         let renderPaths = """
             {"auhost": 1, "name": "Live render paths",
-             "nodes": [{"id": "limiter", "unit": "lv2:http://gareus.org/oss/lv2/dpl#stereo"},
+             "nodes": [{"id": "synth", "unit": "lv2:http://drobilla.net/plugins/mda/JX10"},
+                       {"id": "limiter", "unit": "lv2:http://gareus.org/oss/lv2/dpl#stereo"},
                        {"id": "meter", "unit": "lv2:http://gareus.org/oss/lv2/meters#TPnRMSstereo"},
                        {"id": "convolver", "unit": "lv2:http://gareus.org/oss/lv2/convoLV2#Stereo"},
                        {"id": "gain", "unit": "aufx:gain:AUHs", "parameters": {"gain": -6.0206, "smoothing": 0}}],
-             "chain": ["limiter", "meter", "convolver", "gain"]}
+             "chain": ["synth", "limiter", "meter", "convolver", "gain"]}
             """
-        let rig = try LiveRig(preset: renderPaths, environment: ["LD_PRELOAD": shim.path])
-        defer { rig.tearDown() }
+        let keyboard = NotePulse()
+        var keyboardClient: JACKTestClient?
+        let rig = try LiveRig(
+            preset: renderPaths, extraArguments: ["--midi-connect", "keyboard:midi_out"],
+            environment: ["LD_PRELOAD": shim.path, "AUHOST_STRICT_RENDER": "1"]
+        ) { server in
+            let client = try JACKClient(name: "keyboard", serverName: server)
+            let midiOut = try client.registerPort("midi_out", kind: .midi, direction: .playback)
+            keyboardClient = try JACKTestClient(client: client, captureChannels: 0, playbackChannels: 0) { frames, _, _ in
+                midiOut.writeMIDI(keyboard.eventsThisCycle(frames: frames), frames: frames)
+            }
+            try keyboardClient?.start()
+        }
+        defer {
+            keyboardClient?.stop()
+            keyboardClient = nil
+            rig.tearDown()
+        }
         try rig.connectTester()
         func counts() throws -> [String: Int] {
             let reply = try rig.send("status")
@@ -264,6 +305,7 @@ final class NoiseSource: @unchecked Sendable {
         _ = rig.measure()  // warm up: the first cycles instantiate generic metadata (debug builds)
         let before = try counts()
         try #require(before["render_allocations"] != nil, "the shim is not loaded (no render_ counts in status)")
+        try #require(before["render_trapped"] != nil, "strict mode is not watching the process thread; stderr: \(rig.standardError)")
         let start = Date()
         var step = 0
         while Date().timeIntervalSince(start) < 30 {
@@ -272,11 +314,41 @@ final class NoiseSource: @unchecked Sendable {
             Thread.sleep(forTimeInterval: 0.1)
         }
         let after = try counts()
-        for key in ["render_allocations", "render_frees", "render_locks"] {
-            #expect(after[key] == before[key], "\(key): \(before[key] ?? -1) before, \(after[key] ?? -1) after 30 s")
+        for key in ["render_allocations", "render_frees", "render_locks", "render_trapped"] {
+            #expect(after[key] == before[key], "\(key): \(before[key] ?? -1) before, \(after[key] ?? -1) after 30 s; stderr: \(rig.standardError.suffix(3000))")
         }
-        // The callback really ran (how often depends on the machine's load: the dummy driver sleeps).
+        // The callback really ran (how often depends on the machine's load: the dummy driver
+        // sleeps), the keyboard's notes were sent, and the synth played them.
         #expect(rig.tester?.cycleCount ?? 0 > 1_000)
+        #expect(keyboard.sent.load(ordering: .relaxed) > 100)
+        // The meter after the synth held its peak (convoLV2 without an impulse response
+        // outputs silence, so the chain's output cannot tell).
+        let meters = try rig.send("meters")
+        let peak = meters.split(separator: " ").first { $0.hasPrefix("meter.dBTP_p1=") }
+            .flatMap { Double($0.dropFirst("meter.dBTP_p1=".count).prefix { "-+.0123456789".contains($0) }) }
+        #expect((peak ?? -100) > -40, "the synth stayed silent: \(meters)")
+    }
+
+    /// Strict mode can fail: a plugin that sleeps in run() (a nanosleep system call) is
+    /// caught on the live process thread and named on exit.
+    @Test func strictModeCatchesAPluginThatSleepsInRun() throws {
+        let fixtures = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-strict-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: fixtures, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: fixtures) }
+        try writeFixtureBundle("sleep-in-run", name: "Fixture Sleep In Run", into: fixtures)
+        let rig = try LiveRig(
+            preset: #"{"auhost": 1, "name": "Sleeper", "nodes": [{"id": "sleeper", "unit": "lv2:urn:auhost:fixture:sleep-in-run"}], "chain": ["sleeper"]}"#,
+            environment: ["AUHOST_STRICT_RENDER": "1", "LV2_PATH": fixtures.path])
+        defer { rig.tearDown() }
+        try rig.connectTester()
+        _ = rig.measure()
+        let status = try rig.send("status")
+        let trapped = status.split(separator: " ").first { $0.hasPrefix("render_trapped=") }.flatMap { Int($0.dropFirst("render_trapped=".count)) }
+        #expect((trapped ?? 0) > 0, "\(status)")
+        _ = try rig.send("quit")
+        #expect(rig.waitForExit() == 0)
+        #expect(rig.standardError.contains("system calls trapped on the render thread"), "\(rig.standardError)")
+        #expect(rig.standardError.contains("nanosleep"), "\(rig.standardError)")
     }
 
     @Test func midiNoteOnsFromAJACKClientPlayTheInstrumentAtTheRightPitch() throws {
@@ -314,8 +386,9 @@ final class NoiseSource: @unchecked Sendable {
         try #require(recording.wait(forCount: start + 24_000), "recorded \(recording.count - start) of 24000 frames")
         let samples = Array(recording.samples[(start + 4_800)..<(start + 24_000)])
         #expect(samples.map(abs).max() ?? 0 > 0.05, "the synth stayed silent")
-        // The median over eight 50 ms blocks of the frequency between the first and last
-        // rising zero crossing (interpolated), so a block cut by an xrun does not decide.
+        // Per 50 ms block, the median period between rising zero crossings (interpolated);
+        // then the median over eight blocks. Under load the dummy server's xruns cut the
+        // recording: a cut spoils one or two periods, never the median of twenty.
         var estimates: [Double] = []
         for block in 0..<8 {
             let part = samples[(block * 2_400)..<((block + 1) * 2_400)]
@@ -323,7 +396,8 @@ final class NoiseSource: @unchecked Sendable {
             for index in (part.startIndex + 1)..<part.endIndex where part[index - 1] < 0 && part[index] >= 0 {
                 crossings.append(Double(index - 1) + Double(-part[index - 1] / (part[index] - part[index - 1])))
             }
-            if crossings.count > 2 { estimates.append(Double(crossings.count - 1) / ((crossings.last! - crossings.first!) / 48_000)) }
+            let periods = zip(crossings.dropFirst(), crossings).map { $0 - $1 }.sorted()
+            if periods.count > 4 { estimates.append(48_000 / periods[periods.count / 2]) }
         }
         let frequency = estimates.sorted()[estimates.count / 2]
         #expect(abs(frequency - 440) < 1, "measured \(frequency) Hz for A4 (blocks: \(estimates))")

@@ -63,9 +63,17 @@ import Testing
         return ChainSession(chain: chain, registry: registry, saveFolder: saveFolder)
     }
 
-    /// The names (recursively) under `folder`.
+    /// The names (recursively) under `folder`, but not inside build products and Git's
+    /// store (`.build`, `.git`), which other tests and tools change meanwhile.
     static func listing(_ folder: String) -> Set<String> {
-        Set(FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String } ?? [])
+        guard let walk = FileManager.default.enumerator(at: URL(fileURLWithPath: folder), includingPropertiesForKeys: nil) else { return [] }
+        var names: Set<String> = []
+        let base = URL(fileURLWithPath: folder).standardizedFileURL.path + "/"
+        for case let url as URL in walk {
+            if [".build", ".git"].contains(url.lastPathComponent) { walk.skipDescendants(); continue }
+            names.insert(String(url.standardizedFileURL.path.dropFirst(base.count)))
+        }
+        return names
     }
 
     @Test func everyLineGetsOneReplyAndSavesStayInTheFolder() throws {

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <lv2/core/lv2.h>
 #include <lv2/worker/worker.h>
@@ -89,6 +90,12 @@ static void run_nan(LV2_Handle instance, uint32_t frames) {
     for (uint32_t i = 0; i < frames; ++i) self->output[i] = __builtin_nanf("");
 }
 
+/* Sleeps 10 µs in every run() (a nanosleep system call: what strict mode must catch). */
+static void run_sleeping(LV2_Handle instance, uint32_t frames) {
+    usleep(10);
+    run_passthrough(instance, frames);
+}
+
 static void cleanup(LV2_Handle instance) { free(instance); }
 
 /* The worker fixture: every run() schedules a request (work from the render thread on
@@ -153,6 +160,7 @@ static const LV2_Descriptor descriptors[] = {
     {"urn:auhost:fixture:forge-verdict", instantiate_passthrough, connect_port, NULL, run_forge_verdict, NULL, cleanup, NULL},
     {"urn:auhost:fixture:run-forever", instantiate_passthrough, connect_port, NULL, run_forever, NULL, cleanup, NULL},
     {"urn:auhost:fixture:nan-output", instantiate_passthrough, connect_port, NULL, run_nan, NULL, cleanup, NULL},
+    {"urn:auhost:fixture:sleep-in-run", instantiate_passthrough, connect_port, NULL, run_sleeping, NULL, cleanup, NULL},
     {"urn:auhost:fixture:worker", instantiate_worker, connect_port, NULL, run_worker, NULL, cleanup, worker_extension_data},
 };
 

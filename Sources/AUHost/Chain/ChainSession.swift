@@ -83,6 +83,7 @@ public final class ChainSession: @unchecked Sendable {
                 if let counts = RenderThread.allocationCounts {
                     words.append("render_allocations=\(counts.allocations) render_frees=\(counts.frees) render_retains=\(counts.retains) render_releases=\(counts.releases) render_locks=\(counts.locks)")
                 }
+                if StrictRenderCheck.isWatching { words.append("render_trapped=\(StrictRenderCheck.trappedCount)") }
                 return words
             case .save(let name, let force):
                 let file = try fileInSaveFolder(name)

@@ -114,8 +114,21 @@ final class LiveRunner: @unchecked Sendable {
 
         let outcome = mainLoop(live)
         live.io.stop()
+        reportStrictTraps()
         if context.errors.isTerminal { context.errors.write("\r\u{1B}[K") }
         return outcome
+    }
+
+    /// Under `AUHOST_STRICT_RENDER=1`, what the process thread's render calls trapped (the
+    /// first eight, with backtraces), on standard error.
+    private func reportStrictTraps() {
+        let count = StrictRenderCheck.trappedCount
+        if let refused = StrictRenderCheck.installError {
+            context.errors.line("auhost: strict render check: the kernel refused the seccomp filter (errno \(refused))")
+        }
+        guard StrictRenderCheck.isWatching, count > 0 else { return }
+        context.errors.line("auhost: strict render check: \(count) system call\(count == 1 ? "" : "s") trapped on the render thread")
+        for text in StrictRenderCheck.trappedCalls(limit: 8) { context.errors.line("auhost: strict: \(text)") }
     }
 
     /// A JACK I/O unit connected to the server; with `reconnect`, waits for the server.

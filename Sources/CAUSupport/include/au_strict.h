@@ -4,8 +4,11 @@
 #include <stdint.h>
 
 /// Strict render-thread mode: a seccomp filter on the calling thread only (filters are per
-/// thread) that traps every system call but an allow-list — futex wake, clock_gettime,
-/// gettimeofday, rt_sigreturn — into a SIGSYS handler. The handler records the call's
+/// thread) that traps every system call but an allow-list — futex wake, the private plain
+/// futex wait of glibc's internal locks, clock_gettime,
+/// gettimeofday, rt_sigreturn, and a leaving thread's calls (getpid, gettid,
+/// rt_sigprocmask, madvise, munmap, exit: glibc makes them with every signal blocked, when
+/// a trap would kill the process) — into a SIGSYS handler. The handler records the call's
 /// number and the address it was made from in a lock-free slot, then performs the call
 /// itself through a stub the filter lets through, so the program behaves as before and
 /// only the record shows what was trapped (with a backtrace). Catches what the counting shim cannot see:

@@ -15,6 +15,12 @@ void au_render_thread_leave(void);
 bool au_render_thread_keep_flushing(bool keep);
 /// True while the calling thread is inside a render call.
 bool au_is_render_thread(void);
+/// Puts the calling thread under strict mode's seccomp filter (au_strict_install) and makes
+/// every outermost enter/leave on it start/stop recording trapped system calls, so that
+/// only calls made inside render calls are recorded (a JACK process thread's own waits
+/// between periods are performed unrecorded). Returns 0 or the errno of the refusal.
+/// Thread: a thread that does nothing but render, before its first render call.
+int au_render_thread_watch_strictly(void);
 
 /// What the AllocCounter shim (when preloaded with LD_PRELOAD) counted inside render
 /// calls since the process started; the same layout as alloc_counter_counts.
