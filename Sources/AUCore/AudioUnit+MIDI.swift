@@ -26,6 +26,22 @@ extension AudioUnit {
         return taken
     }
 
+    /// The MIDI the unit sent during its last render call (offsets relative to that call's
+    /// first frame); empty for a unit without MIDI output or while uninitialized.
+    /// - Thread: [render], right after the render call. No retain.
+    public var midiOutputFromRender: UnsafeBufferPointer<MIDIEvent> {
+        guard let reference = renderResourcesReference else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return reference._withUnsafeGuaranteedRef { $0.midiOutput?.pointee.events ?? UnsafeBufferPointer(start: nil, count: 0) }
+    }
+
+    /// MIDI output events dropped because a render call sent more than
+    /// ``AudioUnit/eventCapacity``, since the unit was initialized.
+    /// - Thread: [any] (a count the render thread updates; read it as a hint).
+    public var droppedMIDIOutputEvents: Int {
+        guard let reference = renderResourcesReference else { return 0 }
+        return reference._withUnsafeGuaranteedRef { $0.midiOutput?.pointee.dropped ?? 0 }
+    }
+
     /// The host's transport at the top of this cycle, nil when the host gives none.
     /// - Thread: [render] No retain.
     public var currentTransport: TransportState? {

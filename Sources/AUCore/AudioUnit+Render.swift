@@ -112,10 +112,14 @@ extension AudioUnit {
         _ resources: RenderResources, timestamp: RenderTimestamp, frameCount: Int, inputs: UnsafeBufferPointer<AudioBuffers>,
         outputs: UnsafeBufferPointer<AudioBuffers>, midi: UnsafeBufferPointer<MIDIEvent>, buffersStamp: UInt64
     ) -> AudioUnitStatus {
+        let midiOutput = resources.midiOutput
+        midiOutput?.pointee.reset()
         if bypassed.load(ordering: .relaxed) {
             for bus in 0..<outputs.count {
                 if bus < inputs.count { outputs[bus].copy(from: inputs[bus]) } else { outputs[bus].clear() }
             }
+            // A bypassed MIDI processor passes its MIDI through, as it passes audio.
+            if let midiOutput { for event in midi { midiOutput.pointee.append(event) } }
             return 0
         }
         var status: AudioUnitStatus = 0
@@ -123,7 +127,7 @@ extension AudioUnit {
             // The common cycle: nothing to apply.
             status = process(ProcessContext(
                 frameCount: frameCount, timestamp: timestamp, inputs: inputs, outputs: outputs,
-                midiEvents: UnsafeBufferPointer(start: nil, count: 0), buffersStamp: buffersStamp))
+                midiEvents: UnsafeBufferPointer(start: nil, count: 0), buffersStamp: buffersStamp, midiOutput: midiOutput))
         } else {
             let scheduler = resources.scheduler
             let eventCount = scheduler.takeEvents(from: parameterEvents, renderRing: renderParameterEvents)
@@ -133,7 +137,7 @@ extension AudioUnit {
                 if eventCount > 0 || scheduler.activeRampCount > 0 { scheduler.applyAtCycleStart(self, eventCount: eventCount, frameCount: frameCount) }
                 status = process(ProcessContext(
                     frameCount: frameCount, timestamp: timestamp, inputs: inputs, outputs: outputs,
-                    midiEvents: UnsafeBufferPointer(start: resources.midi, count: midiCount), buffersStamp: buffersStamp))
+                    midiEvents: UnsafeBufferPointer(start: resources.midi, count: midiCount), buffersStamp: buffersStamp, midiOutput: midiOutput))
             } else {
                 status = scheduler.render(
                     self, resources, eventCount: eventCount, midiCount: midiCount, timestamp: timestamp, frameCount: frameCount,

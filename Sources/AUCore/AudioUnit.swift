@@ -173,6 +173,20 @@ open class AudioUnit: @unchecked Sendable {
         }
     }
 
+    /// True for units that send MIDI (an LV2 plugin with a MIDI output port, a native unit
+    /// with the MIDI output extension, a MIDI processor): their render calls get a
+    /// ``MIDIOutputList`` (``ProcessContext/sendMIDI(_:)``) that the graph routes on.
+    /// Read when the unit is initialized.
+    /// - Thread: [control]
+    open var producesMIDIOutput: Bool { false }
+
+    /// True for units that take MIDI in (instruments, music effects, MIDI processors, and
+    /// any unit with a MIDI input port): where a graph's MIDI input goes when nothing says.
+    /// - Thread: [control]
+    open var acceptsMIDIInput: Bool {
+        [ComponentType.musicDevice, ComponentType.musicEffect, ComponentType.midiProcessor].contains(componentDescription.type)
+    }
+
     /// True for units that must render every cycle whole (a plugin that needs fixed block
     /// lengths): parameter events then apply at the cycle's first frame instead of splitting it.
     /// - Thread: [control]
@@ -240,7 +254,7 @@ open class AudioUnit: @unchecked Sendable {
         }
         renderResources = RenderResources(
             inputs: elements.inputs, outputs: elements.outputs, maximumFrames: maximumFrames,
-            powerOfTwoBlocks: (self as? BlockSizeConstrained)?.blockSizeRequirement == .powerOfTwo)
+            powerOfTwoBlocks: (self as? BlockSizeConstrained)?.blockSizeRequirement == .powerOfTwo, midiOutput: producesMIDIOutput)
         do {
             try allocateRenderResources()
         } catch {

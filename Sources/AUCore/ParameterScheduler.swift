@@ -119,7 +119,7 @@ final class ParameterScheduler {
                 status = unit.process(ProcessContext(
                     frameCount: frameCount, timestamp: timestamp, inputs: inputs, outputs: outputs,
                     midiEvents: UnsafeBufferPointer(start: resources.midi, count: midiCount), buffersStamp: buffersStamp,
-                    parameterChanges: UnsafeBufferPointer(start: changes, count: changeCount)))
+                    parameterChanges: UnsafeBufferPointer(start: changes, count: changeCount), midiOutput: resources.midiOutput))
                 changeCount = 0
             } else {
                 status = call(unit, resources, from: callStart, to: frameCount, nextMIDI: &nextMIDI, midiCount: midiCount, timestamp: timestamp, inputs: inputs, outputs: outputs)
@@ -147,12 +147,13 @@ final class ParameterScheduler {
         }
         var sliceTime = timestamp
         sliceTime.sampleTime += Double(from)
+        resources.midiOutput?.pointee.baseOffset = Int32(from)
         let status = unit.process(ProcessContext(
             frameCount: to - from, timestamp: sliceTime,
             inputs: resources.sliceViews(of: inputs, input: true, offset: from, frames: to - from),
             outputs: resources.sliceViews(of: outputs, input: false, offset: from, frames: to - from),
             midiEvents: UnsafeBufferPointer(start: resources.midi + midiStart, count: nextMIDI - midiStart),
-            parameterChanges: UnsafeBufferPointer(start: changes, count: changeCount)))
+            parameterChanges: UnsafeBufferPointer(start: changes, count: changeCount), midiOutput: resources.midiOutput))
         changeCount = 0
         return status
     }

@@ -16,6 +16,8 @@ final class RenderResources: @unchecked Sendable {
     private let inputChannelCount: Int
 
     let midi: UnsafeMutablePointer<MIDIEvent>
+    /// The unit's MIDI output, for a unit that has one.
+    let midiOutput: UnsafeMutablePointer<MIDIOutputList>?
     let scheduler = ParameterScheduler()
 
     /// Whether the unit renders only power-of-two blocks (``BlockSizeRequirement/powerOfTwo``):
@@ -25,7 +27,7 @@ final class RenderResources: @unchecked Sendable {
     var lastSampleTime = -Double.infinity
     var lastFrameCount = 0
 
-    init(inputs: [BusConfiguration], outputs: [BusConfiguration], maximumFrames: Int, powerOfTwoBlocks: Bool) {
+    init(inputs: [BusConfiguration], outputs: [BusConfiguration], maximumFrames: Int, powerOfTwoBlocks: Bool, midiOutput: Bool) {
         rendersPowerOfTwoBlocks = powerOfTwoBlocks
         self.inputs = inputs.map { OwnedAudioBuffers(channels: $0.format.channelsPerFrame, capacity: maximumFrames) }
         self.outputs = outputs.map { OwnedAudioBuffers(channels: $0.format.channelsPerFrame, capacity: maximumFrames) }
@@ -51,6 +53,13 @@ final class RenderResources: @unchecked Sendable {
             channel += count
         }
         midi = .allocate(capacity: AudioUnit.eventCapacity)
+        if midiOutput {
+            let list = UnsafeMutablePointer<MIDIOutputList>.allocate(capacity: 1)
+            list.initialize(to: MIDIOutputList())
+            self.midiOutput = list
+        } else {
+            self.midiOutput = nil
+        }
     }
 
     deinit {
@@ -60,6 +69,10 @@ final class RenderResources: @unchecked Sendable {
         sliceInputViews.deallocate()
         sliceOutputViews.deallocate()
         midi.deallocate()
+        if let midiOutput {
+            midiOutput.pointee.deallocate()
+            midiOutput.deallocate()
+        }
     }
 
     /// Sets the frame count of the full-cycle views.

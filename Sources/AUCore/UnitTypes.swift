@@ -140,4 +140,6 @@ public struct ProcessContext {
     /// (which hold the values they reach by the end of the call). Empty for other units,
     /// whose calls the scheduler cuts at every change instead.
     public var parameterChanges = UnsafeBufferPointer<ParameterChange>(start: nil, count: 0)
+    /// Where ``sendMIDI(_:)`` puts the unit's MIDI output; nil for a unit without one.
+    public var midiOutput: UnsafeMutablePointer<MIDIOutputList>? = nil
 }

@@ -100,7 +100,7 @@ public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
             throw AudioUnitError(
                 .formatNotSupported, "JACK I/O: the \(bus) bus is at \(Int(format.sampleRate)) Hz but the JACK server runs at \(Int(client.sampleRate)) Hz")
         }
-        let midiUnits = graph.nodes.compactMap { try? graph.unit(of: $0) }.filter(Self.takesMIDI)
+        let midiUnits = graph.nodes.compactMap { try? graph.unit(of: $0) }.filter(\.acceptsMIDIInput)
         do throws(JACKError) {
             capturePorts = try (1...capture.channelsPerFrame).map { channel throws(JACKError) in
                 try client.registerPort("in_\(channel)", kind: .audio, direction: .capture)
@@ -136,10 +136,6 @@ public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
     }
 
     /// Music devices, music effects and MIDI processors take `midi_in`.
-    private static func takesMIDI(_ unit: AudioUnit) -> Bool {
-        [ComponentType.musicDevice, ComponentType.musicEffect, ComponentType.midiProcessor].contains(unit.componentDescription.type)
-    }
-
     /// Frees a cycle the process callback can no longer run.
     private func deallocate(_ cycle: UnsafeMutablePointer<JACKCycle>?) {
         guard let cycle else { return }

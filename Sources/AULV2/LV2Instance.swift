@@ -295,13 +295,14 @@ final class LV2Instance: @unchecked Sendable {
         if hasWorker { features.worker.deliverResponses() }
     }
 
-    /// Passes the MIDI the plugin wrote to `ring`, offsets made relative to the slice.
+    /// Appends the MIDI the plugin wrote to `list`, offsets made relative to the `process`
+    /// call (`offset`: where this `run()` started in it).
     /// - Thread: [render]
     @inline(__always)
-    func collectMIDIOutput(offset: Int, into ring: RealTimeRing<MIDIEvent>) {
+    func collectMIDIOutput(offset: Int, into list: UnsafeMutablePointer<MIDIOutputList>) {
         for atom in atomPorts where !atom.isInput && atom.carriesMIDI {
             atom.sequence.forEachMIDI(urids) { frames, status, data1, data2 in
-                ring.push(MIDIEvent(offset: Int32(frames) + Int32(offset), status: status, data1: data1, data2: data2))
+                list.pointee.append(MIDIEvent(offset: Int32(frames) + Int32(offset), status: status, data1: data1, data2: data2))
             }
         }
     }

@@ -35,7 +35,6 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     var instance: LV2Instance?
     /// State waiting for an instance: restored right after instantiation.
     var pendingState: LilvStateHandle?
-    private let midiOutput = RealTimeRing<MIDIEvent>(minimumCapacity: 1024)
     /// The factory presets, read on first use.
     var presetCache: [(uri: String, label: String)]?
 
@@ -145,13 +144,17 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     /// - Thread: [control]
     public override func applyFactoryPreset(_ preset: UnitPreset) throws(AudioUnitError) { try applyPreset(preset) }
 
-    /// MIDI the plugin sent on its atom outputs since the last call, offsets relative to the
-    /// slice that produced them.
-    /// - Thread: [control] (the consumer of the render thread's ring).
-    public func takeMIDIOutput() -> [MIDIEvent] {
-        var events: [MIDIEvent] = []
-        while let event = midiOutput.pop() { events.append(event) }
-        return events
+    /// True when the plugin has an atom output port that supports `midi:MidiEvent`.
+    /// - Thread: [control]
+    public override var producesMIDIOutput: Bool {
+        layout.ports.contains { $0.kind == .atom && !$0.isInput && $0.supportsMIDI }
+    }
+
+    /// True when the plugin has an atom input port that supports `midi:MidiEvent` (or is
+    /// an instrument, music effect or MIDI processor by type).
+    /// - Thread: [control]
+    public override var acceptsMIDIInput: Bool {
+        super.acceptsMIDIInput || layout.ports.contains { $0.kind == .atom && $0.isInput && $0.supportsMIDI }
     }
 
     /// What the plugin logged recently (`level: text`, oldest first).
@@ -214,7 +217,7 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
             }
             instance.run(frames: frames)
             if instance.hasAtomPorts {
-                if instance.sendsMIDI { instance.collectMIDIOutput(offset: start, into: midiOutput) }
+                if instance.sendsMIDI, let output = context.midiOutput { instance.collectMIDIOutput(offset: start, into: output) }
                 instance.resetAtoms()
             }
             start += frames
