@@ -24,13 +24,12 @@ struct JACKCycle {
     private let capturePorts: UnsafeMutableBufferPointer<OpaquePointer>
     private let playbackPorts: UnsafeMutableBufferPointer<OpaquePointer>
     private let midiInPort: OpaquePointer?
+    private let midiOutPort: OpaquePointer?
     private let captureBuffers: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
     private let playbackBuffers: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
     private let midiEvents: UnsafeMutablePointer<MIDIEvent>
     /// The graph's render entry: ``AudioGraph/render(frameCount:timestamp:input:output:)``.
     private let graph: Unmanaged<AudioGraph>
-    /// The graph's units that take MIDI (the graph owns them while it renders).
-    private let midiUnits: UnsafeMutableBufferPointer<Unmanaged<AudioUnit>>
     /// Filled from JACK transport at the top of each period, when given.
     private let transport: Unmanaged<HostTransport>?
     private let fadeFrames: Int
@@ -38,7 +37,7 @@ struct JACKCycle {
 
     init(
         client: JACKClient, slot: JACKCycleSlot, capturePorts: [JACKPort], playbackPorts: [JACKPort], midiInPort: JACKPort?,
-        graph: AudioGraph, midiUnits: [AudioUnit], transport: HostTransport?, fadeFrames: Int
+        midiOutPort: JACKPort?, graph: AudioGraph, transport: HostTransport?, fadeFrames: Int
     ) {
         self.client = client.handle
         self.slot = Unmanaged.passUnretained(slot)
@@ -47,6 +46,7 @@ struct JACKCycle {
         self.playbackPorts = .allocate(capacity: playbackPorts.count)
         _ = self.playbackPorts.initialize(from: playbackPorts.map(\.handle))
         self.midiInPort = midiInPort?.handle
+        self.midiOutPort = midiOutPort?.handle
         let placeholder = UnsafeMutablePointer<Float>(bitPattern: 0x10)!
         captureBuffers = .allocate(capacity: capturePorts.count)
         captureBuffers.initialize(repeating: placeholder)
@@ -54,8 +54,6 @@ struct JACKCycle {
         playbackBuffers.initialize(repeating: placeholder)
         midiEvents = .allocate(capacity: Self.midiCapacity)
         self.graph = Unmanaged.passUnretained(graph)
-        self.midiUnits = .allocate(capacity: midiUnits.count)
-        _ = self.midiUnits.initialize(from: midiUnits.map { Unmanaged.passUnretained($0) })
         self.transport = transport.map { Unmanaged.passUnretained($0) }
         self.fadeFrames = max(1, fadeFrames)
     }
@@ -72,7 +70,6 @@ struct JACKCycle {
         captureBuffers.deallocate()
         playbackBuffers.deallocate()
         midiEvents.deallocate()
-        midiUnits.deallocate()
     }
 
     /// One JACK period, top to bottom.
@@ -98,22 +95,22 @@ struct JACKCycle {
             let playback = AudioBuffers(channelPointers: playbackBuffers, frameCount: count)
             let isSilent = slot.muted.load(ordering: .relaxed) || slot.fadeDone.load(ordering: .relaxed)
 
-            // 3. MIDI in: the period's short messages to every unit that takes MIDI.
-            let midiCount = readMIDI(frames: frames)
-            if midiCount > 0 && !isSilent {
-                let events = UnsafeBufferPointer(start: midiEvents, count: midiCount)
-                for index in 0..<midiUnits.count {
-                    _ = midiUnits[index]._withUnsafeGuaranteedRef { $0.sendMIDIEventsFromRender(events) }
-                }
-            }
+            // 3. MIDI in: the period's short messages, the graph's MIDI input.
+            let midi = UnsafeBufferPointer(start: midiEvents, count: readMIDI(frames: frames))
 
-            // 4. Graph render: capture in, playback out.
+            // 4. Graph render: capture and MIDI in, playback and MIDI out.
             var status: AudioUnitStatus = 0
+            let midiOut = midiOutPort.flatMap { jack_port_get_buffer($0, frames) }
+            if let midiOut { jack_midi_clear_buffer(midiOut) }
             if !isSilent {
                 let timestamp = RenderTimestamp(
                     sampleTime: Double(jack_last_frame_time(client)), hostTime: jack_get_time() &* 1_000,
                     flags: RenderTimestamp.Flags.sampleTimeValid.union(.hostTimeValid))
-                status = graph._withUnsafeGuaranteedRef { $0.render(frameCount: count, timestamp: timestamp, input: capture, output: playback) }
+                status = graph._withUnsafeGuaranteedRef { graph in
+                    let status = graph.render(frameCount: count, timestamp: timestamp, input: capture, output: playback, midi: midi)
+                    if let midiOut, status == 0 { Self.writeMIDI(graph.midiOutputFromRender, to: midiOut, slot: slot) }
+                    return status
+                }
             }
 
             // 5. Playback: silence while muted, faded out or after a render error; the fade
@@ -167,6 +164,19 @@ struct JACKCycle {
             count += 1
         }
         return count
+    }
+
+    /// Writes the graph's MIDI output of the period into the MIDI output port's buffer;
+    /// events JACK has no room for are counted as dropped.
+    /// - Thread: [render] (`jack_midi_event_write` is real-time safe).
+    private static func writeMIDI(_ events: UnsafeBufferPointer<MIDIEvent>, to buffer: UnsafeMutableRawPointer, slot: JACKCycleSlot) {
+        for event in events {
+            var bytes = (event.status, event.data1, event.data2)
+            let written = withUnsafeBytes(of: &bytes) { raw in
+                jack_midi_event_write(buffer, UInt32(max(0, event.offset)), raw.baseAddress!.assumingMemoryBound(to: UInt8.self), event.length)
+            }
+            if written != 0 { slot.droppedMIDIOutput.add(1, ordering: .relaxed) }
+        }
     }
 
     /// A linear fade to silence over `fadeFrames`, then silence.

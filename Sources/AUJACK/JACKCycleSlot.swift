@@ -15,6 +15,8 @@ final class JACKCycleSlot: @unchecked Sendable {
     /// The latency the ports report, in frames.
     let latency = Atomic<Int>(0)
     let renderErrors = Atomic<Int>(0)
+    /// MIDI output events the port had no room for.
+    let droppedMIDIOutput = Atomic<Int>(0)
     let cycles = Atomic<Int>(0)
 
     /// Publishes `cycle` (nil: none) and returns the one it replaces, for the caller to

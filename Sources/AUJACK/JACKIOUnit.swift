@@ -43,8 +43,10 @@ public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
     public private(set) var capturePorts: [JACKPort] = []
     /// `out_N`, one per channel of the playback bus, once initialized.
     public private(set) var playbackPorts: [JACKPort] = []
-    /// `midi_in`, registered when a unit of the graph takes MIDI.
+    /// `midi_in`, the graph's MIDI input, registered when a node of the graph takes it.
     public private(set) var midiInPort: JACKPort?
+    /// `midi_out`, the graph's MIDI output, registered when something feeds it.
+    public private(set) var midiOutPort: JACKPort?
     private let slot = JACKCycleSlot()
     private var cycle: UnsafeMutablePointer<JACKCycle>?
     private var isStarted = false
@@ -100,7 +102,6 @@ public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
             throw AudioUnitError(
                 .formatNotSupported, "JACK I/O: the \(bus) bus is at \(Int(format.sampleRate)) Hz but the JACK server runs at \(Int(client.sampleRate)) Hz")
         }
-        let midiUnits = graph.nodes.compactMap { try? graph.unit(of: $0) }.filter(\.acceptsMIDIInput)
         do throws(JACKError) {
             capturePorts = try (1...capture.channelsPerFrame).map { channel throws(JACKError) in
                 try client.registerPort("in_\(channel)", kind: .audio, direction: .capture)
@@ -108,15 +109,16 @@ public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
             playbackPorts = try (1...playback.channelsPerFrame).map { channel throws(JACKError) in
                 try client.registerPort("out_\(channel)", kind: .audio, direction: .playback)
             }
-            midiInPort = midiUnits.isEmpty ? nil : try client.registerPort("midi_in", kind: .midi, direction: .capture)
+            midiInPort = graph.takesMIDIInput ? try client.registerPort("midi_in", kind: .midi, direction: .capture) : nil
+            midiOutPort = graph.sendsMIDIOutput ? try client.registerPort("midi_out", kind: .midi, direction: .playback) : nil
         } catch {
             unregisterPorts()
             throw AudioUnitError(.failedInitialization, error.message)
         }
         let cycle = UnsafeMutablePointer<JACKCycle>.allocate(capacity: 1)
         cycle.initialize(to: JACKCycle(
-            client: client, slot: slot, capturePorts: capturePorts, playbackPorts: playbackPorts, midiInPort: midiInPort, graph: graph,
-            midiUnits: midiUnits, transport: hostTransport, fadeFrames: fadeFrames))
+            client: client, slot: slot, capturePorts: capturePorts, playbackPorts: playbackPorts, midiInPort: midiInPort,
+            midiOutPort: midiOutPort, graph: graph, transport: hostTransport, fadeFrames: fadeFrames))
         self.cycle = cycle
         deallocate(slot.publish(cycle))
     }
@@ -145,10 +147,11 @@ public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
     }
 
     private func unregisterPorts() {
-        for port in capturePorts + playbackPorts + [midiInPort].compactMap({ $0 }) { client?.unregisterPort(port) }
+        for port in capturePorts + playbackPorts + [midiInPort, midiOutPort].compactMap({ $0 }) { client?.unregisterPort(port) }
         capturePorts = []
         playbackPorts = []
         midiInPort = nil
+        midiOutPort = nil
     }
 
     /// Starts the device: JACK runs the cycle every period (`AudioOutputUnitStart`).

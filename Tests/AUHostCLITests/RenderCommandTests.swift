@@ -390,7 +390,7 @@ private let lookaheadNode = #"{"id": "limiter", "unit": "http://plugin.org.uk/sw
         let effect = try folder.preset("gain.json", preset(gainNode, chain: ["gain"]))
         let refused = render([effect, midi, "-o", folder.file("gain.wav")])
         #expect(refused.status == 1)
-        #expect(refused.errors.contains("\(midi): a MIDI file needs an instrument"), "\(refused.errors)")
+        #expect(refused.errors.contains("\(midi): a MIDI file needs a unit that takes MIDI"), "\(refused.errors)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("gain.wav")))
     }
 

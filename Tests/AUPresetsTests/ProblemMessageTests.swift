@@ -133,7 +133,7 @@ let problemCases: [ProblemCase] = [
         json: preset(
             nodes: #"{"id": "mix", "unit": "aumx:fmix:Test"}, {"id": "eq", "unit": "aufx:fxeq:Test"}"#,
             routing: #""connections": [["input:0", "mix:0"], ["mix:0", "eq:0"], ["eq:0", "mix:1"], ["mix:0", "output:0"]]"#),
-        kind: .cycle, path: "connections[2]", fragments: ["cycle mix -> eq -> mix; expected audio to flow one way, without cycles"]),
+        kind: .cycle, path: "connections[2]", fragments: ["cycle mix -> eq -> mix; expected audio and MIDI to flow one way, without cycles"]),
     ProblemCase(
         name: "node not connected", json: preset(nodes: eq + ",\n" + #"{"id": "eq2", "unit": "aufx:fxeq:Test"}"#),
         kind: .notConnected, path: "nodes[1]", fragments: ["node 'eq2' is not connected; expected it in chain"]),

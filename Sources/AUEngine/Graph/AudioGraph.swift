@@ -141,6 +141,7 @@ public final class AudioGraph: @unchecked Sendable {
         model.nodes[node] = nil
         model.order.removeAll { $0 == node }
         model.connections.removeAll { $0.source == node || $0.destination == node }
+        model.midiConnections.removeAll { $0.source == .node(node) || $0.destination == .node(node) }
         for endpoint in model.inputCallbacks.keys where endpoint.node == node { model.inputCallbacks[endpoint] = nil }
         model.bypassed.remove(node)
         runtimes[node] = nil
@@ -218,10 +219,11 @@ public final class AudioGraph: @unchecked Sendable {
         markEdited()
     }
 
-    /// Removes every connection and callback (`AUGraphClearConnections`).
+    /// Removes every connection (audio and MIDI) and callback (`AUGraphClearConnections`).
     /// - Thread: [control]
     public func clearConnections() {
         model.connections.removeAll()
+        model.midiConnections.removeAll()
         model.inputCallbacks.removeAll()
         markEdited()
     }
@@ -247,7 +249,7 @@ public final class AudioGraph: @unchecked Sendable {
         markEdited()
     }
 
-    private func markEdited() { hasPendingEdits = true }
+    func markEdited() { hasPendingEdits = true }
 
     // MARK: - Life cycle
 
@@ -449,7 +451,7 @@ public final class AudioGraph: @unchecked Sendable {
         isDisposed = true
     }
 
-    private func requireNotDisposed() throws(AudioUnitError) {
+    func requireNotDisposed() throws(AudioUnitError) {
         if isDisposed { throw AudioUnitError(.instanceInvalidated, "the graph has been disposed") }
     }
 
@@ -461,12 +463,17 @@ public final class AudioGraph: @unchecked Sendable {
     /// count works; cycles longer than MaximumFramesPerSlice are split. Adopts a newly
     /// published plan first. Returns 0, or Uninitialized when the graph is not initialized
     /// (the output is then silent). The render notifications (``addRenderNotify(_:)``) are
-    /// called before and after, and the render time counts towards ``cpuLoad``.
+    /// called before and after, and the render time counts towards ``cpuLoad``. `midi` is the
+    /// graph's MIDI input of the cycle (sorted, offsets within it); what reaches the graph's
+    /// MIDI output is in ``midiOutputFromRender`` afterwards.
     /// - Thread: [render] No allocation, no lock.
-    public func render(frameCount: Int, timestamp: RenderTimestamp, input: AudioBuffers? = nil, output: AudioBuffers) -> AudioUnitStatus {
+    public func render(
+        frameCount: Int, timestamp: RenderTimestamp, input: AudioBuffers? = nil, output: AudioBuffers,
+        midi: UnsafeBufferPointer<MIDIEvent> = UnsafeBufferPointer(start: nil, count: 0)
+    ) -> AudioUnitStatus {
         renderNotifies.notify(.preRender, timestamp: timestamp, bus: 0, buffers: output)
         let start = MonotonicClock.nanoseconds()
-        let status = renderer.render(frameCount: frameCount, timestamp: timestamp, input: input, output: output)
+        let status = renderer.render(frameCount: frameCount, timestamp: timestamp, input: input, output: output, midi: midi)
         cpuLoadMeter.record(nanoseconds: MonotonicClock.nanoseconds() &- start, frames: frameCount)
         renderNotifies.notify(status == 0 ? .postRender : [.postRender, .postRenderError], timestamp: timestamp, bus: 0, buffers: output)
         return status

@@ -20,6 +20,9 @@ public struct GraphModel: Sendable {
     public internal(set) var order: [GraphNode] = []
     /// Every connection, in the order made.
     public internal(set) var connections: [GraphConnection] = []
+    /// Every MIDI connection, in the order made. Without one from ``MIDIEndpoint/graphInput``,
+    /// the graph's MIDI input goes to every node that accepts MIDI and has no MIDI source.
+    public internal(set) var midiConnections: [MIDIConnection] = []
     /// Render callbacks that feed input buses (`AUGraphSetNodeInputCallback`).
     public internal(set) var inputCallbacks: [GraphEndpoint: RenderCallback] = [:]
     /// The nodes whose audio passes through untouched (delayed by their latency).

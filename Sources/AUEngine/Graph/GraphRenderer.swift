@@ -66,13 +66,33 @@ final class GraphRenderer: @unchecked Sendable {
 
     static let eventCapacity = 1024
 
+    /// MIDI events sent from code for the graph's MIDI input (``AudioGraph/sendMIDIEvent(_:)``).
+    let controlMIDI = SharedProducerRing<MIDIEvent>(minimumCapacity: AudioUnit.eventCapacity)
+    /// The graph's MIDI input of the current cycle (the driver's and the queued events),
+    /// and its MIDI output (render thread only; behind pointers, not stored `var`s).
+    let cycleMIDIInput: UnsafeMutablePointer<MIDIEventBuffer>
+    let cycleMIDIOutput: UnsafeMutablePointer<MIDIEventBuffer>
+
     init() {
         events = .allocate(capacity: GraphRenderer.eventCapacity)
+        cycleMIDIInput = Self.makeMIDIBuffer()
+        cycleMIDIOutput = Self.makeMIDIBuffer()
     }
 
     deinit {
         disable()
         events.deallocate()
+        for buffer in [cycleMIDIInput, cycleMIDIOutput] {
+            buffer.pointee.storage.deallocate()
+            buffer.deallocate()
+        }
+    }
+
+    private static func makeMIDIBuffer() -> UnsafeMutablePointer<MIDIEventBuffer> {
+        let capacity = 2 * AudioUnit.eventCapacity
+        let buffer = UnsafeMutablePointer<MIDIEventBuffer>.allocate(capacity: 1)
+        buffer.initialize(to: MIDIEventBuffer(capacity: capacity, storage: .allocate(capacity: capacity)))
+        return buffer
     }
 
     // MARK: - Control side
@@ -137,7 +157,7 @@ final class GraphRenderer: @unchecked Sendable {
     /// most the plan's MaximumFramesPerSlice) into `output`; `input` feeds the output node's
     /// output bus (the application's input), silence when nil.
     /// - Thread: [render] No allocation, no lock.
-    func render(frameCount: Int, timestamp: RenderTimestamp, input: AudioBuffers?, output: AudioBuffers) -> AudioUnitStatus {
+    func render(frameCount: Int, timestamp: RenderTimestamp, input: AudioBuffers?, output: AudioBuffers, midi: UnsafeBufferPointer<MIDIEvent>) -> AudioUnitStatus {
         RenderThread.run {
             activeRenders.add(1, ordering: .sequentiallyConsistent)
             defer { activeRenders.subtract(1, ordering: .sequentiallyConsistent) }
@@ -150,13 +170,17 @@ final class GraphRenderer: @unchecked Sendable {
                 clear(output, frames: frameCount)
                 return AudioUnitErrorCode.uninitialized.rawValue
             }
-            return current._withUnsafeGuaranteedRef { plan in renderPlan(plan, frameCount: frameCount, timestamp: timestamp, input: input, output: output) }
+            return current._withUnsafeGuaranteedRef { plan in
+                renderPlan(plan, frameCount: frameCount, timestamp: timestamp, input: input, output: output, midi: midi)
+            }
         }
     }
 
     /// Renders one cycle of the current plan.
     @inline(__always)
-    private func renderPlan(_ plan: RenderPlan, frameCount: Int, timestamp: RenderTimestamp, input: AudioBuffers?, output: AudioBuffers) -> AudioUnitStatus {
+    private func renderPlan(
+        _ plan: RenderPlan, frameCount: Int, timestamp: RenderTimestamp, input: AudioBuffers?, output: AudioBuffers, midi: UnsafeBufferPointer<MIDIEvent>
+    ) -> AudioUnitStatus {
         do {
             guard frameCount >= 0, output.frameCount >= frameCount else {
                 return AudioUnitErrorCode.parameterError.rawValue
@@ -174,6 +198,8 @@ final class GraphRenderer: @unchecked Sendable {
             let inPlace = frameCount <= plan.sliceFrames
             let inputInPlace = plan.sourceBinding?.bind(inPlace && input.map { $0.frameCount >= frameCount } == true ? input : nil) ?? 0
             let outputInPlace = plan.sinkBinding?.bind(inPlace && !Self.overlap(output, input, frames: frameCount) ? output : nil) ?? 0
+            let routesMIDI = plan.routesMIDI
+            beginMIDICycle(routesMIDI, midi: midi, frameCount: frameCount)
             var done = 0
             while done < frameCount {
                 let frames = min(plan.sliceFrames, frameCount - done)
@@ -193,6 +219,7 @@ final class GraphRenderer: @unchecked Sendable {
                         view.clear()
                     }
                 }
+                if routesMIDI { beginMIDISlice(plan, at: done, frames: frames) }
                 var unscanned: UnsafeMutablePointer<PlanStep>?
                 for index in 0..<stepCount {
                     let step = firstStep.unsafelyUnwrapped + index
@@ -209,6 +236,7 @@ final class GraphRenderer: @unchecked Sendable {
                     }
                 }
                 renderingNode.store(-1, ordering: .relaxed)
+                if routesMIDI { endMIDISlice(plan, at: done, frameCount: frameCount) }
                 isolateNonFinite(&unscanned, frames: frames, time: sliceTime)
                 if let sink = plan.sink {
                     prepareInput(plan, sink, frames: frames, time: sliceTime)
@@ -323,6 +351,8 @@ final class GraphRenderer: @unchecked Sendable {
         sliceOffset: Int, frames: Int, time: RenderTimestamp, unscanned: inout UnsafeMutablePointer<PlanStep>?
     ) {
         let start = measuresTime ? MonotonicClock.nanoseconds() : 0
+        let midi = step.pointee.traits.contains(.hasMIDI) ? plan.stepMIDI[step - plan.steps.baseAddress.unsafelyUnwrapped] : nil
+        if let midi { gatherMIDI(midi, frames: frames) }
         if step.pointee.traits.contains(.needsInputPreparation) {
             isolateNonFinite(&unscanned, frames: frames, time: time)
             for bus in 0..<step.pointee.inputs.count { prepareInput(plan, step.pointee.inputs[bus], frames: frames, time: time) }
@@ -343,6 +373,7 @@ final class GraphRenderer: @unchecked Sendable {
                     target.clear()
                 }
             }
+            if let midi { passMIDIThrough(midi) }
             handEvents(step, eventCount, from: sliceOffset, to: sliceOffset + frames, scheduling: false)
         } else {
             // The previous step's output is scanned only now, just before anything reads it:
@@ -355,7 +386,7 @@ final class GraphRenderer: @unchecked Sendable {
                     if let delay = step.pointee.bypassDelays[bus] { delay._withUnsafeGuaranteedRef { $0.feed(step.pointee.inputs[bus].view(frames), frames: frames) } }
                 }
             }
-            let status = renderRange(step, offset: 0, frames: frames, time: time, events: eventCount, sliceOffset: sliceOffset)
+            let status = renderRange(step, offset: 0, frames: frames, time: time, events: eventCount, sliceOffset: sliceOffset, midi: midi)
             if status != 0 {
                 fail(step, status, frames: frames, time: time)
             } else {
@@ -429,7 +460,8 @@ final class GraphRenderer: @unchecked Sendable {
     /// them at the slice's start.
     @inline(__always)
     private func renderRange(
-        _ step: UnsafeMutablePointer<PlanStep>, offset: Int, frames: Int, time: RenderTimestamp, events eventCount: Int, sliceOffset: Int
+        _ step: UnsafeMutablePointer<PlanStep>, offset: Int, frames: Int, time: RenderTimestamp, events eventCount: Int, sliceOffset: Int,
+        midi: UnsafeMutablePointer<StepMIDI>?
     ) -> AudioUnitStatus {
         if step.pointee.traits.contains(.hasAdapter), let adapter = step.pointee.adapter {
             handEvents(step, eventCount, from: sliceOffset, to: sliceOffset + frames, scheduling: false)
@@ -440,7 +472,7 @@ final class GraphRenderer: @unchecked Sendable {
         }
         guard step.pointee.traits.contains(.needsPowerOfTwo) else {
             handEvents(step, eventCount, from: sliceOffset + offset, to: sliceOffset + offset + frames, scheduling: true)
-            return call(step, offset: offset, frames: frames, time: time)
+            return call(step, offset: offset, frames: frames, time: time, midi: midi)
         }
         var position = offset
         var left = frames
@@ -448,7 +480,7 @@ final class GraphRenderer: @unchecked Sendable {
             var chunk = 1
             while chunk << 1 <= left { chunk <<= 1 }
             handEvents(step, eventCount, from: sliceOffset + position, to: sliceOffset + position + chunk, scheduling: true)
-            let status = call(step, offset: position, frames: chunk, time: time)
+            let status = call(step, offset: position, frames: chunk, time: time, midi: midi)
             if status != 0 { return status }
             position += chunk
             left -= chunk
@@ -483,14 +515,19 @@ final class GraphRenderer: @unchecked Sendable {
     }
 
     @inline(__always)
-    private func call(_ step: UnsafeMutablePointer<PlanStep>, offset: Int, frames: Int, time: RenderTimestamp) -> AudioUnitStatus {
+    private func call(
+        _ step: UnsafeMutablePointer<PlanStep>, offset: Int, frames: Int, time: RenderTimestamp, midi: UnsafeMutablePointer<StepMIDI>? = nil
+    ) -> AudioUnitStatus {
         let stamp = point(step, offset: offset, frames: frames)
         var callTime = time
         callTime.sampleTime += Double(offset)
-        return step.pointee.unitReference._withUnsafeGuaranteedRef {
-            $0.renderCycleFromGraph(
+        let events = midi.map { midiForCall($0, offset: offset, frames: frames) } ?? UnsafeBufferPointer(start: nil, count: 0)
+        return step.pointee.unitReference._withUnsafeGuaranteedRef { unit in
+            let status = unit.renderCycleFromGraph(
                 timestamp: callTime, frameCount: frames, inputs: UnsafeBufferPointer(step.pointee.inputViews),
-                outputs: UnsafeBufferPointer(step.pointee.outputViews), midi: UnsafeBufferPointer(start: nil, count: 0), buffersStamp: stamp)
+                outputs: UnsafeBufferPointer(step.pointee.outputViews), midi: events, buffersStamp: stamp)
+            if let midi, midi.pointee.producesOutput { collectMIDIOutput(of: unit, into: midi, offset: offset) }
+            return status
         }
     }
 }

@@ -13,9 +13,9 @@ enum GraphTopology {
         var incoming: [GraphNode: Int] = [:]
         var outgoing: [GraphNode: [GraphNode]] = [:]
         for node in nodes { incoming[node] = 0 }
-        for connection in model.connections where connection.source != output && connection.destination != output {
-            incoming[connection.destination, default: 0] += 1
-            outgoing[connection.source, default: []].append(connection.destination)
+        for edge in edges(model) where edge.source != output && edge.destination != output {
+            incoming[edge.destination, default: 0] += 1
+            outgoing[edge.source, default: []].append(edge.destination)
         }
         var ready = nodes.filter { incoming[$0] == 0 }
         var order: [GraphNode] = []
@@ -36,20 +36,36 @@ enum GraphTopology {
         return order
     }
 
+    /// A dependency between two nodes: an audio or a MIDI connection, as errors name it.
+    private struct Edge {
+        var source: GraphNode
+        var destination: GraphNode
+        var description: String
+    }
+
+    /// Every audio connection, then every MIDI connection between two nodes.
+    private static func edges(_ model: GraphModel) -> [Edge] {
+        model.connections.map {
+            Edge(source: $0.source, destination: $0.destination,
+                 description: "\(model.label($0.source)) output \($0.sourceOutputBus) -> \(model.label($0.destination)) input \($0.destinationInputBus)")
+        } + model.midiConnections.compactMap { connection in
+            guard let source = connection.source.node, let destination = connection.destination.node else { return nil }
+            return Edge(source: source, destination: destination, description: "\(model.label(source)) MIDI -> \(model.label(destination))")
+        }
+    }
+
     /// One cycle among `remaining` (each of which lies on or after a cycle), as connections.
     private static func describeCycle(_ model: GraphModel, among remaining: Set<GraphNode>) -> String {
         guard var node = model.order.first(where: remaining.contains) else { return "?" }
-        var path: [GraphConnection] = []
+        let edges = edges(model)
+        var path: [Edge] = []
         var seen: [GraphNode: Int] = [:]
         while seen[node] == nil {
             seen[node] = path.count
-            guard let next = model.connections.first(where: { $0.source == node && remaining.contains($0.destination) }) else { break }
+            guard let next = edges.first(where: { $0.source == node && remaining.contains($0.destination) }) else { break }
             path.append(next)
             node = next.destination
         }
-        let cycle = path[(seen[node] ?? 0)...]
-        return cycle.map {
-            "\(model.label($0.source)) output \($0.sourceOutputBus) -> \(model.label($0.destination)) input \($0.destinationInputBus)"
-        }.joined(separator: ", ")
+        return path[(seen[node] ?? 0)...].map(\.description).joined(separator: ", ")
     }
 }

@@ -39,6 +39,9 @@ struct PlanCompiler {
         var connectionDelay: [GraphConnection: Int] = [:]
         var blockRequirement: [GraphNode: BlockSizeRequirement] = [:]
         var latency = 0
+        /// The MIDI connections the plan routes: the model's, plus the graph's MIDI input to
+        /// each node that takes MIDI and has no source when the model routes the input nowhere.
+        var midiConnections: [MIDIConnection] = []
     }
 
     let model: GraphModel
@@ -85,6 +88,11 @@ struct PlanCompiler {
             ready[node] = time + latency
         }
         func readyTime(_ node: GraphNode) -> Int { node == outputNode ? 0 : ready[node] ?? 0 }
+
+        report.midiConnections = try Self.midiRoutes(model, order: order)
+        let midiNodes = Set(order.filter { node in
+            model.nodes[node]!.unit!.producesMIDIOutput || report.midiConnections.contains { $0.destination == .node(node) }
+        })
 
         // Callbacks, in a fixed order.
         let callbackEndpoints = model.inputCallbacks.keys.sorted { ($0.node, $0.bus) < ($1.node, $1.bus) }
@@ -195,9 +203,10 @@ struct PlanCompiler {
             plan.steps.initializeElement(at: index, to: PlanStep(
                 node: node, unit: unit, runtime: runtime, viewPlacement: placement, inputViews: inputViews, outputViews: outputViews,
                 inputs: inputs, outputs: planOutputs, latency: latency, bypassDelays: bypassDelays,
-                needsPowerOfTwo: requirement == .powerOfTwo, adapter: adapter))
+                needsPowerOfTwo: requirement == .powerOfTwo, adapter: adapter, hasMIDI: midiNodes.contains(node)))
             plan.stepIndexByNode[Int(node.rawValue)] = Int32(index)
         }
+        resolveMIDI(report.midiConnections, nodes: midiNodes, in: plan)
 
         if let outputNode, let unit = model.nodes[outputNode]?.unit, unit.elementCount(.input) > 0 {
             plan.retain(unit)
@@ -213,5 +222,81 @@ struct PlanCompiler {
             plan.sinkBinding = CallerBinding(table: sink.base, channels: sink.channels, in: plan)
         }
         return (plan, reuse, report)
+    }
+
+    /// The MIDI connections to route, checked: every source sends MIDI and every
+    /// destination takes it. Without a connection from the graph's MIDI input, the input
+    /// goes to each node that takes MIDI and has no MIDI source (the first MIDI consumers
+    /// of a chain; every instrument of a graph without MIDI connections).
+    static func midiRoutes(_ model: GraphModel, order: [GraphNode]) throws(AudioUnitError) -> [MIDIConnection] {
+        var routes = model.midiConnections
+        for connection in routes {
+            if let node = connection.source.node, let unit = model.nodes[node]?.unit, !unit.producesMIDIOutput {
+                throw AudioUnitError(.invalidPropertyValue, "\(model.label(node)) sends no MIDI; it cannot feed \(describe(connection.destination, in: model))")
+            }
+            if let node = connection.destination.node, let unit = model.nodes[node]?.unit, !unit.acceptsMIDIInput {
+                throw AudioUnitError(.invalidPropertyValue, "\(model.label(node)) takes no MIDI; \(describe(connection.source, in: model)) cannot feed it")
+            }
+        }
+        if !routes.contains(where: { $0.source == .graphInput }) {
+            for node in order where model.nodes[node]?.unit?.acceptsMIDIInput == true && !routes.contains(where: { $0.destination == .node(node) }) {
+                routes.append(MIDIConnection(source: .graphInput, destination: .node(node)))
+            }
+        }
+        return routes
+    }
+
+    /// A MIDI endpoint as errors and dumps name it.
+    static func describe(_ endpoint: MIDIEndpoint, in model: GraphModel) -> String {
+        switch endpoint {
+        case .graphInput: "the graph's MIDI input"
+        case .graphOutput: "the graph's MIDI output"
+        case .node(let node): model.label(node)
+        }
+    }
+
+    /// Gives each step in `nodes` its MIDI buffers, then points every MIDI destination (a
+    /// step, the graph's output) at its sources' buffers.
+    private func resolveMIDI(_ connections: [MIDIConnection], nodes: Set<GraphNode>, in plan: RenderPlan) {
+        guard !nodes.isEmpty || connections.contains(where: { $0.destination == .graphOutput }) else { return }
+        plan.routesMIDI = true
+        let capacity = 2 * AudioUnit.eventCapacity
+        var stepMIDI: [GraphNode: UnsafeMutablePointer<StepMIDI>] = [:]
+        for (index, node) in order.enumerated() where nodes.contains(node) {
+            let midi = plan.allocate(StepMIDI.self, count: 1).baseAddress!
+            midi.initialize(to: StepMIDI(
+                sources: plan.allocate(PlanMIDISource.self, count: connections.count { $0.destination == .node(node) }),
+                input: MIDIEventBuffer(capacity: capacity, storage: plan.allocate(MIDIEvent.self, count: capacity)),
+                output: MIDIEventBuffer(capacity: capacity, storage: plan.allocate(MIDIEvent.self, count: capacity)),
+                call: plan.allocate(MIDIEvent.self, count: capacity).baseAddress!,
+                producesOutput: model.nodes[node]!.unit!.producesMIDIOutput))
+            plan.stepMIDI[index] = midi
+            stepMIDI[node] = midi
+        }
+        func sources(into destination: MIDIEndpoint) -> [PlanMIDISource] {
+            connections.filter { $0.destination == destination }.compactMap { connection in
+                let events: UnsafeMutablePointer<MIDIEventBuffer>
+                switch connection.source {
+                case .graphInput: events = plan.midiInput
+                case .node(let node):
+                    guard let midi = stepMIDI[node] else { return nil }
+                    events = UnsafeMutableRawPointer(midi).advanced(by: MemoryLayout<StepMIDI>.offset(of: \.output)!).assumingMemoryBound(to: MIDIEventBuffer.self)
+                case .graphOutput: return nil
+                }
+                var table: UnsafePointer<UInt8>?
+                if connection.channels != .all {
+                    let storage = plan.allocate(UInt8.self, count: 16)
+                    _ = storage.initialize(from: connection.channels.table)
+                    table = UnsafePointer(storage.baseAddress!)
+                }
+                return PlanMIDISource(events: events, table: table)
+            }
+        }
+        for (node, midi) in stepMIDI {
+            _ = midi.pointee.sources.initialize(from: sources(into: .node(node)))
+        }
+        let outputs = sources(into: .graphOutput)
+        plan.midiOutputSources = plan.allocate(PlanMIDISource.self, count: outputs.count)
+        _ = plan.midiOutputSources.initialize(from: outputs)
     }
 }

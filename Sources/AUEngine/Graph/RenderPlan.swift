@@ -65,6 +65,8 @@ struct StepTraits: OptionSet, BitwiseCopyable {
     static let hasLatency = StepTraits(rawValue: 4)
     /// A `BlockAdapter` gives the unit fixed blocks.
     static let hasAdapter = StepTraits(rawValue: 8)
+    /// MIDI reaches the unit through the graph, or the unit sends MIDI (``RenderPlan/stepMIDI``).
+    static let hasMIDI = StepTraits(rawValue: 16)
 }
 
 /// One node in render order, with everything resolved: no look-up happens on the render
@@ -103,7 +105,8 @@ struct PlanStep {
         node: GraphNode, unit: AudioUnit, runtime: NodeRuntime, viewPlacement: UnsafeMutablePointer<ViewPlacement>,
         inputViews: UnsafeMutableBufferPointer<AudioBuffers>, outputViews: UnsafeMutableBufferPointer<AudioBuffers>,
         inputs: UnsafeMutableBufferPointer<PlanInput>, outputs: UnsafeMutableBufferPointer<PlanOutput>, latency: Int,
-        bypassDelays: UnsafeMutableBufferPointer<Unmanaged<DelayLine>?>, needsPowerOfTwo: Bool, adapter: Unmanaged<BlockAdapter>?
+        bypassDelays: UnsafeMutableBufferPointer<Unmanaged<DelayLine>?>, needsPowerOfTwo: Bool, adapter: Unmanaged<BlockAdapter>?,
+        hasMIDI: Bool
     ) {
         unitReference = Unmanaged.passUnretained(unit)
         runtimeReference = Unmanaged.passUnretained(runtime)
@@ -116,6 +119,7 @@ struct PlanStep {
         if needsPowerOfTwo { traits.insert(.needsPowerOfTwo) }
         if latency > 0 { traits.insert(.hasLatency) }
         if adapter != nil { traits.insert(.hasAdapter) }
+        if hasMIDI { traits.insert(.hasMIDI) }
         self.inputs = inputs
         self.outputs = outputs
         self.latency = latency
@@ -153,6 +157,14 @@ final class RenderPlan: @unchecked Sendable {
     let latency: Int
     /// Whether each node's render time is measured (for the dump).
     let measuresTime: Bool
+    /// The MIDI side of each step (by step index) that has ``StepTraits/hasMIDI``.
+    let stepMIDI: UnsafeMutableBufferPointer<UnsafeMutablePointer<StepMIDI>?>
+    /// The graph's MIDI input in the current slice (offsets within the slice).
+    let midiInput: UnsafeMutablePointer<MIDIEventBuffer>
+    /// What feeds the graph's MIDI output.
+    var midiOutputSources = UnsafeMutableBufferPointer<PlanMIDISource>(start: nil, count: 0)
+    /// Whether any MIDI travels through the plan (a MIDI connection, or a node that sends).
+    var routesMIDI = false
 
     /// The steps' tables, carved in step order so that one step's share cache lines.
     private let arena = RenderArena()
@@ -172,6 +184,10 @@ final class RenderPlan: @unchecked Sendable {
         stepIndexByNode.initialize(repeating: -1)
         self.latency = latency
         self.measuresTime = measuresTime
+        stepMIDI = arena.allocate(UnsafeMutablePointer<StepMIDI>?.self, count: steps)
+        stepMIDI.initialize(repeating: nil)
+        midiInput = arena.allocate(MIDIEventBuffer.self, count: 1).baseAddress!
+        midiInput.initialize(to: MIDIEventBuffer(capacity: 2 * AudioUnit.eventCapacity, storage: arena.allocate(MIDIEvent.self, count: 2 * AudioUnit.eventCapacity)))
     }
 
     deinit {

@@ -76,6 +76,18 @@ public final class ChainGraph: @unchecked Sendable {
             case .graphInput: continue
             }
         }
+        for connection in loaded.midiConnections {
+            func endpoint(_ end: LoadedEndpoint) -> MIDIEndpoint {
+                switch end {
+                case .graphInput: .graphInput
+                case .graphOutput: .graphOutput
+                case .node(let index, _): .node(nodes[index].node)
+                }
+            }
+            try graph.connectMIDI(
+                endpoint(connection.source), to: endpoint(connection.destination),
+                channels: MIDIChannelMap(accepted: connection.channels.accepted, target: connection.channels.target))
+        }
         for node in bypassed { try graph.setBypass(true, for: node) }
         try graph.initialize()
         self.graph = graph

@@ -119,12 +119,12 @@ public final class BatchRenderer: @unchecked Sendable {
             defer { buildLock.withLock { _ in chain.dispose() } }
             let watch = watchdog?.watch(chain, job: job.input, cancellation: cancellation)
             defer { watch?.stop() }
-            if song != nil && chain.instruments.isEmpty {
-                throw AudioUnitError(.invalidFile, "a MIDI file needs an instrument (a unit of type aumu) in the chain, and '\(loaded.preset.name)' has none")
+            if song != nil && !chain.graph.takesMIDIInput {
+                throw AudioUnitError(.invalidFile, "a MIDI file needs a unit that takes MIDI in the chain (an instrument, aumu, or a MIDI processor, aumi), and '\(loaded.preset.name)' has none")
             }
             try LatencyPriming.prime(chain, blockSize: settings.blockSize)
             let input: any OfflineSource = if let song {
-                MIDIFileSource(song, sampleRate: rate, instruments: chain.instruments)
+                MIDIFileSource(song, sampleRate: rate, graph: chain.graph)
             } else {
                 try OfflineFileRenderer.audioInput(job, chain: chain, settings: settings)
             }

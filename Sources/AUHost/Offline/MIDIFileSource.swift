@@ -1,26 +1,27 @@
 import AUCore
+import AUEngine
 import AUFiles
 
-/// A Standard MIDI File as an offline render's input: each block's events go to every
-/// instrument (`aumu`) of the chain at their frames, before the block renders; the audio
-/// input is silence. The render lasts the file's duration (plus the tail). Events past
-/// what an instrument takes in one cycle (``AudioUnit/eventCapacity``, a chord of hundreds
-/// of notes) are dropped and counted, not an error.
-/// - Thread: [control] the job's thread (``AudioUnit/sendMIDIEvent(_:)`` from the thread that then renders
+/// A Standard MIDI File as an offline render's input: each block's events go to the
+/// graph's MIDI input at their frames, before the block renders (the graph routes them: to
+/// the chain's first MIDI consumers unless the preset says otherwise); the audio input is
+/// silence. The render lasts the file's duration (plus the tail). Events past what the
+/// graph takes in one cycle (``AudioUnit/eventCapacity``, a chord of hundreds of notes)
+/// are dropped and counted, not an error.
+/// - Thread: [control] the job's thread (``AudioGraph/sendMIDIEvent(_:)`` from the thread that then renders
 ///   the block, as the offline driver plays both parts).
 final class MIDIFileSource: OfflineSource {
     let totalFrames: Int
-    /// Events an instrument could not take (its queue for the cycle was full).
+    /// Events the graph could not take (its queue for the cycle was full).
     private(set) var droppedEvents = 0
     private let events: [(frame: Int, event: MIDIEvent)]
-    private let instruments: [AudioUnit]
+    private let graph: AudioGraph
     private var next = 0
     private var position = 0
 
-    /// Plays `song` at `sampleRate` through `instruments` (at least one).
-    init(_ song: StandardMIDIFile, sampleRate: Double, instruments: [AudioUnit]) {
-        precondition(!instruments.isEmpty, "a MIDI file needs an instrument")
-        self.instruments = instruments
+    /// Plays `song` at `sampleRate` into `graph`'s MIDI input.
+    init(_ song: StandardMIDIFile, sampleRate: Double, graph: AudioGraph) {
+        self.graph = graph
         events = song.events.map { timed in
             (Int((timed.seconds * sampleRate).rounded()), MIDIEvent(offset: 0, status: timed.status, data1: timed.data1, data2: timed.data2))
         }
@@ -33,13 +34,7 @@ final class MIDIFileSource: OfflineSource {
         while next < events.count, events[next].frame < end {
             var event = events[next].event
             event.offset = Int32(max(0, events[next].frame - position))
-            for instrument in instruments {
-                do {
-                    try instrument.sendMIDIEvent(event)
-                } catch where error.code == .cannotDoInCurrentContext {
-                    droppedEvents += 1
-                }
-            }
+            if !graph.sendMIDIEvent(event) { droppedEvents += 1 }
             next += 1
         }
         position = end

@@ -11,6 +11,8 @@ struct DecodedPreset {
     var routingPaths: [JSONPath]
     /// The routing was read without problems (so "not connected" is worth checking).
     var isRoutingComplete: Bool
+    /// Parallel to `preset.midi`: where each MIDI connection was written.
+    var midiPaths: [JSONPath]
 
     /// A preset made in code: every part usable, paths by position.
     init(_ preset: ChainPreset) {
@@ -22,13 +24,15 @@ struct DecodedPreset {
         case .connections(let connections): routingPaths = connections.indices.map { JSONPath.root.key("connections").index($0) }
         }
         isRoutingComplete = true
+        midiPaths = preset.midi.indices.map { JSONPath.root.key("midi").index($0) }
     }
 
-    init(preset: ChainPreset, isNodeUsable: [Bool], hasAllNodeIDs: Bool, routingPaths: [JSONPath], isRoutingComplete: Bool) {
+    init(preset: ChainPreset, isNodeUsable: [Bool], hasAllNodeIDs: Bool, routingPaths: [JSONPath], isRoutingComplete: Bool, midiPaths: [JSONPath]) {
         self.preset = preset
         self.isNodeUsable = isNodeUsable
         self.hasAllNodeIDs = hasAllNodeIDs
         self.routingPaths = routingPaths
         self.isRoutingComplete = isRoutingComplete
+        self.midiPaths = midiPaths
     }
 }

@@ -18,6 +18,8 @@ public struct LoadedPreset: Sendable {
     public let nodes: [LoadedNode]
     /// Every connection, the `chain` form expanded; in file order.
     public let connections: [LoadedConnection]
+    /// Every MIDI connection: those a `chain` implies, then the `midi` list's.
+    public let midiConnections: [LoadedMIDIConnection]
 
     /// The node with this id, if any.
     /// - Thread: [control]

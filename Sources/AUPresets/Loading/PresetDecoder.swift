@@ -83,10 +83,62 @@ struct PresetDecoder {
         case (nil, nil):
             problems.add(.missingKey, path.key("chain"), "missing required key; expected \"chain\" (node ids in order) or \"connections\" (pairs of \"node:bus\")")
         }
-        let preset = ChainPreset(name: name, description: description, sampleRate: sampleRate, nodes: nodes, routing: routing)
+        let isRoutingComplete = problems.problems.count == countBefore
+        let (midi, midiPaths) = members["midi"].map { decodeMIDI($0) } ?? ([], [])
+        let preset = ChainPreset(name: name, description: description, sampleRate: sampleRate, nodes: nodes, routing: routing, midi: midi)
         return DecodedPreset(
             preset: preset, isNodeUsable: isNodeUsable, hasAllNodeIDs: hasAllNodeIDs, routingPaths: routingPaths,
-            isRoutingComplete: problems.problems.count == countBefore)
+            isRoutingComplete: isRoutingComplete, midiPaths: midiPaths)
+    }
+
+    /// The `midi` list: `["from", "to"]` pairs, or objects with `from`, `to`, and optional
+    /// `channels` (`"1-8"`, `"10"`, `"1,3,5-7"`) and `channel` (1–16).
+    private mutating func decodeMIDI(_ list: JSONNode) -> ([PresetMIDIConnection], [JSONPath]) {
+        let path = JSONPath.root.key("midi")
+        let expected = "an array of MIDI connections ([\"from\", \"to\"] or {\"from\", \"to\", \"channels\", \"channel\"})"
+        guard let elements = array(list, path, what: expected) else { return ([], []) }
+        var connections: [PresetMIDIConnection] = []
+        var paths: [JSONPath] = []
+        for (index, element) in elements.enumerated() {
+            let entryPath = path.index(index)
+            var connection: PresetMIDIConnection?
+            switch element.value {
+            case .array(let pair):
+                guard pair.count == 2 else {
+                    problems.add(.badConnection, entryPath, "expected a pair [\"from\", \"to\"], found \(pair.count) element\(pair.count == 1 ? "" : "s")")
+                    continue
+                }
+                if let from = string(pair[0], entryPath.index(0), what: "a node id or \"input\""),
+                   let to = string(pair[1], entryPath.index(1), what: "a node id or \"output\"") {
+                    connection = PresetMIDIConnection(from: from, to: to)
+                }
+            case .object:
+                guard let members = object(element, entryPath, keys: ["from", "to", "channels", "channel"], what: "a MIDI connection") else { continue }
+                let from = required(members, "from", at: entryPath, what: "a node id or \"input\"").flatMap { string($0, entryPath.key("from"), what: "a node id or \"input\"") }
+                let to = required(members, "to", at: entryPath, what: "a node id or \"output\"").flatMap { string($0, entryPath.key("to"), what: "a node id or \"output\"") }
+                let channels = members["channels"].flatMap { string($0, entryPath.key("channels"), what: "channels such as \"1-8\" or \"10\"") }
+                var channel: Int?
+                if let node = members["channel"], let number = number(node, entryPath.key("channel"), what: "a MIDI channel in 1...16") {
+                    if number == number.rounded(), (1...16).contains(number) {
+                        channel = Int(number)
+                    } else {
+                        problems.add(.invalidValue, entryPath.key("channel"), "expected a MIDI channel in 1...16, found \(formatNumber(number))")
+                    }
+                }
+                if let channels, PresetMIDIConnection(from: "", to: "", channels: channels).channelBits == nil {
+                    problems.add(.invalidValue, entryPath.key("channels"), "expected channels in 1...16 such as \"1-8\", \"10\" or \"1,3,5-7\", found \(quoted(channels))")
+                    continue
+                }
+                if let from, let to { connection = PresetMIDIConnection(from: from, to: to, channels: channels, channel: channel) }
+            default:
+                problems.add(.wrongType, entryPath, "expected a MIDI connection ([\"from\", \"to\"] or an object), found \(element.foundDescription)")
+            }
+            if let connection {
+                connections.append(connection)
+                paths.append(entryPath)
+            }
+        }
+        return (connections, paths)
     }
 
     /// A node, whether it can be checked further, and whether its id was read.

@@ -89,7 +89,9 @@ public struct PresetLoader: Sendable {
         var routing = RoutingValidator(
             nodes: zip(preset.nodes, results).map { RoutingValidator.Node(id: $0.id, unit: $1.unit) },
             hasAllNodeIDs: decoded.hasAllNodeIDs, graphInputBuses: graphInputBuses, graphOutputBuses: graphOutputBuses)
-        let connections = routing.validate(preset.routing, paths: decoded.routingPaths, isComplete: decoded.isRoutingComplete, problems: &problems)
+        let (connections, midiConnections) = routing.validate(
+            preset.routing, paths: decoded.routingPaths, isComplete: decoded.isRoutingComplete, midi: preset.midi, midiPaths: decoded.midiPaths,
+            problems: &problems)
         for (index, counts) in routing.elementCounts { results[index].settings.elementCounts = counts }
 
         var overrideProblems: [PresetProblem] = []
@@ -124,6 +126,6 @@ public struct PresetLoader: Sendable {
                 id: preset.nodes[index].id, reference: preset.nodes[index].unit, component: results[index].component!,
                 unit: results[index].unit!, settings: results[index].settings)
         }
-        return LoadedPreset(file: problems.file, preset: preset, nodes: nodes, connections: connections)
+        return LoadedPreset(file: problems.file, preset: preset, nodes: nodes, connections: connections, midiConnections: midiConnections)
     }
 }

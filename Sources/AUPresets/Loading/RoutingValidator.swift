@@ -1,9 +1,12 @@
 import AUCore
 
-/// Checks a preset's `chain` or `connections` against the nodes' units: every end names a
-/// node (or `input` / `output` on the right side), every bus exists — growing a unit's bus
-/// count when the unit allows it —, each input bus is fed once, there is no cycle, and
-/// every node is connected. Produces the connections in terms of node indexes.
+/// Checks a preset's `chain` or `connections`, and its `midi` list, against the nodes'
+/// units: every end names a node (or `input` / `output` on the right side), every bus
+/// exists — growing a unit's bus count when the unit allows it —, each input bus is fed
+/// once, MIDI goes from a unit that sends it to one that takes it, there is no cycle
+/// (through audio and MIDI), and every node is connected. In a `chain`, a node that sends
+/// MIDI feeds the next node when that one takes MIDI. Produces the connections in terms of
+/// node indexes.
 /// - Thread: [control]
 struct RoutingValidator {
     /// A node as the routing sees it: its id and, when it could be made, its instance.
@@ -35,11 +38,14 @@ struct RoutingValidator {
         var path: JSONPath
         var sourcePath: JSONPath
         var destinationPath: JSONPath
+        /// A MIDI connection (`input` and `output` are then the graph's MIDI ends).
+        var midi: LoadedMIDIConnection.Channels?
     }
 
     mutating func validate(
-        _ routing: PresetRouting, paths: [JSONPath], isComplete: Bool, problems: inout ProblemCollector
-    ) -> [LoadedConnection] {
+        _ routing: PresetRouting, paths: [JSONPath], isComplete: Bool, midi: [PresetMIDIConnection], midiPaths: [JSONPath],
+        problems: inout ProblemCollector
+    ) -> (audio: [LoadedConnection], midi: [LoadedMIDIConnection]) {
         let countBefore = problems.problems.count
         var edges: [Edge]
         let routingPath: JSONPath
@@ -51,13 +57,15 @@ struct RoutingValidator {
             routingPath = JSONPath.root.key("connections")
             edges = connectionEdges(connections, paths: paths, problems: &problems)
         }
-        edges = checkBuses(edges, problems: &problems)
-        edges = checkSingleFeed(edges, problems: &problems)
-        edges = checkCycles(edges, problems: &problems)
+        edges += midiEdges(midi, paths: midiPaths, implied: edges.filter { $0.midi != nil }, problems: &problems)
+        let audio = checkSingleFeed(checkBuses(edges.filter { $0.midi == nil }, problems: &problems), problems: &problems)
+        edges = checkCycles(audio + edges.filter { $0.midi != nil }, problems: &problems)
         if isComplete && hasAllNodeIDs && problems.problems.count == countBefore {
             checkConnected(edges, routingPath: routingPath, problems: &problems)
         }
-        return edges.map { LoadedConnection(source: $0.source, destination: $0.destination) }
+        return (
+            edges.filter { $0.midi == nil }.map { LoadedConnection(source: $0.source, destination: $0.destination) },
+            edges.compactMap { edge in edge.midi.map { LoadedMIDIConnection(source: edge.source, destination: edge.destination, channels: $0) } })
     }
 
     private func name(_ index: Int) -> String { nodes[index].unit.map { "'\($0.name)'" } ?? "node '\(nodes[index].id)'" }
@@ -93,24 +101,37 @@ struct RoutingValidator {
         // A graph without input buses (a synth patch run live) feeds nothing from input.
         var previous: LoadedEndpoint? = graphInputBuses > 0 ? .graphInput(bus: 0) : nil
         var previousID = PresetEndpoint.inputName
+        var midiSource: Int?
         for (offset, item) in items.enumerated() {
             let unit = nodes[item.index].unit
             let inputs = unit?.elementCount(.input) ?? 1
+            let fedByMIDI = midiSource != nil && unit?.acceptsMIDIInput == true
+            if let midiSource, fedByMIDI {
+                edges.append(Edge(
+                    source: .node(midiSource, bus: 0), destination: .node(item.index, bus: 0), path: item.path, sourcePath: item.path,
+                    destinationPath: item.path, midi: .all))
+            }
             if let source = previous {
                 if inputs > 0 {
                     edges.append(Edge(source: source, destination: .node(item.index, bus: 0), path: item.path, sourcePath: item.path, destinationPath: item.path))
-                } else if offset > 0 {
+                } else if offset > 0 && !fedByMIDI {
                     problems.add(.badConnection, item.path,
                                  "\(name(item.index)) has no input bus, so it cannot follow '\(previousID)'; expected a unit with an input here (a generator can only start a chain)")
                 }
             }
+            let sendsMIDI = unit?.producesMIDIOutput == true
             if let unit, unit.elementCount(.output) == 0 {
-                problems.add(.badConnection, item.path, "\(name(item.index)) has no output bus; expected a unit with an output here")
+                if !sendsMIDI { problems.add(.badConnection, item.path, "\(name(item.index)) has no output bus; expected a unit with an output here") }
                 previous = nil
             } else {
                 previous = .node(item.index, bus: 0)
             }
+            midiSource = sendsMIDI ? item.index : nil
             previousID = nodes[item.index].id
+        }
+        // A chain that ends in a node that sends MIDI ends at the graph's MIDI output.
+        if let midiSource, let path = items.last?.path {
+            edges.append(Edge(source: .node(midiSource, bus: 0), destination: .graphOutput(bus: 0), path: path, sourcePath: path, destinationPath: path, midi: .all))
         }
         if let source = previous {
             let path = items.last?.path ?? JSONPath.root.key("chain")
@@ -166,6 +187,59 @@ struct RoutingValidator {
             }
             return .node(index, bus: end.bus)
         }
+    }
+
+    /// The `midi` list's connections: ends that exist, a source that sends MIDI and a
+    /// destination that takes it, each pair once (a `chain` may already imply it).
+    private func midiEdges(_ list: [PresetMIDIConnection], paths: [JSONPath], implied: [Edge], problems: inout ProblemCollector) -> [Edge] {
+        var edges: [Edge] = []
+        var seen = Set(implied.map { "\(describe($0.source)) \(describe($0.destination))" })
+        for (connection, path) in zip(list, paths) {
+            let source = midiEnd(connection.from, path.key("from"), asSource: true, problems: &problems)
+            let destination = midiEnd(connection.to, path.key("to"), asSource: false, problems: &problems)
+            guard let source, let destination, let bits = connection.channelBits else { continue }
+            guard source != destination else {
+                problems.add(.cycle, path, "node \(quoted(connection.from)) cannot send MIDI to itself; expected MIDI to flow one way, without cycles")
+                continue
+            }
+            guard seen.insert("\(describe(source)) \(describe(destination))").inserted else {
+                problems.add(.badConnection, path, "\(quoted(connection.from)) already sends MIDI to \(quoted(connection.to)); expected each MIDI connection once")
+                continue
+            }
+            edges.append(Edge(
+                source: source, destination: destination, path: path, sourcePath: path.key("from"), destinationPath: path.key("to"),
+                midi: LoadedMIDIConnection.Channels(accepted: bits, target: connection.channel)))
+        }
+        return edges
+    }
+
+    /// One end of a MIDI connection: `input` as a source, `output` as a destination, or a
+    /// node that sends MIDI (a source) or takes it (a destination).
+    private func midiEnd(_ id: String, _ path: JSONPath, asSource sends: Bool, problems: inout ProblemCollector) -> LoadedEndpoint? {
+        switch (id, sends) {
+        case (PresetEndpoint.inputName, true): return .graphInput(bus: 0)
+        case (PresetEndpoint.outputName, false): return .graphOutput(bus: 0)
+        case (PresetEndpoint.inputName, false), (PresetEndpoint.outputName, true):
+            let role = sends ? "a node or input as the source" : "a node or output as the destination"
+            problems.add(.badConnection, path, "\(id) is where MIDI \(id == PresetEndpoint.inputName ? "enters" : "leaves") the graph; expected \(role)")
+            return nil
+        default: break
+        }
+        guard let index = indexByID[id] else {
+            if hasAllNodeIDs { problems.add(.badConnection, path, unknownNodeMessage(id)) }
+            return nil
+        }
+        if let unit = nodes[index].unit {
+            if sends && !unit.producesMIDIOutput {
+                problems.add(.badConnection, path, "\(name(index)) sends no MIDI; expected a unit with a MIDI output (a MIDI processor, aumi) or input")
+                return nil
+            }
+            if !sends && !unit.acceptsMIDIInput {
+                problems.add(.badConnection, path, "\(name(index)) takes no MIDI; expected a unit with a MIDI input (an instrument, aumu, or a MIDI processor, aumi) or output")
+                return nil
+            }
+        }
+        return .node(index, bus: 0)
     }
 
     // MARK: - Checks
@@ -257,7 +331,7 @@ struct RoutingValidator {
                 case .visiting?:
                     closing.insert(edge)
                     let loop = stack[stack.lastIndex(of: to)!...].map { nodes[$0].id } + [nodes[to].id]
-                    problems.add(.cycle, edges[edge].path, "cycle \(loop.joined(separator: " -> ")); expected audio to flow one way, without cycles")
+                    problems.add(.cycle, edges[edge].path, "cycle \(loop.joined(separator: " -> ")); expected audio and MIDI to flow one way, without cycles")
                 case .done?:
                     break
                 case nil:
@@ -276,7 +350,7 @@ struct RoutingValidator {
         var reachesOutput: Set<Int> = []
         var frontier = edges.filter { if case .graphOutput = $0.destination { true } else { false } }
         if frontier.isEmpty {
-            problems.add(.notConnected, routingPath, "nothing reaches output; expected a connection into output:0")
+            problems.add(.notConnected, routingPath, "nothing reaches output; expected a connection into output:0 (or MIDI into output)")
         }
         while let edge = frontier.popLast() {
             guard case .node(let index, _) = edge.source, reachesOutput.insert(index).inserted else { continue }
@@ -295,7 +369,7 @@ struct RoutingValidator {
                 problems.add(.notConnected, path, "node '\(node.id)' is not connected; expected it in \(form)")
             } else if !reachesOutput.contains(index) {
                 problems.add(.notConnected, path, "nothing from node '\(node.id)' reaches output; expected a path from it to output")
-            } else if !isFed.contains(index), let unit = node.unit, unit.elementCount(.input) > 0 {
+            } else if !isFed.contains(index), let unit = node.unit, unit.elementCount(.input) > 0, !unit.acceptsMIDIInput {
                 problems.add(.notConnected, path, "nothing feeds node '\(node.id)'; expected a connection into one of its \(unit.elementCount(.input)) input bus(es)")
             }
         }

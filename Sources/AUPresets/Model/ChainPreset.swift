@@ -11,7 +11,7 @@ public struct ChainPreset: Hashable, Sendable {
     public static let schemaVersion = 1
 
     /// The top-level keys of a version 1 file, in the order a save writes them.
-    public static let keys = ["auhost", "name", "description", "sampleRate", "nodes", "chain", "connections"]
+    public static let keys = ["auhost", "name", "description", "sampleRate", "nodes", "chain", "connections", "midi"]
 
     /// The rates a chain may run at, 8 kHz to 768 kHz: below and above them plugins stop
     /// working (some loop forever at a rate near zero), so a preset's `sampleRate`, an
@@ -26,14 +26,21 @@ public struct ChainPreset: Hashable, Sendable {
     public var sampleRate: Double?
     public var nodes: [PresetNode]
     public var routing: PresetRouting
+    /// MIDI connections besides those a `chain` implies (a node that sends MIDI feeds the
+    /// next node that takes it).
+    public var midi: [PresetMIDIConnection]
 
     /// - Thread: [any]
-    public init(name: String, description: String? = nil, sampleRate: Double? = nil, nodes: [PresetNode], routing: PresetRouting) {
+    public init(
+        name: String, description: String? = nil, sampleRate: Double? = nil, nodes: [PresetNode], routing: PresetRouting,
+        midi: [PresetMIDIConnection] = []
+    ) {
         self.name = name
         self.description = description
         self.sampleRate = sampleRate
         self.nodes = nodes
         self.routing = routing
+        self.midi = midi
     }
 
     /// The node with this id, if any.

@@ -33,6 +33,17 @@ public enum PresetWriter {
                 JSONWriter.node(.array([JSONWriter.node(.string(connection.source.description)), JSONWriter.node(.string(connection.destination.description))]))
             })))
         }
+        if !preset.midi.isEmpty {
+            members.append(("midi", .array(preset.midi.map { connection in
+                guard !connection.isPlain else {
+                    return JSONWriter.node(.array([JSONWriter.node(.string(connection.from)), JSONWriter.node(.string(connection.to))]))
+                }
+                var fields: [(String, JSONNode.Value)] = [("from", .string(connection.from)), ("to", .string(connection.to))]
+                if let channels = connection.channels { fields.append(("channels", .string(channels))) }
+                if let channel = connection.channel { fields.append(("channel", .number(Double(channel)))) }
+                return JSONWriter.node(JSONWriter.object(fields))
+            })))
+        }
         return JSONWriter.write(JSONWriter.node(JSONWriter.object(members)))
     }
 
