@@ -7,10 +7,16 @@ import AULV2
 /// (`lv2:reportsLatency`), so a fresh graph counts it as 0 and the offline driver would
 /// not compensate it, nor would a live chain tell JACK. The offline driver
 /// (`BatchRenderer`) and the live one (`LiveChain`) both prime. When the chain holds LV2
-/// units, ``prime(_:blockSize:)`` renders one cycle of silence, then uninitializes and
-/// initializes the graph again: the units start
-/// over from a clean state (new LV2 instances), and the plan is compiled with the latency
-/// each unit reported — the graph's `latencyFrames` and its compensation delays include it.
+/// units, ``prime(_:blockSize:)`` renders one cycle of silence; delivering its
+/// notifications makes the graph follow the latencies the units reported (a new plan whose
+/// `latencyFrames` and compensation delays include them); then every unit is reset
+/// (`AudioUnitReset`: an LV2 plugin is deactivated and activated again), so the real first
+/// cycle starts from a clean state.
+///
+/// The instances are kept, not freed and made again: some plugins start threads when they
+/// are instantiated or first run, and freeing them at once races those threads — two
+/// Guitarix convolvers (GxAmplifier-X, GxCabinet) crashed in libzita-convolver about one
+/// start in 300 when the primed instances were freed and replaced.
 /// - Thread: [control] (it plays the render thread for the one silent cycle).
 enum LatencyPriming {
     /// Primes `chain` (initialized, not yet rendered) when it holds LV2 units; leaves it started.
@@ -24,11 +30,9 @@ enum LatencyPriming {
             frameCount: blockSize, timestamp: RenderTimestamp(sampleTime: 0), input: input.buffers(), output: output.buffers())
         guard status == 0 else { throw AudioUnitError(status: status, context: "the chain failed to render a first cycle") }
         chain.graph.dispatchPendingNotifications()
-        chain.graph.uninitialize()
-        try chain.graph.initialize()
-        // The units start over: a fault of the silent cycle (NaN) belongs to no output,
-        // and a node muted for it would stay silent with nothing reported.
+        for node in chain.nodes { try node.unit.reset() }
+        // A fault of the silent cycle (NaN) belongs to no output, and a node muted for it
+        // would stay silent with nothing reported.
         for node in chain.nodes where chain.graph.isFaulted(node.node) { try chain.graph.clearFault(node.node) }
-        try chain.graph.start()
     }
 }
