@@ -35,6 +35,9 @@ public struct StandardMIDIFileWriter: Sendable {
     /// Messages given to ``append(frame:status:data1:data2:)`` and not written (not channel
     /// messages, or with a data byte above 127).
     public private(set) var skippedEventCount = 0
+    /// Messages appended and to be written.
+    /// - Thread: [any]
+    public var eventCount: Int { events.count }
     private var events: [Event] = []
     /// False once a message was appended before an earlier-appended one's frame.
     private var isInTimeOrder = true

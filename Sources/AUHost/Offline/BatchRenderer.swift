@@ -122,6 +122,9 @@ public final class BatchRenderer: @unchecked Sendable {
             if song != nil && !chain.graph.takesMIDIInput {
                 throw AudioUnitError(.invalidFile, "a MIDI file needs a unit that takes MIDI in the chain (an instrument, aumu, or a MIDI processor, aumi), and '\(loaded.preset.name)' has none")
             }
+            if settings.midiOutputFile != nil && !chain.graph.sendsMIDIOutput {
+                throw AudioUnitError(.invalidPropertyValue, "--midi-out: nothing in '\(loaded.preset.name)' sends MIDI to the graph's MIDI output; expected a chain that ends in a unit that sends MIDI, or a \"midi\" connection to \"output\"")
+            }
             try LatencyPriming.prime(chain, blockSize: settings.blockSize)
             let input: any OfflineSource = if let song {
                 MIDIFileSource(song, sampleRate: rate, graph: chain.graph)

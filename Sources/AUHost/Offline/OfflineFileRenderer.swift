@@ -42,6 +42,11 @@ final class OfflineFileRenderer {
     private var faults: [String] = []
     /// Non-finite samples found in the input (replaced by silence), and the first one's frame.
     private var nonFiniteInput = (count: 0, firstFrame: 0)
+    /// What reaches the graph's MIDI output, with `--midi-out`, and where it goes.
+    private var midiOutput: StandardMIDIFileWriter?
+    private let midiOutputFile: String?
+    private let overwrite: Bool
+    private let otherInputs: [String]
     /// How many faults a report lists; the render thread records one per node and fault.
     static let reportedFaults = 10
     /// Cycles between two collections of the render thread's notices (the graph's notice
@@ -61,6 +66,10 @@ final class OfflineFileRenderer {
         self.chain = chain
         self.input = input
         blockSize = settings.blockSize
+        midiOutputFile = settings.midiOutputFile
+        midiOutput = settings.midiOutputFile.map { _ in StandardMIDIFileWriter(sampleRate: chain.sampleRate) }
+        overwrite = settings.overwrite
+        self.otherInputs = otherInputs
         self.fileSampleRate = fileSampleRate
         let threaded = settings.overlapsFileWork
         let file: AudioFileOutput
@@ -126,6 +135,7 @@ final class OfflineFileRenderer {
             try renderLoop(cancellation: cancellation, progress: progress)
             collectFaults()
             let levels = try output.finish()
+            let midiSummary = try writeMIDIOutput(endFrame: levels.frames)
             var report = RenderReport(
                 job: job, sampleRate: fileSampleRate, channels: levels.channels.count, frames: levels.frames,
                 chainSampleRate: chain.sampleRate, chainChannels: chain.outputChannels, latencyFrames: chain.latencyFrames,
@@ -133,6 +143,7 @@ final class OfflineFileRenderer {
             report.instrumentGotNoMIDI = !(input is MIDIFileSource) && !chain.takesAudioInput && !chain.instruments.isEmpty
             report.droppedMIDIEvents = (input as? MIDIFileSource)?.droppedEvents ?? 0
             report.faults = faults
+            report.midiOutputSummary = midiSummary
             if nonFiniteInput.count > 0 {
                 report.faults.insert(
                     "\(job.input): \(nonFiniteInput.count) NaN or infinite sample\(nonFiniteInput.count == 1 ? "" : "s") in the input, the first at frame \(nonFiniteInput.firstFrame); rendered as silence",
@@ -175,6 +186,11 @@ final class OfflineFileRenderer {
             guard status == 0 else {
                 throw AudioUnitError(status: status, context: "the chain failed to render at frame \(rendered)")
             }
+            if midiOutput != nil {
+                for event in chain.graph.midiOutputFromRender {
+                    midiOutput?.append(frame: Int64(rendered) + Int64(event.offset), status: event.status, data1: event.data1, data2: event.data2)
+                }
+            }
             // Frames still inside the chain's latency belong to no output frame.
             var offset = min(blockSize, max(0, latency - rendered))
             rendered += blockSize
@@ -195,6 +211,15 @@ final class OfflineFileRenderer {
                 progress(done)
             }
         }
+    }
+
+    /// Writes what reached the graph's MIDI output (`--midi-out`), the file as long as the
+    /// audio; its summary line, or nil without `--midi-out`.
+    private func writeMIDIOutput(endFrame: Int) throws(AudioUnitError) -> String? {
+        guard let midiOutput, let path = midiOutputFile else { return nil }
+        try midiOutput.write(to: path, overwrite: overwrite, inputs: [job.input, job.output] + otherInputs, endFrame: Int64(endFrame))
+        let count = midiOutput.eventCount
+        return "\(job.input) -> \(path): \(count) MIDI event\(count == 1 ? "" : "s"), a Standard MIDI File at \(60_000_000 / midiOutput.microsecondsPerQuarter) BPM, \(midiOutput.ticksPerQuarter) ticks per quarter note"
     }
 
     /// Takes the render thread's notices and keeps the faults among them for the report.

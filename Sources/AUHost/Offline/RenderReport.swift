@@ -29,6 +29,8 @@ public struct RenderReport: Sendable {
     /// Faults of the chain (a node muted for NaN or infinity, a failed render) and NaN or
     /// infinity in the input, each one line naming the node or file and the frame.
     public var faults: [String] = []
+    /// `in.wav -> out.mid: 24 MIDI events` when `--midi-out` wrote a file.
+    public var midiOutputSummary: String?
 
     /// - Thread: [any]
     public var duration: Double { sampleRate > 0 ? Double(frames) / sampleRate : 0 }

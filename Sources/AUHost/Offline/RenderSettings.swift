@@ -19,6 +19,9 @@ public struct RenderSettings: Sendable {
     /// (``InputPipeline``, ``OutputPipeline``): set for a batch of one file on a machine
     /// with more than one core.
     public var overlapsFileWork = false
+    /// Where what reaches the graph's MIDI output is written as a Standard MIDI File
+    /// (`--midi-out`, one input only); nil: nowhere.
+    public var midiOutputFile: String?
 
     /// The accepted `--block` values.
     public static let blockSizes = 1...16384

@@ -10,7 +10,7 @@ enum RenderCommand: Command {
         usage: auhost render PRESET.json INPUT... (-o OUTPUT | --output-dir DIR)
                              [--format wav|flac|aiff|caf|ogg] [--bit-depth 16|24|32f] [--sample-rate R]
                              [--tail SECONDS|auto] [--max-length SECONDS] [--block N] [--jobs N]
-                             [--set NODE.PARAM=VALUE]... [--force]
+                             [--midi-out FILE.mid] [--set NODE.PARAM=VALUE]... [--force]
 
         Renders each INPUT (anything libsndfile reads) through the chain and writes the result
         atomically: a temporary file renamed into place, never over an existing file without
@@ -34,6 +34,8 @@ enum RenderCommand: Command {
                                song's length is printed before it renders
           --block N            frames per render cycle, 1...16384 (default 1024)
           --jobs N             files rendered at once, each through its own graph (default 1)
+          --midi-out FILE      also write what reaches the graph's MIDI output as a Standard
+                               MIDI File (format 0, 120 BPM, 960 ticks per quarter; one INPUT only)
           --set N.P=V          set a parameter before rendering (repeatable)
           --force              replace existing output files
 
@@ -68,6 +70,7 @@ enum RenderCommand: Command {
         settings.jobs = try arguments.option("--jobs", expected: "a number of jobs in \(RenderSettings.jobCounts)") { text in
             Int(text).flatMap { RenderSettings.jobCounts.contains($0) ? $0 : nil }
         } ?? settings.jobs
+        settings.midiOutputFile = try arguments.option("--midi-out")
         settings.overwrite = arguments.flag("--force")
         let sets = try arguments.options("--set")
         let positionals = try arguments.finish(positionals: 2...Int.max, names: "a PRESET.json and at least one INPUT")
@@ -83,6 +86,9 @@ enum RenderCommand: Command {
             jobs = try OutputPlan.jobs(inputs: Array(positionals.dropFirst()), destination: destination, format: format, bitDepth: bitDepth)
         } catch {
             throw error.isUsage ? .usage(error.message, command: name) : CLIError(error.message)
+        }
+        if settings.midiOutputFile != nil && jobs.count != 1 {
+            throw .usage("--midi-out takes one INPUT (it names one file)", command: name)
         }
         if case .directory(let directory) = destination {
             var isDirectory: ObjCBool = false
@@ -110,6 +116,7 @@ enum RenderCommand: Command {
                 switch outcome {
                 case .success(let report):
                     out.line(report.summary)
+                    if let midi = report.midiOutputSummary { out.line(midi) }
                     for warning in report.warnings { errors.line("auhost: warning: \(warning)") }
                 case .failure(let error):
                     errors.line("auhost: \(error.message)")
