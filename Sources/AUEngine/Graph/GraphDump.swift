@@ -41,6 +41,15 @@ extension AudioGraph {
             let delay = compensationDelay(of: connection)
             lines.append("    \(model.label(connection.source)) output \(connection.sourceOutputBus) -> \(model.label(connection.destination)) input \(connection.destinationInputBus)\(delay > 0 ? "  (aligned by a \(delay)-frame delay)" : "")")
         }
+        let midi = isInitialized ? report.midiConnections : model.midiConnections
+        if !midi.isEmpty {
+            lines.append("  MIDI connections:")
+            for connection in midi {
+                let implied = !model.midiConnections.contains(connection) ? "  (the MIDI input's default: a node that takes MIDI and has no source)" : ""
+                let channels = connection.channels == .all ? "" : ", \(connection.channels)"
+                lines.append("    \(PlanCompiler.describe(connection.source, in: model)) -> \(PlanCompiler.describe(connection.destination, in: model)) (MIDI\(channels))\(implied)")
+            }
+        }
         if !model.inputCallbacks.isEmpty {
             lines.append("  Input callbacks:")
             for endpoint in model.inputCallbacks.keys.sorted(by: { ($0.node, $0.bus) < ($1.node, $1.bus) }) {
@@ -94,6 +103,21 @@ extension AudioGraph {
             let delay = compensationDelay(of: connection)
             if delay > 0 { label += "\\ndelay \(delay)" }
             lines.append("  n\(connection.source.rawValue) -> n\(connection.destination.rawValue) [label=\(quoted(label).replacingOccurrences(of: "\\\\n", with: "\\n"))];")
+        }
+        // MIDI edges are dashed; the graph's MIDI input and output are plain-text ends.
+        let midi = isInitialized ? report.midiConnections : model.midiConnections
+        func end(_ endpoint: MIDIEndpoint) -> String {
+            switch endpoint {
+            case .graphInput: "midi_in"
+            case .graphOutput: "midi_out"
+            case .node(let node): "n\(node.rawValue)"
+            }
+        }
+        if midi.contains(where: { $0.source == .graphInput }) { lines.append("  midi_in [shape=plaintext, label=\"MIDI in\"];") }
+        if midi.contains(where: { $0.destination == .graphOutput }) { lines.append("  midi_out [shape=plaintext, label=\"MIDI out\"];") }
+        for connection in midi {
+            let label = connection.channels == .all ? "MIDI" : "MIDI \(connection.channels)"
+            lines.append("  \(end(connection.source)) -> \(end(connection.destination)) [style=dashed, color=blue, fontcolor=blue, label=\(quoted(label))];")
         }
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
