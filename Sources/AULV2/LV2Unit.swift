@@ -144,6 +144,11 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     /// - Thread: [control]
     public override func applyFactoryPreset(_ preset: UnitPreset) throws(AudioUnitError) { try applyPreset(preset) }
 
+    /// True when the plugin reports its latency on a control output (`lv2:reportsLatency`),
+    /// which it writes only when it runs: ``AudioUnit/latency`` is 0 until the first cycle.
+    /// - Thread: [control]
+    public var reportsLatencyWhenRun: Bool { layout.latencySlot >= 0 }
+
     /// True when the plugin has an atom output port that supports `midi:MidiEvent`.
     /// - Thread: [control]
     public override var producesMIDIOutput: Bool {

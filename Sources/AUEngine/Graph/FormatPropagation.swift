@@ -53,7 +53,8 @@ enum FormatPropagation {
                     try? unit.setValue(following, for: .streamFormat, scope: .output, element: bus)
                 }
             }
-            if entry.description.type == ComponentType.formatConverter {
+            // A converter with no audio output (audio in, MIDI out: an onset trigger) converts no rate.
+            if entry.description.type == ComponentType.formatConverter, unit.elementCount(.output) > 0 {
                 let outputRate = try unit.busConfiguration(scope: .output, element: 0).format.sampleRate
                 if outputRate != rate {
                     throw AudioUnitError(

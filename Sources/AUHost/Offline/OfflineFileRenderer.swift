@@ -42,9 +42,13 @@ final class OfflineFileRenderer {
     private var faults: [String] = []
     /// Non-finite samples found in the input (replaced by silence), and the first one's frame.
     private var nonFiniteInput = (count: 0, firstFrame: 0)
-    /// What reaches the graph's MIDI output, with `--midi-out`, and where it goes.
-    private var midiOutput: StandardMIDIFileWriter?
+    /// What reached the graph's MIDI output (with `--midi-out`), at frames since the
+    /// first cycle, and where it goes.
+    private var midiOutput: [(frame: Int64, event: MIDIEvent)] = []
     private let midiOutputFile: String?
+    /// The render frame at which the audio written to the output ends (the chain's latency
+    /// plus the frames written, at the chain's rate): MIDI from later is not written.
+    private var midiCutoff = 0
     private let overwrite: Bool
     private let otherInputs: [String]
     /// How many faults a report lists; the render thread records one per node and fault.
@@ -67,7 +71,6 @@ final class OfflineFileRenderer {
         self.input = input
         blockSize = settings.blockSize
         midiOutputFile = settings.midiOutputFile
-        midiOutput = settings.midiOutputFile.map { _ in StandardMIDIFileWriter(sampleRate: chain.sampleRate) }
         overwrite = settings.overwrite
         self.otherInputs = otherInputs
         self.fileSampleRate = fileSampleRate
@@ -135,7 +138,7 @@ final class OfflineFileRenderer {
             try renderLoop(cancellation: cancellation, progress: progress)
             collectFaults()
             let levels = try output.finish()
-            let midiSummary = try writeMIDIOutput(endFrame: levels.frames)
+            let midiSummary = try writeMIDIOutput()
             var report = RenderReport(
                 job: job, sampleRate: fileSampleRate, channels: levels.channels.count, frames: levels.frames,
                 chainSampleRate: chain.sampleRate, chainChannels: chain.outputChannels, latencyFrames: chain.latencyFrames,
@@ -171,6 +174,7 @@ final class OfflineFileRenderer {
         var rendered = 0
         var written = 0
         var permille = -1
+        var tailWritten = 0
         while true {
             if written == bodyFrames, tail.isFinished { break }
             if let cancellation, cancellation.isCancelled {
@@ -186,10 +190,8 @@ final class OfflineFileRenderer {
             guard status == 0 else {
                 throw AudioUnitError(status: status, context: "the chain failed to render at frame \(rendered)")
             }
-            if midiOutput != nil {
-                for event in chain.graph.midiOutputFromRender {
-                    midiOutput?.append(frame: Int64(rendered) + Int64(event.offset), status: event.status, data1: event.data1, data2: event.data2)
-                }
+            if midiOutputFile != nil {
+                for event in chain.graph.midiOutputFromRender { midiOutput.append((Int64(rendered) + Int64(event.offset), event)) }
             }
             // Frames still inside the chain's latency belong to no output frame.
             var offset = min(blockSize, max(0, latency - rendered))
@@ -203,7 +205,9 @@ final class OfflineFileRenderer {
             if written == bodyFrames, offset < blockSize, !tail.isFinished {
                 let kept = tail.accept(view(outputView, from: offset, count: blockSize - offset))
                 if kept > 0 { try write(outputView, from: offset, count: kept) }
+                tailWritten += kept
             }
+            midiCutoff = latency + written + tailWritten
             if rendered / blockSize % Self.noticeInterval == 0 { collectFaults() }
             let done = min(1000, written * 1000 / total)
             if done != permille {
@@ -213,12 +217,17 @@ final class OfflineFileRenderer {
         }
     }
 
-    /// Writes what reached the graph's MIDI output (`--midi-out`), the file as long as the
-    /// audio; its summary line, or nil without `--midi-out`.
-    private func writeMIDIOutput(endFrame: Int) throws(AudioUnitError) -> String? {
-        guard let midiOutput, let path = midiOutputFile else { return nil }
-        try midiOutput.write(to: path, overwrite: overwrite, inputs: [job.input, job.output] + otherInputs, endFrame: Int64(endFrame))
-        let count = midiOutput.eventCount
+    /// Writes what reached the graph's MIDI output (`--midi-out`) during the audio written
+    /// (a last cycle past the output's end sends nothing into the file), the file as long as
+    /// the audio; its summary line, or nil without `--midi-out`.
+    private func writeMIDIOutput() throws(AudioUnitError) -> String? {
+        guard let path = midiOutputFile else { return nil }
+        var file = StandardMIDIFileWriter(sampleRate: chain.sampleRate)
+        for (frame, event) in midiOutput where frame < Int64(midiCutoff) {
+            file.append(frame: frame, status: event.status, data1: event.data1, data2: event.data2)
+        }
+        try file.write(to: path, overwrite: overwrite, inputs: [job.input, job.output] + otherInputs, endFrame: Int64(midiCutoff))
+        let (count, midiOutput) = (file.eventCount, file)
         return "\(job.input) -> \(path): \(count) MIDI event\(count == 1 ? "" : "s"), a Standard MIDI File at \(60_000_000 / midiOutput.microsecondsPerQuarter) BPM, \(midiOutput.ticksPerQuarter) ticks per quarter note"
     }
 
