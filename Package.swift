@@ -82,7 +82,7 @@ let lv2Products: [Product] = [
 
 /// The units in Plugins/<Name>: each a dynamic library `libAUHost<Name>.so` built against
 /// the SDK only (never AUCore), as a third-party unit would be. `swift build` builds them.
-let nativeUnits = ["Gain", "Delay", "ParametricEQ", "Compressor", "Reverb", "ToneGenerator", "Synth"]
+let nativeUnits = ["Gain", "Delay", "ParametricEQ", "Compressor", "Reverb", "ToneGenerator", "Synth", "Arpeggiator"]
 
 let nativeTargets: [Target] = [
     // Header only: the versioned C ABI between the host and a native unit library.

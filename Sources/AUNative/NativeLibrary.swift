@@ -8,10 +8,14 @@ public final class NativeLibrary: @unchecked Sendable {
     /// The library file, as found on the search path.
     public let path: String
     let entry: UnsafePointer<auhost_plugin_entry_t>
+    /// The ABI version the library was built for (AUHOST_PLUGIN_ABI_MINIMUM_VERSION up to
+    /// AUHOST_PLUGIN_ABI_VERSION): a unit's `get_extension` is read from version 2 on.
+    let abiVersion: UInt32
 
-    private init(path: String, entry: UnsafePointer<auhost_plugin_entry_t>) {
+    private init(path: String, entry: UnsafePointer<auhost_plugin_entry_t>, abiVersion: UInt32) {
         self.path = path
         self.entry = entry
+        self.abiVersion = abiVersion
     }
 
     /// The outcome of trying to load one file.
@@ -40,8 +44,8 @@ public final class NativeLibrary: @unchecked Sendable {
         }
         // The version is the first field of every ABI version's table: read it alone first.
         let version = UnsafeRawPointer(entry).load(as: UInt32.self)
-        guard version == AUHOST_PLUGIN_ABI_VERSION else {
-            return .failed("is built for native unit ABI version \(version); this host loads version \(AUHOST_PLUGIN_ABI_VERSION) only (rebuild it against this AUHost's SDK)")
+        guard (AUHOST_PLUGIN_ABI_MINIMUM_VERSION...AUHOST_PLUGIN_ABI_VERSION).contains(version) else {
+            return .failed("is built for native unit ABI version \(version); this host loads versions \(AUHOST_PLUGIN_ABI_MINIMUM_VERSION) to \(AUHOST_PLUGIN_ABI_VERSION) only (rebuild it against this AUHost's SDK)")
         }
         guard let initialize = entry.pointee.`init`, entry.pointee.unit_count != nil, entry.pointee.unit_description != nil,
             entry.pointee.create_unit != nil
@@ -56,7 +60,7 @@ public final class NativeLibrary: @unchecked Sendable {
             let reason = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
             return .failed("its factory failed to initialize" + (reason.isEmpty ? "" : ": \(reason)"))
         }
-        return .loaded(NativeLibrary(path: path, entry: entry))
+        return .loaded(NativeLibrary(path: path, entry: entry, abiVersion: version))
     }
 
     /// One unit the library offers, copied into Swift values.

@@ -3,8 +3,8 @@ import CAUPluginABI
 
 /// Everything ``NativeUnit/process(_:)`` hands to the C render call, allocated when the
 /// unit is initialized: the bus tables and their channel-pointer arrays, the event list of
-/// the call, the list the unit reports output parameters into, the values last sent and
-/// those of the call's start.
+/// the call, the list the unit reports output parameters (and the MIDI it sends) into, the
+/// values last sent and those of the call's start.
 /// - Thread: [control] creates and frees it; [render] uses it.
 final class NativeRenderState {
     let inputBuses: UnsafeMutableBufferPointer<auhost_audio_bus>
@@ -21,7 +21,7 @@ final class NativeRenderState {
     /// The value each parameter slot has at the start of the current call.
     let startValues: UnsafeMutableBufferPointer<Float>
 
-    init(inputChannels inputs: [Int], outputChannels outputs: [Int], parameterCount: Int, eventCapacity: Int) {
+    init(inputChannels inputs: [Int], outputChannels outputs: [Int], parameterCount: Int, midiOutputCapacity: Int, eventCapacity: Int) {
         func channelArrays(_ counts: [Int]) -> [UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>?>] {
             counts.map {
                 let array = UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>?>.allocate(capacity: max(1, $0))
@@ -41,7 +41,7 @@ final class NativeRenderState {
         }
         events = .allocate(capacity: eventCapacity)
         events.initialize(repeating: auhost_event())
-        outputEvents = .allocate(capacity: max(1, parameterCount) * 4)
+        outputEvents = .allocate(capacity: max(1, parameterCount) * 4 + midiOutputCapacity)
         outputEvents.initialize(repeating: auhost_event())
         outputEventCount = .allocate(capacity: 1)
         outputEventCount.initialize(to: 0)

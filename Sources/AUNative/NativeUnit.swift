@@ -6,7 +6,8 @@ import Foundation
 /// table. Parameter values live in the host's ``ParameterTable``; while the unit renders,
 /// every change reaches it as a parameter event at the frame it was scheduled for (the
 /// render call carries the event's offset; the host does not cut the call there), and its
-/// output parameters come back through the render call's output event list.
+/// output parameters come back through the render call's output event list, with the MIDI
+/// it sends when it offers the MIDI output extension (ABI version 2).
 ///
 /// Calls into the library are the trust boundary: the host cannot check what they do.
 /// - Thread: [control] for everything but ``process(_:)``, which is render-thread only.
@@ -14,6 +15,11 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
     /// The library the unit comes from (kept loaded for the unit's life and beyond).
     public let library: NativeLibrary
     private var table: UnsafePointer<auhost_unit>?
+    /// The unit's function table, copied when it was created: a version-1 table ends before
+    /// `get_extension`, which then stays NULL here.
+    private let functions: auhost_unit
+    /// Whether the unit offers AUHOST_EXTENSION_MIDI_OUTPUT (asked once, at creation).
+    private let sendsMIDI: Bool
     private let parameterIDs: [UInt32]
     private let outputSlots: [Bool]
     private var renderState: NativeRenderState? {
@@ -30,11 +36,12 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
         guard let table = library.createUnit(entry.index) else {
             throw AudioUnitError(.failedInitialization, "\(library.path): the factory could not create \(entry.description) (\(entry.name))")
         }
-        let functions = table.pointee
-        guard functions.struct_size >= UInt32(MemoryLayout<auhost_unit>.size), functions.parameter_count != nil, functions.parameter_info != nil,
-            functions.initialize != nil, functions.uninitialize != nil, functions.render != nil, functions.destroy != nil
+        let copied = Self.functionTable(table, abiVersion: library.abiVersion)
+        guard let functions = copied, functions.parameter_count != nil,
+            functions.parameter_info != nil, functions.initialize != nil, functions.uninitialize != nil, functions.render != nil,
+            functions.destroy != nil
         else {
-            functions.destroy?(table)
+            copied?.destroy?(table)
             throw AudioUnitError(.failedInitialization, "\(library.path): \(entry.description) (\(entry.name)) returned an incomplete function table")
         }
         var infos: [ParameterInfo] = []
@@ -45,6 +52,11 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
         }
         self.library = library
         self.table = table
+        self.functions = functions
+        sendsMIDI = functions.get_extension.map { getExtension in
+            guard let found = getExtension(table, AUHOST_EXTENSION_MIDI_OUTPUT) else { return false }
+            return found.load(as: UInt32.self) >= UInt32(MemoryLayout<auhost_midi_output_extension>.size)
+        } ?? false
         parameterIDs = infos.map(\.id)
         outputSlots = infos.map(\.isOutput)
         super.init(
@@ -55,7 +67,22 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
     }
 
     deinit {
-        if let table { table.pointee.destroy!(table) }
+        if let table { functions.destroy!(table) }
+    }
+
+    /// The size of a version-1 `auhost_unit`: everything before `get_extension`.
+    static let version1TableSize = MemoryLayout<auhost_unit>.offset(of: \.get_extension)!
+
+    /// A copy of the unit's table, reading no further than its `struct_size` and, for a
+    /// version-1 library, than version 1's fields (the rest stays NULL); nil when the table is
+    /// shorter than version 1's.
+    static func functionTable(_ table: UnsafePointer<auhost_unit>, abiVersion: UInt32) -> auhost_unit? {
+        let declared = Int(UnsafeRawPointer(table).load(as: UInt32.self))
+        guard declared >= version1TableSize else { return nil }
+        let readable = abiVersion >= 2 ? min(declared, MemoryLayout<auhost_unit>.size) : version1TableSize
+        var copy = auhost_unit()
+        withUnsafeMutableBytes(of: &copy) { $0.copyMemory(from: UnsafeRawBufferPointer(start: table, count: readable)) }
+        return copy
     }
 
     /// A host parameter description of a C one.
@@ -74,8 +101,6 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
             default: info.default_value, flags: flags, valueStrings: strings)
     }
 
-    private var functions: auhost_unit { table!.pointee }
-
     // MARK: - Life cycle
 
     /// Any channel count per bus (32-bit float, non-interleaved); the unit decides in `initialize`.
@@ -90,7 +115,7 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
     /// - Thread: [control]
     override public func allocateRenderResources() throws(AudioUnitError) {
         let inputs = formats(.input), outputs = formats(.output)
-        sampleRate = (outputs.first ?? inputs.first)?.sampleRate ?? 48_000
+        sampleRate = try value(of: .sampleRate)
         let maximumFrames = try value(of: .maximumFramesPerSlice)
         var setup = auhost_render_setup()
         setup.sample_rate = sampleRate
@@ -113,7 +138,7 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
         }
         renderState = NativeRenderState(
             inputChannels: inputs.map(\.channelsPerFrame), outputChannels: outputs.map(\.channelsPerFrame),
-            parameterCount: parameterIDs.count, eventCapacity: AudioUnit.parameterChangeCapacity + AudioUnit.eventCapacity + parameterIDs.count)
+            parameterCount: parameterIDs.count, midiOutputCapacity: sendsMIDI ? AudioUnit.eventCapacity : 0, eventCapacity: AudioUnit.parameterChangeCapacity + AudioUnit.eventCapacity + parameterIDs.count)
     }
 
     /// - Thread: [control]
@@ -130,7 +155,7 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
     /// - Thread: [control]
     override public func disposeResources() {
         guard let table else { return }
-        table.pointee.destroy!(table)
+        functions.destroy!(table)
         self.table = nil
     }
 
@@ -141,12 +166,18 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
     /// - Thread: [control]
     override public var takesTimedParameterChanges: Bool { true }
 
+    /// A unit that offers AUHOST_EXTENSION_MIDI_OUTPUT sends MIDI: what it writes into the
+    /// render call's output events goes to ``ProcessContext/sendMIDI(_:)``.
+    /// - Thread: [control]
+    override public var producesMIDIOutput: Bool { sendsMIDI }
+
     /// Sends the parameter values that changed outside the cycle's events (an immediate
     /// `setParameter`) as events at frame 0, then the cycle's parameter changes and MIDI at
-    /// their own frames, renders, and publishes the output parameters the unit reported.
+    /// their own frames, renders, publishes the output parameters the unit reported and
+    /// sends on the MIDI it sent.
     /// - Thread: [render] No allocation, no lock; the call into the unit is the trust boundary.
     override public func process(_ context: ProcessContext) -> AudioUnitStatus {
-        guard let reference = renderStateReference, let table, let render = table.pointee.render else { return AudioUnitErrorCode.uninitialized.rawValue }
+        guard let reference = renderStateReference, let table, let render = functions.render else { return AudioUnitErrorCode.uninitialized.rawValue }
         return reference._withUnsafeGuaranteedRef { state in process(context, state, table, render) }
     }
 
@@ -209,11 +240,16 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
             output_event_count: state.outputEventCount, transport: UnsafePointer(state.transport))
         let status = render(table, &process)
         let reported = min(Int(state.outputEventCount.pointee), state.outputEvents.count)
-        for index in 0..<reported where state.outputEvents[index].kind == AUHOST_EVENT_PARAMETER {
+        for index in 0..<reported {
             let event = state.outputEvents[index]
-            var slot = 0
-            while slot < parameterIDs.count && !(parameterIDs[slot] == event.id && outputSlots[slot]) { slot += 1 }
-            if slot < parameterIDs.count { setParameterFromRender(at: slot, value: event.value) }
+            if event.kind == AUHOST_EVENT_PARAMETER {
+                var slot = 0
+                while slot < parameterIDs.count && !(parameterIDs[slot] == event.id && outputSlots[slot]) { slot += 1 }
+                if slot < parameterIDs.count { setParameterFromRender(at: slot, value: event.value) }
+            } else if event.kind == AUHOST_EVENT_MIDI && sendsMIDI {
+                let offset = Int32(min(event.offset, frames == 0 ? 0 : frames - 1))
+                context.sendMIDI(MIDIEvent(offset: offset, status: event.midi.0, data1: event.midi.1, data2: event.midi.2))
+            }
         }
         return status
     }
@@ -224,33 +260,33 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
     /// - Thread: [control]
     override public func parameterDidChange(_ index: Int, value: Float) {
         guard state != .initialized, let table, !outputSlots[index] else { return }
-        _ = table.pointee.set_parameter?(table, parameterIDs[index], value)
+        _ = functions.set_parameter?(table, parameterIDs[index], value)
     }
 
     /// - Thread: [control]
     override public var latency: Double {
-        guard let table, let latency = table.pointee.latency else { return 0 }
+        guard let table, let latency = functions.latency else { return 0 }
         return Double(latency(table)) / sampleRate
     }
 
     /// - Thread: [control]
     override public var tailTime: Double {
-        guard let table, let tail = table.pointee.tail_time else { return 0 }
+        guard let table, let tail = functions.tail_time else { return 0 }
         return tail(table)
     }
 
     /// - Thread: [control]
     override public var factoryPresets: [UnitPreset] {
-        guard let table, let count = table.pointee.preset_count else { return [] }
+        guard let table, let count = functions.preset_count else { return [] }
         return (0..<count(table)).map { index in
-            UnitPreset(number: Int(index), name: table.pointee.preset_name?(table, index).map { String(cString: $0) } ?? "Preset \(index)")
+            UnitPreset(number: Int(index), name: functions.preset_name?(table, index).map { String(cString: $0) } ?? "Preset \(index)")
         }
     }
 
     /// Sets the preset's values in the host's table: they reach the unit as events.
     /// - Thread: [control]
     override public func applyFactoryPreset(_ preset: UnitPreset) throws(AudioUnitError) {
-        guard let table, let presetValues = table.pointee.preset_values, preset.number >= 0 else {
+        guard let table, let presetValues = functions.preset_values, preset.number >= 0 else {
             throw AudioUnitError(.invalidPropertyValue, "\(name) has no factory preset \(preset)")
         }
         let count = Int(presetValues(table, UInt32(preset.number), nil, 0))
@@ -266,7 +302,7 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
 
     /// - Thread: [control]
     override public func saveCustomState() throws(AudioUnitError) -> Data? {
-        guard let table, let save = table.pointee.save_state else { return nil }
+        guard let table, let save = functions.save_state else { return nil }
         var size = save(table, nil, 0)
         for _ in 0..<4 {
             guard size >= 0 else { break }
@@ -281,7 +317,7 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
     /// The unit's own state can only be restored while it does not render.
     /// - Thread: [control]
     override public func restoreCustomState(_ data: Data) throws(AudioUnitError) {
-        guard let table, let restore = table.pointee.restore_state else { return }
+        guard let table, let restore = functions.restore_state else { return }
         guard state != .initialized else {
             throw AudioUnitError(.cannotDoInCurrentContext, "\(name): a native unit's state is restored while it is uninitialized; uninitialize it first")
         }

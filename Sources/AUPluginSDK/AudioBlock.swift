@@ -82,12 +82,32 @@ public struct AudioBlock {
     /// - Thread: [render]
     @inlinable
     public func report(_ id: UInt32, value: Float) {
+        _ = appendOutputEvent(auhost_event(offset: UInt32(offset), kind: AUHOST_EVENT_PARAMETER, id: id, value: value, midi: (0, 0, 0, 0)))
+    }
+
+    /// Sends a MIDI message out of the unit at `frame` of this slice (0 ..< ``frameCount``;
+    /// clamped into it), for a unit whose descriptor declares ``UnitDescriptor/sendsMIDI``
+    /// (the host ignores it otherwise). Send in frame order: a render call's messages must
+    /// reach the host sorted by frame. False when the host's list is full and the message
+    /// was dropped (it has room for at least 256 per render call).
+    /// - Thread: [render] No allocation.
+    @inlinable @discardableResult
+    public func sendMIDI(_ message: PluginMIDIEvent, at frame: Int = 0) -> Bool {
+        let within = offset + min(max(frame, 0), max(frameCount - 1, 0))
+        return appendOutputEvent(auhost_event(
+            offset: UInt32(within), kind: AUHOST_EVENT_MIDI, id: 0, value: 0, midi: (message.status, message.data1, message.data2, 0)))
+    }
+
+    /// Appends an event to the render call's output events; false when the list is full.
+    /// - Thread: [render]
+    @inlinable
+    func appendOutputEvent(_ event: auhost_event) -> Bool {
         let process = process.pointee
-        guard let counter = process.output_event_count, let events = process.output_events else { return }
+        guard let counter = process.output_event_count, let events = process.output_events else { return false }
         let count = counter.pointee
-        guard count < process.output_event_capacity else { return }
-        events[Int(count)] = auhost_event(
-            offset: UInt32(offset), kind: AUHOST_EVENT_PARAMETER, id: id, value: value, midi: (0, 0, 0, 0))
+        guard count < process.output_event_capacity else { return false }
+        events[Int(count)] = event
         counter.pointee = count + 1
+        return true
     }
 }

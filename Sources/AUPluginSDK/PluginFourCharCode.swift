@@ -33,6 +33,8 @@ public struct PluginFourCharCode: Hashable, Sendable, ExpressibleByStringLiteral
     public static let generator: PluginFourCharCode = "augn"
     /// `aumf`: a music effect (an effect that also takes MIDI).
     public static let musicEffect: PluginFourCharCode = "aumf"
+    /// `aumi`: a MIDI processor (MIDI in, MIDI out; declare ``UnitDescriptor/sendsMIDI``).
+    public static let midiProcessor: PluginFourCharCode = "aumi"
     /// `aumx`: a mixer.
     public static let mixer: PluginFourCharCode = "aumx"
 }

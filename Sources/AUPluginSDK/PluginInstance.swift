@@ -16,11 +16,14 @@ class PluginInstance {
     let infos: UnsafeMutablePointer<auhost_parameter_info>
     private let valueStrings: [UnsafeMutablePointer<UnsafePointer<CChar>?>?]
     let presetNames: [UnsafeMutablePointer<CChar>]
+    /// The unit declares ``UnitDescriptor/sendsMIDI``: the MIDI output extension is offered.
+    let sendsMIDI: Bool
     private(set) var isPrepared = false
     private(set) var maximumFrames = 0
 
     /// - Thread: [control]
-    init(parameters: [PluginParameterInfo], presets: [PluginPreset]) {
+    init(parameters: [PluginParameterInfo], presets: [PluginPreset], sendsMIDI: Bool) {
+        self.sendsMIDI = sendsMIDI
         parameterCount = parameters.count
         let capacity = max(1, parameters.count)
         ids = .allocate(capacity: capacity)
@@ -192,7 +195,7 @@ final class TypedPluginInstance<Unit: PluginUnit>: PluginInstance {
     /// - Thread: [control]
     init() {
         unit = Unit()
-        super.init(parameters: Unit.parameters, presets: Unit.factoryPresets)
+        super.init(parameters: Unit.parameters, presets: Unit.factoryPresets, sendsMIDI: Unit.descriptor.sendsMIDI)
         for parameter in Unit.parameters where !parameter.isOutput { unit.setParameter(parameter.id, value: parameter.defaultValue) }
     }
 

@@ -89,7 +89,8 @@ enum PluginTable {
                 let instance = Unmanaged<PluginInstance>.fromOpaque(unit!.pointee.unit_data)
                 instance.takeUnretainedValue().uninitialize()
                 instance.release()
-            })
+            },
+            get_extension: { unit, id in PluginExtensions.table(id, for: PluginTable.instance(unit)) })
     }
 
     /// Points the instance's table back at it, retained until `destroy`.

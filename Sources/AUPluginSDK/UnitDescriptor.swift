@@ -12,11 +12,15 @@ public struct UnitDescriptor: Sendable {
     public var inputs: [Int]
     /// The default channel count of each output bus.
     public var outputs: [Int]
+    /// The unit sends MIDI from its render (``AudioBlock/sendMIDI(_:at:)``): the SDK offers
+    /// the host the MIDI output extension (`AUHOST_EXTENSION_MIDI_OUTPUT`).
+    public var sendsMIDI: Bool
 
     /// - Thread: [any]
     public init(
         type: PluginFourCharCode, subtype: PluginFourCharCode, manufacturer: PluginFourCharCode, name: String,
-        manufacturerName: String, version: String = "1.0.0", category: String = "", inputs: [Int] = [2], outputs: [Int] = [2]
+        manufacturerName: String, version: String = "1.0.0", category: String = "", inputs: [Int] = [2], outputs: [Int] = [2],
+        sendsMIDI: Bool = false
     ) {
         self.type = type
         self.subtype = subtype
@@ -27,5 +31,6 @@ public struct UnitDescriptor: Sendable {
         self.category = category
         self.inputs = inputs
         self.outputs = outputs
+        self.sendsMIDI = sendsMIDI
     }
 }

@@ -10,13 +10,32 @@ enum CLibraryFixtures {
 
     /// A gain unit, `aufx:cgan:Test`, entirely in C: one parameter (linear gain, ID 7).
     /// `-DCONSTRUCTOR_ABORTS`, `-DCONSTRUCTOR_LOOPS`, `-DUNIT_COUNT=n`, `-DSECOND_LOAD=…` and
-    /// `-DUNIT_COUNT_GROWS=n` make it a bad library.
+    /// `-DUNIT_COUNT_GROWS=n` make it a bad library. `-DMIDI_OUTPUT` gives it the MIDI output
+    /// extension (a note-on at the middle frame of every render call). Built for ABI
+    /// version 1 its table is version 1's (`struct_size` ends before `get_extension`), even
+    /// when `get_extension` is set past it.
     static let goodUnit = """
+        #include <stddef.h>
         #include <stdlib.h>
         #include <string.h>
         #include "auhost_plugin.h"
 
         typedef struct { float gain; int initialized; int calls; } state;
+
+        #ifdef MIDI_OUTPUT
+        static const auhost_midi_output_extension midi_output = { sizeof midi_output, 0 };
+        static const void *get_extension(const auhost_unit *u, const char *id) {
+            (void)u;
+            return strcmp(id, AUHOST_EXTENSION_MIDI_OUTPUT) == 0 ? &midi_output : NULL;
+        }
+        static void send_midi(const auhost_process *p) {
+            if (*p->output_event_count >= p->output_event_capacity) return;
+            auhost_event *e = &p->output_events[(*p->output_event_count)++];
+            memset(e, 0, sizeof *e);
+            e->offset = p->frame_count / 2; e->kind = AUHOST_EVENT_MIDI;
+            e->midi[0] = 0x91; e->midi[1] = 60; e->midi[2] = 100;
+        }
+        #endif
 
         static uint32_t parameter_count(const auhost_unit *u) { (void)u; return 1; }
         static bool parameter_info(const auhost_unit *u, uint32_t i, auhost_parameter_info *info) {
@@ -42,6 +61,10 @@ enum CLibraryFixtures {
             uint32_t next = 0;
             int applied = 0;
             st->calls++;
+        #ifdef MIDI_OUTPUT
+            *p->output_event_count = 0;
+            send_midi(p);
+        #endif
             for (uint32_t f = 0; f < p->frame_count; f++) {
                 while (next < p->event_count && p->events[next].offset <= f) {
                     if (p->events[next].kind == AUHOST_EVENT_PARAMETER && p->events[next].id == 7) { st->gain = p->events[next].value; applied = 1; }
@@ -141,6 +164,12 @@ enum CLibraryFixtures {
             u->latency = latency; u->tail_time = tail_time; u->save_state = save_state; u->restore_state = restore_state;
             u->preset_count = preset_count; u->preset_name = preset_name; u->preset_values = preset_values;
             u->destroy = destroy;
+        #ifdef MIDI_OUTPUT
+            u->get_extension = get_extension;
+        #endif
+        #if ABI_VERSION == 1
+            u->struct_size = offsetof(auhost_unit, get_extension);
+        #endif
             return u;
         }
         static const auhost_plugin_entry_t entry = { ABI_VERSION, 0, init, unit_count, unit_description, create_unit };

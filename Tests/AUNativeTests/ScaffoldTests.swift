@@ -10,14 +10,17 @@ import Testing
 @Suite struct ScaffoldTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    @Test func aScaffoldedUnitBuildsInstallsAndLoads() throws {
+    /// Scaffolds unit `name` of `type` in a fresh folder, builds it with `swift build`,
+    /// installs it as docs/WRITING-UNITS.md says (copies the library into a plugin folder)
+    /// and returns that folder and the one component found there.
+    func scaffoldBuildAndInstall(_ name: String, type: String, subtype: String) throws -> (plugins: URL, component: Component) {
         let workspace = try CLibraryFixtures.makeFolder("scaffold")
         let output = TextOutput(), errors = TextOutput()
         let status = AUHostCLI.run(
-            ["new-unit", "Tremble", "--type", "aufx", "--subtype", "trmb", "--manufacturer", "Test", "--dir", workspace.path, "--sdk", Self.repository.path],
+            ["new-unit", name, "--type", type, "--subtype", subtype, "--manufacturer", "Test", "--dir", workspace.path, "--sdk", Self.repository.path],
             output: output, errors: errors)
         #expect(status == 0, "\(errors.captured)")
-        let package = workspace.appendingPathComponent("Tremble")
+        let package = workspace.appendingPathComponent(name)
         #expect(FileManager.default.fileExists(atPath: package.appendingPathComponent("Package.swift").path))
         #expect(output.captured.contains("swift build"))
 
@@ -32,26 +35,44 @@ import Testing
         build.waitUntilExit()
         try #require(build.terminationStatus == 0, "swift build of the scaffold failed:\n\(text.suffix(3000))")
 
-        // Install as docs/WRITING-UNITS.md says: copy the library into a plugin folder.
         let plugins = workspace.appendingPathComponent("plugins")
         try FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         try FileManager.default.copyItem(
-            at: package.appendingPathComponent(".build/debug/libTremble.so"), to: plugins.appendingPathComponent("libTremble.so"))
+            at: package.appendingPathComponent(".build/debug/lib\(name).so"), to: plugins.appendingPathComponent("lib\(name).so"))
         let found = NativeProvider(searchPath: PluginSearchPath([plugins.path])).discoverComponents()
         #expect(found.problems.isEmpty, "\(found.problems)")
         let component = try #require(found.components.first)
-        #expect(component.description.description == "aufx:trmb:Test")
-        #expect(component.name == "Tremble")
+        #expect(component.description.description == "\(type):\(subtype):Test")
+        #expect(component.name == name)
+        return (plugins, component)
+    }
 
+    @Test func aScaffoldedUnitBuildsInstallsAndLoads() throws {
+        let (plugins, component) = try scaffoldBuildAndInstall("Tremble", type: "aufx", subtype: "trmb")
         let unit = try component.instantiate()
         try unit.setParameter(0, value: -6)
         let rendered = try NativeHarness.render(unit, input: [[Float](repeating: 1, count: 4800)], frames: 4800)
         #expect(abs(Double(rendered[0].last!) - pow(10, -6.0 / 20)) < 1e-4)
 
         let registry = ComponentRegistry(providers: [NativeProvider(searchPath: PluginSearchPath([plugins.path]))])
-        let info = TextOutput()
+        let info = TextOutput(), errors = TextOutput()
         #expect(AUHostCLI.run(["info", "aufx:trmb:Test"], output: info, errors: errors, makeRegistry: { registry }) == 0)
         #expect(info.captured.contains("gain"))
+    }
+
+    /// `--type aumi`: a MIDI processor with no audio that declares MIDI output and sends on
+    /// what it receives, at the same frame.
+    @Test func aScaffoldedMIDIProcessorPassesMIDIThrough() throws {
+        let unit = try scaffoldBuildAndInstall("Echoes", type: "aumi", subtype: "echo").component.instantiate()
+        #expect(unit.producesMIDIOutput)
+        try unit.initialize()
+        let none = UnsafeBufferPointer<AudioBuffers>(start: nil, count: 0)
+        let played = [MIDIEvent(offset: 10, status: 0x93, data1: 62, data2: 70), MIDIEvent(offset: 40, status: 0xB3, data1: 1, data2: 64)]
+        let status = played.withUnsafeBufferPointer {
+            unit.renderCycleFromDriver(timestamp: RenderTimestamp(sampleTime: 0), frameCount: 64, inputs: none, outputs: none, midi: $0)
+        }
+        #expect(status == 0)
+        #expect(Array(unit.midiOutputFromRender) == played)
     }
 
     @Test func newUnitRefusesBadArgumentsAndFoldersInsideTheRepository() throws {

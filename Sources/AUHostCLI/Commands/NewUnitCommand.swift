@@ -17,7 +17,8 @@ enum NewUnitCommand: Command {
         AUHOST_PLUGIN_PATH), and check it with `auhost info T:S:M`.
 
           NAME              the unit's Swift module and library name (letters, digits, _)
-          --type T          aufx (effect), aumf (music effect), augn (generator) or aumu (instrument)
+          --type T          aufx (effect), aumf (music effect), augn (generator), aumu (instrument)
+                            or aumi (MIDI processor: MIDI in, MIDI out, no audio)
           --subtype S       the unit's subtype code, 1 to 4 characters
           --manufacturer M  the manufacturer code, 4 characters (default: Demo)
           --dir DIR         where to create the package folder (default: .)
@@ -27,7 +28,7 @@ enum NewUnitCommand: Command {
         """
 
     static let supportedTypes: [String: String] = [
-        "aufx": "effect", "aumf": "musicEffect", "augn": "generator", "aumu": "musicDevice",
+        "aufx": "effect", "aumf": "musicEffect", "augn": "generator", "aumu": "musicDevice", "aumi": "midiProcessor",
     ]
 
     /// A character a code may hold: printable ASCII, no space, and nothing that would end
@@ -48,7 +49,7 @@ enum NewUnitCommand: Command {
             throw .usage("NAME must start with a letter and hold only letters, digits and _ (it names a Swift module), not '\(unitName)'", command: name)
         }
         guard supportedTypes[type] != nil else {
-            throw .usage("--type takes aufx, aumf, augn or aumu, not '\(type)'", command: name)
+            throw .usage("--type takes aufx, aumf, augn, aumu or aumi, not '\(type)'", command: name)
         }
         guard (1...4).contains(subtype.utf8.count), subtype.utf8.allSatisfy(Self.isCodeCharacter) else {
             throw .usage("--subtype takes 1 to 4 printable ASCII characters other than quotes and backslash, not '\(subtype)'", command: name)
@@ -124,7 +125,7 @@ struct UnitTemplate {
         let isEffect = type == "aufx" || type == "aumf"
         return [
             ("Package.swift", manifest),
-            ("Sources/\(name)/\(name)Unit.swift", isEffect ? effectSource : instrumentSource),
+            ("Sources/\(name)/\(name)Unit.swift", type == "aumi" ? midiProcessorSource : isEffect ? effectSource : instrumentSource),
             (".gitignore", ".build/\n"),
         ]
     }
@@ -149,10 +150,11 @@ struct UnitTemplate {
 
     private var descriptor: String {
         let inputs = type == "aufx" || type == "aumf" ? "[2]" : "[]"
+        let outputs = type == "aumi" ? "[], sendsMIDI: true" : "[2]"
         return """
             static let descriptor = UnitDescriptor(
                     type: "\(type)", subtype: "\(subtype)", manufacturer: "\(manufacturer)", name: "\(name)",
-                    manufacturerName: "\(manufacturer)", version: "0.1.0", inputs: \(inputs), outputs: [2])
+                    manufacturerName: "\(manufacturer)", version: "0.1.0", inputs: \(inputs), outputs: \(outputs))
             """
     }
 
@@ -188,6 +190,44 @@ struct UnitTemplate {
                     let value = gain.next()
                     for channel in 0..<channels { block.output(channel)[frame] = block.input(channel)[frame] * value }
                 }
+            }
+        }
+
+        @_cdecl("auhost_plugin_entry") public func auhostPluginEntry() -> UnsafeRawPointer { PluginExport.entry(\(name)Unit.self) }
+
+        """
+    }
+
+    private var midiProcessorSource: String {
+        """
+        import AUPluginSDK
+
+        /// \(type):\(subtype):\(manufacturer) — a MIDI processor to start from: it sends on every message
+        /// it receives, at the frame it came. Transform them in `process`.
+        /// - Thread: [control] for set-up; `handleMIDI` and `process` on the render thread.
+        final class \(name)Unit: PluginUnit {
+            \(descriptor)
+
+            static let parameters: [PluginParameterInfo] = []
+
+            /// The messages received since the last slice, in fixed storage (the SDK calls
+            /// `handleMIDI` at a message's frame, then `process` for the slice starting there).
+            private var received = [PluginMIDIEvent](repeating: PluginMIDIEvent(status: 0, data1: 0, data2: 0), count: 256)
+            private var receivedCount = 0
+
+            init() {}
+
+            func setParameter(_ id: UInt32, value: Float) {}
+
+            func handleMIDI(_ message: PluginMIDIEvent) {
+                guard receivedCount < received.count else { return }
+                received[receivedCount] = message
+                receivedCount += 1
+            }
+
+            func process(_ block: AudioBlock) {
+                for index in 0..<receivedCount { block.sendMIDI(received[index]) }
+                receivedCount = 0
             }
         }
 

@@ -1,5 +1,5 @@
 /*
- * auhost_plugin.h: the AUHost native unit ABI, version 1.
+ * auhost_plugin.h: the AUHost native unit ABI, version 2.
  *
  * A native unit library is a shared object that exports one C function,
  *
@@ -23,6 +23,13 @@
  * (four ASCII characters packed big-endian into a uint32_t, as OSType: 'aufx' is
  * 0x61756678), parameters with an ID, a range and an AudioUnitParameterUnit, and buses
  * of non-interleaved 32-bit float channels.
+ *
+ * Versions. Version 2 is version 1 with one function appended to `auhost_unit`,
+ * `get_extension`, through which the ABI grows without another version: the host asks an
+ * instance for an extension by string ID (as CLAP's `get_extension`) and gets a table of
+ * its own or NULL; a host or a unit that does not know an extension skips it. A host of
+ * version 2 loads libraries of versions 1 and 2; it reads `get_extension` only from a
+ * version-2 table whose `struct_size` covers it. Extensions: AUHOST_EXTENSION_MIDI_OUTPUT.
  */
 #ifndef AUHOST_PLUGIN_H
 #define AUHOST_PLUGIN_H
@@ -34,8 +41,13 @@
 extern "C" {
 #endif
 
-/** The ABI version this header describes. A host refuses any other. */
-#define AUHOST_PLUGIN_ABI_VERSION 1u
+/** The ABI version this header describes. A host loads libraries of this version and of
+ *  AUHOST_PLUGIN_ABI_MINIMUM_VERSION up to it, and refuses any other. */
+#define AUHOST_PLUGIN_ABI_VERSION 2u
+
+/** The oldest ABI version a host of this version still loads: version 1, whose
+ *  `auhost_unit` ends before `get_extension`. */
+#define AUHOST_PLUGIN_ABI_MINIMUM_VERSION 1u
 
 /** The name of the one exported symbol. */
 #define AUHOST_PLUGIN_ENTRY_SYMBOL "auhost_plugin_entry"
@@ -151,7 +163,9 @@ typedef struct auhost_audio_bus {
 } auhost_audio_bus;
 
 #define AUHOST_EVENT_PARAMETER 1u   /**< `id` and `value` are set */
-#define AUHOST_EVENT_MIDI      2u   /**< `midi` holds a MIDI 1.0 channel message */
+#define AUHOST_EVENT_MIDI      2u   /**< `midi` holds a MIDI 1.0 channel message; in the
+                                         output events, a message the unit sends
+                                         (AUHOST_EXTENSION_MIDI_OUTPUT) */
 
 /** An event at a frame of the render call. Events arrive sorted by offset (stable). */
 typedef struct auhost_event {
@@ -189,8 +203,10 @@ typedef struct auhost_process {
     const auhost_audio_bus *outputs;
     uint32_t event_count;
     const auhost_event *events;
-    /** Where the unit reports its output parameters (AUHOST_EVENT_PARAMETER events);
-     *  it writes at most `output_event_capacity` and sets `*output_event_count`. */
+    /** Where the unit reports its output parameters (AUHOST_EVENT_PARAMETER events) and,
+     *  when it offers AUHOST_EXTENSION_MIDI_OUTPUT, the MIDI it sends (AUHOST_EVENT_MIDI
+     *  events, in the order of their offsets); it writes at most `output_event_capacity`
+     *  and sets `*output_event_count`. */
     uint32_t output_event_capacity;
     auhost_event *output_events;
     uint32_t *output_event_count;
@@ -258,7 +274,41 @@ struct auhost_unit {
 
     /** Thread: control. Frees the instance; `unit` is invalid afterwards. */
     void (*destroy)(const auhost_unit *unit);
+
+    /* ---- version 2: read only when the library's abi_version is 2 or more and
+     *      struct_size ≥ offsetof(auhost_unit, get_extension) + sizeof(void *). ---- */
+
+    /** Thread: control. The unit's table for extension `id` (an AUHOST_EXTENSION_* string),
+     *  or NULL when it does not offer it (or does not know the ID). The table lives until
+     *  destroy(). The host asks before initialize. May be NULL: no extension. */
+    const void *(*get_extension)(const auhost_unit *unit, const char *id);
 };
+
+/* ------------------------------------------------------------------------------------ */
+/* Extensions (version 2)                                                                */
+
+/** MIDI output: the unit sends MIDI 1.0 channel messages from its render calls (an
+ *  arpeggiator, a sequencer, a MIDI processor's output; Core Audio's
+ *  kAudioUnitProperty_MIDIOutputCallback). Offering the extension is the declaration: a
+ *  unit returns the table for this ID only when it sends MIDI.
+ *
+ *  In each render call the unit writes the messages it sends into the process's
+ *  `output_events`, as AUHOST_EVENT_MIDI events (`offset` < frame_count, `midi` status,
+ *  data1, data2, 0), in the order of their offsets, beside its output-parameter events, and
+ *  counts them in `*output_event_count`. The host gives such a unit room for at least
+ *  AUHOST_MIDI_OUTPUT_MINIMUM_CAPACITY MIDI events per render call beyond four per
+ *  parameter; what does not fit in `output_event_capacity` is the unit's to drop. Nothing
+ *  is allocated: the list is the host's, reused every call. */
+#define AUHOST_EXTENSION_MIDI_OUTPUT "auhost.midi-output"
+
+/** The room a host leaves for a unit's MIDI output in one render call, at least. */
+#define AUHOST_MIDI_OUTPUT_MINIMUM_CAPACITY 256u
+
+/** The table of AUHOST_EXTENSION_MIDI_OUTPUT. */
+typedef struct auhost_midi_output_extension {
+    uint32_t struct_size;       /**< sizeof(auhost_midi_output_extension) */
+    uint32_t flags;             /**< reserved, 0 */
+} auhost_midi_output_extension;
 
 /* ------------------------------------------------------------------------------------ */
 /* The library                                                                           */
