@@ -160,6 +160,11 @@ public final class JACKClient: @unchecked Sendable {
     /// True once the server has shut down or thrown the client out.
     /// - Thread: [control]
     public var serverIsGone: Bool { events.serverIsGone }
+
+    /// Bumped each time a port appears on the server (anyone's): a reason to look for new
+    /// ports to connect.
+    /// - Thread: [any]
+    public var portRegistrationGeneration: Int { events.portGeneration }
     /// JACK's reason for the shutdown, once it happened.
     /// - Thread: [control]
     public var shutdownReason: String? { events.shutdownReason }

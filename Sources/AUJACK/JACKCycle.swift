@@ -100,6 +100,7 @@ struct JACKCycle {
 
             // 4. Graph render: capture and MIDI in, playback and MIDI out.
             var status: AudioUnitStatus = 0
+            // The graph's MIDI output: cleared every period, written when the graph renders.
             let midiOut = midiOutPort.flatMap { jack_port_get_buffer($0, frames) }
             if let midiOut { jack_midi_clear_buffer(midiOut) }
             if !isSilent {
@@ -108,7 +109,9 @@ struct JACKCycle {
                     flags: RenderTimestamp.Flags.sampleTimeValid.union(.hostTimeValid))
                 status = graph._withUnsafeGuaranteedRef { graph in
                     let status = graph.render(frameCount: count, timestamp: timestamp, input: capture, output: playback, midi: midi)
-                    if let midiOut, status == 0 { Self.writeMIDI(graph.midiOutputFromRender, to: midiOut, slot: slot) }
+                    if let midiOut, status == 0 {
+                        slot.droppedMIDIOutput.add(JACKMIDIBuffer.write(graph.midiOutputFromRender, into: midiOut), ordering: .relaxed)
+                    }
                     return status
                 }
             }
@@ -152,31 +155,7 @@ struct JACKCycle {
     /// - Thread: [render]
     private func readMIDI(frames: jack_nframes_t) -> Int {
         guard let midiInPort, let buffer = jack_port_get_buffer(midiInPort, frames) else { return 0 }
-        let available = Int(jack_midi_get_event_count(buffer))
-        var count = 0
-        var event = jack_midi_event_t()
-        for index in 0..<available where count < Self.midiCapacity {
-            guard jack_midi_event_get(&event, buffer, UInt32(index)) == 0, event.size >= 1, event.size <= 3, let bytes = event.buffer else {
-                continue
-            }
-            midiEvents[count] = MIDIEvent(
-                offset: Int32(event.time), status: bytes[0], data1: event.size > 1 ? bytes[1] : 0, data2: event.size > 2 ? bytes[2] : 0)
-            count += 1
-        }
-        return count
-    }
-
-    /// Writes the graph's MIDI output of the period into the MIDI output port's buffer;
-    /// events JACK has no room for are counted as dropped.
-    /// - Thread: [render] (`jack_midi_event_write` is real-time safe).
-    private static func writeMIDI(_ events: UnsafeBufferPointer<MIDIEvent>, to buffer: UnsafeMutableRawPointer, slot: JACKCycleSlot) {
-        for event in events {
-            var bytes = (event.status, event.data1, event.data2)
-            let written = withUnsafeBytes(of: &bytes) { raw in
-                jack_midi_event_write(buffer, UInt32(max(0, event.offset)), raw.baseAddress!.assumingMemoryBound(to: UInt8.self), event.length)
-            }
-            if written != 0 { slot.droppedMIDIOutput.add(1, ordering: .relaxed) }
-        }
+        return JACKMIDIBuffer.read(buffer, into: midiEvents, capacity: Self.midiCapacity)
     }
 
     /// A linear fade to silence over `fadeFrames`, then silence.

@@ -12,11 +12,14 @@ final class JACKEvents: @unchecked Sendable {
     private let reason = Mutex<String?>(nil)
     /// Bumped whenever the buffer size or sample rate changes.
     private let configurationGeneration = Atomic<Int>(0)
+    /// Bumped whenever a port appears on the server.
+    private let portRegistrations = Atomic<Int>(0)
 
     var xruns: Int { xrunCount.load(ordering: .relaxed) }
     var serverIsGone: Bool { gone.load(ordering: .acquiring) }
     var shutdownReason: String? { reason.withLock { $0 } }
     var generation: Int { configurationGeneration.load(ordering: .acquiring) }
+    var portGeneration: Int { portRegistrations.load(ordering: .acquiring) }
 
     func install(on client: OpaquePointer) {
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -33,6 +36,9 @@ final class JACKEvents: @unchecked Sendable {
         jack_set_buffer_size_callback(client, { _, context in
             Unmanaged<JACKEvents>.fromOpaque(context!).takeUnretainedValue().configurationGeneration.add(1, ordering: .releasing)
             return 0
+        }, context)
+        jack_set_port_registration_callback(client, { _, registered, context in
+            if registered != 0 { Unmanaged<JACKEvents>.fromOpaque(context!).takeUnretainedValue().portRegistrations.add(1, ordering: .releasing) }
         }, context)
         jack_set_sample_rate_callback(client, { _, context in
             Unmanaged<JACKEvents>.fromOpaque(context!).takeUnretainedValue().configurationGeneration.add(1, ordering: .releasing)

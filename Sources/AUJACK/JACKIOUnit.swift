@@ -235,13 +235,16 @@ public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
             playbackTo: client.destinations(kind: .audio, physicalOnly: true))
     }
 
-    /// Connects every MIDI output port whose name matches `pattern` to `midi_in`.
+    /// Connects every MIDI output port whose name matches `pattern` to `midi_in` (ports
+    /// already connected stay so); returns how many match. None is not an error: a keyboard
+    /// may be plugged in later (call it again when ports appear).
     /// - Thread: [control]
-    public func connectMIDI(from pattern: String) throws(JACKError) {
+    @discardableResult
+    public func connectMIDI(from pattern: String) throws(JACKError) -> Int {
         guard let client, let midiInPort else { throw JACKError("this graph takes no MIDI: there is no midi_in port") }
-        let sources = client.sources(matching: pattern, kind: .midi)
-        guard !sources.isEmpty else { throw JACKError("no JACK MIDI output port matches '\(pattern)'") }
+        let sources = client.sources(matching: pattern, kind: .midi).filter { !$0.hasPrefix(client.name + ":") }
         for source in sources { try client.connect(source, to: midiInPort.fullName) }
+        return sources.count
     }
 
     // MARK: - While running
@@ -266,6 +269,9 @@ public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
     /// How many periods the graph failed to render (the playback was silenced).
     /// - Thread: [control]
     public var renderErrorCount: Int { slot.renderErrors.load(ordering: .relaxed) }
+    /// MIDI output events `midi_out` had no room for.
+    /// - Thread: [control]
+    public var droppedMIDIOutputCount: Int { slot.droppedMIDIOutput.load(ordering: .relaxed) }
     /// How many periods ran.
     /// - Thread: [control]
     public var cycleCount: Int { slot.cycles.load(ordering: .relaxed) }

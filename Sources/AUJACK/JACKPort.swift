@@ -30,14 +30,20 @@ public struct JACKPort: @unchecked Sendable {
     /// - Thread: [render] (the process callback). No allocation, no lock.
     public func writeMIDI(_ events: UnsafeBufferPointer<MIDIEvent>, frames: Int) {
         guard kind == .midi, direction == .playback, let buffer = jack_port_get_buffer(handle, UInt32(frames)) else { return }
-        jack_midi_clear_buffer(buffer)
-        for event in events {
-            var bytes = (event.status, event.data1, event.data2)
-            withUnsafeBytes(of: &bytes) { raw in
-                _ = jack_midi_event_write(buffer, UInt32(max(0, event.offset)), raw.baseAddress!.assumingMemoryBound(to: UInt8.self), event.length)
-            }
-        }
+        JACKMIDIBuffer.write(events, into: buffer)
     }
+
+    /// Reads this cycle's MIDI input (short messages) into `events`, at most `capacity`;
+    /// returns how many.
+    /// - Thread: [render] (the process callback). No allocation, no lock.
+    public func readMIDI(frames: Int, into events: UnsafeMutablePointer<MIDIEvent>, capacity: Int) -> Int {
+        guard kind == .midi, direction == .capture, let buffer = jack_port_get_buffer(handle, UInt32(frames)) else { return 0 }
+        return JACKMIDIBuffer.read(buffer, into: events, capacity: capacity)
+    }
+
+    /// How many ports this one is connected to.
+    /// - Thread: [control]
+    public var connectionCount: Int { Int(jack_port_connected(handle)) }
 
     /// Tells JACK how many frames this port's signal lags (playback) or leads (capture).
     /// - Thread: [control]

@@ -55,6 +55,10 @@ public final class LiveChain: @unchecked Sendable {
     /// The chain's graph, at the server's sample rate.
     public let chain: ChainGraph
     private var generation: Int
+    /// The `--midi-connect` patterns, followed as ports appear, and the server's port
+    /// registrations seen so far.
+    private let midiFrom: [String]
+    private var portGeneration = 0
     /// Ends the process when a unit's render call never returns (priming included), until
     /// ``dispose()`` has closed the client.
     private let watch: RenderWatchdog.Watch?
@@ -112,6 +116,7 @@ public final class LiveChain: @unchecked Sendable {
         self.client = client
         self.chain = chain
         generation = io.configurationGeneration
+        midiFrom = connections.midiFrom
         do throws(AudioUnitError) {
             try io.setValue(.canonical(sampleRate: rate, channels: chain.outputChannels), for: .streamFormat, scope: .input, element: JACKIOUnit.playbackBus)
             try io.setValue(.canonical(sampleRate: rate, channels: chain.inputChannels), for: .streamFormat, scope: .output, element: JACKIOUnit.captureBus)
@@ -130,6 +135,7 @@ public final class LiveChain: @unchecked Sendable {
                 try io.connect(captureMatching: connections.captureFrom, playbackMatching: connections.playbackTo)
             }
             for pattern in connections.midiFrom { try io.connectMIDI(from: pattern) }
+            portGeneration = client.portRegistrationGeneration
         } catch {
             dispose()
             throw error
@@ -142,12 +148,22 @@ public final class LiveChain: @unchecked Sendable {
     /// - Thread: [control]
     public func poll() -> Event? {
         if client.serverIsGone { return .serverGone(client.shutdownReason ?? "the server shut down") }
+        followNewMIDIPorts()
         let current = io.configurationGeneration
         guard current != generation else { return nil }
         generation = current
         guard client.sampleRate != chain.sampleRate else { return nil }
         io.isMuted = true
         return .sampleRateChanged(client.sampleRate)
+    }
+
+    /// `--midi-connect` follows ports: when ports appeared since the last look, connects
+    /// the MIDI outputs that match to `midi_in`.
+    private func followNewMIDIPorts() {
+        let ports = client.portRegistrationGeneration
+        guard !midiFrom.isEmpty, ports != portGeneration else { return }
+        portGeneration = ports
+        for pattern in midiFrom { _ = try? io.connectMIDI(from: pattern) }
     }
 
     /// Delivers the graph's pending notifications (``AudioGraph/dispatchPendingNotifications()``,
@@ -165,7 +181,9 @@ public final class LiveChain: @unchecked Sendable {
     /// and render errors.
     /// - Thread: [control]
     public var statusWords: String {
-        String(format: "dsp=%.1f%% xruns=%d period=%d errors=%d", client.cpuLoad, client.xrunCount, client.bufferSize, io.renderErrorCount)
+        let dropped = io.droppedMIDIOutputCount
+        return String(format: "dsp=%.1f%% xruns=%d period=%d errors=%d", client.cpuLoad, client.xrunCount, client.bufferSize, io.renderErrorCount)
+            + (dropped > 0 ? " midi_out_dropped=\(dropped)" : "")
     }
 
     /// Tears the chain down in the one safe order, however the run ended (quit, a signal,

@@ -26,7 +26,8 @@ enum RunCommand: Command {
           --connect         connect to the system's capture and playback ports
           --capture-from P  connect the capture ports (in_N) from the audio ports matching the regex P
           --playback-to P   connect the playback ports (out_N) to the audio ports matching the regex P
-          --midi-connect P  connect JACK MIDI output ports matching the regex P to midi_in
+          --midi-connect P  connect JACK MIDI output ports matching the regex P to midi_in,
+                            also those that appear later
           --set N.P=V       set a parameter before starting (repeatable)
           --reconnect       when the server goes away, wait for it and carry on
           --control PORT    also serve the commands on 127.0.0.1:PORT (0: any free port) to clients
