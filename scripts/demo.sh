@@ -54,3 +54,10 @@ echo "== auhost render $preset $demo/input.wav -o $output"
 echo
 echo "The result is $output ($(du -h "$output" | cut -f1)): the input above through '$preset'."
 echo "Compare it with $demo/input.wav; 'auhost graph $preset' shows the chain."
+echo
+echo "== MIDI between units: auhost render Presets/arpeggiated-synth.json Presets/arpeggio-chords.mid"
+"$auhost" graph Presets/arpeggiated-synth.json | sed -n '/MIDI connections/,/Latency/p'
+"$auhost" render Presets/arpeggiated-synth.json Presets/arpeggio-chords.mid -o "$demo/arpeggiated-synth.wav" \
+  --midi-out "$demo/arpeggiated-synth.mid" --force
+echo "Four held chords (Am F C G) became sixteenth-note arpeggios: $demo/arpeggiated-synth.wav,"
+echo "and the notes the arpeggiator played are in $demo/arpeggiated-synth.mid."

@@ -34,11 +34,13 @@ enum ShippedPresets {
         var output: [[Float]]
         var chainHasInput: Bool
         var latency: Int
+        /// What reached the graph's MIDI output: (frame, event).
+        var midiOutput: [(frame: Int, event: MIDIEvent)]
     }
 
     /// Loads `file`, builds its graph and renders `input` (or, for a chain without audio
-    /// input, silence of the same length) in blocks, sending `midi` (frame, event) to every
-    /// instrument of the chain at its frame.
+    /// input, silence of the same length) in blocks, sending `midi` (frame, event) to the
+    /// graph's MIDI input at its frame (which routes it as the preset says).
     static func render(
         _ file: String, registry: ComponentRegistry, input makeInput: (Int) -> [[Float]], midi: [(frame: Int, event: MIDIEvent)] = []
     ) throws -> Rendered {
@@ -51,8 +53,8 @@ enum ShippedPresets {
         let frames = Int(seconds * chain.sampleRate)
         let input = makeInput(chain.inputChannels)
         #expect(input.count == chain.inputChannels)
-        let instruments = chain.instruments
-        #expect(midi.isEmpty || !instruments.isEmpty, "MIDI for a chain without an instrument")
+        #expect(midi.isEmpty || chain.graph.takesMIDIInput, "MIDI for a chain that takes none")
+        var midiOutput: [(frame: Int, event: MIDIEvent)] = []
 
         let inputBuffers = OwnedAudioBuffers(channels: chain.inputChannels, capacity: blockSize)
         let outputBuffers = OwnedAudioBuffers(channels: outputChannels, capacity: blockSize)
@@ -63,7 +65,7 @@ enum ShippedPresets {
             for (frame, event) in midi where frame >= start && frame < start + count {
                 var event = event
                 event.offset = Int32(frame - start)
-                for unit in instruments { try unit.sendMIDIEvent(event) }
+                #expect(chain.graph.sendMIDIEvent(event))
             }
             let inputView = inputBuffers.buffers(frameCount: count)
             for channel in 0..<chain.inputChannels {
@@ -75,9 +77,10 @@ enum ShippedPresets {
                 input: hasInput ? inputView : nil, output: outputView)
             #expect(status == 0, "render status \(status) at frame \(start)")
             for channel in 0..<outputChannels { output[channel] += outputView[channel] }
+            midiOutput += chain.graph.midiOutputFromRender.map { (start + Int($0.offset), $0) }
             start += count
         }
-        return Rendered(input: input, output: output, chainHasInput: hasInput, latency: chain.latencyFrames)
+        return Rendered(input: input, output: output, chainHasInput: hasInput, latency: chain.latencyFrames, midiOutput: midiOutput)
     }
 
     // MARK: Signals
@@ -199,7 +202,7 @@ enum ShippedPresets {
 
 @Suite struct ShippedPresetTests {
     @Test func theShippedChainsArePresent() {
-        for name in ["vocal", "guitar-amp", "mastering", "podcast-cleanup", "stereo-widener", "synth-patch", "reference", "test-signal"] {
+        for name in ["vocal", "guitar-amp", "mastering", "podcast-cleanup", "stereo-widener", "synth-patch", "reference", "test-signal", "arpeggiated-synth"] {
             #expect(ShippedPresets.files.contains("\(name).json"), "Presets/\(name).json is missing")
         }
     }
@@ -223,6 +226,13 @@ enum ShippedPresets {
             for note: UInt8 in [57, 60, 64] {
                 midi.append((0, .noteOn(note, velocity: 100)))
                 midi.append((Int(1.5 * S.sampleRate), .noteOff(note)))
+            }
+            makeInput = { channels in Array(repeating: Array(repeating: 0, count: frames), count: channels) }
+        case "arpeggiated-synth.json":
+            // An A minor chord held 2 s: the arpeggiator plays it up over two octaves.
+            for note: UInt8 in [57, 60, 64] {
+                midi.append((0, .noteOn(note, velocity: 100)))
+                midi.append((Int(2 * S.sampleRate), .noteOff(note)))
             }
             makeInput = { channels in Array(repeating: Array(repeating: 0, count: frames), count: channels) }
         case "guitar-amp.json":
@@ -256,7 +266,7 @@ enum ShippedPresets {
         let peak = S.peak(output)
         #expect(peak <= S.clipBound, "\(file): peak \(S.decibels(Double(peak))) dBFS is beyond 0 dBFS")
         // The instrument and the generator chains start the chain themselves.
-        let generated = ["synth-patch.json", "test-signal.json"]
+        let generated = ["synth-patch.json", "test-signal.json", "arpeggiated-synth.json"]
         #expect(rendered.chainHasInput == !generated.contains(file))
 
         switch file {
@@ -268,6 +278,12 @@ enum ShippedPresets {
         }
 
         switch file {
+        case "arpeggiated-synth.json":
+            // Sixteenths at 120 BPM (6,000 frames) from the first frame while the chord is
+            // held: A3 C4 E4 A4 C5 E5, again; on the graph's MIDI output, at exact frames.
+            let ons = rendered.midiOutput.filter { $0.event.status & 0xF0 == 0x90 && $0.event.data2 > 0 }
+            let expected = (0..<16).map { (frame: $0 * 6_000, note: [57, 60, 64, 69, 72, 76][$0 % 6]) }
+            #expect(ons.map { [$0.frame, Int($0.event.data1)] } == expected.map { [$0.frame, $0.note] }, "\(ons.map { ($0.frame, $0.event.data1) })")
         case "vocal.json":
             // The high-pass takes the 40 Hz rumble down against the 1 kHz voice.
             let window = (frames / 2)..<frames
