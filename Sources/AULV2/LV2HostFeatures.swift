@@ -56,12 +56,13 @@ final class LV2HostFeatures: @unchecked Sendable {
 
     /// - Parameters:
     ///   - maximumFrames: the largest block `run()` will see (MaximumFramesPerSlice).
+    ///   - nominalFrames: the block length `run()` usually sees (a live host's period).
     ///   - sequenceSize: the byte size of every atom port buffer.
     ///   - powerOf2: whether `run()` gets only power-of-two blocks (then buf-size:powerOf2BlockLength is passed).
     ///   - fixedBlock: the one block length `run()` gets, when the plugin requires
     ///     buf-size:fixedBlockLength (then the feature is passed and every block-length option is it).
     init(
-        urids: URIDMap, pluginURI: String, sampleRate: Double, maximumFrames: Int, sequenceSize: Int, mode: LV2RenderMode,
+        urids: URIDMap, pluginURI: String, sampleRate: Double, maximumFrames: Int, nominalFrames: Int, sequenceSize: Int, mode: LV2RenderMode,
         powerOf2: Bool, fixedBlock: Int? = nil, echoLog: Bool
     ) {
         worker = LV2Worker(mode: mode == .live ? .threaded : .immediate)
@@ -71,7 +72,7 @@ final class LV2HostFeatures: @unchecked Sendable {
         sampleRateValue = .allocate(capacity: 1)
         sampleRateValue.initialize(to: Float(sampleRate))
         optionValues = .allocate(capacity: 4)
-        let lengths: [Int32] = fixedBlock.map { [Int32($0), Int32($0), Int32($0)] } ?? [1, Int32(maximumFrames), Int32(maximumFrames)]
+        let lengths: [Int32] = fixedBlock.map { [Int32($0), Int32($0), Int32($0)] } ?? [1, Int32(maximumFrames), Int32(nominalFrames)]
         optionValues.initialize(from: lengths + [Int32(sequenceSize)], count: 4)
         let intType = urids.map(LV2URI.atomInt)
         let optionList: [(String, UInt32, UnsafeRawPointer, UInt32)] = [

@@ -12,6 +12,12 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     /// How the unit renders: live (worker thread) or offline (immediate worker,
     /// deterministic). Set before ``initialize()``.
     public var renderMode: LV2RenderMode = .live
+    /// The block length `run()` will usually get (`buf-size:nominalBlockLength`: a live
+    /// host's period); nil: MaximumFramesPerSlice. Set before ``initialize()``. A plugin that
+    /// prepares for the nominal length and meets another one reconfigures on its first run
+    /// (Guitarix's convolvers do it in their worker, racing their own run()).
+    /// - Thread: [control]
+    public var nominalBlockLength: Int?
     /// Tempo sent in `time:Position` to plugins that follow the transport when the host
     /// gives no ``AudioUnit/hostTransport`` (a unit rendered on its own, outside a chain).
     public var beatsPerMinute: Double = 120
@@ -85,7 +91,7 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
         let powerOf2 = mentions.contains(LV2URI.bufSizePowerOf2BlockLength)
         let features = LV2HostFeatures(
             urids: world.urids, pluginURI: pluginURI, sampleRate: sampleRate, maximumFrames: maximumFrames,
-            sequenceSize: sequenceSize, mode: renderMode, powerOf2: powerOf2, fixedBlock: requiresFixedBlocks ? fixedBlockFrames : nil,
+            nominalFrames: min(maximumFrames, nominalBlockLength ?? maximumFrames), sequenceSize: sequenceSize, mode: renderMode, powerOf2: powerOf2, fixedBlock: requiresFixedBlocks ? fixedBlockFrames : nil,
             echoLog: echoesPluginLog)
         let made = try LV2Instance(
             plugin: plugin, uri: pluginURI, layout: layout, features: features, urids: world.urids, sampleRate: sampleRate,

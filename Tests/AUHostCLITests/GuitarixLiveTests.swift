@@ -6,8 +6,10 @@ import Testing
 /// Two Guitarix convolvers in one live chain (GxAmplifier-X, then GxCabinet): both plan FFTW
 /// transforms on threads of their own (libzita-convolver), and FFTW's planner is not
 /// thread-safe; before AULV2 made it so at world creation (au_fftw_make_planners_thread_safe,
-/// docs/LV2.md "FFTW"), 4 of 32 runs crashed at start or on SIGTERM. Child processes, as the
-/// crash was: half end on `quit`, half on SIGTERM.
+/// docs/LV2.md "FFTW"), 4 of 32 runs crashed at start or on SIGTERM; with that lock alone,
+/// still about 1 in 40 at start, because the convolvers were told a nominal block length of
+/// 4096 under a 64-frame period and rebuilt themselves in their worker during run() (now
+/// told the period). Child processes, as the crash was: half end on `quit`, half on SIGTERM.
 @Suite(.serialized) struct GuitarixLiveTests {
     static let amp = "/usr/lib/lv2/gx_amp.lv2/manifest.ttl"
     static let cabinet = "/usr/lib/lv2/gx_cabinet.lv2/manifest.ttl"

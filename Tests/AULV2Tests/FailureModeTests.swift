@@ -40,7 +40,7 @@ import Testing
         #expect(problem.location == fixtures.root.appendingPathComponent("bad-turtle.lv2").path)
         #expect(found.problems.filter { $0.location.hasSuffix("/bad-turtle.lv2") }.count == 1, "one problem for the bundle")
         // The other fixtures (all but the bad one) are still there.
-        #expect(found.components.count == 10)
+        #expect(found.components.count == 11)
     }
 
     /// A manifest that is not Turtle: lilv skips the bundle, and discovery names the bundle

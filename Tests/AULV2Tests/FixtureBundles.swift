@@ -53,6 +53,11 @@ struct FixtureBundles {
             data: Self.plugin(
                 "urn:auhost:fixture:worker", name: "Fixture Worker",
                 extra: "lv2:requiredFeature <http://lv2plug.in/ns/ext/worker#schedule> ; lv2:extensionData <http://lv2plug.in/ns/ext/worker#interface> ;"))
+        try bundle(
+            "nominal-block", uri: "urn:auhost:fixture:nominal-block",
+            data: Self.plugin(
+                "urn:auhost:fixture:nominal-block", name: "Fixture Nominal Block",
+                extra: "lv2:requiredFeature <http://lv2plug.in/ns/ext/urid#map> , <http://lv2plug.in/ns/ext/options#options> ;"))
         try bundle("nan-output", uri: "urn:auhost:fixture:nan-output", data: Self.plugin("urn:auhost:fixture:nan-output", name: "Fixture NaN Output"))
         try bundle("run-forever", uri: "urn:auhost:fixture:run-forever", data: Self.plugin("urn:auhost:fixture:run-forever", name: "Fixture Run Forever"))
         try garbageManifestBundle()

@@ -10,6 +10,10 @@
 #include <unistd.h>
 
 #include <lv2/core/lv2.h>
+#include <lv2/atom/atom.h>
+#include <lv2/buf-size/buf-size.h>
+#include <lv2/options/options.h>
+#include <lv2/urid/urid.h>
 #include <lv2/worker/worker.h>
 
 typedef struct {
@@ -149,6 +153,40 @@ static const void *worker_extension_data(const char *uri) {
     return strcmp(uri, LV2_WORKER__interface) == 0 ? &interface : NULL;
 }
 
+/* The nominal-block fixture: writes the buf-size:nominalBlockLength option it was
+   instantiated with into every output sample (0 without one), as a plugin that prepares
+   for that length (Guitarix's convolvers) would read it. */
+typedef struct {
+    const float *input;
+    float *output;
+    float nominal;
+} NominalBlock;
+
+static LV2_Handle instantiate_nominal_block(const LV2_Descriptor *descriptor, double rate, const char *bundle,
+                                            const LV2_Feature *const *features) {
+    (void)descriptor; (void)rate; (void)bundle;
+    const LV2_URID_Map *map = NULL;
+    const LV2_Options_Option *options = NULL;
+    for (int i = 0; features && features[i]; ++i) {
+        if (strcmp(features[i]->URI, LV2_URID__map) == 0) map = (const LV2_URID_Map *)features[i]->data;
+        if (strcmp(features[i]->URI, LV2_OPTIONS__options) == 0) options = (const LV2_Options_Option *)features[i]->data;
+    }
+    if (!map || !options) return NULL;
+    NominalBlock *self = calloc(1, sizeof(NominalBlock));
+    if (!self) return NULL;
+    const LV2_URID nominal = map->map(map->handle, LV2_BUF_SIZE__nominalBlockLength);
+    const LV2_URID atomInt = map->map(map->handle, LV2_ATOM__Int);
+    for (const LV2_Options_Option *option = options; option->key; ++option) {
+        if (option->key == nominal && option->type == atomInt) self->nominal = (float)*(const int32_t *)option->value;
+    }
+    return self;
+}
+
+static void run_nominal_block(LV2_Handle instance, uint32_t frames) {
+    NominalBlock *self = (NominalBlock *)instance;
+    for (uint32_t i = 0; i < frames; ++i) self->output[i] = self->nominal;
+}
+
 static const LV2_Descriptor descriptors[] = {
     {"urn:auhost:fixture:passthrough", instantiate_passthrough, connect_port, NULL, run_passthrough, NULL, cleanup, NULL},
     {"urn:auhost:fixture:needs-feature", instantiate_passthrough, connect_port, NULL, run_passthrough, NULL, cleanup, NULL},
@@ -162,6 +200,7 @@ static const LV2_Descriptor descriptors[] = {
     {"urn:auhost:fixture:nan-output", instantiate_passthrough, connect_port, NULL, run_nan, NULL, cleanup, NULL},
     {"urn:auhost:fixture:sleep-in-run", instantiate_passthrough, connect_port, NULL, run_sleeping, NULL, cleanup, NULL},
     {"urn:auhost:fixture:worker", instantiate_worker, connect_port, NULL, run_worker, NULL, cleanup, worker_extension_data},
+    {"urn:auhost:fixture:nominal-block", instantiate_nominal_block, connect_port, NULL, run_nominal_block, NULL, cleanup, NULL},
 };
 
 LV2_SYMBOL_EXPORT const LV2_Descriptor *lv2_descriptor(uint32_t index) {

@@ -1,5 +1,6 @@
 import AUCore
 import AUEngine
+import AULV2
 import AUPresets
 
 /// A loaded chain preset wired into a running-ready ``AudioGraph``: one node per preset
@@ -25,7 +26,12 @@ public final class ChainGraph: @unchecked Sendable {
     /// Builds and initializes the graph with `units` (the loaded ones, or fresh ones from
     /// ``LoadedPreset/makeUnits()`` for another job). The graph owns the units afterwards.
     /// - Thread: [control]
-    public init(_ loaded: LoadedPreset, units: [AudioUnit]? = nil, registry: ComponentRegistry, sampleRate: Double, maximumFrames: Int = 4096) throws(AudioUnitError) {
+    /// `nominalFrames` is the block length the driver will usually render (a JACK period),
+    /// told to LV2 plugins (`buf-size:nominalBlockLength`); nil: `maximumFrames`.
+    public init(
+        _ loaded: LoadedPreset, units: [AudioUnit]? = nil, registry: ComponentRegistry, sampleRate: Double, maximumFrames: Int = 4096,
+        nominalFrames: Int? = nil
+    ) throws(AudioUnitError) {
         self.loaded = loaded
         self.sampleRate = sampleRate
         let units = units ?? loaded.nodes.map(\.unit)
@@ -35,6 +41,7 @@ public final class ChainGraph: @unchecked Sendable {
         var bypassed: [GraphNode] = []
         for (node, unit) in zip(loaded.nodes, units) {
             unit.hostTransport = transport
+            (unit as? LV2Unit)?.nominalBlockLength = nominalFrames
             try unit.setValue(sampleRate, for: .sampleRate)
             try unit.setValue(maximumFrames, for: .maximumFramesPerSlice)
             // The graph's bypass keeps parallel paths aligned; the unit's own does not.

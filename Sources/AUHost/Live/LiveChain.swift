@@ -96,7 +96,8 @@ public final class LiveChain: @unchecked Sendable {
         }
         let chain: ChainGraph
         do {
-            chain = try ChainGraph(loaded, units: units, registry: registry, sampleRate: rate, maximumFrames: max(4096, client.bufferSize))
+            chain = try ChainGraph(
+                loaded, units: units, registry: registry, sampleRate: rate, maximumFrames: max(4096, client.bufferSize), nominalFrames: client.bufferSize)
         } catch {
             io.dispose()
             throw JACKError("\(loaded.file): \(error.message)")
