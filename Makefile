@@ -35,11 +35,11 @@ demo: build
 	@bash scripts/demo.sh $(BIN)
 
 # Builds, runs every test, then builds and runs the outside packages in Examples/. The
-# release alloc-check (with its shim, the native Gain and the LV2 fixtures) is built first: only optimized
+# release alloc-check (with its shim, the native Gain and Arpeggiator, and the LV2 fixtures) is built first: only optimized
 # code can show that the render path makes no retain (AllocationTests).
 test: deps
 	$(SWIFT) build
-	for product in auhost alloc-check AllocCounter AUHostGain LV2Fixtures; do $(SWIFT) build -c release --product $$product || exit 1; done
+	for product in auhost alloc-check AllocCounter AUHostGain AUHostArpeggiator LV2Fixtures; do $(SWIFT) build -c release --product $$product || exit 1; done
 	$(SWIFT) test
 	bash scripts/run-examples.sh
 

@@ -3,7 +3,7 @@ import Foundation
 /// Probe verdicts on disk (JSON), keyed by what was probed (an LV2 plugin's URI, a native
 /// library's real path) and valid while the probed binary's path, size and modification
 /// time are unchanged: one cache type for the LV2 probe (`lv2-probe.json`) and the native
-/// library probe (`native-probe.json`), both in `$XDG_CACHE_HOME/auhost/`, else `~/.cache/auhost/`.
+/// library probe (`native-probe-abi2.json`), both in `$XDG_CACHE_HOME/auhost/`, else `~/.cache/auhost/`.
 /// - Thread: [control]
 public struct ProbeCache: Sendable {
     struct Entry: Codable {

@@ -1,12 +1,16 @@
 import AUCore
+import CAUPluginABI
 import Foundation
 
 /// Probes native unit libraries in child processes before the host loads them
 /// (`<executable> probe-library PATH…`, through ``ProbeProcess``): a library whose
 /// constructor or factory aborts, crashes or never returns takes only a child down and is
 /// reported, instead of killing or hanging every command. Verdicts are cached by the
-/// library's real path, size and modification time (`$XDG_CACHE_HOME/auhost/native-probe.json`,
-/// else `~/.cache/auhost/native-probe.json`), so only new or changed libraries are probed.
+/// library's real path, size and modification time (`$XDG_CACHE_HOME/auhost/native-probe-abi2.json`,
+/// else `~/.cache/auhost/native-probe-abi2.json`), so only new or changed libraries are
+/// probed; the file is named after the host's ABI version, so that a host of another
+/// version (an upgrade) never believes the verdicts of the last one (a version-2 library
+/// that a version-1 host refused works now).
 /// - Thread: [control]
 public struct NativeProbeRunner: Sendable {
     /// The child's subcommand.
@@ -20,7 +24,7 @@ public struct NativeProbeRunner: Sendable {
     /// Seconds a child may spend on one library before it is killed.
     public var timeout: TimeInterval = 10
     /// The verdict cache.
-    public var cacheFile = ProbeCache.standardFile(named: "native-probe.json")
+    public var cacheFile = ProbeCache.standardFile(named: "native-probe-abi\(AUHOST_PLUGIN_ABI_VERSION).json")
 
     /// A runner over `executable`, with a 10 s timeout and the standard cache.
     /// - Thread: [control]

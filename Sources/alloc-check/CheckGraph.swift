@@ -28,6 +28,7 @@ struct CheckGraph {
     static let convolver = "http://gareus.org/oss/lv2/convoLV2#Stereo"
     static let instrument = "http://drobilla.net/plugins/mda/JX10"
     static let amp = "http://plugin.org.uk/swh-plugins/amp"
+    static let midiTranspose = "http://gareus.org/oss/lv2/midifilter#miditranspose"
     static let workerFixture = "urn:auhost:fixture:worker"
 
     let graph: AudioGraph
@@ -37,6 +38,10 @@ struct CheckGraph {
     /// The plugin nodes that are in the graph, by role.
     var native: GraphNode?, lv2Amp: GraphNode?, dpl: GraphNode?, meter: GraphNode?
     var threadedWorker: GraphNode?, immediateWorker: GraphNode?, instrument: GraphNode?
+    /// MIDI between units: the graph's MIDI input -> the native Arpeggiator -> x42 MIDI
+    /// transpose (LV2, atom MIDI in and out) -> the instrument, and the transpose -> the
+    /// graph's MIDI output.
+    var arpeggiator: GraphNode?, midiProcessor: GraphNode?
     /// The worker fixture in threaded and in immediate mode (schedules work in every run).
     var schedulingWorkers: [GraphNode] = []
 
@@ -68,6 +73,9 @@ struct CheckGraph {
         threadedWorker = try lv2(Self.convolver, "Convolver (threaded worker)")
         immediateWorker = try lv2(Self.convolver, "Convolver (immediate worker)", mode: .offline)
         instrument = try lv2(Self.instrument, "Instrument")
+        midiProcessor = try lv2(Self.midiTranspose, "MIDI Transpose")
+        let arpeggiatorComponent = registry.components(matching: ComponentDescription(type: "aumi", subtype: "arpg", manufacturer: "AUHs")).first { $0.format == .native }
+        if let arpeggiatorComponent { arpeggiator = try graph.addNode(try arpeggiatorComponent.instantiate(), name: "Arpeggiator") }
         for (name, mode) in [("Worker fixture (threaded)", LV2RenderMode.live), ("Worker fixture (immediate)", .offline)] {
             if let node = try lv2(Self.workerFixture, name, mode: mode) { schedulingWorkers.append(node) }
         }
@@ -101,6 +109,13 @@ struct CheckGraph {
             try graph.connect(instrument, to: mixer, input: 8)
         }
         try graph.connect(mixer, to: output)
+        var midiSource = MIDIEndpoint.graphInput
+        for node in [arpeggiator, midiProcessor].compactMap({ $0 }) {
+            try graph.connectMIDI(midiSource, to: .node(node))
+            midiSource = .node(node)
+        }
+        if midiSource != .graphInput { try graph.connectMIDI(midiSource, to: .graphOutput) }
+        if let instrument { try graph.connectMIDI(midiSource, to: .node(instrument)) }
         graph.maximumFramesPerSlice = 1024
         try graph.initialize()
         try graph.start()

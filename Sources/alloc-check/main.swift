@@ -98,6 +98,8 @@ for channel in 0..<2 {
 }
 let output = OwnedAudioBuffers(channels: 2, capacity: frames)
 let done = Atomic<Int>(0)
+/// Events that reached the graph's MIDI output (through the arpeggiator and the transpose).
+let midiOutputEvents = Atomic<Int>(0)
 let failures = Atomic<Int>(0)
 let nonFinite = Atomic<Int>(0)
 
@@ -107,6 +109,10 @@ let renderThread = Thread {
     let frames = frameCount
     let inputView = input.buffers(frameCount: frames)
     let outputView = output.buffers(frameCount: frames)
+    // The driver's MIDI for the graph's MIDI input: a control change at an offset inside
+    // every cycle (the note-ons come from the control thread through sendMIDIEvent).
+    let driverMIDI = UnsafeMutablePointer<MIDIEvent>.allocate(capacity: 1)
+    driverMIDI.initialize(to: MIDIEvent(offset: Int32(frames / 2), status: 0xB0, data1: 1, data2: 64))
     for cycle in 0..<cycleCount {
         // RenderThread.run may count on its own (CAUSupport begins counting when the shim is
         // loaded): forget what the warm-up counted.
@@ -118,13 +124,17 @@ let renderThread = Thread {
             }
         }
         if cycle >= warmupCycles { shim.begin() }
-        let status = graph.render(frameCount: frames, timestamp: RenderTimestamp(sampleTime: Double(cycle * frames)), input: inputView, output: outputView)
+        let status = graph.render(
+            frameCount: frames, timestamp: RenderTimestamp(sampleTime: Double(cycle * frames)), input: inputView, output: outputView,
+            midi: UnsafeBufferPointer(start: driverMIDI, count: 1))
+        midiOutputEvents.add(graph.midiOutputFromRender.count, ordering: .relaxed)
         shim.end()
         if status != 0 { failures.add(1, ordering: .relaxed) }
         if outputView.containsNonFinite() { nonFinite.add(1, ordering: .relaxed) }
         done.store(cycle + 1, ordering: .releasing)
     }
     au_strict_set_recording(false)
+    driverMIDI.deallocate()
 }
 shim.reset()
 renderThread.start()
@@ -164,9 +174,9 @@ do {
                 ramps += 1
             }
             // Note on and note off in turn, at an offset inside the cycle.
-            if let node = check.instrument {
+            if check.instrument != nil || check.midiProcessor != nil {
                 let on = midiEvents % 2 == 0
-                try graph.unit(of: node).sendMIDIEvent(MIDIEvent(offset: Int32(midiEvents % frames), status: on ? 0x90 : 0x80, data1: UInt8(36 + midiEvents / 2 % 24), data2: on ? 100 : 0))
+                _ = graph.sendMIDIEvent(MIDIEvent(offset: Int32(midiEvents % frames), status: on ? 0x90 : 0x80, data1: UInt8(36 + midiEvents / 2 % 24), data2: on ? 100 : 0))
                 midiEvents += 1
             }
             graph.dispatchPendingNotifications()
@@ -213,7 +223,7 @@ if strictStatus.load(ordering: .relaxed) != 0 {
 func flag(_ node: GraphNode?) -> Int { node == nil ? 0 : 1 }
 report(counts, """
     trapped=\(trapped) cycles=\(cycles) warmup=\(warmup) frames=\(frames) edits=\(edits) parameterChanges=\(parameterChanges) ramps=\(ramps) \
-    midiEvents=\(midiEvents) nanRequests=\(nanRequests) nanNotices=\(notices.load(ordering: .relaxed)) graphLatency=\(latency) \
+    midiEvents=\(midiEvents) midiOutputEvents=\(midiOutputEvents.load(ordering: .relaxed)) midiProcessor=\(flag(check.midiProcessor)) arpeggiator=\(flag(check.arpeggiator)) nanRequests=\(nanRequests) nanNotices=\(notices.load(ordering: .relaxed)) graphLatency=\(latency) \
     lv2=\(flag(check.lv2Amp)) native=\(flag(check.native)) instrument=\(flag(check.instrument)) latencyReport=\(flag(check.dpl)) \
     transport=\(flag(check.meter)) threadedWorker=\(flag(check.threadedWorker)) immediateWorker=\(flag(check.immediateWorker)) schedulingWorkers=\(check.schedulingWorkers.count) \
     renderFailures=\(failures.load(ordering: .relaxed)) nonFiniteCycles=\(nonFinite.load(ordering: .relaxed))

@@ -45,7 +45,7 @@ func runAllocCheck(_ arguments: [String], in folder: URL? = nil) throws -> (stat
 let releaseAllocCheck: URL? = {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let release = root.appendingPathComponent(".build/release")
-    let products = ["alloc-check", "libAllocCounter.so", "libAUHostGain.so"].map { release.appendingPathComponent($0) }
+    let products = ["alloc-check", "libAllocCounter.so", "libAUHostGain.so", "libAUHostArpeggiator.so"].map { release.appendingPathComponent($0) }
     let built = products.compactMap { try? $0.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate }
     guard built.count == products.count, let newest = built.max() else { return nil }
     let sources = ["AUCore", "AUEngine", "AULV2", "AUNative", "AUPluginSDK", "CAUSupport", "CAllocCounter", "alloc-check"]
@@ -69,7 +69,7 @@ struct AllocationTests {
         #expect(run.report["locks", default: 0] > 0)
     }
 
-    @Test("10,000 cycles of every render path (LV2 control ports, atom MIDI in, time:Position, output controls, latency and delay lines, the worker threaded and immediate with work scheduled from run(), a native unit, a fixed-block adapter, ramps, NaN notices, live edits) in strict mode: no allocation, free, lock or system call on the render thread")
+    @Test("10,000 cycles of every render path (LV2 control ports, atom MIDI in and out, MIDI between units through the graph (native arpeggiator, x42 transpose, an instrument, the MIDI output), time:Position, output controls, latency and delay lines, the worker threaded and immediate with work scheduled from run(), a native unit, a fixed-block adapter, ramps, NaN notices, live edits) in strict mode: no allocation, free, lock or system call on the render thread")
     func renderThreadIsClean() throws {
         let run = try runAllocCheck(["--cycles", "10000", "--frames", "64", "--strict"])
         #expect(run.status == 0, "\(run.text)")
@@ -81,11 +81,13 @@ struct AllocationTests {
         #expect(run.report["parameterChanges", default: 0] >= 100)
         #expect(run.report["ramps", default: 0] >= 20)
         #expect(run.report["midiEvents", default: 0] >= 20)
+        // Notes went through the arpeggiator and the transpose to the graph's MIDI output.
+        #expect(run.report["midiOutputEvents", default: 0] >= 20, "\(run.text)")
         #expect(run.report["nanNotices", default: 0] >= 5, "the fixture's NaN was not noticed: \(run.text)")
         #expect(run.report["graphLatency", default: 0] > 0, "no latency to compensate: \(run.text)")
         #expect(run.report["renderFailures"] == 0)
         // The plugins come with `make deps` (swh, mda, x42) and the package (the native Gain).
-        for key in ["lv2", "native", "instrument", "latencyReport", "transport", "threadedWorker", "immediateWorker"] {
+        for key in ["lv2", "native", "instrument", "latencyReport", "transport", "threadedWorker", "immediateWorker", "midiProcessor", "arpeggiator"] {
             #expect(run.report[key] == 1, "\(key) is not in the graph: \(run.text)")
         }
         // The worker fixture (libLV2Fixtures.so, built with the package), threaded and immediate.
@@ -105,11 +107,12 @@ struct AllocationTests {
 
     @Test(
         "a release build renders every path with no retain or release on the render thread",
-        .enabled(if: releaseAllocCheck != nil, "no up-to-date release alloc-check: make test builds it (swift build -c release --product alloc-check, AllocCounter, AUHostGain, LV2Fixtures)"))
+        .enabled(if: releaseAllocCheck != nil, "no up-to-date release alloc-check: make test builds it (swift build -c release --product alloc-check, AllocCounter, AUHostGain, AUHostArpeggiator, LV2Fixtures)"))
     func releaseRenderMakesNoRetain() throws {
         let run = try runAllocCheck(["--cycles", "10000", "--frames", "64"], in: releaseAllocCheck)
         #expect(run.status == 0, "\(run.text)")
         #expect(run.report["native"] == 1 && run.report["instrument"] == 1 && run.report["threadedWorker"] == 1, "\(run.text)")
+        #expect(run.report["midiProcessor"] == 1 && run.report["arpeggiator"] == 1 && run.report["midiOutputEvents", default: 0] > 0, "\(run.text)")
         #expect(run.report["retains"] == 0, "\(run.text)")
         #expect(run.report["releases"] == 0, "\(run.text)")
     }

@@ -46,6 +46,12 @@ import Testing
         return matching.first?.message
     }
 
+    /// Verdicts are kept per ABI version: a host upgraded to another version (a version-2
+    /// library that a version-1 host refused loads now) never reads the last one's verdicts.
+    @Test func theVerdictCacheIsNamedAfterTheHostsABIVersion() {
+        #expect(NativeProbeRunner(executable: URL(fileURLWithPath: "/bin/true")).cacheFile.lastPathComponent == "native-probe-abi2.json")
+    }
+
     @Test func badLibrariesAreReportedAndTheGoodOneLoads() throws {
         let folder = try Self.badFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
