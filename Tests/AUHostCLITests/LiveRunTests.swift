@@ -258,8 +258,9 @@ final class NoiseSource: @unchecked Sendable {
     }
 
     /// The render paths live, under the counting shim and strict mode (a seccomp filter on
-    /// JACK's process thread): an LV2 instrument (mda JX10, atom MIDI in) played from a JACK
-    /// keyboard with notes inside the period, x42 dpl (latency, output controls; the graph's
+    /// JACK's process thread): MIDI between units (a JACK keyboard with notes inside the
+    /// period -> the native Arpeggiator (ABI v2 MIDI output) -> x42 MIDI transpose (LV2 atom
+    /// MIDI in and out) -> an LV2 instrument, mda JX10), x42 dpl (latency, output controls; the graph's
     /// delay lines), an x42 meter (JACK transport as time:Position), convoLV2 (the worker,
     /// threaded) and the native Gain, with parameter changes every 100 ms for 30 s.
     @Test func theProcessCallbackNeitherAllocatesNorLocksNorCallsTheSystemOver30Seconds() throws {
@@ -267,12 +268,14 @@ final class NoiseSource: @unchecked Sendable {
         try #require(FileManager.default.fileExists(atPath: shim.path), "libAllocCounter.so is built by swift build")
         let renderPaths = """
             {"auhost": 1, "name": "Live render paths",
-             "nodes": [{"id": "synth", "unit": "lv2:http://drobilla.net/plugins/mda/JX10"},
+             "nodes": [{"id": "arp", "unit": "aumi:arpg:AUHs"},
+                       {"id": "transpose", "unit": "lv2:http://gareus.org/oss/lv2/midifilter#miditranspose"},
+                       {"id": "synth", "unit": "lv2:http://drobilla.net/plugins/mda/JX10"},
                        {"id": "limiter", "unit": "lv2:http://gareus.org/oss/lv2/dpl#stereo"},
                        {"id": "meter", "unit": "lv2:http://gareus.org/oss/lv2/meters#TPnRMSstereo"},
                        {"id": "convolver", "unit": "lv2:http://gareus.org/oss/lv2/convoLV2#Stereo"},
                        {"id": "gain", "unit": "aufx:gain:AUHs", "parameters": {"gain": -6.0206, "smoothing": 0}}],
-             "chain": ["synth", "limiter", "meter", "convolver", "gain"]}
+             "chain": ["arp", "transpose", "synth", "limiter", "meter", "convolver", "gain"]}
             """
         let keyboard = NotePulse()
         var keyboardClient: JACKTestClient?

@@ -44,6 +44,15 @@ final class FixtureSynth: AudioUnit, @unchecked Sendable {
     }
 }
 
+/// A sink (`aufx:fsnk:Test`): one input bus, no output bus and no MIDI output, as an LV2
+/// analyser with neither audio nor MIDI out: nothing of it can be rendered.
+final class FixtureSink: AudioUnit, @unchecked Sendable {
+    static let description = ComponentDescription(type: "aufx", subtype: "fsnk", manufacturer: "Test")
+    init() {
+        super.init(description: Self.description, name: "Fixture Sink", inputs: [.canonical(channels: 2, name: "In")], outputs: [], parameters: [])
+    }
+}
+
 /// A mixer (`aumx:fmix:Test`): two inputs by default, as many as asked for, one output.
 final class FixtureMixer: AudioUnit, @unchecked Sendable {
     static let description = ComponentDescription(type: "aumx", subtype: "fmix", manufacturer: "Test")
@@ -67,6 +76,7 @@ func makeRegistry() -> ComponentRegistry {
     add(FixtureEQ.description, "Fixture EQ") { FixtureEQ() }
     add(FixtureSynth.description, "Fixture Synth") { FixtureSynth() }
     add(FixtureMixer.description, "Fixture Mixer") { FixtureMixer() }
+    add(FixtureSink.description, "Fixture Sink") { FixtureSink() }
     add(ComponentDescription(type: "aufx", subtype: "twn1", manufacturer: "Test"), "Twin") { FixtureEQ() }
     add(ComponentDescription(type: "aufx", subtype: "twn2", manufacturer: "Test"), "Twin") { FixtureEQ() }
     return registry

@@ -129,6 +129,11 @@ let problemCases: [ProblemCase] = [
         json: preset(nodes: eq + ",\n" + #"{"id": "syn", "unit": "augn:fsyn:Test"}"#, routing: #""chain": ["eq", "syn"]"#),
         kind: .badConnection, path: "chain[1]", fragments: ["'Fixture Synth' has no input bus, so it cannot follow 'eq'; expected a unit with an input here"]),
     ProblemCase(
+        name: "a unit with neither audio nor MIDI output",
+        json: preset(nodes: eq + ",\n" + #"{"id": "sink", "unit": "aufx:fsnk:Test"}"#, routing: #""chain": ["eq", "sink"]"#),
+        kind: .badConnection, path: "chain[1]",
+        fragments: ["'Fixture Sink' has no audio output and sends no MIDI: nothing to render; expected a unit with an audio or MIDI output here"]),
+    ProblemCase(
         name: "cycle",
         json: preset(
             nodes: #"{"id": "mix", "unit": "aumx:fmix:Test"}, {"id": "eq", "unit": "aufx:fxeq:Test"}"#,

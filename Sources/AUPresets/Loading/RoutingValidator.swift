@@ -121,7 +121,7 @@ struct RoutingValidator {
             }
             let sendsMIDI = unit?.producesMIDIOutput == true
             if let unit, unit.elementCount(.output) == 0 {
-                if !sendsMIDI { problems.add(.badConnection, item.path, "\(name(item.index)) has no output bus; expected a unit with an output here") }
+                if !sendsMIDI { problems.add(.badConnection, item.path, "\(name(item.index)) has no audio output and sends no MIDI: nothing to render; expected a unit with an audio or MIDI output here") }
                 previous = nil
             } else {
                 previous = .node(item.index, bus: 0)
