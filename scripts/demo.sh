@@ -34,16 +34,8 @@ else
 fi
 echo
 
-# A 16-bit stereo 48 kHz WAV of silence, written byte by byte (no tools beyond bash).
-rate=48000 channels=2 seconds=4
-bytes=$((rate * channels * 2 * seconds))
-le16() { printf "\\x$(printf %02x $(($1 & 255)))\\x$(printf %02x $((($1 >> 8) & 255)))"; }
-le32() { le16 $(($1 & 65535)); le16 $((($1 >> 16) & 65535)); }
-{
-  printf 'RIFF'; le32 $((36 + bytes)); printf 'WAVEfmt '; le32 16; le16 1; le16 "$channels"
-  le32 "$rate"; le32 $((rate * channels * 2)); le16 $((channels * 2)); le16 16
-  printf 'data'; le32 "$bytes"; head -c "$bytes" /dev/zero
-} > "$demo/silence.wav"
+seconds=4
+bash "$(dirname "$0")/silence-wav.sh" "$seconds" > "$demo/silence.wav"
 
 echo "== the input: Presets/test-signal.json (a generator chain) rendered over $seconds s of silence"
 "$auhost" render Presets/test-signal.json "$demo/silence.wav" -o "$demo/input.wav" --tail 0 --force

@@ -18,17 +18,8 @@ import Testing
         unit.fixedBlockFrames = 32
         #expect(unit.blockSizeRequirement == .fixed(32))
 
-        let registry = ComponentRegistry(providers: [BuiltinUnits()])
-        let graph = AudioGraph(registry: registry)
+        let graph = try LV2TestSupport.graph(around: unit)
         defer { graph.dispose() }
-        let output = try graph.addNode(ComponentDescription(type: "auou", subtype: "genr", manufacturer: "AUHs"))
-        let node = try graph.addNode(unit)
-        try graph.open()
-        try graph.unit(of: output).setValue(.canonical(sampleRate: 48_000, channels: 1), for: .streamFormat, scope: .output)
-        try graph.connect(output, to: node)
-        try graph.connect(node, to: output)
-        try graph.initialize()
-        try graph.start()
         #expect(graph.latencyFrames == 32)  // the block adapter's buffer
 
         let input = OwnedAudioBuffers(channels: 1, capacity: cycle)

@@ -19,17 +19,8 @@ import Testing
         unit.renderMode = .offline
         unit.nominalBlockLength = nominal
 
-        let graph = AudioGraph(registry: ComponentRegistry(providers: [BuiltinUnits()]))
+        let graph = try LV2TestSupport.graph(around: unit, maximumFrames: 1024)
         defer { graph.dispose() }
-        let output = try graph.addNode(ComponentDescription(type: "auou", subtype: "genr", manufacturer: "AUHs"))
-        let node = try graph.addNode(unit)
-        try graph.open()
-        try graph.unit(of: output).setValue(.canonical(sampleRate: 48_000, channels: 1), for: .streamFormat, scope: .output)
-        try graph.connect(output, to: node)
-        try graph.connect(node, to: output)
-        graph.maximumFramesPerSlice = 1024
-        try graph.initialize()
-        try graph.start()
         let input = OwnedAudioBuffers(channels: 1, capacity: 64)
         let rendered = OwnedAudioBuffers(channels: 1, capacity: 64)
         var seen: Set<Float> = []

@@ -1,4 +1,5 @@
 import AUCore
+import AUEngine
 import Foundation
 @testable import AULV2
 import Testing
@@ -15,6 +16,22 @@ enum LV2TestSupport {
             throw AudioUnitError(.extensionNotFound, "\(uri) is not installed")
         }
         return try component.instantiate() as! LV2Unit
+    }
+
+    /// A started graph of the generic output's mono input -> `unit` -> its output at 48 kHz,
+    /// with `maximumFrames` as MaximumFramesPerSlice when given; the caller disposes of it.
+    static func graph(around unit: LV2Unit, maximumFrames: Int? = nil) throws -> AudioGraph {
+        let graph = AudioGraph(registry: ComponentRegistry(providers: [BuiltinUnits()]))
+        let output = try graph.addNode(ComponentDescription(type: "auou", subtype: "genr", manufacturer: "AUHs"))
+        let node = try graph.addNode(unit)
+        try graph.open()
+        try graph.unit(of: output).setValue(.canonical(sampleRate: 48_000, channels: 1), for: .streamFormat, scope: .output)
+        try graph.connect(output, to: node)
+        try graph.connect(node, to: output)
+        if let maximumFrames { graph.maximumFramesPerSlice = maximumFrames }
+        try graph.initialize()
+        try graph.start()
+        return graph
     }
 
     /// A sine of `frequency` Hz and `amplitude`, sample `frame` at `sampleRate`.
