@@ -1,5 +1,5 @@
 import AUCore
-import AUEngine
+@testable import AUEngine
 import Synchronization
 import Testing
 
@@ -118,5 +118,13 @@ final class NotifyLog: @unchecked Sendable {
         let load = graph.cpuLoad
         #expect(load > 0 && load.isFinite, "load \(load)")
         #expect(graph.cpuLoad == 0, "nothing rendered since the previous reading")
+    }
+
+    /// The meter times the first cycle and then one in 32, not every cycle (two clock reads
+    /// a cycle cost the reference chain about 1 %).
+    @Test func theCPULoadTimesOneCycleIn32() {
+        let meter = CPULoadMeter()
+        let timed = (0..<96).map { _ in meter.timesThisCycle() }
+        #expect(timed.indices.filter { timed[$0] } == [0, 32, 64])
     }
 }

@@ -463,7 +463,7 @@ public final class AudioGraph: @unchecked Sendable {
     /// count works; cycles longer than MaximumFramesPerSlice are split. Adopts a newly
     /// published plan first. Returns 0, or Uninitialized when the graph is not initialized
     /// (the output is then silent). The render notifications (``addRenderNotify(_:)``) are
-    /// called before and after, and the render time counts towards ``cpuLoad``. `midi` is the
+    /// called before and after, and the render time of one cycle in 32 counts towards ``cpuLoad``. `midi` is the
     /// graph's MIDI input of the cycle (sorted, offsets within it); what reaches the graph's
     /// MIDI output is in ``midiOutputFromRender`` afterwards.
     /// - Thread: [render] No allocation, no lock.
@@ -472,9 +472,10 @@ public final class AudioGraph: @unchecked Sendable {
         midi: UnsafeBufferPointer<MIDIEvent> = UnsafeBufferPointer(start: nil, count: 0)
     ) -> AudioUnitStatus {
         renderNotifies.notify(.preRender, timestamp: timestamp, bus: 0, buffers: output)
-        let start = MonotonicClock.nanoseconds()
+        let timed = cpuLoadMeter.timesThisCycle()
+        let start = timed ? MonotonicClock.nanoseconds() : 0
         let status = renderer.render(frameCount: frameCount, timestamp: timestamp, input: input, output: output, midi: midi)
-        cpuLoadMeter.record(nanoseconds: MonotonicClock.nanoseconds() &- start, frames: frameCount)
+        if timed { cpuLoadMeter.record(nanoseconds: MonotonicClock.nanoseconds() &- start, frames: frameCount) }
         renderNotifies.notify(status == 0 ? .postRender : [.postRender, .postRenderError], timestamp: timestamp, bus: 0, buffers: output)
         return status
     }
