@@ -33,14 +33,16 @@ extension AudioUnit {
     /// - Thread: [control]
     @discardableResult
     public func addRenderNotify(_ callback: RenderCallback) throws(AudioUnitError) -> RenderNotifyToken {
-        try renderNotifies.add(callback)
+        try renderNotifies.add(callback) { hasRenderNotifies.store($0, ordering: .relaxed) }
     }
 
     /// Removes a render notification (`AudioUnitRemoveRenderNotify`); false when the token
     /// was not added. When it returns, the render thread no longer calls it.
     /// - Thread: [control]
     @discardableResult
-    public func removeRenderNotify(_ token: RenderNotifyToken) -> Bool { renderNotifies.remove(token) }
+    public func removeRenderNotify(_ token: RenderNotifyToken) -> Bool {
+        renderNotifies.remove(token) { hasRenderNotifies.store($0, ordering: .relaxed) }
+    }
 
     /// Tells listeners about a change a subclass made to one of its own properties.
     /// - Thread: [control]

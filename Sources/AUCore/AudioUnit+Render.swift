@@ -95,6 +95,12 @@ extension AudioUnit {
         let limits = renderLimits.load(ordering: .relaxed)
         guard frameCount <= limits >> 32 else { return AudioUnitErrorCode.tooManyFramesToProcess.rawValue }
         guard inputs.count << 16 | outputs.count == limits & 0xFFFF_FFFF else { return AudioUnitErrorCode.invalidElement.rawValue }
+        // The common call has no render notification: one load, and nothing else for them.
+        guard hasRenderNotifies.load(ordering: .relaxed) else {
+            return reference._withUnsafeGuaranteedRef { resources in
+                renderCycle(resources, timestamp: timestamp, frameCount: frameCount, inputs: inputs, outputs: outputs, midi: midi, buffersStamp: buffersStamp)
+            }
+        }
         let notified = outputs.isEmpty ? AudioBuffers(channelPointers: UnsafeMutableBufferPointer(start: nil, count: 0), frameCount: frameCount) : outputs[0]
         renderNotifies.notify(.preRender, timestamp: timestamp, bus: 0, buffers: notified)
         let status = reference._withUnsafeGuaranteedRef { resources in

@@ -37,6 +37,9 @@ open class AudioUnit: @unchecked Sendable {
     /// True while parameter ramps are in flight (render thread only).
     let rampsActive = Atomic<Bool>(false)
     let lastRenderError = Atomic<Int32>(0)
+    /// Whether ``renderNotifies`` holds any, kept here in the first cache line (the table's
+    /// own word is two dependent loads away): a render entry point with none reads only this.
+    let hasRenderNotifies = Atomic<Bool>(false)
     public let parameters: ParameterTable
     /// Counts the render thread's changes to output parameters (meters): they reach the
     /// listeners by ``dispatchPendingNotifications()`` comparing values, not through the

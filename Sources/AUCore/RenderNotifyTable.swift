@@ -29,15 +29,18 @@ package final class RenderNotifyTable: @unchecked Sendable {
     package init() {}
 
     /// Adds a notification; fails with CannotDoInCurrentContext when ``capacity`` are
-    /// already there.
+    /// already there. `published` is called with whether the table now holds any, under the
+    /// table's lock (so that a flag an owner keeps beside its hottest fields follows the
+    /// table in the order of the edits).
     /// - Thread: [control]
-    package func add(_ callback: RenderCallback) throws(AudioUnitError) -> RenderNotifyToken {
+    package func add(_ callback: RenderCallback, published: (Bool) -> Void = { _ in }) throws(AudioUnitError) -> RenderNotifyToken {
         let token = control.withLock { state -> Int? in
             guard state.entries.count < Self.capacity else { return nil }
             let token = state.next
             state.next += 1
             state.entries.append((token, callback))
             snapshot.publish(state.entries.map(\.callback))
+            published(true)
             return token
         }
         guard let token else {
@@ -46,17 +49,25 @@ package final class RenderNotifyTable: @unchecked Sendable {
         return RenderNotifyToken(rawValue: token)
     }
 
-    /// Removes a notification; false when it was not there. When it returns, no render calls it.
+    /// Removes a notification; false when it was not there. When it returns, no render calls
+    /// it. `published` as for ``add(_:published:)``.
     /// - Thread: [control]
     @discardableResult
-    package func remove(_ token: RenderNotifyToken) -> Bool {
+    package func remove(_ token: RenderNotifyToken, published: (Bool) -> Void = { _ in }) -> Bool {
         control.withLock { state in
             guard let index = state.entries.firstIndex(where: { $0.token == token.rawValue }) else { return false }
             state.entries.remove(at: index)
             snapshot.publish(state.entries.map(\.callback))
+            published(!state.entries.isEmpty)
             return true
         }
     }
+
+    /// Whether no notification is registered (one relaxed load): a render entry point reads
+    /// it once and skips both calls and their arguments' set-up.
+    /// - Thread: [any]
+    @inline(__always)
+    package var isEmpty: Bool { snapshot.isEmpty }
 
     /// Calls every notification with `flags`.
     /// - Thread: [render] No allocation, no lock.

@@ -33,6 +33,11 @@ package final class RenderSnapshot<Item>: @unchecked Sendable {
     /// An empty list.
     package init() {}
 
+    /// Whether nothing is published: one relaxed load, for a caller that skips its set-up.
+    /// - Thread: [any]
+    @inline(__always)
+    package var isEmpty: Bool { published.load(ordering: .relaxed) == 0 }
+
     /// Replaces the list; when it returns, no render reads the previous one (so never from
     /// a render: it would wait for itself).
     /// - Thread: [control]

@@ -471,12 +471,13 @@ public final class AudioGraph: @unchecked Sendable {
         frameCount: Int, timestamp: RenderTimestamp, input: AudioBuffers? = nil, output: AudioBuffers,
         midi: UnsafeBufferPointer<MIDIEvent> = UnsafeBufferPointer(start: nil, count: 0)
     ) -> AudioUnitStatus {
-        renderNotifies.notify(.preRender, timestamp: timestamp, bus: 0, buffers: output)
+        let notifies = !renderNotifies.isEmpty
+        if notifies { renderNotifies.notify(.preRender, timestamp: timestamp, bus: 0, buffers: output) }
         let timed = cpuLoadMeter.timesThisCycle()
         let start = timed ? MonotonicClock.nanoseconds() : 0
         let status = renderer.render(frameCount: frameCount, timestamp: timestamp, input: input, output: output, midi: midi)
         if timed { cpuLoadMeter.record(nanoseconds: MonotonicClock.nanoseconds() &- start, frames: frameCount) }
-        renderNotifies.notify(status == 0 ? .postRender : [.postRender, .postRenderError], timestamp: timestamp, bus: 0, buffers: output)
+        if notifies { renderNotifies.notify(status == 0 ? .postRender : [.postRender, .postRenderError], timestamp: timestamp, bus: 0, buffers: output) }
         return status
     }
 
