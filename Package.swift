@@ -39,7 +39,7 @@ let coreTargets: [Target] = [
     // The umbrella library a host application imports: re-exports every layer and adds what
     // assembles a host (the registry over every backend, chain presets as graphs, the
     // offline render driver, the live driver).
-    .target(name: "AUHost", dependencies: ["AUCore", "AUEngine", "AULV2", "AUNative", "AUPresets", "AUFiles", "AUJACK"]),
+    .target(name: "AUHost", dependencies: ["AUCore", "AUEngine", "AULV2", "AUNative", "AUPresets", "AUFiles", "AUJACK", "AUMIDI"]),
     // The `auhost` tool's arguments, output and commands, over the AUHost library.
     .target(name: "AUHostCLI", dependencies: ["AUHost", "CLV2ChainLoop"]),
     .executableTarget(name: "auhost", dependencies: ["AUHostCLI"]),
@@ -118,7 +118,16 @@ let fileTargets: [Target] = [
 
 let presetTargets: [Target] = [
     .target(name: "AUPresets", dependencies: ["AUCore"]),
-    .testTarget(name: "AUPresetsTests", dependencies: ["AUPresets", "AUCore", "AUEngine"]),
+    .testTarget(name: "AUPresetsTests", dependencies: ["AUPresets", "AUCore", "AUEngine", "AUTestSupport"]),
+]
+
+// MARK: - MIDI: Standard MIDI Files, MusicSequence, MusicTrack, tempo and time-signature maps
+
+let midiTargets: [Target] = [
+    .target(name: "AUMIDI", dependencies: ["AUCore"]),
+    .testTarget(name: "AUMIDITests", dependencies: ["AUMIDI", "AUTestSupport"]),
+    // Times reading a one-million-event SMF (docs/BENCHMARKS.md; scripts/mido-read.py reads the same file).
+    .executableTarget(name: "midi-read-bench", dependencies: ["AUMIDI"], path: "Sources/midi-read-bench"),
 ]
 
 let package = Package(
@@ -127,8 +136,8 @@ let package = Package(
         .executable(name: "auhost", targets: ["auhost"]),
         // `import AUHost` is all a host application writes; each layer is a product too.
         .library(name: "AUHost", targets: ["AUHost"]),
-    ] + ["AUCore", "AUEngine", "AULV2", "AUNative", "AUJACK", "AUFiles", "AUPresets"].map {
+    ] + ["AUCore", "AUEngine", "AULV2", "AUNative", "AUJACK", "AUFiles", "AUPresets", "AUMIDI"].map {
         .library(name: $0, targets: [$0])
     } + coreProducts + nativeProducts + lv2Products,
-    targets: cTargets + coreTargets + lv2Targets + nativeTargets + presetTargets + jackTargets + fileTargets
+    targets: cTargets + coreTargets + lv2Targets + nativeTargets + presetTargets + jackTargets + fileTargets + midiTargets
 )

@@ -53,3 +53,9 @@ echo "== MIDI between units: auhost render Presets/arpeggiated-synth.json Preset
   --midi-out "$demo/arpeggiated-synth.mid" --force
 echo "Four held chords (Am F C G) became sixteenth-note arpeggios: $demo/arpeggiated-synth.wav,"
 echo "and the notes the arpeggiator played are in $demo/arpeggiated-synth.mid."
+echo
+
+echo "== A two-track song: auhost midi info Presets/two-part-song.mid, then through Presets/synth-patch.json"
+"$auhost" midi info Presets/two-part-song.mid
+"$auhost" render Presets/synth-patch.json Presets/two-part-song.mid -o "$demo/two-part-song.wav" --force
+echo "Melody and bass (channels 1 and 2, a tempo change and a 3/4 bar) on the Synth: $demo/two-part-song.wav."

@@ -42,4 +42,41 @@ public enum AtomicFileFailure: Error, Sendable, Equatable {
         default: nil
         }
     }
+
+    /// What went wrong and what was expected, without the path: `already exists; pass
+    /// overwrite (--force) to replace it`, with the C library's text where there is one.
+    /// - Thread: [any]
+    public var explanation: String {
+        let text: String
+        switch self {
+        case .notAFileName: text = "is not a file name; expected a path such as out/take.wav"
+        case .folderMissing(let folder, let exists):
+            text = "output folder '\(folder)' \(exists ? "is not a folder" : "does not exist"); expected an existing folder"
+        case .destinationIsAFolder: text = "is a folder; expected a file name to write"
+        case .notARegularFile(let kind): text = "is \(kind), not a file; expected a file name to write (it is never replaced)"
+        case .destinationIsAnInput(let input): text = "is the input '\(input)'; expected an output that is none of the inputs"
+        case .destinationExists: text = "already exists; pass overwrite (--force) to replace it"
+        case .destinationAppeared: text = "appeared while rendering and was kept; pass overwrite (--force) to replace it"
+        case .cannotCreateTemporary(let folder, _): text = "cannot create a temporary file in '\(folder)'"
+        case .cannotWrite: text = "cannot write the output"
+        case .cannotFlush: text = "cannot flush the output to disk"
+        case .cannotClose: text = "cannot close the output"
+        case .cannotMoveIntoPlace: text = "cannot rename the finished output into place"
+        }
+        return text + (systemReason.map { ": " + $0 } ?? "")
+    }
+}
+
+extension AudioUnitError {
+    /// The error for an output file at `path` that could not be made or moved into place:
+    /// InvalidFilePath for the destination's own faults, InvalidFile for failed writes.
+    /// - Thread: [any]
+    public static func output(_ path: String, _ failure: AtomicFileFailure) -> AudioUnitError {
+        let code: AudioUnitErrorCode
+        switch failure {
+        case .cannotWrite, .cannotFlush, .cannotClose, .cannotMoveIntoPlace: code = .invalidFile
+        default: code = .invalidFilePath
+        }
+        return AudioUnitError(code, "\(path): \(failure.explanation)")
+    }
 }

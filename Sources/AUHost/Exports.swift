@@ -4,5 +4,6 @@
 @_exported import AUFiles
 @_exported import AUJACK
 @_exported import AULV2
+@_exported import AUMIDI
 @_exported import AUNative
 @_exported import AUPresets

@@ -3,6 +3,7 @@ import AUEngine
 import AUHost
 import AUHostCLI
 import AUPresets
+import AUTestSupport
 import Foundation
 import Testing
 
@@ -88,7 +89,7 @@ enum ShippedPresets {
     /// Program material: three-note chords in 0.5 s bursts with decaying envelopes, a bass
     /// line, a little noise; the right channel is like the left but not equal. Peak about `peak`.
     static func music(channels: Int, frames: Int, peak: Float = 0.5) -> [[Float]] {
-        var random = SplitMix(seed: 7)
+        var random = Fuzz.SeededGenerator(state: 7)
         let chords: [[Double]] = [[220, 277.18, 329.63], [196, 246.94, 293.66], [174.61, 220, 261.63], [164.81, 207.65, 246.94]]
         return (0..<channels).map { channel in
             (0..<frames).map { frame in
@@ -122,7 +123,7 @@ enum ShippedPresets {
     /// Speech-like bursts (a 150 Hz buzz with formant-like partials, 0.5 s on, 0.7 s off)
     /// over a -60 dBFS noise floor; `gaps` are the frame ranges well inside the pauses.
     static func speech(channels: Int, frames: Int) -> (signal: [[Float]], bursts: [Range<Int>], gaps: [Range<Int>]) {
-        var random = SplitMix(seed: 11)
+        var random = Fuzz.SeededGenerator(state: 11)
         let period = Int(1.2 * sampleRate), on = Int(0.5 * sampleRate)
         let mono = (0..<frames).map { frame -> Float in
             let t = Double(frame) / sampleRate
@@ -184,20 +185,6 @@ enum ShippedPresets {
         return side / max(mid, 1e-20)
     }
 
-    /// A small deterministic generator (SplitMix64).
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        /// Uniform in -1...1.
-        mutating func nextSigned() -> Double { Double(next() >> 11) / Double(1 << 52) - 1 }
-    }
 }
 
 @Suite struct ShippedPresetTests {
@@ -328,4 +315,9 @@ enum ShippedPresets {
         default: break
         }
     }
+}
+
+extension Fuzz.SeededGenerator {
+    /// Uniform in -1...1.
+    mutating func nextSigned() -> Double { Double(next() >> 11) / Double(1 << 52) - 1 }
 }

@@ -1,6 +1,7 @@
 import AUCore
 import AUEngine
 @testable import AUPresets
+import AUTestSupport
 import Foundation
 import Testing
 
@@ -12,16 +13,7 @@ import Testing
 /// `AUHOST_FUZZ_ITERATIONS=N` runs N variants (and `AUHOST_FUZZ_SEED` another seed).
 @Suite struct PresetFuzzTests {
     /// The same variants on every run (SplitMix64).
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias SeededGenerator = Fuzz.SeededGenerator
 
     static let extremes = [
         "1e308", "-1e308", "-1", "0", "9223372036854775807", "9223372036854775808", "-9223372036854775808",

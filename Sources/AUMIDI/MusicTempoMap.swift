@@ -1,0 +1,121 @@
+/// The tempo map of a tempo track: beats <-> seconds <-> sample frames, exact across tempo
+/// changes. Each tempo segment keeps its start in beats and in seconds, the seconds start
+/// computed from the previous segment's start (`start + beats * 60 / bpm`), and a time is
+/// converted from its segment's start, so nothing accumulates per event.
+/// The tempo is 120 BPM until the first `ExtendedTempoEvent` (a tempo at or before beat 0
+/// holds from the start); tempos that are not finite and positive are ignored; of several
+/// tempos at one time, the last counts. Times before 0 use the first tempo.
+/// - Thread: [any]
+public struct MusicTempoMap: Sendable, Hashable {
+    /// The tempo when a tempo track has none.
+    /// - Thread: [any]
+    public static let defaultBPM = 120.0
+
+    /// A stretch of constant tempo.
+    struct Segment: Sendable, Hashable {
+        var startBeat: MusicTimeStamp
+        var startSecond: Double
+        var bpm: Double
+    }
+
+    /// The segments, by start; the first starts at beat 0 and second 0.
+    let segments: [Segment]
+
+    /// The map of `tempoTrack`'s `ExtendedTempoEvent`s.
+    /// - Thread: [any]
+    public init(tempoTrack: MusicTrack) {
+        var segments = [Segment(startBeat: 0, startSecond: 0, bpm: Self.defaultBPM)]
+        for trackEvent in tempoTrack.events {
+            guard case .tempo(let tempo) = trackEvent.event, tempo.bpm.isFinite, tempo.bpm > 0
+            else { continue }
+            let last = segments[segments.count - 1]
+            let beat = max(trackEvent.timeStamp, 0)
+            if beat <= last.startBeat {
+                segments[segments.count - 1].bpm = tempo.bpm
+            } else {
+                let second = last.startSecond + (beat - last.startBeat) * 60 / last.bpm
+                segments.append(Segment(startBeat: beat, startSecond: second, bpm: tempo.bpm))
+            }
+        }
+        self.segments = segments
+    }
+
+    /// The index of the last segment starting at or before `value` by `key` (0 if none).
+    private func segmentIndex(_ value: Double, by key: (Segment) -> Double) -> Int {
+        var low = 1
+        var high = segments.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            if key(segments[middle]) <= value { low = middle + 1 } else { high = middle }
+        }
+        return low - 1
+    }
+
+    /// The tempo at `beats`, in BPM.
+    /// - Thread: [any]
+    public func bpm(atBeats beats: MusicTimeStamp) -> Double {
+        segments[segmentIndex(beats) { $0.startBeat }].bpm
+    }
+
+    /// Seconds from the start at `beats`.
+    /// - Thread: [any]
+    public func seconds(forBeats beats: MusicTimeStamp) -> Double {
+        let segment = segments[segmentIndex(beats) { $0.startBeat }]
+        return segment.startSecond + (beats - segment.startBeat) * 60 / segment.bpm
+    }
+
+    /// Beats from the start at `seconds`.
+    /// - Thread: [any]
+    public func beats(forSeconds seconds: Double) -> MusicTimeStamp {
+        let segment = segments[segmentIndex(seconds) { $0.startSecond }]
+        return segment.startBeat + (seconds - segment.startSecond) * segment.bpm / 60
+    }
+
+    /// Sample frames at `seconds`: `seconds * sampleRate`.
+    /// - Thread: [any]
+    public static func sampleFrames(forSeconds seconds: Double, sampleRate: Double) -> Double {
+        seconds * sampleRate
+    }
+
+    /// The sample frame at `seconds`: `seconds * sampleRate` rounded down, except that a value
+    /// within 1e-6 frame below a whole frame counts as that frame (so that the rounding error
+    /// of a product such as (1/3 beat in seconds) * 44100 does not lose a frame). Clamped to
+    /// `Int64`'s range; NaN gives 0.
+    /// - Thread: [any]
+    public static func sampleFrame(forSeconds seconds: Double, sampleRate: Double) -> Int64 {
+        let frames = seconds * sampleRate
+        let nearest = frames.rounded()
+        let snapped = abs(frames - nearest) <= 1e-6 ? nearest : frames
+        return Int64(clamping: snapped, rounding: .down)
+    }
+
+    /// Seconds at `sampleFrames`: `sampleFrames / sampleRate`.
+    /// - Thread: [any]
+    public static func seconds(forSampleFrames sampleFrames: Double, sampleRate: Double) -> Double {
+        sampleFrames / sampleRate
+    }
+
+    /// Sample frames (fractional) at `beats`.
+    /// - Thread: [any]
+    public func sampleFrames(forBeats beats: MusicTimeStamp, sampleRate: Double) -> Double {
+        Self.sampleFrames(forSeconds: seconds(forBeats: beats), sampleRate: sampleRate)
+    }
+
+    /// The sample frame at `beats`, rounded down as `sampleFrame(forSeconds:sampleRate:)`.
+    /// - Thread: [any]
+    public func sampleFrame(forBeats beats: MusicTimeStamp, sampleRate: Double) -> Int64 {
+        Self.sampleFrame(forSeconds: seconds(forBeats: beats), sampleRate: sampleRate)
+    }
+
+    /// Beats at `sampleFrames` (fractional frames allowed).
+    /// - Thread: [any]
+    public func beats(forSampleFrames sampleFrames: Double, sampleRate: Double) -> MusicTimeStamp {
+        beats(forSeconds: Self.seconds(forSampleFrames: sampleFrames, sampleRate: sampleRate))
+    }
+
+    /// Beats at the start of sample frame `sampleFrame`.
+    /// - Thread: [any]
+    public func beats(forSampleFrame sampleFrame: Int64, sampleRate: Double) -> MusicTimeStamp {
+        beats(forSampleFrames: Double(sampleFrame), sampleRate: sampleRate)
+    }
+}
