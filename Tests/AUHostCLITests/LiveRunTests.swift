@@ -378,11 +378,13 @@ final class NoiseSource: @unchecked Sendable {
             keyboard = nil
             rig.tearDown()
         }
+        // auhost says it runs once its ports exist and are connected (midi_in to the keyboard
+        // among them): only then is its out_1 there to connect (a loaded machine once took
+        // longer than the port wait alone allowed).
+        try #require(rig.waitForStandardError("auhost: running"), "auhost did not start: \(rig.standardError)")
         let probe = try rig.probeOnceRegistered(probeName: "probe-midi")
         let keyboardCapture = try #require(keyboard?.capturePorts.first?.fullName)
         try probe.connect("\(rig.clientName):out_1", to: keyboardCapture)
-        // auhost says it runs once its ports are connected (midi_in to the keyboard among them).
-        rig.waitForStandardError("auhost: running")
         Thread.sleep(forTimeInterval: 0.2)
         sent.arm()
         let start = recording.count
