@@ -14,11 +14,12 @@ enum ArpeggioPattern: Int, CaseIterable {
 struct ArpeggioSequence {
     static let maximumOctaves = 4
     /// Up-down plays every note of the range twice but the two ends.
-    static let capacity = 2 * HeldKeys.capacity * maximumOctaves
+    static let capacity = InlineArray<128, HeldKey>.count  // 2 × HeldKeys.capacity × maximumOctaves
 
-    private var steps = [HeldKey](repeating: .none, count: capacity)
+    // Inline storage, as HeldKeys': nothing retained on the render thread.
+    private var steps = InlineArray<128, HeldKey>(repeating: .none)
     /// The held keys in the order of one octave (scratch for ``rebuild(from:pattern:octaves:)``).
-    private var order = [HeldKey](repeating: .none, count: HeldKeys.capacity)
+    private var order = InlineArray<16, HeldKey>(repeating: .none)
     private(set) var count = 0
 
     subscript(index: Int) -> HeldKey { steps[index] }

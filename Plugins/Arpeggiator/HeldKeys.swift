@@ -16,12 +16,14 @@ struct HeldKey: Equatable {
 }
 
 /// The keys held down, in the order they were pressed: at most ``capacity`` (a key pressed
-/// beyond them is ignored). Fixed storage: nothing allocates after `init`.
+/// beyond them is ignored). Inline storage: no heap buffer, so neither a copy nor a change
+/// retains anything (an Array here cost one retain on the render thread per note, when the
+/// unit passed its keys to the sequence).
 /// - Thread: render (a plain value).
 struct HeldKeys {
-    static let capacity = 16
+    static let capacity = InlineArray<16, HeldKey>.count
 
-    private var keys = [HeldKey](repeating: .none, count: capacity)
+    private var keys = InlineArray<16, HeldKey>(repeating: .none)
     private(set) var count = 0
 
     subscript(index: Int) -> HeldKey { keys[index] }
