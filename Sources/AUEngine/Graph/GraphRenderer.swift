@@ -16,11 +16,11 @@ import Glibc
 ///   the control thread.
 final class GraphRenderer: @unchecked Sendable {
     /// A retained `RenderPlan` pointer waiting for the render thread, or 0.
-    private let pending = Atomic<UInt>(0)
+    let pending = Atomic<UInt>(0)
     /// The plan the render thread renders (render thread only, except while disabled).
     /// Kept in an atomic word of this object rather than a stored `var`: a class's stored
     /// `var` costs an exclusivity check on every access.
-    private var current: Unmanaged<RenderPlan>? {
+    var current: Unmanaged<RenderPlan>? {
         get {
             let bits = currentBits.load(ordering: .relaxed)
             return bits == 0 ? nil : Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
@@ -29,26 +29,26 @@ final class GraphRenderer: @unchecked Sendable {
     }
     private let currentBits = Atomic<UInt>(0)
     /// Plans the render thread replaced, for the control thread to release.
-    private let retired = RealTimeRing<UInt>(minimumCapacity: 64)
+    let retired = RealTimeRing<UInt>(minimumCapacity: 64)
     /// The generation of the plan the render thread renders (-1: none yet).
     let adoptedGeneration = Atomic<Int>(-1)
     /// Render calls in progress.
-    private let activeRenders = Atomic<Int>(0)
+    let activeRenders = Atomic<Int>(0)
     /// False while the graph is uninitialized: render returns at once.
-    private let isEnabled = Atomic<Bool>(false)
+    let isEnabled = Atomic<Bool>(false)
 
     /// Parameter changes from control threads (through ``queue(_:)``).
-    private let parameterEvents = SharedProducerRing<GraphParameterEvent>(minimumCapacity: GraphRenderer.eventCapacity)
+    let parameterEvents = SharedProducerRing<GraphParameterEvent>(minimumCapacity: GraphRenderer.eventCapacity)
     /// Events queued and not yet taken (may dip below zero while a push is being counted):
     /// an idle cycle learns from one load that there is nothing to take.
-    private let pendingEvents = Atomic<Int>(0)
+    let pendingEvents = Atomic<Int>(0)
     /// Events of the current and later cycles (render thread only), sorted by offset.
     private let events: UnsafeMutablePointer<GraphParameterEvent>
-    private var eventCount: Int {
+    var eventCount: Int {
         get { eventCountStorage.load(ordering: .relaxed) }
         set { eventCountStorage.store(newValue, ordering: .relaxed) }
     }
-    private let eventCountStorage = Atomic<Int>(0)
+    let eventCountStorage = Atomic<Int>(0)
     /// Notices for the control side.
     let notices = RealTimeRing<GraphNotice>(minimumCapacity: 1024)
 
@@ -93,62 +93,6 @@ final class GraphRenderer: @unchecked Sendable {
         let buffer = UnsafeMutablePointer<MIDIEventBuffer>.allocate(capacity: 1)
         buffer.initialize(to: MIDIEventBuffer(capacity: capacity, storage: .allocate(capacity: capacity)))
         return buffer
-    }
-
-    // MARK: - Control side
-
-    /// Hands `plan` to the render thread (it adopts it at the top of its next cycle).
-    /// - Thread: [control]
-    func publish(_ plan: RenderPlan) {
-        let bits = UInt(bitPattern: Unmanaged.passRetained(plan).toOpaque())
-        let replaced = pending.exchange(bits, ordering: .acquiringAndReleasing)
-        if replaced != 0 { Unmanaged<RenderPlan>.fromOpaque(UnsafeRawPointer(bitPattern: replaced)!).release() }
-    }
-
-    /// Releases the plans the render thread retired; returns how many.
-    /// - Thread: [control]
-    @discardableResult
-    func collectRetiredPlans() -> Int {
-        var count = 0
-        while let bits = retired.pop() {
-            Unmanaged<RenderPlan>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release()
-            count += 1
-        }
-        return count
-    }
-
-    /// Queues a parameter change for the render thread; false when the queue is full.
-    /// - Thread: [control]
-    func queue(_ event: GraphParameterEvent) -> Bool {
-        guard parameterEvents.push(event) else { return false }
-        pendingEvents.wrappingAdd(1, ordering: .releasing)
-        return true
-    }
-
-    /// Lets render calls run.
-    /// - Thread: [control]
-    func enable() { isEnabled.store(true, ordering: .sequentiallyConsistent) }
-
-    /// Stops render calls (new ones return at once), waits for those in progress, and
-    /// releases every plan. Afterwards the render side holds nothing.
-    /// - Thread: [control]
-    func disable() {
-        isEnabled.store(false, ordering: .sequentiallyConsistent)
-        while activeRenders.load(ordering: .sequentiallyConsistent) != 0 { Self.pause() }
-        current?.release()
-        current = nil
-        let bits = pending.exchange(0, ordering: .acquiringAndReleasing)
-        if bits != 0 { Unmanaged<RenderPlan>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release() }
-        collectRetiredPlans()
-        adoptedGeneration.store(-1, ordering: .releasing)
-        eventCount = 0
-        while parameterEvents.pop() != nil {}
-        pendingEvents.store(0, ordering: .relaxed)
-    }
-
-    private static func pause() {
-        var spec = timespec(tv_sec: 0, tv_nsec: 200_000)
-        nanosleep(&spec, nil)
     }
 
     // MARK: - Render side

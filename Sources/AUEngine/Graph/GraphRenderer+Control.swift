@@ -1,0 +1,63 @@
+import AUCore
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The control side of ``GraphRenderer``: publishing plans, freeing the retired ones,
+/// queueing parameter events, and enabling and disabling render calls.
+extension GraphRenderer {
+    /// Hands `plan` to the render thread (it adopts it at the top of its next cycle).
+    /// - Thread: [control]
+    func publish(_ plan: RenderPlan) {
+        let bits = UInt(bitPattern: Unmanaged.passRetained(plan).toOpaque())
+        let replaced = pending.exchange(bits, ordering: .acquiringAndReleasing)
+        if replaced != 0 { Unmanaged<RenderPlan>.fromOpaque(UnsafeRawPointer(bitPattern: replaced)!).release() }
+    }
+
+    /// Releases the plans the render thread retired; returns how many.
+    /// - Thread: [control]
+    @discardableResult
+    func collectRetiredPlans() -> Int {
+        var count = 0
+        while let bits = retired.pop() {
+            Unmanaged<RenderPlan>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release()
+            count += 1
+        }
+        return count
+    }
+
+    /// Queues a parameter change for the render thread; false when the queue is full.
+    /// - Thread: [control]
+    func queue(_ event: GraphParameterEvent) -> Bool {
+        guard parameterEvents.push(event) else { return false }
+        pendingEvents.wrappingAdd(1, ordering: .releasing)
+        return true
+    }
+
+    /// Lets render calls run.
+    /// - Thread: [control]
+    func enable() { isEnabled.store(true, ordering: .sequentiallyConsistent) }
+
+    /// Stops render calls (new ones return at once), waits for those in progress, and
+    /// releases every plan. Afterwards the render side holds nothing.
+    /// - Thread: [control]
+    func disable() {
+        isEnabled.store(false, ordering: .sequentiallyConsistent)
+        while activeRenders.load(ordering: .sequentiallyConsistent) != 0 { Self.pause() }
+        current?.release()
+        current = nil
+        let bits = pending.exchange(0, ordering: .acquiringAndReleasing)
+        if bits != 0 { Unmanaged<RenderPlan>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release() }
+        collectRetiredPlans()
+        adoptedGeneration.store(-1, ordering: .releasing)
+        eventCount = 0
+        while parameterEvents.pop() != nil {}
+        pendingEvents.store(0, ordering: .relaxed)
+    }
+
+    private static func pause() {
+        var spec = timespec(tv_sec: 0, tv_nsec: 200_000)
+        nanosleep(&spec, nil)
+    }
+}
