@@ -46,7 +46,7 @@ let coreTargets: [Target] = [
     .testTarget(name: "AUCoreTests", dependencies: ["AUCore", "AUEngine"]),
     .testTarget(name: "AUHostTests", dependencies: ["AUHost", "AUTestSupport"]),
     .testTarget(name: "AUHostCLITests", dependencies: ["AUHostCLI", "AUTestSupport"]),
-    .testTarget(name: "AUEngineTests", dependencies: ["AUEngine", "AUCore"]),
+    .testTarget(name: "AUEngineTests", dependencies: ["AUEngine", "AUCore", "AUTestSupport"]),
     // An LD_PRELOAD shim counting allocations, retains and locks on marked threads (the AllocCounter product).
     .target(name: "CAllocCounter", path: "Sources/CAllocCounter"),
     // Renders a graph under the shim and reports what the render thread allocated (run by AUEngineTests).

@@ -1,3 +1,4 @@
+import AUTestSupport
 import Foundation
 import Testing
 
@@ -42,21 +43,10 @@ func runAllocCheck(_ arguments: [String], in folder: URL? = nil) throws -> (stat
 /// test` runs first), when it exists and no source file of the render path is newer than
 /// the last of its products the build relinked: retains are a property of optimized code,
 /// so only a release build can show none.
-let releaseAllocCheck: URL? = {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let release = root.appendingPathComponent(".build/release")
-    let products = ["alloc-check", "libAllocCounter.so", "libAUHostGain.so", "libAUHostArpeggiator.so"].map { release.appendingPathComponent($0) }
-    let built = products.compactMap { try? $0.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate }
-    guard built.count == products.count, let newest = built.max() else { return nil }
-    let sources = ["AUCore", "AUEngine", "AULV2", "AUNative", "AUPluginSDK", "CAUSupport", "CAllocCounter", "alloc-check"]
-    for folder in sources {
-        let files = FileManager.default.enumerator(at: root.appendingPathComponent("Sources/\(folder)"), includingPropertiesForKeys: [.contentModificationDateKey])
-        while let file = files?.nextObject() as? URL {
-            if let date = try? file.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate, date > newest { return nil }
-        }
-    }
-    return release
-}()
+let releaseAllocCheck: URL? = ReleaseBuild.upToDate(
+    products: ["alloc-check", "libAllocCounter.so", "libAUHostGain.so", "libAUHostArpeggiator.so"],
+    sources: ["Sources/AUCore", "Sources/AUEngine", "Sources/AULV2", "Sources/AUNative", "Sources/AUPluginSDK", "Sources/CAUSupport",
+              "Sources/CAllocCounter", "Sources/alloc-check", "Plugins/Gain", "Plugins/Arpeggiator"])
 
 @Suite("Allocation counting")
 struct AllocationTests {

@@ -26,7 +26,7 @@ final class LiveRig: @unchecked Sendable {
     /// starts), then launches `auhost run`.
     init(
         preset: String, extraArguments: [String] = [], environment: [String: String] = [:], realTime: Bool = false,
-        prepare: (String) throws -> Void = { _ in }
+        executable: URL? = nil, prepare: (String) throws -> Void = { _ in }
     ) throws {
         server = try JACKTestServer(realTime: realTime)
         try prepare(server.name)
@@ -34,7 +34,7 @@ final class LiveRig: @unchecked Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let file = directory.appendingPathComponent("chain.json")
         try preset.write(to: file, atomically: true, encoding: .utf8)
-        process.executableURL = try auhostExecutable()
+        process.executableURL = try executable ?? auhostExecutable()
         process.arguments = ["run", file.path, "--server", server.name, "--name", clientName] + extraArguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = input
@@ -264,7 +264,26 @@ final class NoiseSource: @unchecked Sendable {
     /// delay lines), an x42 meter (JACK transport as time:Position), convoLV2 (the worker,
     /// threaded) and the native Gain, with parameter changes every 100 ms for 30 s.
     @Test func theProcessCallbackNeitherAllocatesNorLocksNorCallsTheSystemOver30Seconds() throws {
-        let shim = try auhostExecutable().deletingLastPathComponent().appendingPathComponent("libAllocCounter.so")
+        try Self.checkLiveRenderPaths(executable: try auhostExecutable(), seconds: 30, unchanged: ["render_allocations", "render_frees", "render_locks", "render_trapped"])
+    }
+
+    /// The release auhost (`make test` builds it first) on the same chain for 10 s: no retain
+    /// or release either in the process callback (a debug build retains thousands a second).
+    @Test(.enabled(if: LiveRunTests.releaseAuhost != nil, "no up-to-date release auhost: make test builds it (swift build -c release --product auhost, AllocCounter, AUHostGain, AUHostArpeggiator)"))
+    func theReleaseProcessCallbackRetainsNothing() throws {
+        let executable = try #require(Self.releaseAuhost).appendingPathComponent("auhost")
+        try Self.checkLiveRenderPaths(
+            executable: executable, seconds: 10,
+            unchanged: ["render_allocations", "render_frees", "render_locks", "render_trapped", "render_retains", "render_releases"])
+    }
+
+    static let releaseAuhost = ReleaseBuild.upToDate(
+        products: ["auhost", "libAllocCounter.so", "libAUHostGain.so", "libAUHostArpeggiator.so"], sources: ["Sources", "Plugins/Gain", "Plugins/Arpeggiator"])
+
+    /// Runs `executable` live over the render paths above for `seconds`, with the shim and
+    /// strict mode, and requires the `unchanged` counts of `status` to stay as they were.
+    static func checkLiveRenderPaths(executable: URL, seconds: Double, unchanged: [String]) throws {
+        let shim = executable.deletingLastPathComponent().appendingPathComponent("libAllocCounter.so")
         try #require(FileManager.default.fileExists(atPath: shim.path), "libAllocCounter.so is built by swift build")
         let renderPaths = """
             {"auhost": 1, "name": "Live render paths",
@@ -281,7 +300,7 @@ final class NoiseSource: @unchecked Sendable {
         var keyboardClient: JACKTestClient?
         let rig = try LiveRig(
             preset: renderPaths, extraArguments: ["--midi-connect", "keyboard:midi_out"],
-            environment: ["LD_PRELOAD": shim.path, "AUHOST_STRICT_RENDER": "1"]
+            environment: ["LD_PRELOAD": shim.path, "AUHOST_STRICT_RENDER": "1"], executable: executable
         ) { server in
             let client = try JACKClient(name: "keyboard", serverName: server)
             let midiOut = try client.registerPort("midi_out", kind: .midi, direction: .playback)
@@ -311,19 +330,20 @@ final class NoiseSource: @unchecked Sendable {
         try #require(before["render_trapped"] != nil, "strict mode is not watching the process thread; stderr: \(rig.standardError)")
         let start = Date()
         var step = 0
-        while Date().timeIntervalSince(start) < 30 {
+        while Date().timeIntervalSince(start) < seconds {
             step += 1
             #expect(try rig.send("set gain gain \(-(step % 24))").hasPrefix("ok"))
             Thread.sleep(forTimeInterval: 0.1)
         }
         let after = try counts()
-        for key in ["render_allocations", "render_frees", "render_locks", "render_trapped"] {
-            #expect(after[key] == before[key], "\(key): \(before[key] ?? -1) before, \(after[key] ?? -1) after 30 s; stderr: \(rig.standardError.suffix(3000))")
+        for key in unchanged {
+            #expect(after[key] == before[key], "\(key): \(before[key] ?? -1) before, \(after[key] ?? -1) after \(seconds) s; stderr: \(rig.standardError.suffix(3000))")
         }
         // The callback really ran (how often depends on the machine's load: the dummy driver
         // sleeps), the keyboard's notes were sent, and the synth played them.
-        #expect(rig.tester?.cycleCount ?? 0 > 1_000)
-        #expect(keyboard.sent.load(ordering: .relaxed) > 100)
+        // (At least 1,000 cycles and 100 notes in 30 s, in proportion for other lengths.)
+        #expect(rig.tester?.cycleCount ?? 0 > Int(seconds * 1_000 / 30))
+        #expect(keyboard.sent.load(ordering: .relaxed) > Int(seconds * 100 / 30))
         // The meter after the synth held its peak (convoLV2 without an impulse response
         // outputs silence, so the chain's output cannot tell).
         let meters = try rig.send("meters")
