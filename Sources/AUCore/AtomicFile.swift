@@ -41,7 +41,7 @@ public final class AtomicFile {
     /// fallback taken where the file system refuses unnamed files (how tests reach it).
     /// - Thread: [control]
     init(destination: String, overwrite: Bool, inputs: [String], temporary: TemporaryKind) throws(AtomicFileFailure) {
-        guard !destination.isEmpty, !destination.hasSuffix("/") else { throw .notAFileName }
+        guard !destination.isEmpty, destination.utf8.last != UInt8(ascii: "/") else { throw .notAFileName }
         let folder = Self.folder(of: destination)
         guard Self.isDirectory(folder) else { throw .folderMissing(folder, exists: Self.exists(folder)) }
         switch NodeKind(path: destination) {
@@ -176,7 +176,7 @@ public final class AtomicFile {
 
     /// `<folder>/.<name>.auhost-<pid>-<suffix>`: a named temporary file of this process.
     private static func temporaryName(for destination: String, suffix: String) -> String {
-        let name = destination.split(separator: "/").last.map(String.init) ?? destination
+        let name = destination.utf8.split(separator: UInt8(ascii: "/")).last.map { String(decoding: $0, as: UTF8.self) } ?? destination
         return "\(folder(of: destination))/.\(name).auhost-\(getpid())-\(suffix)"
     }
 
@@ -204,10 +204,13 @@ public final class AtomicFile {
         close(fd)
     }
 
-    /// The folder a path names its file in (`.` for a bare name).
+    /// The folder a path names its file in (`.` for a bare name). The path is bytes, as the
+    /// kernel reads it: a name that starts with a combining mark (`/folder/\u{301}`) makes
+    /// one Character of the slash and the mark, which a Character search would step over.
     private static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
+        let bytes = path.utf8
+        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return "." }
+        return slash == bytes.startIndex ? "/" : String(decoding: bytes[..<slash], as: UTF8.self)
     }
 
     /// The replaced file's permission bits, else `0666` less the process's umask (what

@@ -49,6 +49,21 @@ private func deadProcessID() throws -> Int32 {
         }
     }
 
+    /// A name that starts with a combining mark: `/folder/\u{301}` is, as Characters, one
+    /// slash-with-accent, so a Character search for the last "/" found the folder's parent
+    /// and the commit failed with ENOENT (found by the control command fuzzer's long mode).
+    @Test func aNameStartingWithACombiningMarkIsWrittenInItsFolder() throws {
+        try inFolder { folder in
+            for (kind, path) in [("unnamed", folder + "/\u{301}"), ("named", folder + "/\u{301}x")] {
+                let file = try AtomicFile(destination: path, overwrite: false, inputs: [], temporary: kind == "named" ? .named : .unnamedWhereSupported)
+                try file.write(Data(kind.utf8))
+                try file.commit()
+                #expect(FileManager.default.contents(atPath: path) == Data(kind.utf8), "\(kind)")
+            }
+            #expect(contents(folder) == ["\u{301}", "\u{301}x"].sorted(), "\(contents(folder))")
+        }
+    }
+
     @Test func replacingKeepsTheReplacedFilesMode() throws {
         try inFolder { folder in
             let path = folder + "/mine.txt"
