@@ -42,13 +42,7 @@ public struct MusicTempoMap: Sendable, Hashable {
 
     /// The index of the last segment starting at or before `value` by `key` (0 if none).
     private func segmentIndex(_ value: Double, by key: (Segment) -> Double) -> Int {
-        var low = 1
-        var high = segments.count
-        while low < high {
-            let middle = low + (high - low) / 2
-            if key(segments[middle]) <= value { low = middle + 1 } else { high = middle }
-        }
-        return low - 1
+        segments[1...].partitioningIndex { key($0) > value } - 1
     }
 
     /// The tempo at `beats`, in BPM.

@@ -50,24 +50,14 @@ public struct MusicTimeSignatureMap: Sendable, Hashable {
         return (segment.numerator, Int((4 / segment.beatLength).rounded()))
     }
 
+    /// The last segment starting at or before `beats` (the first when none does).
     private func segmentIndex(forBeats beats: MusicTimeStamp) -> Int {
-        var low = 1
-        var high = segments.count
-        while low < high {
-            let middle = low + (high - low) / 2
-            if segments[middle].startBeat <= beats { low = middle + 1 } else { high = middle }
-        }
-        return low - 1
+        segments[1...].partitioningIndex { $0.startBeat > beats } - 1
     }
 
+    /// The last segment starting at or before `bar` (the first when none does).
     private func segmentIndex(forBar bar: Int) -> Int {
-        var low = 1
-        var high = segments.count
-        while low < high {
-            let middle = low + (high - low) / 2
-            if segments[middle].startBar <= bar { low = middle + 1 } else { high = middle }
-        }
-        return low - 1
+        segments[1...].partitioningIndex { $0.startBar > bar } - 1
     }
 
     /// The bar, beat and subbeat at `beats`; `subbeatDivisor` is clamped to 1-65535. A position

@@ -99,25 +99,13 @@ public struct MusicTrack: Sendable, Hashable {
     /// The index of the first event at or after `timeStamp` (`count` if none).
     /// - Thread: [any]
     public func firstIndex(atOrAfter timeStamp: MusicTimeStamp) -> Int {
-        var low = 0
-        var high = events.count
-        while low < high {
-            let middle = low + (high - low) / 2
-            if events[middle].timeStamp < timeStamp { low = middle + 1 } else { high = middle }
-        }
-        return low
+        events.partitioningIndex { $0.timeStamp >= timeStamp }
     }
 
     /// The index of the first event after `timeStamp` (`count` if none).
     /// - Thread: [any]
     public func firstIndex(after timeStamp: MusicTimeStamp) -> Int {
-        var low = 0
-        var high = events.count
-        while low < high {
-            let middle = low + (high - low) / 2
-            if events[middle].timeStamp <= timeStamp { low = middle + 1 } else { high = middle }
-        }
-        return low
+        events.partitioningIndex { $0.timeStamp > timeStamp }
     }
 
     /// Replaces the events with `sorted` (already in time order).
