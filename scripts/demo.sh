@@ -15,11 +15,15 @@ for format in builtin native lv2; do
   printf '%-8s %s units\n' "$format" "$("$auhost" list --format "$format" 2>/dev/null | wc -l)"
 done
 echo
+# Lists are captured before they are cut or searched: 'auhost list | head' under pipefail
+# fails (status 141, SIGPIPE) as soon as the list is longer than head reads.
 echo "== auhost list --type aumu (instruments)"
-"$auhost" list --type aumu 2>/dev/null | head -n 12
+instruments=$("$auhost" list --type aumu 2>/dev/null)
+if [ -n "$instruments" ]; then head -n 12 <<< "$instruments"; fi
 echo
 unit=aufx:splt:AUHs
-if "$auhost" list --format lv2 2>/dev/null | grep -q 'http://plugin.org.uk/swh-plugins/amp'; then unit=http://plugin.org.uk/swh-plugins/amp; fi
+lv2_units=$("$auhost" list --format lv2 2>/dev/null)
+if grep -qF 'http://plugin.org.uk/swh-plugins/amp' <<< "$lv2_units"; then unit=http://plugin.org.uk/swh-plugins/amp; fi
 echo "== auhost info $unit"
 "$auhost" info "$unit"
 echo

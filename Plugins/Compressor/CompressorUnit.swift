@@ -12,7 +12,7 @@ final class CompressorUnit: PluginUnit {
     }
 
     static let descriptor = UnitDescriptor(
-        type: .effect, subtype: "comp", manufacturer: "AUHs", name: "Compressor", manufacturerName: "AUHost", category: "Dynamics")
+        type: .effect, subtype: "comp", manufacturer: "AUHs", name: "Compressor", manufacturerName: "AUHost", category: "Compressor")
 
     static let parameters = [
         PluginParameterInfo(id: Parameter.threshold.rawValue, identifier: "threshold", name: "Threshold", unit: .decibels, range: -60...0, default: -20),

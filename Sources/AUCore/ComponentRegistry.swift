@@ -80,32 +80,62 @@ public final class ComponentRegistry: @unchecked Sendable {
         if candidates.isEmpty { candidates = components.filter { $0.name.caseInsensitiveCompare(text) == .orderedSame } }
         if candidates.count == 1 { return candidates[0] }
         if candidates.count > 1 {
-            let listed = candidates.prefix(10).map { "  \($0.description.description)  \($0.name)  (\($0.format.rawValue): \($0.identifier))" }
             throw AudioUnitError(
                 .invalidPropertyValue,
                 "'\(reference)' is ambiguous: \(candidates.count) units match; name one by type:subtype:manufacturer or URI:\n"
-                    + listed.joined(separator: "\n"))
+                    + Self.screenful(candidates))
         }
-        let suggestions = closestMatches(to: text)
+        let suggestions = closeMatches(to: text)
         throw AudioUnitError(
             .extensionNotFound,
-            "no unit '\(reference)'" + (suggestions.isEmpty ? "" : "; closest matches:\n" + suggestions.map { "  \($0)" }.joined(separator: "\n")))
+            "no unit '\(reference)'" + (suggestions.isEmpty ? "" : "; closest matches:\n" + Self.screenful(suggestions)))
+    }
+
+    /// How many components an unknown or ambiguous reference lists, one line each, before
+    /// a last line `and N more`: a screenful.
+    public static let listedMatchLimit = 20
+
+    /// The components as indented reference lines, at most ``listedMatchLimit`` of them and
+    /// then `and N more`.
+    private static func screenful(_ components: [Component]) -> String {
+        var lines = components.prefix(listedMatchLimit).map { "  \($0.referenceLine)" }
+        if components.count > listedMatchLimit { lines.append("  and \(components.count - listedMatchLimit) more") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Every component close to `text`, closest first: those whose name, codes or URI
+    /// contain it or are within a few edits of it (a third of its length, at least two). When
+    /// none is that close, the five nearest. Only the first ``comparedReferenceLength``
+    /// characters of `text` and of each key count.
+    /// - Thread: [control]
+    public func closeMatches(to text: String) -> [Component] {
+        let scored = componentsByDistance(to: text)
+        let threshold = max(2, min(text.count, Self.comparedReferenceLength) / 3)
+        let close = scored.prefix { $0.distance <= threshold }
+        return (close.isEmpty ? scored.prefix(5) : close).map(\.component)
     }
 
     /// Up to `limit` references close to `text`, by edit distance to names, codes and URIs;
     /// only the first ``comparedReferenceLength`` characters of `text` and of each key count.
     /// - Thread: [control]
     public func closestMatches(to text: String, limit: Int = 5) -> [String] {
+        componentsByDistance(to: text).prefix(limit).map(\.component.referenceLine)
+    }
+
+    /// Every component with its edit distance to `text` (0 when a key contains it), nearest
+    /// first, ties by reference line.
+    private func componentsByDistance(to text: String) -> [(distance: Int, component: Component)] {
         let needle = String(text.prefix(Self.comparedReferenceLength)).lowercased()
-        let scored = components.map { component -> (Int, String) in
+        let scored = components.map { component -> (distance: Int, line: String, component: Component) in
             let keys = [component.name, component.description.description, component.identifier]
             let distance = keys.map { key -> Int in
                 let lowered = String(key.prefix(Self.comparedReferenceLength)).lowercased()
                 return lowered.contains(needle) && !needle.isEmpty ? 0 : editDistance(needle, lowered)
             }.min() ?? .max
-            return (distance, "\(component.description)  \(component.name)  (\(component.format.rawValue): \(component.identifier))")
+            return (distance, component.referenceLine, component)
         }
-        return scored.sorted { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }.prefix(limit).map(\.1)
+        return scored.sorted { $0.distance < $1.distance || ($0.distance == $1.distance && $0.line < $1.line) }
+            .map { ($0.distance, $0.component) }
     }
 
     /// Resolves and instantiates in one step.

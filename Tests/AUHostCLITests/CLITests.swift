@@ -98,10 +98,19 @@ func auhostExecutable() throws -> URL {
 
 /// Runs the real executable and returns (status, stdout, stderr).
 func runExecutable(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String, errors: String) {
+    try runProcess(try auhostExecutable(), arguments, environment: environment)
+}
+
+/// Runs a program to its end, in `directory` if given, with `environment` over this
+/// process's, and returns (status, stdout, stderr).
+func runProcess(
+    _ executable: URL, _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil
+) throws -> (status: Int32, output: String, errors: String) {
     let process = Process()
-    process.executableURL = try auhostExecutable()
+    process.executableURL = executable
     process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    if let directory { process.currentDirectoryURL = directory }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err

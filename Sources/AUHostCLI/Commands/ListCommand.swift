@@ -6,13 +6,22 @@ enum ListCommand: Command {
     static let name = "list"
     static let summary = "list the units on this machine"
     static let help = """
-        usage: auhost list [--type T] [--subtype S] [--manufacturer M] [--format lv2|native|builtin] [--probe] [--json]
+        usage: auhost list [TEXT] [--category NAME] [--effects] [--type T] [--subtype S] [--manufacturer M]
+                           [--format lv2|native|builtin] [--probe] [--json]
 
         Lists every unit AUHost can load, one line each: type:subtype:manufacturer, name,
-        format and identifier (LV2 URI, library path or built-in name). Units a probe found
-        broken are marked [broken]. Problems met while discovering units go to standard error.
+        category, format and identifier (LV2 URI, library path or built-in name). Units a probe
+        found broken are marked [broken]. Problems met while discovering units go to standard
+        error. Filters combine.
 
-          --type T          only units of type T (aufx, aumu, augn, aumx, auou, aufc, ...)
+          TEXT              only units with TEXT (case-insensitive) in their name, manufacturer
+                            name, codes (aufx, gain, AUHs or aufx:gain:AUHs), identifier or URI,
+                            or category
+          --category NAME   only units of category NAME, case-insensitive (Reverb, Delay,
+                            Compressor, Amplifier, Simulator, EQ, Utility, ...)
+          --effects         only effects: an effect may be either type, aufx (effect) or aumf
+                            (music effect, an effect that also takes MIDI)
+          --type T          only units of type T (aufx, aumf, aumu, augn, aumx, auou, aufc, ...)
           --subtype S       only units with subtype S
           --manufacturer M  only units by manufacturer code M
           --format F        only lv2, native or builtin units
@@ -28,11 +37,18 @@ enum ListCommand: Command {
         }
         let search = ComponentDescription(type: try code("--type"), subtype: try code("--subtype"), manufacturer: try code("--manufacturer"))
         let format = try arguments.option("--format", expected: "lv2, native or builtin", ComponentFormat.init(rawValue:))
+        let category = try arguments.option("--category")
+        let effects = arguments.flag("--effects")
         let json = arguments.flag("--json")
         let probe = arguments.flag("--probe")
-        _ = try arguments.finish()
+        let text = try arguments.finish(positionals: 0...1, names: "at most one TEXT").first ?? ""
 
-        var units = context.registry.components(matching: search).filter { format == nil || $0.format == format }
+        var units = context.registry.components(matching: search).filter { unit in
+            (format == nil || unit.format == format)
+                && (!effects || effectTypes.contains(unit.description.type))
+                && (category.map(unit.isInCategory) ?? true)
+                && unit.matches(searchText: text)
+        }
         context.reportDiscoveryProblems()
         if probe { units = ProbeUnitCommand.probeAndMark(units, context) }
         if json {
@@ -40,13 +56,23 @@ enum ListCommand: Command {
             return 0
         }
         let nameWidth = min(40, units.map(\.name.count).max() ?? 0)
+        let categoryWidth = min(20, units.map(\.categoryName.count).max() ?? 0)
         for unit in units {
-            let name = unit.name.count > nameWidth ? String(unit.name.prefix(nameWidth - 1)) + "…" : unit.name
             let broken = unit.brokenReason == nil ? "" : "  [broken: \(unit.brokenReason!)]"
-            context.output.line(
-                "\(unit.description)  \(name.padding(toLength: nameWidth, withPad: " ", startingAt: 0))  \(unit.format.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0))  \(unit.identifier)\(broken)")
+            let columns = [column(unit.name, nameWidth)] + (categoryWidth == 0 ? [] : [column(unit.categoryName, categoryWidth)])
+                + [column(unit.format.rawValue, 7)]
+            context.output.line("\(unit.description)  \(columns.joined(separator: "  "))  \(unit.identifier)\(broken)")
         }
         return 0
+    }
+
+    /// The types `--effects` lists: Core Audio's effect and music effect.
+    static let effectTypes: Set<FourCharCode> = [ComponentType.effect, ComponentType.musicEffect]
+
+    /// `text` cut (with an ellipsis) or padded to `width` characters.
+    static func column(_ text: String, _ width: Int) -> String {
+        let cut = text.count > width ? String(text.prefix(max(0, width - 1))) + "…" : text
+        return cut.padding(toLength: width, withPad: " ", startingAt: 0)
     }
 }
 
