@@ -90,3 +90,5 @@ func frequency(_ samples: [Float], sampleRate: Double) -> Double {
     return Double(crossings.count - 1) / ((last - first) / sampleRate)
 }
 
+/// The native Gain at -6.02 dB (half), unsmoothed: the render tests' plain chain.
+let gainNode = #"{"id": "gain", "unit": "aufx:gain:AUHs", "parameters": {"gain": -6.0206, "smoothing": 0}}"#

@@ -10,7 +10,7 @@ enum RenderCommand: Command {
         usage: auhost render PRESET.json INPUT... (-o OUTPUT | --output-dir DIR)
                              [--format wav|flac|aiff|caf|ogg] [--bit-depth 16|24|32f] [--sample-rate R]
                              [--tail SECONDS|auto] [--max-length SECONDS] [--block N] [--jobs N]
-                             [--midi-out FILE.mid] [--set NODE.PARAM=VALUE]... [--force]
+                             [--midi-out FILE.mid] [--set NODE.PARAM=VALUE]... [--force | --skip-existing]
 
         Renders each INPUT (anything libsndfile reads) through the chain and writes the result
         atomically: a temporary file renamed into place, never over an existing file without
@@ -23,7 +23,8 @@ enum RenderCommand: Command {
         printed, with a warning when it clips.
 
           -o, --output OUTPUT  the output file (one INPUT only)
-          --output-dir DIR     write DIR/<input name>.<format> for each INPUT (DIR must exist)
+          --output-dir DIR     write DIR/<input name>.<format> for each INPUT (DIR and the
+                               folders above it are made when missing)
           --format F           wav, flac, aiff, caf or ogg (default: -o's extension, else the input's, else wav)
           --bit-depth D        16, 24 or 32f (default 24; flac takes no 32f, ogg no bit depth)
           --sample-rate R      the output files' rate in Hz (default: each input's)
@@ -38,8 +39,13 @@ enum RenderCommand: Command {
                                MIDI File (format 0, 120 BPM, 960 ticks per quarter; one INPUT only)
           --set N.P=V          set a parameter before rendering (repeatable)
           --force              replace existing output files
+          --skip-existing      leave out the INPUTs whose output exists (a batch rerun after
+                               an interruption renders the rest), and say how many
 
-        A progress bar is drawn on standard error when it is a terminal. Exits 0 when every
+        A batch (more than one INPUT, or any skipped) ends with one summary line on standard
+        output: files rendered, failed and skipped, the audio's length, the time taken and the
+        speed as a multiple of real time. A progress bar is drawn on standard error when it is
+        a terminal. Exits 0 when every
         file rendered; 1 when any failed (the others are still rendered) or the preset does
         not load; 64 for usage errors; 128 + the signal when interrupted (130 for SIGINT, 143
         for SIGTERM, 129 for SIGHUP: the files in progress are abandoned, nothing partial is
@@ -72,6 +78,7 @@ enum RenderCommand: Command {
         } ?? settings.jobs
         settings.midiOutputFile = try arguments.option("--midi-out")
         settings.overwrite = arguments.flag("--force")
+        let skipsExisting = arguments.flag("--skip-existing")
         let sets = try arguments.options("--set")
         let positionals = try arguments.finish(positionals: 2...Int.max, names: "a PRESET.json and at least one INPUT")
         let destination: OutputPlan.Destination
@@ -81,7 +88,7 @@ enum RenderCommand: Command {
         case (nil, nil): throw .usage("'render' needs -o OUTPUT or --output-dir DIR", command: name)
         case (_?, _?): throw .usage("-o and --output-dir cannot be used together", command: name)
         }
-        let jobs: [RenderJob]
+        var jobs: [RenderJob]
         do {
             jobs = try OutputPlan.jobs(inputs: Array(positionals.dropFirst()), destination: destination, format: format, bitDepth: bitDepth)
         } catch {
@@ -90,11 +97,28 @@ enum RenderCommand: Command {
         if settings.midiOutputFile != nil && jobs.count != 1 {
             throw .usage("--midi-out takes one INPUT (it names one file)", command: name)
         }
+        if settings.overwrite && skipsExisting {
+            throw .usage("--force and --skip-existing cannot be used together", command: name)
+        }
         if case .directory(let directory) = destination {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw CLIError("\(directory): output folder does not exist; expected an existing folder for --output-dir")
+            switch AtomicFile.NodeKind(path: directory) {
+            case .folder: break
+            case .missing:
+                do {
+                    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                } catch {
+                    throw CLIError("\(directory): cannot make the output folder: \((error as NSError).localizedDescription)")
+                }
+            case let kind: throw CLIError("\(directory): is \(kind), not a folder; expected a folder for --output-dir")
             }
+        }
+        let outputExists = { (job: RenderJob) in skipsExisting && AtomicFile.NodeKind(path: job.output) == .regularFile }
+        let skipped = jobs.filter(outputExists)
+        let isBatch = jobs.count > 1 || !skipped.isEmpty
+        jobs = jobs.filter { !outputExists($0) }
+        if jobs.isEmpty {
+            context.output.line(BatchSummary(outcomes: [], skipped: skipped.count, elapsedSeconds: 0).text)
+            return 0
         }
 
         // A lone file leaves the other cores idle: its reading and writing overlap its
@@ -108,6 +132,7 @@ enum RenderCommand: Command {
         let renderer = BatchRenderer(loaded: loaded, registry: context.registry, settings: settings, jobs: jobs)
         renderer.cancellation.watchSignals()
         defer { renderer.cancellation.stopWatchingSignals() }
+        let started = ContinuousClock.now
         let outcomes = renderer.run(
             progress: { progress.update(file: $0, permille: $1) },
             notice: { text in progress.printing { out.line(text) } }
@@ -124,7 +149,12 @@ enum RenderCommand: Command {
             }
         }
         progress.finish()
-        let failures = outcomes.filter { if case .failure = $0 { true } else { false } }.count
+        let elapsed = ContinuousClock.now - started
+        let summary = BatchSummary(
+            outcomes: outcomes, skipped: skipped.count,
+            elapsedSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+        if isBatch && !renderer.cancellation.isCancelled { out.line(summary.text) }
+        let failures = summary.failed
         if renderer.cancellation.isCancelled {
             throw CLIError(
                 "interrupted; \(jobs.count - failures) of \(jobs.count) files were rendered, no partial output was left",
