@@ -27,6 +27,35 @@ import Testing
         _ = session.chain.graph.render(frameCount: 4_096, timestamp: RenderTimestamp(sampleTime: 0), input: input.buffers(), output: output.buffers())
     }
 
+    /// A value with spaces is set in double quotes, as `get` prints it; unquoted it is too
+    /// many words, and an unclosed quote is one clear error.
+    @Test func aValueWithSpacesIsSetInQuotesAsGetPrintsIt() throws {
+        let registry = HostRegistry.make()
+        let preset = #"{"auhost": 1, "name": "Cab", "nodes": [{"id": "cab", "unit": "aufx:peq :AUHs"}], "chain": ["cab"]}"#
+        let chain = try ChainGraph(try loadPreset(preset, registry: registry), registry: registry, sampleRate: 48_000)
+        defer { chain.dispose() }
+        try chain.graph.start()
+        let session = ChainSession(chain: chain, registry: registry, saveFolder: FileManager.default.temporaryDirectory)
+        #expect(session.reply(to: #"set cab band1_shape "Low Shelf""#).reply.hasPrefix("ok"), "\(session.reply(to: "get cab band1_shape").reply)")
+        let printed = session.reply(to: "get cab band1_shape").reply
+        #expect(printed == #"ok "Low Shelf""#)
+        #expect(session.reply(to: "set cab band1_shape High Pass").reply == "error: usage: set NODE PARAM VALUE")
+        #expect(session.reply(to: #"set cab band1_shape "High Pass"#).reply.hasPrefix("error: a quoted word has no closing quote"))
+        // What get printed, set takes back.
+        #expect(session.reply(to: "set cab band1_shape " + printed.dropFirst(3)).reply.hasPrefix("ok"))
+        #expect(session.reply(to: "get cab band1_shape").reply == printed)
+    }
+
+    @Test func quotedWordsSplitAndQuoteBack() throws {
+        #expect(try ControlWords.split("set  a \"b c\"\t\"d\\\"e\\\\\" \"\"") == ["set", "a", "b c", #"d"e\"#, ""])
+        for word in ["plain", "Low Shelf", #"say "hi""#, #"back\slash"#, "", "tab\there"] {
+            #expect(try ControlWords.split("x " + ControlWords.quoted(word)) == ["x", word], "\(word)")
+        }
+        // Scalars, not Characters: a combining mark after a separator or a quote stays in its word.
+        #expect(try ControlWords.split("save\t\u{301}\t--force") == ["save", "\u{301}", "--force"])
+        #expect(try ControlWords.split("x \"a\"\u{301}") == ["x", "a\u{301}"])
+    }
+
     @Test func presetLoadsAFactoryPresetByName() throws {
         let session = try session()
         defer { session.chain.dispose() }

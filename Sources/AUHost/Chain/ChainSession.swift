@@ -69,7 +69,7 @@ public final class ChainSession: @unchecked Sendable {
                         "node '\(id)' has no factory preset '\(name)'" + (presets.isEmpty ? "; it has none" : "; it has: \(presets.map(\.name).joined(separator: ", "))"))
                 }
                 try unit.setValue(preset, for: .presentPreset)
-                return [quotedIfNeeded(preset.name)]
+                return [ControlWords.quoted(preset.name)]
             case .meters:
                 return meters()
             case .status:
@@ -155,11 +155,10 @@ public final class ChainSession: @unchecked Sendable {
     }
 
     private func format(_ value: Float, _ info: ParameterInfo) -> String {
-        if let name = info.valueString(for: value) { return quotedIfNeeded(name) }
+        if let name = info.valueString(for: value) { return ControlWords.quoted(name) }
         return formatValue(value)
     }
 
-    private func quotedIfNeeded(_ text: String) -> String { text.contains(" ") ? "\"\(text)\"" : text }
 
     private func presetChecked<T>(_ body: () throws(PresetError) -> T) throws(ControlCommandError) -> T {
         do {

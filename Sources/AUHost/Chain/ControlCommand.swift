@@ -1,5 +1,6 @@
 /// One line of the live control protocol that `auhost run` reads on standard input and on
 /// its control port. Each command gets exactly one reply line: `ok[ …]` or `error: …`.
+/// Words are split as ``ControlWords`` says (a value with spaces in double quotes).
 ///
 /// ```
 /// set NODE PARAM VALUE      get NODE PARAM      bypass NODE on|off
@@ -25,7 +26,7 @@ public enum ControlCommand: Equatable, Sendable {
     /// Parses one line; the error text is the reply's message.
     /// - Thread: [any]
     public init(parsing line: String) throws(ControlCommandError) {
-        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        let words = try ControlWords.split(line)
         guard let verb = words.first?.lowercased() else { throw ControlCommandError("empty command; try 'help'") }
         let arguments = Array(words.dropFirst())
         func expect(_ count: Int, _ usage: String) throws(ControlCommandError) {
