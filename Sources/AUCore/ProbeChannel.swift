@@ -2,11 +2,12 @@ import Glibc
 
 /// The probe child's private channel to its parent (the child side of ``ProbeProcess``).
 ///
-/// The parent reads the child's standard output; before the child runs any plugin code it
-/// calls ``claimStandardOutput()``, which moves that pipe to a descriptor of its own (close-on-exec)
-/// and points descriptor 1 at standard error. From then on whatever a plugin prints —
-/// `printf`, `write(1, …)` or a forged `auhost-probe verdict` line — goes to standard error
-/// (which the parent discards) and never reaches the parent's reader; only this channel does.
+/// The parent reads the child's standard output. `auhost` claims that pipe for the command
+/// before any plugin code runs (AUHostCLI's `TextOutput.standardOutput()` moves it to a
+/// descriptor of its own, close-on-exec, and points descriptor 1 at standard error), and
+/// the probe commands write their lines on it through this channel. Whatever a plugin
+/// prints — `printf`, `write(1, …)` or a forged `auhost-probe verdict` line — goes to
+/// standard error (which the parent discards) and never reaches the parent's reader.
 /// - Thread: [control] (the probe child's main thread).
 public struct ProbeChannel: Sendable {
     /// The first word of every line on the channel.
@@ -14,14 +15,9 @@ public struct ProbeChannel: Sendable {
 
     private let descriptor: Int32
 
-    /// Takes the pipe on standard output for this channel and redirects standard output to
-    /// standard error. Call it before loading any plugin.
+    /// The channel on `descriptor`: the claimed standard output of the probe child.
     /// - Thread: [control]
-    public static func claimStandardOutput() -> ProbeChannel {
-        let descriptor = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
-        dup2(STDERR_FILENO, STDOUT_FILENO)
-        return ProbeChannel(descriptor: descriptor)
-    }
+    public init(descriptor: Int32) { self.descriptor = descriptor }
 
     /// Says the child is about to probe the item at `index` of its arguments.
     /// - Thread: [control]

@@ -187,6 +187,34 @@ static void run_nominal_block(LV2_Handle instance, uint32_t frames) {
     for (uint32_t i = 0; i < frames; ++i) self->output[i] = self->nominal;
 }
 
+/* The chatty fixture: a pass-through that prints to standard output, as some plugins do
+   ("using block size: 1024"): once from instantiate() through stdio and once from its first
+   run() through write(2). auhost's standard output must never carry it. */
+typedef struct {
+    const float *input;
+    float *output;
+    int spoke;
+} Chatty;
+
+static LV2_Handle instantiate_chatty(const LV2_Descriptor *descriptor, double rate, const char *bundle,
+                                     const LV2_Feature *const *features) {
+    (void)descriptor; (void)rate; (void)bundle; (void)features;
+    printf("chatty fixture: instantiated\n");
+    fflush(stdout);
+    return calloc(1, sizeof(Chatty));
+}
+
+static void run_chatty(LV2_Handle instance, uint32_t frames) {
+    Chatty *self = (Chatty *)instance;
+    if (!self->spoke) {
+        static const char line[] = "chatty fixture: running\n";
+        ssize_t written = write(1, line, sizeof line - 1);
+        (void)written;
+        self->spoke = 1;
+    }
+    for (uint32_t i = 0; i < frames; ++i) self->output[i] = self->input[i];
+}
+
 static const LV2_Descriptor descriptors[] = {
     {"urn:auhost:fixture:passthrough", instantiate_passthrough, connect_port, NULL, run_passthrough, NULL, cleanup, NULL},
     {"urn:auhost:fixture:needs-feature", instantiate_passthrough, connect_port, NULL, run_passthrough, NULL, cleanup, NULL},
@@ -201,6 +229,7 @@ static const LV2_Descriptor descriptors[] = {
     {"urn:auhost:fixture:sleep-in-run", instantiate_passthrough, connect_port, NULL, run_sleeping, NULL, cleanup, NULL},
     {"urn:auhost:fixture:worker", instantiate_worker, connect_port, NULL, run_worker, NULL, cleanup, worker_extension_data},
     {"urn:auhost:fixture:nominal-block", instantiate_nominal_block, connect_port, NULL, run_nominal_block, NULL, cleanup, NULL},
+    {"urn:auhost:fixture:chatty", instantiate_chatty, connect_port, NULL, run_chatty, NULL, cleanup, NULL},
 };
 
 LV2_SYMBOL_EXPORT const LV2_Descriptor *lv2_descriptor(uint32_t index) {

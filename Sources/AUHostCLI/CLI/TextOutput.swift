@@ -22,8 +22,23 @@ public final class TextOutput: @unchecked Sendable {
     /// - Thread: [control]
     public init() { descriptor = nil }
 
+    /// Standard output, claimed for the command's own lines: the open file moves to a
+    /// descriptor of its own (close-on-exec) and descriptor 1 then points at standard error,
+    /// so that whatever plugins and libraries print there (`printf`, `write(1, …)`: Guitarix's
+    /// "using block size") goes to standard error and never mixes into the command's output
+    /// (`auhost graph P --dot | dot -Tsvg`, render's result lines, a probe's verdicts).
+    /// Call it once, before any plugin is loaded.
     /// - Thread: [control]
-    public static func standardOutput() -> TextOutput { TextOutput(descriptor: STDOUT_FILENO) }
+    public static func standardOutput() -> TextOutput {
+        let claimed = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
+        guard claimed >= 0 else { return TextOutput(descriptor: STDOUT_FILENO) }
+        dup2(STDERR_FILENO, STDOUT_FILENO)
+        return TextOutput(descriptor: claimed)
+    }
+
+    /// The descriptor written to; nil for a sink that captures.
+    /// - Thread: [control]
+    public var fileDescriptor: Int32? { descriptor }
     /// - Thread: [control]
     public static func standardError() -> TextOutput { TextOutput(descriptor: STDERR_FILENO) }
 

@@ -13,8 +13,8 @@ enum ProbeUnitCommand: Command {
 
         Instantiates each LV2 plugin, renders 16 blocks with a sine and a MIDI note, and
         reports `auhost-probe begin N` and then `auhost-probe verdict N works|fails [reason]`
-        (N counting the URIs from 0) on the pipe it was given as standard output, which it
-        takes for itself first: what a plugin prints goes to standard error.
+        (N counting the URIs from 0) on the pipe it was given as standard output, which auhost
+        takes for its own lines first: what a plugin prints goes to standard error.
         A plugin that crashes ends this process; 'auhost list --probe' runs this command in a
         child process, records the crash and carries on. Verdicts are cached by 'list --probe'.
 
@@ -22,7 +22,8 @@ enum ProbeUnitCommand: Command {
 
     static func run(_ arguments: inout Arguments, _ context: CommandContext) throws(CLIError) -> Int32 {
         let uris = try arguments.finish(positionals: 1...Int.max, names: "plugin URIs")
-        let channel = ProbeChannel.claimStandardOutput()
+        guard let descriptor = context.output.fileDescriptor else { throw CLIError("\(name) writes its verdicts to a file descriptor") }
+        let channel = ProbeChannel(descriptor: descriptor)
         let components = LV2Provider(probeCacheFile: nil).discoverComponents().components
         var byURI: [String: Component] = [:]
         for component in components { byURI[component.identifier] = component }
