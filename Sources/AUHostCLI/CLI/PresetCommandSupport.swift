@@ -9,14 +9,36 @@ enum PresetCommandSupport {
     static let maximumProblemLines = 50
 
     /// Loads `file` against the registry with the `--set` arguments applied; problems become
-    /// one error line each.
+    /// one error line each. A `file` that does not exist and does not end in `.json` may name
+    /// a unit (`lv2:URI`, `type:subtype:manufacturer` or a name): it becomes a chain of that
+    /// one unit (``oneUnitChain(_:_:)``), whose parameters `--set PARAM=VALUE` sets.
     static func load(_ file: String, sets: [String], context: CommandContext) throws(CLIError) -> LoadedPreset {
-        do {
-            let overrides = try ParameterOverride.parse(sets)
-            return try PresetLoader(registry: context.registry).load(file: file, overrides: overrides)
+        let unit = try oneUnitChain(file, context)
+        do throws(PresetError) {
+            let nodeSets = unit.map { chain in sets.map { $0.split(separator: "=", maxSplits: 1).first?.contains(".") == true ? $0 : "\(chain.nodes[0].id).\($0)" } }
+            let overrides = try ParameterOverride.parse(nodeSets ?? sets)
+            let loader = PresetLoader(registry: context.registry)
+            if let unit { return try loader.load(unit, file: file, overrides: overrides) }
+            return try loader.load(file: file, overrides: overrides)
         } catch {
             throw CLIError(lines(error, file: file))
         }
+    }
+
+    /// The one-node chain `reference` names when it is no file but a unit (nil for a file or
+    /// a `.json` name); its node's id is the unit's subtype code in lower case (`gain`), else
+    /// `unit`. Neither a file nor a unit is one error with the closest units.
+    static func oneUnitChain(_ reference: String, _ context: CommandContext) throws(CLIError) -> ChainPreset? {
+        guard AtomicFile.NodeKind(path: reference) == .missing, !reference.lowercased().hasSuffix(".json") else { return nil }
+        let component: Component
+        do {
+            component = try context.registry.resolve(reference)
+        } catch {
+            throw CLIError("'\(reference)' is neither a preset file nor a unit: \(error.message)")
+        }
+        let code = String(describing: component.description.subtype).lowercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        let id = code.isEmpty || code == "input" || code == "output" ? "unit" : code
+        return ChainPreset(name: component.name, nodes: [PresetNode(id: id, unit: reference)], routing: .chain([id]))
     }
 
     /// One line per problem, at most ``maximumProblemLines`` and a count of the rest; a

@@ -8,7 +8,10 @@ enum GraphCommand: Command {
     static let name = "graph"
     static let summary = "show a chain preset's graph: a CAShow-like dump, Graphviz DOT or SVG"
     static let help = """
-        usage: auhost graph PRESET.json [--dot | --svg FILE] [--sample-rate R] [--set NODE.PARAM=VALUE]...
+        usage: auhost graph (PRESET.json | UNIT) [--dot | --svg FILE] [--sample-rate R] [--set NODE.PARAM=VALUE]...
+
+        PRESET.json may also be a UNIT (lv2:URI, type:subtype:manufacturer or a name) that is
+        no file: a chain of that one unit, whose parameters --set PARAM=VALUE sets.
 
         Loads the chain (with the overrides), builds and initializes its graph without
         rendering anything, and prints it:

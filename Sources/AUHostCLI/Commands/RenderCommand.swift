@@ -7,10 +7,13 @@ enum RenderCommand: Command {
     static let name = "render"
     static let summary = "render audio files through a chain preset, offline"
     static let help = """
-        usage: auhost render PRESET.json INPUT... (-o OUTPUT | --output-dir DIR)
+        usage: auhost render (PRESET.json | UNIT) INPUT... (-o OUTPUT | --output-dir DIR)
                              [--format wav|flac|aiff|caf|ogg] [--bit-depth 16|24|32f] [--sample-rate R]
                              [--tail SECONDS|auto] [--max-length SECONDS] [--block N] [--jobs N]
                              [--midi-out FILE.mid] [--set NODE.PARAM=VALUE]... [--force | --skip-existing]
+
+        PRESET.json may also be a UNIT (lv2:URI, type:subtype:manufacturer or a name) that is
+        no file: a chain of that one unit, whose parameters --set PARAM=VALUE sets.
 
         Renders each INPUT (anything libsndfile reads) through the chain and writes the result
         atomically: a temporary file renamed into place, never over an existing file without

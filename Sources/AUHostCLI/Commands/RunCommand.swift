@@ -7,9 +7,12 @@ enum RunCommand: Command {
     static let name = "run"
     static let summary = "run a chain preset live on JACK, controlled from stdin or a port"
     static let help = """
-        usage: auhost run PRESET.json [--name N] [--server S] [--connect] [--capture-from P] [--playback-to P]
+        usage: auhost run (PRESET.json | UNIT) [--name N] [--server S] [--connect] [--capture-from P] [--playback-to P]
                           [--midi-connect P]... [--set NODE.PARAM=VALUE]... [--reconnect] [--control PORT]
                           [--save-dir DIR]
+
+        PRESET.json may also be a UNIT (lv2:URI, type:subtype:manufacturer or a name) that is
+        no file: a chain of that one unit, whose parameters --set PARAM=VALUE sets.
 
         Loads the chain and runs it as a JACK client until SIGINT or SIGTERM (or 'quit'),
         then fades out and unregisters its ports. The chain runs at the server's sample

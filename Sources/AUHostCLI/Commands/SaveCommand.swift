@@ -8,7 +8,10 @@ enum SaveCommand: Command {
     static let name = "save"
     static let summary = "load a chain preset, apply --set overrides, and save it as a new preset"
     static let help = """
-        usage: auhost save PRESET.json OUTPUT.json [--set NODE.PARAM=VALUE]... [--name NAME] [--all] [--force]
+        usage: auhost save (PRESET.json | UNIT) OUTPUT.json [--set NODE.PARAM=VALUE]... [--name NAME] [--all] [--force]
+
+        PRESET.json may also be a UNIT (lv2:URI, type:subtype:manufacturer or a name) that is
+        no file: a chain of that one unit, whose parameters --set PARAM=VALUE sets.
 
         Loads the chain (every problem reported at once), applies the overrides, captures
         each unit as it is (parameters that differ from their defaults, the factory preset,
