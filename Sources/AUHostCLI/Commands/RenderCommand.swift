@@ -115,10 +115,15 @@ enum RenderCommand: Command {
             case let kind: throw CLIError("\(directory): is \(kind), not a folder; expected a folder for --output-dir")
             }
         }
-        let outputExists = { (job: RenderJob) in skipsExisting && AtomicFile.NodeKind(path: job.output) == .regularFile }
-        let skipped = jobs.filter(outputExists)
-        let isBatch = jobs.count > 1 || !skipped.isEmpty
-        jobs = jobs.filter { !outputExists($0) }
+        var skipped: [RenderJob] = []
+        if skipsExisting {
+            let all = jobs
+            jobs = []
+            for job in all {
+                if AtomicFile.NodeKind(path: job.output) == .regularFile { skipped.append(job) } else { jobs.append(job) }
+            }
+        }
+        let isBatch = jobs.count + skipped.count > 1 || !skipped.isEmpty
         if jobs.isEmpty {
             context.output.line(BatchSummary(outcomes: [], skipped: skipped.count, elapsedSeconds: 0).text)
             return 0
