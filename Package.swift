@@ -124,8 +124,8 @@ let presetTargets: [Target] = [
 // MARK: - MIDI: Standard MIDI Files, MusicSequence, MusicTrack, tempo and time-signature maps
 
 let midiTargets: [Target] = [
-    .target(name: "AUMIDI", dependencies: ["AUCore"]),
-    .testTarget(name: "AUMIDITests", dependencies: ["AUMIDI", "AUTestSupport"]),
+    .target(name: "AUMIDI", dependencies: ["AUCore", "AUEngine"]),
+    .testTarget(name: "AUMIDITests", dependencies: ["AUMIDI", "AUEngine", "AUTestSupport"]),
     // Times reading a one-million-event SMF (docs/BENCHMARKS.md; scripts/mido-read.py reads the same file).
     .executableTarget(name: "midi-read-bench", dependencies: ["AUMIDI"], path: "Sources/midi-read-bench"),
 ]

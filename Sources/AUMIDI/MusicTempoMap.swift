@@ -41,28 +41,46 @@ public struct MusicTempoMap: Sendable, Hashable {
     }
 
     /// The index of the last segment starting at or before `value` by `key` (0 if none).
-    private func segmentIndex(_ value: Double, by key: (Segment) -> Double) -> Int {
+    private static func segmentIndex(_ value: Double, in segments: UnsafeBufferPointer<Segment>, by key: (Segment) -> Double) -> Int {
         segments[1...].partitioningIndex { key($0) > value } - 1
+    }
+
+    /// The segment in force at `beats`, in `segments` (a map's, as ``PlaybackSchedule`` keeps them).
+    /// - Thread: [render] No allocation.
+    static func segment(atBeats beats: MusicTimeStamp, in segments: UnsafeBufferPointer<Segment>) -> Segment {
+        segments[segmentIndex(beats, in: segments) { $0.startBeat }]
+    }
+
+    /// Seconds at `beats` through `segments`.
+    /// - Thread: [render] No allocation.
+    static func seconds(forBeats beats: MusicTimeStamp, in segments: UnsafeBufferPointer<Segment>) -> Double {
+        let segment = segment(atBeats: beats, in: segments)
+        return segment.startSecond + (beats - segment.startBeat) * 60 / segment.bpm
+    }
+
+    /// Beats at `seconds` through `segments`.
+    /// - Thread: [render] No allocation.
+    static func beats(forSeconds seconds: Double, in segments: UnsafeBufferPointer<Segment>) -> MusicTimeStamp {
+        let segment = segments[segmentIndex(seconds, in: segments) { $0.startSecond }]
+        return segment.startBeat + (seconds - segment.startSecond) * segment.bpm / 60
     }
 
     /// The tempo at `beats`, in BPM.
     /// - Thread: [any]
     public func bpm(atBeats beats: MusicTimeStamp) -> Double {
-        segments[segmentIndex(beats) { $0.startBeat }].bpm
+        segments.withUnsafeBufferPointer { Self.segment(atBeats: beats, in: $0).bpm }
     }
 
     /// Seconds from the start at `beats`.
     /// - Thread: [any]
     public func seconds(forBeats beats: MusicTimeStamp) -> Double {
-        let segment = segments[segmentIndex(beats) { $0.startBeat }]
-        return segment.startSecond + (beats - segment.startBeat) * 60 / segment.bpm
+        segments.withUnsafeBufferPointer { Self.seconds(forBeats: beats, in: $0) }
     }
 
     /// Beats from the start at `seconds`.
     /// - Thread: [any]
     public func beats(forSeconds seconds: Double) -> MusicTimeStamp {
-        let segment = segments[segmentIndex(seconds) { $0.startSecond }]
-        return segment.startBeat + (seconds - segment.startSecond) * segment.bpm / 60
+        segments.withUnsafeBufferPointer { Self.beats(forSeconds: seconds, in: $0) }
     }
 
     /// Sample frames at `seconds`: `seconds * sampleRate`.

@@ -91,6 +91,19 @@ public struct MusicTimeSignatureMap: Sendable, Hashable {
             + Double(barBeatTime.subbeat) / divisor * segment.beatLength
     }
 
+    /// Where `beats` (quarter notes) falls in `segments`, as a transport counts it: the bar
+    /// from 0, the beat within it (fractional, in the signature's beats, from 0), beats per
+    /// bar and the beat's note value, and the factor from quarter notes to signature beats.
+    /// - Thread: [render] No allocation.
+    static func transportPosition(atBeats beats: MusicTimeStamp, in segments: UnsafeBufferPointer<Segment>)
+        -> (bar: Int, beatInBar: Double, beatsPerBar: Int, beatUnit: Int, beatsPerQuarter: Double) {
+        let segment = segments[segments[1...].partitioningIndex { $0.startBeat > beats } - 1]
+        let bars = ((beats - segment.startBeat) / segment.barLength).rounded(.down)
+        let inBar = (beats - segment.startBeat - bars * segment.barLength) / segment.beatLength
+        return (segment.startBar - 1 + Int(Int64(clamping: bars, rounding: .down)), inBar, segment.numerator,
+                Int((4 / segment.beatLength).rounded()), 1 / segment.beatLength)
+    }
+
     /// Quotient and remainder rounded toward minus infinity (`divisor` > 0).
     private static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
         let quotient = value / divisor

@@ -1,3 +1,5 @@
+import AUEngine
+
 /// A track of a sequence, as Core Audio's `MusicTrack`: events kept in time order (events at
 /// the same time keep the order they were added in) and the track's properties. A value:
 /// edit it in place through `sequence.tracks[i]` or `sequence.tempoTrack`. Time stamps are
@@ -16,6 +18,10 @@ public struct MusicTrack: Sendable, Hashable {
     public var isSoloed = false
     /// Beats by which playback of the track is delayed (`kSequenceTrackProperty_OffsetTime`).
     public var offset: MusicTimeStamp = 0
+    /// Where a ``MusicPlayer`` sends the track's events (`MusicTrackSetDestNode`): a node of
+    /// the player's graph, the graph's MIDI output, or (the default) the graph's MIDI input,
+    /// which routes them as it routes a driver's MIDI. Kept with the track; not written to files.
+    public var destination: MIDIEndpoint = .graphInput
 
     /// An empty track.
     /// - Thread: [any]

@@ -1,5 +1,6 @@
 import AUCore
 import AUEngine
+import AUTestSupport
 import Testing
 
 // MIDI between units: test units that send, change and record MIDI, so that where and
@@ -59,31 +60,6 @@ final class PowerOfTwoTransposer: AudioUnit, BlockSizeConstrained, @unchecked Se
             event.data1 += 12
             context.sendMIDI(event)
         }
-        return 0
-    }
-}
-
-/// An instrument that records what reaches it, at its absolute sample time, and outputs
-/// silence. (Test-only: it appends to an array on the render thread.)
-final class MIDIRecorder: AudioUnit, @unchecked Sendable {
-    struct Received: Equatable, CustomStringConvertible {
-        var frame: Int
-        var status: UInt8
-        var note: UInt8
-        var description: String { "\(frame):\(String(status, radix: 16)):\(note)" }
-    }
-    private let lock = NSLockLike()
-    nonisolated(unsafe) private var store: [Received] = []
-    var received: [Received] { lock.with { store } }
-    init(name: String = "Recorder") {
-        super.init(
-            description: ComponentDescription(type: "aumu", subtype: "mrec", manufacturer: "Test"), name: name, inputs: [],
-            outputs: [.canonical(channels: 2, name: "Output")], parameters: [])
-    }
-    override func process(_ context: ProcessContext) -> AudioUnitStatus {
-        let start = Int(context.timestamp.sampleTime)
-        lock.with { for event in context.midiEvents { store.append(Received(frame: start + Int(event.offset), status: event.status, note: event.data1)) } }
-        context.outputs[0].clear()
         return 0
     }
 }

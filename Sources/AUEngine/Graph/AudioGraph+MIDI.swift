@@ -61,6 +61,21 @@ extension AudioGraph {
     /// - Thread: [control]
     public var sendsMIDIOutput: Bool { model.midiConnections.contains { $0.destination == .graphOutput } }
 
+    /// Attaches `scheduler` (nil detaches it): from the next plan on (``initialize()`` or
+    /// ``update()``), it sends MIDI to the nodes at the top of every cycle, as a MusicPlayer
+    /// given this graph (`MusicSequenceSetAUGraph`) does. Every node that takes MIDI can then
+    /// be sent some, whatever its MIDI connections.
+    /// - Thread: [control]
+    public func setMIDIScheduler(_ scheduler: MIDIScheduler?) throws(AudioUnitError) {
+        try requireNotDisposed()
+        model.midiScheduler = scheduler
+        markEdited()
+    }
+
+    /// The attached ``MIDIScheduler``, if any.
+    /// - Thread: [control]
+    public var midiScheduler: MIDIScheduler? { model.midiScheduler }
+
     /// Queues `event` for the graph's MIDI input in the next cycle, at its offset in that
     /// cycle (`MusicDeviceMIDIEvent` sent to the graph); false when the queue is full.
     /// - Thread: [control] (any thread but the render thread).

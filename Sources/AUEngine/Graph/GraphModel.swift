@@ -27,6 +27,8 @@ public struct GraphModel: Sendable {
     public internal(set) var inputCallbacks: [GraphEndpoint: RenderCallback] = [:]
     /// The nodes whose audio passes through untouched (delayed by their latency).
     public internal(set) var bypassed: Set<GraphNode> = []
+    /// What schedules MIDI for the nodes every cycle (a MusicPlayer), if anything.
+    public internal(set) var midiScheduler: MIDIScheduler?
     var nextNode: Int32 = 1
 
     /// - Thread: [control]

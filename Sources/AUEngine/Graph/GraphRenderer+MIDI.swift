@@ -9,13 +9,14 @@ import AUCore
 /// - Thread: [render]
 extension GraphRenderer {
     /// Takes the cycle's MIDI input: the driver's `midi` and what code queued (at the
-    /// cycle's last frame at the latest), and empties the MIDI output.
+    /// cycle's last frame at the latest), empties the MIDI output, then lets the plan's
+    /// scheduler send the cycle's events.
     @inline(__always)
-    func beginMIDICycle(_ routesMIDI: Bool, midi: UnsafeBufferPointer<MIDIEvent>, frameCount: Int) {
+    func beginMIDICycle(_ plan: RenderPlan, midi: UnsafeBufferPointer<MIDIEvent>, frameCount: Int, timestamp: RenderTimestamp) {
         let input = cycleMIDIInput
         input.pointee.clear()
         cycleMIDIOutput.pointee.clear()
-        guard routesMIDI else {
+        guard plan.routesMIDI else {
             while controlMIDI.pop() != nil {}
             return
         }
@@ -25,6 +26,15 @@ extension GraphRenderer {
             event.offset = min(max(0, event.offset), last)
             input.pointee.insert(event)
         }
+        if let scheduler = plan.midiScheduler { schedule(scheduler, plan, frameCount: frameCount, timestamp: timestamp) }
+    }
+
+    /// Empties what the scheduler sent each node last cycle and lets it send this cycle's.
+    private func schedule(_ scheduler: Unmanaged<MIDIScheduler>, _ plan: RenderPlan, frameCount: Int, timestamp: RenderTimestamp) {
+        for case let midi? in plan.stepMIDI { midi.pointee.scheduled?.pointee.clear() }
+        let cycle = MIDISchedulingCycle(
+            timestamp: timestamp, frameCount: frameCount, plan: Unmanaged.passUnretained(plan), graphInput: cycleMIDIInput, graphOutput: cycleMIDIOutput)
+        scheduler._withUnsafeGuaranteedRef { $0.scheduleCycle(cycle) }
     }
 
     /// The graph's MIDI input of the slice at `offset` frames into the cycle.
@@ -42,13 +52,17 @@ extension GraphRenderer {
         }
     }
 
-    /// Merges the step's sources for the slice and empties what it sent.
+    /// Merges the step's sources for the slice at `sliceOffset` frames into the cycle (and
+    /// what a scheduler sent it) and empties what it sent.
     @inline(__always)
-    func gatherMIDI(_ midi: UnsafeMutablePointer<StepMIDI>, frames: Int) {
+    func gatherMIDI(_ midi: UnsafeMutablePointer<StepMIDI>, sliceOffset: Int, frames: Int) {
         midi.pointee.input.clear()
         midi.pointee.output.clear()
         for source in midi.pointee.sources {
             midi.pointee.input.merge(source.events.pointee.events, table: source.table, shift: 0, window: 0..<Int32(frames))
+        }
+        if let scheduled = midi.pointee.scheduled, scheduled.pointee.count > 0 {
+            midi.pointee.input.merge(scheduled.pointee.events, table: nil, shift: Int32(-sliceOffset), window: 0..<Int32(frames))
         }
     }
 

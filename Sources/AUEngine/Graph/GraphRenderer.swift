@@ -143,7 +143,7 @@ final class GraphRenderer: @unchecked Sendable {
             let inputInPlace = plan.sourceBinding?.bind(inPlace && input.map { $0.frameCount >= frameCount } == true ? input : nil) ?? 0
             let outputInPlace = plan.sinkBinding?.bind(inPlace && !Self.overlap(output, input, frames: frameCount) ? output : nil) ?? 0
             let routesMIDI = plan.routesMIDI
-            beginMIDICycle(routesMIDI, midi: midi, frameCount: frameCount)
+            beginMIDICycle(plan, midi: midi, frameCount: frameCount, timestamp: timestamp)
             var done = 0
             while done < frameCount {
                 let frames = min(plan.sliceFrames, frameCount - done)
@@ -296,7 +296,7 @@ final class GraphRenderer: @unchecked Sendable {
     ) {
         let start = measuresTime ? MonotonicClock.nanoseconds() : 0
         let midi = step.pointee.traits.contains(.hasMIDI) ? plan.stepMIDI[step - plan.steps.baseAddress.unsafelyUnwrapped] : nil
-        if let midi { gatherMIDI(midi, frames: frames) }
+        if let midi { gatherMIDI(midi, sliceOffset: sliceOffset, frames: frames) }
         if step.pointee.traits.contains(.needsInputPreparation) {
             isolateNonFinite(&unscanned, frames: frames, time: time)
             for bus in 0..<step.pointee.inputs.count { prepareInput(plan, step.pointee.inputs[bus], frames: frames, time: time) }

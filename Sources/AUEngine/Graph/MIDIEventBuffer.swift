@@ -70,4 +70,7 @@ struct StepMIDI {
     /// One call's share of `input`, offsets moved to the call's first frame.
     var call: UnsafeMutablePointer<MIDIEvent>
     var producesOutput: Bool
+    /// What a ``MIDIScheduler`` sent the node for the whole cycle (offsets within the
+    /// cycle); nil for a node that takes no MIDI.
+    var scheduled: UnsafeMutablePointer<MIDIEventBuffer>?
 }

@@ -90,8 +90,11 @@ struct PlanCompiler {
         func readyTime(_ node: GraphNode) -> Int { node == outputNode ? 0 : ready[node] ?? 0 }
 
         report.midiConnections = try Self.midiRoutes(model, order: order)
+        // With a scheduler, every node that takes MIDI may be sent some.
         let midiNodes = Set(order.filter { node in
-            model.nodes[node]!.unit!.producesMIDIOutput || report.midiConnections.contains { $0.destination == .node(node) }
+            let unit = model.nodes[node]!.unit!
+            return unit.producesMIDIOutput || report.midiConnections.contains { $0.destination == .node(node) }
+                || (model.midiScheduler != nil && unit.acceptsMIDIInput)
         })
 
         // Callbacks, in a fixed order.
@@ -258,10 +261,19 @@ struct PlanCompiler {
     /// Gives each step in `nodes` its MIDI buffers, then points every MIDI destination (a
     /// step, the graph's output) at its sources' buffers.
     private func resolveMIDI(_ connections: [MIDIConnection], nodes: Set<GraphNode>, in plan: RenderPlan) {
-        guard !nodes.isEmpty || connections.contains(where: { $0.destination == .graphOutput }) else { return }
+        if let scheduler = model.midiScheduler {
+            plan.retain(scheduler)
+            plan.midiScheduler = Unmanaged.passUnretained(scheduler)
+        }
+        guard !nodes.isEmpty || connections.contains(where: { $0.destination == .graphOutput }) || model.midiScheduler != nil else { return }
         plan.routesMIDI = true
         let capacity = 2 * AudioUnit.eventCapacity
         var stepMIDI: [GraphNode: UnsafeMutablePointer<StepMIDI>] = [:]
+        func makeBuffer() -> UnsafeMutablePointer<MIDIEventBuffer> {
+            let buffer = plan.allocate(MIDIEventBuffer.self, count: 1).baseAddress!
+            buffer.initialize(to: MIDIEventBuffer(capacity: capacity, storage: plan.allocate(MIDIEvent.self, count: capacity)))
+            return buffer
+        }
         for (index, node) in order.enumerated() where nodes.contains(node) {
             let midi = plan.allocate(StepMIDI.self, count: 1).baseAddress!
             midi.initialize(to: StepMIDI(
@@ -269,7 +281,8 @@ struct PlanCompiler {
                 input: MIDIEventBuffer(capacity: capacity, storage: plan.allocate(MIDIEvent.self, count: capacity)),
                 output: MIDIEventBuffer(capacity: capacity, storage: plan.allocate(MIDIEvent.self, count: capacity)),
                 call: plan.allocate(MIDIEvent.self, count: capacity).baseAddress!,
-                producesOutput: model.nodes[node]!.unit!.producesMIDIOutput))
+                producesOutput: model.nodes[node]!.unit!.producesMIDIOutput,
+                scheduled: model.midiScheduler != nil && model.nodes[node]!.unit!.acceptsMIDIInput ? makeBuffer() : nil))
             plan.stepMIDI[index] = midi
             stepMIDI[node] = midi
         }

@@ -163,8 +163,11 @@ final class RenderPlan: @unchecked Sendable {
     let midiInput: UnsafeMutablePointer<MIDIEventBuffer>
     /// What feeds the graph's MIDI output.
     var midiOutputSources = UnsafeMutableBufferPointer<PlanMIDISource>(start: nil, count: 0)
-    /// Whether any MIDI travels through the plan (a MIDI connection, or a node that sends).
+    /// Whether any MIDI travels through the plan (a MIDI connection, a node that sends, a
+    /// scheduler).
     var routesMIDI = false
+    /// The graph's ``MIDIScheduler``, called at the top of every cycle (the plan retains it).
+    var midiScheduler: Unmanaged<MIDIScheduler>?
 
     /// The steps' tables, carved in step order so that one step's share cache lines.
     private let arena = RenderArena()
@@ -188,6 +191,18 @@ final class RenderPlan: @unchecked Sendable {
         stepMIDI.initialize(repeating: nil)
         midiInput = arena.allocate(MIDIEventBuffer.self, count: 1).baseAddress!
         midiInput.initialize(to: MIDIEventBuffer(capacity: 2 * AudioUnit.eventCapacity, storage: arena.allocate(MIDIEvent.self, count: 2 * AudioUnit.eventCapacity)))
+    }
+
+    /// Where a scheduler's events for `node` wait for the cycle, nil when the node takes no
+    /// MIDI in this plan.
+    /// - Thread: [render]
+    @inline(__always)
+    func scheduledMIDI(for node: GraphNode) -> UnsafeMutablePointer<MIDIEventBuffer>? {
+        let raw = Int(node.rawValue)
+        guard raw >= 0, raw < stepIndexByNode.count else { return nil }
+        let index = Int(stepIndexByNode[raw])
+        guard index >= 0 else { return nil }
+        return stepMIDI[index]?.pointee.scheduled
     }
 
     deinit {

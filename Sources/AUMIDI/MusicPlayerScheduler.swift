@@ -1,0 +1,222 @@
+import AUCore
+import AUEngine
+import Synchronization
+
+/// The render side of a ``MusicPlayer``: attached to its graph as the ``MIDIScheduler``, it
+/// takes the latest ``PlayerCommand`` at the top of each cycle and sends every event that
+/// falls in the cycle to its track's destination at its exact sample offset: across tempo
+/// changes, loop ends and play-rate changes, with each note's note-off at its end, and every
+/// sounding note ended when the player stops, seeks or loops. It publishes the transport to
+/// the units and its position to the control side.
+///
+/// Song time maps to frames through an anchor: the frame at which the song was at a given
+/// second; an event at song second `s` plays at `anchorFrame + sampleFrame((s - anchorSecond) / rate)`
+/// (``MusicTempoMap/sampleFrame(forSeconds:sampleRate:)``), so the frame of an event does not
+/// depend on the cycle lengths.
+/// - Thread: [render] for ``scheduleCycle(_:)``; [control] for the rest.
+final class MusicPlayerScheduler: MIDIScheduler, @unchecked Sendable {
+    /// The latest command's opaque pointer (0: none yet); the control side keeps it alive.
+    private let latest = Atomic<UInt>(0)
+    /// The generation the render thread took last.
+    let adoptedGeneration = Atomic<Int>(0)
+    /// What the render thread publishes after each cycle.
+    let clock = PlayerClockReading()
+    private let transport: Unmanaged<HostTransport>?
+    private let transportOwner: HostTransport?
+    /// Commands published and not yet known to be left behind (control side only).
+    private let published = Mutex<[PlayerCommand]>([])
+    /// Render-side state, in plain memory.
+    private let side: UnsafeMutablePointer<RenderSide>
+
+    /// What the render thread keeps between cycles.
+    private struct RenderSide {
+        var generation = 0
+        var isPlaying = false
+        var rate = 1.0
+        var sampleRate = 48_000.0
+        /// While playing: the frame at which the song was at `anchorSecond`.
+        var anchorFrame: Int64 = 0
+        var anchorSecond = 0.0
+        /// While stopped: the song position, in beats.
+        var stoppedBeat = 0.0
+        var pending = PendingNoteOffs()
+        /// Events a destination could not take, or notes the pending list had no room for.
+        var dropped = 0
+    }
+
+    /// A scheduler that publishes the transport into `transport`, when given.
+    /// - Thread: [control]
+    init(transport: HostTransport?) {
+        transportOwner = transport
+        self.transport = transport.map { Unmanaged.passUnretained($0) }
+        side = .allocate(capacity: 1)
+        side.initialize(to: RenderSide())
+    }
+
+    deinit {
+        side.pointee.pending.deallocate()
+        side.deallocate()
+    }
+
+    /// Makes `command` the one the next cycle takes, and lets go of those the render thread
+    /// has left behind.
+    /// - Thread: [control]
+    func publish(_ command: PlayerCommand) {
+        published.withLock { commands in
+            commands.append(command)
+            latest.store(UInt(bitPattern: Unmanaged.passUnretained(command).toOpaque()), ordering: .releasing)
+            let adopted = adoptedGeneration.load(ordering: .acquiring)
+            commands.removeAll { $0.generation < adopted && $0 !== command }
+        }
+    }
+
+    /// Events dropped because a destination's buffer was full or the pending notes were.
+    /// - Thread: [any] (a hint).
+    var droppedEvents: Int { side.pointee.dropped }
+
+    // MARK: - Render side
+
+    override func scheduleCycle(_ cycle: MIDISchedulingCycle) {
+        let bits = latest.load(ordering: .acquiring)
+        guard bits != 0 else { return }
+        Unmanaged<PlayerCommand>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)._withUnsafeGuaranteedRef { command in
+            let start = Int64(cycle.timestamp.sampleTime.rounded(.down))
+            if command.generation != side.pointee.generation { adopt(command, at: start, cycle) }
+            let end = start + Int64(cycle.frameCount)
+            publishTransport(command.schedule, at: start)
+            if command.isPlaying { play(command, from: start, to: end, cycle) }
+            clock.publish(beat: beat(atFrame: end, command.schedule), sampleTime: Double(end), hostTime: cycle.timestamp.hostTime,
+                          hostTimeValid: cycle.timestamp.flags.contains(.hostTimeValid), frames: cycle.frameCount)
+        }
+    }
+
+    /// Takes a new command at the cycle's first frame.
+    private func adopt(_ command: PlayerCommand, at start: Int64, _ cycle: MIDISchedulingCycle) {
+        let here = beat(atFrame: start, command.schedule)
+        side.pointee.sampleRate = command.sampleRate
+        switch command.transition {
+        case .locate:
+            endSoundingNotes(at: start, cycleStart: start, cycle)
+            locate(command, to: command.beat, atFrame: start)
+        case .stopInPlace:
+            endSoundingNotes(at: start, cycleStart: start, cycle)
+            locate(command, to: here, atFrame: start)
+        case .continuePlaying:
+            side.pointee.anchorSecond = command.schedule.seconds(forBeats: here)
+            side.pointee.anchorFrame = start
+        }
+        side.pointee.generation = command.generation
+        side.pointee.isPlaying = command.isPlaying
+        side.pointee.rate = command.rate
+        if !command.isPlaying { side.pointee.stoppedBeat = command.transition == .locate ? command.beat : here }
+        adoptedGeneration.store(command.generation, ordering: .releasing)
+    }
+
+    /// The song position at `frame`, in beats.
+    private func beat(atFrame frame: Int64, _ schedule: PlaybackSchedule) -> MusicTimeStamp {
+        guard side.pointee.isPlaying else { return side.pointee.stoppedBeat }
+        return schedule.beats(forSeconds: second(atFrame: frame))
+    }
+
+    /// The song second at `frame` while playing.
+    @inline(__always)
+    private func second(atFrame frame: Int64) -> Double {
+        side.pointee.anchorSecond + Double(frame - side.pointee.anchorFrame) / side.pointee.sampleRate * side.pointee.rate
+    }
+
+    /// The frame at song second `second` while playing.
+    @inline(__always)
+    private func frame(atSecond second: Double) -> Int64 {
+        side.pointee.anchorFrame + MusicTempoMap.sampleFrame(forSeconds: (second - side.pointee.anchorSecond) / side.pointee.rate, sampleRate: side.pointee.sampleRate)
+    }
+
+    /// Anchors the song at `beat` on `frame` and moves every track's cursor there.
+    private func locate(_ command: PlayerCommand, to beat: MusicTimeStamp, atFrame frame: Int64) {
+        side.pointee.anchorSecond = command.schedule.seconds(forBeats: beat)
+        side.pointee.anchorFrame = frame
+        for index in command.schedule.tracks.indices { command.schedule.tracks[index].seek(to: beat) }
+    }
+
+    /// Plays the cycle `[start, end)`: events up to the loop's end, then from its start again.
+    private func play(_ command: PlayerCommand, from start: Int64, to end: Int64, _ cycle: MIDISchedulingCycle) {
+        var from = start
+        while true {
+            guard let loop = command.loop else { break }
+            let loopEnd = max(from, frame(atSecond: command.schedule.seconds(forBeats: loop.upperBound)))
+            guard loopEnd < end else { break }
+            send(command.schedule, until: loopEnd, cycleStart: start, cycle)
+            endSoundingNotes(at: loopEnd, cycleStart: start, cycle)
+            locate(command, to: loop.lowerBound, atFrame: loopEnd)
+            // A loop shorter than a frame would never let the cycle end.
+            guard frame(atSecond: command.schedule.seconds(forBeats: loop.upperBound)) > loopEnd else { break }
+            from = loopEnd
+        }
+        send(command.schedule, until: end, cycleStart: start, cycle)
+    }
+
+    /// Sends, in time order, every note-off and track event due before frame `until`; at
+    /// one frame, note-offs go first (a note ending where the same note starts again).
+    private func send(_ schedule: PlaybackSchedule, until: Int64, cycleStart: Int64, _ cycle: MIDISchedulingCycle) {
+        let tracks = schedule.tracks
+        while true {
+            var trackIndex = -1
+            var trackFrame = Int64.max
+            for index in tracks.indices {
+                guard let beat = tracks[index].nextBeat() else { continue }
+                let frame = frame(atSecond: schedule.seconds(forBeats: beat))
+                if frame < trackFrame { (trackIndex, trackFrame) = (index, frame) }
+            }
+            if let off = side.pointee.pending.earliest() {
+                let entry = side.pointee.pending.entries[off]
+                let offFrame = frame(atSecond: entry.second)
+                if offFrame <= trackFrame, offFrame < until {
+                    deliver(entry.event, to: entry.destination, atFrame: offFrame, cycleStart: cycleStart, cycle)
+                    side.pointee.pending.remove(at: off)
+                    continue
+                }
+            }
+            guard trackIndex >= 0, trackFrame < until else { return }
+            let track = tracks[trackIndex]
+            let event = track.events[track.index]
+            tracks[trackIndex].index += 1
+            deliver(MIDIEvent(offset: 0, status: event.status, data1: event.data1, data2: event.data2),
+                    to: track.destination, atFrame: trackFrame, cycleStart: cycleStart, cycle)
+            guard event.isNote else { continue }
+            let beat = track.offset + Double(track.pass) * track.loopDuration + event.beat
+            let off = PendingNoteOffs.Entry(
+                second: schedule.seconds(forBeats: beat + event.duration),
+                event: MIDIEvent(offset: 0, status: 0x80 | (event.status & 0x0F), data1: event.data1, data2: event.releaseVelocity),
+                destination: track.destination)
+            if !side.pointee.pending.add(off) {
+                side.pointee.dropped += 1
+                deliver(off.event, to: off.destination, atFrame: trackFrame, cycleStart: cycleStart, cycle)
+            }
+        }
+    }
+
+    /// Sends every pending note-off at `frame`.
+    private func endSoundingNotes(at frame: Int64, cycleStart: Int64, _ cycle: MIDISchedulingCycle) {
+        let pending = side.pointee.pending
+        for index in 0..<pending.count {
+            deliver(pending.entries[index].event, to: pending.entries[index].destination, atFrame: frame, cycleStart: cycleStart, cycle)
+        }
+        side.pointee.pending.count = 0
+    }
+
+    @inline(__always)
+    private func deliver(_ event: MIDIEvent, to destination: MIDIEndpoint, atFrame frame: Int64, cycleStart: Int64, _ cycle: MIDISchedulingCycle) {
+        var event = event
+        event.offset = Int32(clamping: max(0, frame - cycleStart))
+        if !cycle.send(event, to: destination) { side.pointee.dropped += 1 }
+    }
+
+    /// Publishes the transport at the cycle's first frame for its units.
+    private func publishTransport(_ schedule: PlaybackSchedule, at start: Int64) {
+        guard let transport else { return }
+        let beat = beat(atFrame: start, schedule)
+        let state = schedule.transport(
+            atBeats: beat, seconds: schedule.seconds(forBeats: beat), sampleRate: side.pointee.sampleRate, rate: side.pointee.rate,
+            isRolling: side.pointee.isPlaying)
+        transport._withUnsafeGuaranteedRef { $0.state = state }
+    }
+}

@@ -1,0 +1,142 @@
+import AUCore
+import AUEngine
+
+/// A sequence compiled for the render thread: the tempo and time-signature maps and each
+/// playing track's notes and channel messages in plain memory, with the track's loop, offset
+/// and destination, and a cursor per track that only the render thread moves. Muted tracks
+/// are left out; when any track is soloed, only soloed tracks play. Meta, sysex, tempo and
+/// user events do not play (tempo is in the map).
+/// - Thread: [control] to build and free; [render] reads it and moves the cursors.
+final class PlaybackSchedule: @unchecked Sendable {
+    /// One note or channel message of a track.
+    struct Event {
+        var beat: MusicTimeStamp
+        /// A note's length in beats (0 for a channel message).
+        var duration: MusicTimeStamp
+        var status: UInt8
+        var data1: UInt8
+        var data2: UInt8
+        /// The note-off velocity of a note.
+        var releaseVelocity: UInt8
+        var isNote: Bool
+    }
+
+    /// One track: its events and where the render thread is in them.
+    struct Track {
+        var events: UnsafeMutableBufferPointer<Event>
+        var offset: MusicTimeStamp
+        /// 0: no loop.
+        var loopDuration: MusicTimeStamp
+        /// How many times the loop plays; 0: forever.
+        var loopCount: Int
+        var destination: MIDIEndpoint
+        /// The cursor: the loop pass and the index of the next event (`events.count`: none).
+        var pass = 0
+        var index = 0
+
+        /// Whether the track plays its first `loopDuration` beats over and over.
+        var loops: Bool { loopDuration > 0 }
+
+        /// The beat of the next event, nil when the track has no more.
+        /// - Thread: [render]
+        mutating func nextBeat() -> MusicTimeStamp? {
+            if loops, index >= events.count || events[index].beat >= loopDuration {
+                guard !events.isEmpty, events[0].beat < loopDuration, loopCount == 0 || pass + 1 < loopCount else {
+                    index = events.count
+                    return nil
+                }
+                pass += 1
+                index = 0
+            }
+            guard index < events.count else { return nil }
+            return offset + Double(pass) * loopDuration + events[index].beat
+        }
+
+        /// Moves the cursor to the first event at or after `beat`.
+        /// - Thread: [render]
+        mutating func seek(to beat: MusicTimeStamp) {
+            var local = beat - offset
+            pass = 0
+            if loops, local > 0 {
+                pass = Int(Int64(clamping: (local / loopDuration).rounded(.down), rounding: .down))
+                local -= Double(pass) * loopDuration
+                if loopCount > 0, pass >= loopCount {
+                    index = events.count
+                    return
+                }
+            }
+            index = UnsafeBufferPointer(events).partitioningIndex { $0.beat >= local }
+        }
+    }
+
+    let tempo: UnsafeMutableBufferPointer<MusicTempoMap.Segment>
+    let signatures: UnsafeMutableBufferPointer<MusicTimeSignatureMap.Segment>
+    let tracks: UnsafeMutableBufferPointer<Track>
+    /// The end of the last track, in beats (looping tracks counted once).
+    let length: MusicTimeStamp
+
+    /// Compiles `sequence`.
+    /// - Thread: [control]
+    init(_ sequence: MusicSequence) {
+        let tempoMap = sequence.tempoMap, signatureMap = sequence.timeSignatureMap
+        tempo = .allocate(capacity: tempoMap.segments.count)
+        _ = tempo.initialize(from: tempoMap.segments)
+        signatures = .allocate(capacity: signatureMap.segments.count)
+        _ = signatures.initialize(from: signatureMap.segments)
+        let soloing = sequence.tracks.contains { $0.isSoloed }
+        let playing = sequence.tracks.filter { !$0.isMuted && (!soloing || $0.isSoloed) }
+        tracks = .allocate(capacity: playing.count)
+        for (index, track) in playing.enumerated() {
+            let events = track.events.compactMap(Self.event)
+            let storage = UnsafeMutableBufferPointer<Event>.allocate(capacity: max(1, events.count))
+            _ = storage.initialize(from: events)
+            tracks.initializeElement(at: index, to: Track(
+                events: UnsafeMutableBufferPointer(rebasing: storage[0..<events.count]), offset: track.offset,
+                loopDuration: max(0, track.loopInfo.loopDuration), loopCount: Int(max(0, track.loopInfo.numberOfLoops)),
+                destination: track.destination))
+        }
+        length = playing.map { $0.offset + $0.length }.max() ?? 0
+    }
+
+    deinit {
+        RenderThread.assertNotCurrent("PlaybackSchedule.deinit")
+        for track in tracks { track.events.baseAddress.map { UnsafeMutablePointer(mutating: $0).deallocate() } }
+        tracks.deallocate()
+        tempo.deallocate()
+        signatures.deallocate()
+    }
+
+    /// What of a track event plays: notes and channel messages.
+    private static func event(_ trackEvent: MusicTrackEvent) -> Event? {
+        switch trackEvent.event {
+        case .note(let note):
+            Event(beat: trackEvent.timeStamp, duration: max(0, note.duration), status: 0x90 | (note.channel & 0x0F), data1: note.note & 0x7F,
+                  data2: max(1, note.velocity & 0x7F), releaseVelocity: note.releaseVelocity & 0x7F, isNote: true)
+        case .channel(let message):
+            Event(beat: trackEvent.timeStamp, duration: 0, status: message.status, data1: message.data1 & 0x7F, data2: message.data2 & 0x7F,
+                  releaseVelocity: 0, isNote: false)
+        default: nil
+        }
+    }
+
+    /// Seconds at `beats`.
+    /// - Thread: [render]
+    @inline(__always)
+    func seconds(forBeats beats: MusicTimeStamp) -> Double { MusicTempoMap.seconds(forBeats: beats, in: UnsafeBufferPointer(tempo)) }
+
+    /// Beats at `seconds`.
+    /// - Thread: [render]
+    @inline(__always)
+    func beats(forSeconds seconds: Double) -> MusicTimeStamp { MusicTempoMap.beats(forSeconds: seconds, in: UnsafeBufferPointer(tempo)) }
+
+    /// The transport at `beats` while rolling at `rate` (tempo scaled by it).
+    /// - Thread: [render]
+    func transport(atBeats beats: MusicTimeStamp, seconds: Double, sampleRate: Double, rate: Double, isRolling: Bool) -> TransportState {
+        let bpm = MusicTempoMap.segment(atBeats: beats, in: UnsafeBufferPointer(tempo)).bpm
+        let position = MusicTimeSignatureMap.transportPosition(atBeats: beats, in: UnsafeBufferPointer(signatures))
+        return TransportState(
+            isRolling: isRolling, beatsPerMinute: bpm * position.beatsPerQuarter * rate, beat: beats * position.beatsPerQuarter, bar: position.bar,
+            beatInBar: position.beatInBar, beatsPerBar: Double(position.beatsPerBar), beatUnit: position.beatUnit,
+            frame: MusicTempoMap.sampleFrame(forSeconds: seconds, sampleRate: sampleRate))
+    }
+}
