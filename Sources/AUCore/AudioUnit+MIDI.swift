@@ -42,6 +42,14 @@ extension AudioUnit {
         return reference._withUnsafeGuaranteedRef { $0.midiOutput?.pointee.dropped ?? 0 }
     }
 
+    /// MIDI events a cycle brought beyond ``AudioUnit/eventCapacity`` (a chord of hundreds
+    /// of notes at once) and dropped, since the unit was initialized.
+    /// - Thread: [any] (a count the render thread updates; read it as a hint).
+    public var droppedMIDIInputEvents: Int {
+        guard let reference = renderResourcesReference else { return 0 }
+        return reference._withUnsafeGuaranteedRef { $0.droppedMIDIInput }
+    }
+
     /// The host's transport at the top of this cycle, nil when the host gives none.
     /// - Thread: [render] No retain.
     public var currentTransport: TransportState? {

@@ -26,6 +26,8 @@ final class RenderResources: @unchecked Sendable {
 
     var lastSampleTime = -Double.infinity
     var lastFrameCount = 0
+    /// MIDI events that did not fit in a cycle (more than ``AudioUnit/eventCapacity``).
+    var droppedMIDIInput = 0
 
     init(inputs: [BusConfiguration], outputs: [BusConfiguration], maximumFrames: Int, powerOfTwoBlocks: Bool, midiOutput: Bool) {
         rendersPowerOfTwoBlocks = powerOfTwoBlocks
@@ -106,6 +108,7 @@ final class RenderResources: @unchecked Sendable {
     ) -> Int {
         var count = 0
         for event in extra where count < AudioUnit.eventCapacity { insertMIDI(event, count: &count, frameCount: frameCount) }
+        droppedMIDIInput &+= max(0, extra.count - AudioUnit.eventCapacity)
         while count < AudioUnit.eventCapacity, let event = renderRing.pop() { insertMIDI(event, count: &count, frameCount: frameCount) }
         while count < AudioUnit.eventCapacity, let event = ring.pop() { insertMIDI(event, count: &count, frameCount: frameCount) }
         return count

@@ -29,6 +29,11 @@ public struct MusicSequence: Sendable, Hashable {
         self.division = division
     }
 
+    /// The sequence's length in beats: where its last track ends (offsets included; a
+    /// looping track counted once).
+    /// - Thread: [any]
+    public var length: MusicTimeStamp { (tracks + [tempoTrack]).map { $0.offset + $0.length }.max() ?? 0 }
+
     /// How many tracks there are, without the tempo track (`MusicSequenceGetTrackCount`).
     /// - Thread: [any]
     public var trackCount: Int { tracks.count }

@@ -34,6 +34,15 @@ extension MusicSequence {
         self = try Self.load(bytes: try Self.fileBytes(atPath: url.path), path: url.path)
     }
 
+    /// Whether the file at `path` starts as a Standard MIDI File does (`MThd`): what picks
+    /// the MIDI reader over the audio one. A path that cannot be read is not one.
+    /// - Thread: [control]
+    public static func isStandardMIDIFile(atPath path: String) -> Bool {
+        guard AtomicFile.NodeKind(path: path) == .regularFile, let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 4)) == Data("MThd".utf8)
+    }
+
     /// The largest file read: 256 MiB (a million events take about 4 MiB).
     /// - Thread: [any]
     public static let maximumFileSize = 256 << 20

@@ -72,8 +72,6 @@ final class PlaybackSchedule: @unchecked Sendable {
     let tempo: UnsafeMutableBufferPointer<MusicTempoMap.Segment>
     let signatures: UnsafeMutableBufferPointer<MusicTimeSignatureMap.Segment>
     let tracks: UnsafeMutableBufferPointer<Track>
-    /// The end of the last track, in beats (looping tracks counted once).
-    let length: MusicTimeStamp
 
     /// Compiles `sequence`.
     /// - Thread: [control]
@@ -83,8 +81,10 @@ final class PlaybackSchedule: @unchecked Sendable {
         _ = tempo.initialize(from: tempoMap.segments)
         signatures = .allocate(capacity: signatureMap.segments.count)
         _ = signatures.initialize(from: signatureMap.segments)
-        let soloing = sequence.tracks.contains { $0.isSoloed }
-        let playing = sequence.tracks.filter { !$0.isMuted && (!soloing || $0.isSoloed) }
+        // A format-1 file's first track is the tempo track; the notes it may hold play too.
+        let candidates = sequence.tracks + [sequence.tempoTrack]
+        let soloing = candidates.contains { $0.isSoloed }
+        let playing = candidates.filter { !$0.isMuted && (!soloing || $0.isSoloed) }
         tracks = .allocate(capacity: playing.count)
         for (index, track) in playing.enumerated() {
             let events = track.events.compactMap(Self.event)
@@ -95,7 +95,6 @@ final class PlaybackSchedule: @unchecked Sendable {
                 loopDuration: max(0, track.loopInfo.loopDuration), loopCount: Int(max(0, track.loopInfo.numberOfLoops)),
                 destination: track.destination))
         }
-        length = playing.map { $0.offset + $0.length }.max() ?? 0
     }
 
     deinit {

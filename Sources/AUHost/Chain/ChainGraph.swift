@@ -84,15 +84,8 @@ public final class ChainGraph: @unchecked Sendable {
             }
         }
         for connection in loaded.midiConnections {
-            func endpoint(_ end: LoadedEndpoint) -> MIDIEndpoint {
-                switch end {
-                case .graphInput: .graphInput
-                case .graphOutput: .graphOutput
-                case .node(let index, _): .node(nodes[index].node)
-                }
-            }
             try graph.connectMIDI(
-                endpoint(connection.source), to: endpoint(connection.destination),
+                Self.midiEndpoint(connection.source, nodes: nodes), to: Self.midiEndpoint(connection.destination, nodes: nodes),
                 channels: MIDIChannelMap(accepted: connection.channels.accepted, target: connection.channels.target))
         }
         for node in bypassed { try graph.setBypass(true, for: node) }
@@ -104,6 +97,20 @@ public final class ChainGraph: @unchecked Sendable {
         // Formats propagate at initialize (a stereo unit after a mono one runs mono): ask the graph.
         self.outputChannels = graph.outputFormat?.channelsPerFrame ?? max(1, outputChannels)
     }
+
+    /// A preset's MIDI end as the graph's.
+    private static func midiEndpoint(_ end: LoadedEndpoint, nodes: [(id: String, node: GraphNode, unit: AudioUnit)]) -> MIDIEndpoint {
+        switch end {
+        case .graphInput: .graphInput
+        case .graphOutput: .graphOutput
+        case .node(let index, _): .node(nodes[index].node)
+        }
+    }
+
+    /// Where the preset's `tracks` send a song's tracks: track number from 1 to the graph's
+    /// endpoint.
+    /// - Thread: [control]
+    public var trackDestinations: [Int: MIDIEndpoint] { loaded.trackDestinations.mapValues { Self.midiEndpoint($0, nodes: nodes) } }
 
     /// The node with this id.
     /// - Thread: [control]

@@ -1,6 +1,7 @@
 import AUCore
 import AUEngine
 import AUFiles
+import AUMIDI
 import AULV2
 import AUPresets
 import Foundation
@@ -99,14 +100,15 @@ public final class BatchRenderer: @unchecked Sendable {
             // A Standard MIDI File plays the chain's instruments (at the preset's rate, else
             // 48 kHz) into the chain's output channels; an audio file runs through the chain
             // and comes back at its own rate and channel count.
-            let song = StandardMIDIFile.isMIDIFile(job.input) ? try StandardMIDIFile(path: job.input) : nil
+            let song = MusicSequence.isStandardMIDIFile(atPath: job.input) ? try Self.readSong(job.input) : nil
             if let song {
-                guard song.duration <= settings.maximumLength else {
+                let duration = song.tempoMap.seconds(forBeats: song.length)
+                guard duration <= settings.maximumLength else {
                     throw AudioUnitError(
                         .invalidFile,
-                        "\(job.input): the song lasts \(RenderReport.clock(song.duration)), longer than the \(RenderReport.clock(settings.maximumLength)) --max-length allows; expected a shorter song, or pass --max-length SECONDS")
+                        "\(job.input): the song lasts \(RenderReport.clock(duration)), longer than the \(RenderReport.clock(settings.maximumLength)) --max-length allows; expected a shorter song, or pass --max-length SECONDS")
                 }
-                notice("\(job.input): a MIDI song of \(RenderReport.clock(song.duration)), rendered with its tail into \(job.output)")
+                notice("\(job.input): a MIDI song of \(RenderReport.clock(duration)), rendered with its tail into \(job.output)")
             }
             let info = song == nil ? try AudioFileReader(path: job.input, maxFramesPerRead: 1).info : nil
             let rate = loaded.preset.sampleRate ?? info?.sampleRate ?? 48_000
@@ -127,7 +129,7 @@ public final class BatchRenderer: @unchecked Sendable {
             }
             try LatencyPriming.prime(chain, blockSize: settings.blockSize)
             let input: any OfflineSource = if let song {
-                MIDIFileSource(song, sampleRate: rate, graph: chain.graph)
+                try MIDIFileSource(song, file: job.input, chain: chain)
             } else {
                 try OfflineFileRenderer.audioInput(job, chain: chain, settings: settings)
             }
@@ -138,6 +140,15 @@ public final class BatchRenderer: @unchecked Sendable {
             return .success(try renderer.run(cancellation: cancellation, progress: progress))
         } catch {
             return .failure(error.naming(job))
+        }
+    }
+
+    /// The Standard MIDI File at `path`; its error names the file and the byte.
+    private static func readSong(_ path: String) throws(AudioUnitError) -> MusicSequence {
+        do throws(MIDIFileError) {
+            return try MusicSequence.load(bytes: MusicSequence.fileBytes(atPath: path), path: path)
+        } catch {
+            throw AudioUnitError(.invalidFile, error.description)
         }
     }
 

@@ -1,44 +1,30 @@
 import AUCore
 import AUEngine
-import AUFiles
+import AUMIDI
 
-/// A Standard MIDI File as an offline render's input: each block's events go to the
-/// graph's MIDI input at their frames, before the block renders (the graph routes them: to
-/// the chain's first MIDI consumers unless the preset says otherwise); the audio input is
-/// silence. The render lasts the file's duration (plus the tail). Events past what the
-/// graph takes in one cycle (``AudioUnit/eventCapacity``, a chord of hundreds of notes)
-/// are dropped and counted, not an error.
-/// - Thread: [control] the job's thread (``AudioGraph/sendMIDIEvent(_:)`` from the thread that then renders
-///   the block, as the offline driver plays both parts).
+/// A Standard MIDI File as an offline render's input: a ``MusicPlayer`` plays it into the
+/// chain from beat 0 as the graph renders, each event at its exact frame, each track to the
+/// node the preset's `tracks` names (the others to the graph's MIDI input, routed as live
+/// MIDI is), and the units see the song's transport (tempo, bar, beat) rolling from 0. The
+/// audio input is silence. The render lasts the song (plus the tail). Events past what a
+/// node takes in one cycle (``AudioUnit/eventCapacity``, a chord of hundreds of notes) are
+/// dropped and counted, not an error.
+/// - Thread: [control] the job's thread, which also renders the graph.
 final class MIDIFileSource: OfflineSource {
     let totalFrames: Int
-    /// Events the graph could not take (its queue for the cycle was full).
-    private(set) var droppedEvents = 0
-    private let events: [(frame: Int, event: MIDIEvent)]
-    private let graph: AudioGraph
-    private var next = 0
-    private var position = 0
+    private let player: MusicPlayer
 
-    /// Plays `song` at `sampleRate` into `graph`'s MIDI input.
-    init(_ song: StandardMIDIFile, sampleRate: Double, graph: AudioGraph) {
-        self.graph = graph
-        events = song.events.map { timed in
-            (Int((timed.seconds * sampleRate).rounded()), MIDIEvent(offset: 0, status: timed.status, data1: timed.data1, data2: timed.data2))
-        }
-        totalFrames = max(1, Int((song.duration * sampleRate).rounded(.up)))
+    /// Plays `sequence`, read from `file`, into `chain`.
+    init(_ sequence: MusicSequence, file: String, chain: ChainGraph) throws(AudioUnitError) {
+        player = try chain.makePlayer(for: sequence, from: file)
+        try player.start()
+        totalFrames = max(1, Int((sequence.tempoMap.seconds(forBeats: sequence.length) * chain.sampleRate).rounded(.up)))
     }
 
-    func read(into buffers: AudioBuffers) throws(AudioUnitError) {
-        buffers.clear()
-        let end = position + buffers.frameCount
-        while next < events.count, events[next].frame < end {
-            var event = events[next].event
-            event.offset = Int32(max(0, events[next].frame - position))
-            if !graph.sendMIDIEvent(event) { droppedEvents += 1 }
-            next += 1
-        }
-        position = end
-    }
+    /// Events a node could not take.
+    var droppedEvents: Int { player.droppedEvents }
 
-    func stop() {}
+    func read(into buffers: AudioBuffers) throws(AudioUnitError) { buffers.clear() }
+
+    func stop() { player.stop() }
 }

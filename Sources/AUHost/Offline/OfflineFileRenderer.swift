@@ -144,7 +144,7 @@ final class OfflineFileRenderer {
                 chainSampleRate: chain.sampleRate, chainChannels: chain.outputChannels, latencyFrames: chain.latencyFrames,
                 tailSeconds: Double(tail.frames) / chain.sampleRate, tailEndedAtCap: tail.endedAtCap, levels: levels)
             report.instrumentGotNoMIDI = !(input is MIDIFileSource) && !chain.takesAudioInput && !chain.instruments.isEmpty
-            report.droppedMIDIEvents = (input as? MIDIFileSource)?.droppedEvents ?? 0
+            report.droppedMIDIEvents = ((input as? MIDIFileSource)?.droppedEvents ?? 0) + chain.nodes.reduce(0) { $0 + $1.unit.droppedMIDIInputEvents }
             report.faults = faults
             report.midiOutputSummary = midiSummary
             if nonFiniteInput.count > 0 {

@@ -20,6 +20,9 @@ public struct LoadedPreset: Sendable {
     public let connections: [LoadedConnection]
     /// Every MIDI connection: those a `chain` implies, then the `midi` list's.
     public let midiConnections: [LoadedMIDIConnection]
+    /// Where a MIDI file's tracks play (the `tracks` object): track number from 1 to a node
+    /// (bus 0) or the graph's MIDI output.
+    public let trackDestinations: [Int: LoadedEndpoint]
 
     /// The node with this id, if any.
     /// - Thread: [control]

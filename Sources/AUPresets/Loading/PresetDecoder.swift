@@ -85,10 +85,35 @@ struct PresetDecoder {
         }
         let isRoutingComplete = problems.problems.count == countBefore
         let (midi, midiPaths) = members["midi"].map { decodeMIDI($0) } ?? ([], [])
-        let preset = ChainPreset(name: name, description: description, sampleRate: sampleRate, nodes: nodes, routing: routing, midi: midi)
+        let tracks = members["tracks"].map { decodeTracks($0) } ?? [:]
+        let preset = ChainPreset(
+            name: name, description: description, sampleRate: sampleRate, nodes: nodes, routing: routing, midi: midi, tracks: tracks)
         return DecodedPreset(
             preset: preset, isNodeUsable: isNodeUsable, hasAllNodeIDs: hasAllNodeIDs, routingPaths: routingPaths,
             isRoutingComplete: isRoutingComplete, midiPaths: midiPaths)
+    }
+
+    /// The `tracks` object: track numbers from 1 (`"1"`, `"2"`) to node ids or `"output"`.
+    private mutating func decodeTracks(_ object: JSONNode) -> [Int: String] {
+        let path = JSONPath.root.key("tracks")
+        guard case .object(let members) = object.value else {
+            problems.add(.wrongType, path, "expected an object of track numbers to node ids ({\"1\": \"piano\"}), found \(object.foundDescription)")
+            return [:]
+        }
+        var tracks: [Int: String] = [:]
+        for member in members {
+            let entryPath = path.key(member.key)
+            guard member.key.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let number = Int(member.key), number >= 1 else {
+                problems.add(.invalidValue, entryPath, "expected a track number from 1 (as auhost midi info counts them), found \(quoted(member.key))")
+                continue
+            }
+            guard tracks[number] == nil else {
+                problems.add(.invalidValue, entryPath, "track \(number) is mapped twice; expected each track once")
+                continue
+            }
+            if let id = string(member.value, entryPath, what: "a node id that takes MIDI, or \"output\"") { tracks[number] = id }
+        }
+        return tracks
     }
 
     /// The `midi` list: `["from", "to"]` pairs, or objects with `from`, `to`, and optional

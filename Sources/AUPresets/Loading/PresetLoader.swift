@@ -93,6 +93,7 @@ public struct PresetLoader: Sendable {
             preset.routing, paths: decoded.routingPaths, isComplete: decoded.isRoutingComplete, midi: preset.midi, midiPaths: decoded.midiPaths,
             problems: &problems)
         for (index, counts) in routing.elementCounts { results[index].settings.elementCounts = counts }
+        let trackDestinations = routing.trackDestinations(preset.tracks, problems: &problems)
 
         var overrideProblems: [PresetProblem] = []
         for override in overrides {
@@ -126,6 +127,8 @@ public struct PresetLoader: Sendable {
                 id: preset.nodes[index].id, reference: preset.nodes[index].unit, component: results[index].component!,
                 unit: results[index].unit!, settings: results[index].settings)
         }
-        return LoadedPreset(file: problems.file, preset: preset, nodes: nodes, connections: connections, midiConnections: midiConnections)
+        return LoadedPreset(
+            file: problems.file, preset: preset, nodes: nodes, connections: connections, midiConnections: midiConnections,
+            trackDestinations: trackDestinations)
     }
 }

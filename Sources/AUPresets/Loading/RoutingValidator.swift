@@ -213,6 +213,15 @@ struct RoutingValidator {
         return edges
     }
 
+    /// The `tracks` object's destinations: each a node that takes MIDI, or `output`.
+    func trackDestinations(_ tracks: [Int: String], problems: inout ProblemCollector) -> [Int: LoadedEndpoint] {
+        var destinations: [Int: LoadedEndpoint] = [:]
+        for (track, id) in tracks.sorted(by: { $0.key < $1.key }) {
+            if let end = midiEnd(id, JSONPath.root.key("tracks").key(String(track)), asSource: false, problems: &problems) { destinations[track] = end }
+        }
+        return destinations
+    }
+
     /// One end of a MIDI connection: `input` as a source, `output` as a destination, or a
     /// node that sends MIDI (a source) or takes it (a destination).
     private func midiEnd(_ id: String, _ path: JSONPath, asSource sends: Bool, problems: inout ProblemCollector) -> LoadedEndpoint? {

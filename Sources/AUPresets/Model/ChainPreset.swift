@@ -11,7 +11,7 @@ public struct ChainPreset: Hashable, Sendable {
     public static let schemaVersion = 1
 
     /// The top-level keys of a version 1 file, in the order a save writes them.
-    public static let keys = ["auhost", "name", "description", "sampleRate", "nodes", "chain", "connections", "midi"]
+    public static let keys = ["auhost", "name", "description", "sampleRate", "nodes", "chain", "connections", "midi", "tracks"]
 
     /// The rates a chain may run at, 8 kHz to 768 kHz: below and above them plugins stop
     /// working (some loop forever at a rate near zero), so a preset's `sampleRate`, an
@@ -29,12 +29,17 @@ public struct ChainPreset: Hashable, Sendable {
     /// MIDI connections besides those a `chain` implies (a node that sends MIDI feeds the
     /// next node that takes it).
     public var midi: [PresetMIDIConnection]
+    /// Where a MIDI file's tracks play (`MusicTrackSetDestNode`): track number (from 1, as
+    /// `auhost midi info` counts them) to a node id that takes MIDI, or `output` (the graph's
+    /// MIDI output). Tracks not named go to the graph's MIDI input.
+    public var tracks: [Int: String]
 
     /// - Thread: [any]
     public init(
         name: String, description: String? = nil, sampleRate: Double? = nil, nodes: [PresetNode], routing: PresetRouting,
-        midi: [PresetMIDIConnection] = []
+        midi: [PresetMIDIConnection] = [], tracks: [Int: String] = [:]
     ) {
+        self.tracks = tracks
         self.name = name
         self.description = description
         self.sampleRate = sampleRate

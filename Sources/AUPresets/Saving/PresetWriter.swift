@@ -44,6 +44,9 @@ public enum PresetWriter {
                 return JSONWriter.node(JSONWriter.object(fields))
             })))
         }
+        if !preset.tracks.isEmpty {
+            members.append(("tracks", JSONWriter.object(preset.tracks.sorted { $0.key < $1.key }.map { (String($0.key), .string($0.value)) })))
+        }
         return JSONWriter.write(JSONWriter.node(JSONWriter.object(members)))
     }
 
