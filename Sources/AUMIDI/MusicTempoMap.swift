@@ -41,7 +41,7 @@ public struct MusicTempoMap: Sendable, Hashable {
     }
 
     /// The index of the last segment starting at or before `value` by `key` (0 if none).
-    private static func segmentIndex(_ value: Double, in segments: UnsafeBufferPointer<Segment>, by key: (Segment) -> Double) -> Int {
+    static func segmentIndex(_ value: Double, in segments: UnsafeBufferPointer<Segment>, by key: (Segment) -> Double) -> Int {
         segments[1...].partitioningIndex { key($0) > value } - 1
     }
 
