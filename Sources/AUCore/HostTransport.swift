@@ -51,3 +51,16 @@ public final class HostTransport: @unchecked Sendable {
     /// - Thread: [render]
     public init() {}
 }
+
+/// Where the music is at a transport frame: what a timebase master publishes for the other
+/// clients of the server (JACK's bar, beat, tick and tempo). A player subclasses it.
+/// - Thread: [render] for ``state(atFrame:sampleRate:)`` (the JACK timebase callback); [control] to make it.
+open class TransportTimeline: @unchecked Sendable {
+    /// - Thread: [control]
+    public init() {}
+
+    /// The musical position at transport frame `frame` (bar, beat, tempo, signature);
+    /// rolling is the caller's business.
+    /// - Thread: [render] No allocation, no lock, no retain.
+    open func state(atFrame frame: Int64, sampleRate: Double) -> TransportState { TransportState(frame: frame) }
+}

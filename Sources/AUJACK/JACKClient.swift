@@ -17,6 +17,8 @@ public final class JACKClient: @unchecked Sendable {
     private var isClosed = false
     /// Server events, written by JACK's threads, read anywhere.
     let events = JACKEvents()
+    /// What the timebase callback reads while the client is timebase master.
+    var timebaseTimeline: TransportTimeline?
 
     /// Opens a client; never starts a server. Fails with a message naming the server and
     /// the reason (not running, name taken…).
@@ -147,12 +149,6 @@ public final class JACKClient: @unchecked Sendable {
         }
     }
 
-    /// Starts JACK transport rolling (for every client of the server).
-    /// - Thread: [control]
-    public func startTransport() { jack_transport_start(handle) }
-    /// Stops JACK transport.
-    /// - Thread: [control]
-    public func stopTransport() { jack_transport_stop(handle) }
 
     /// The number of xruns the server reported since the client opened.
     /// - Thread: [control]

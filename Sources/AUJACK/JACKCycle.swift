@@ -128,26 +128,12 @@ struct JACKCycle {
         } }
     }
 
-    /// JACK transport as a ``TransportState``: rolling, tempo and bar/beat when a timebase
-    /// master provides them, else beats counted from the frame at 120 BPM.
+    /// JACK transport as a ``TransportState`` (``TransportState/init(jackPosition:isRolling:)``).
     /// - Thread: [render] (`jack_transport_query` is real-time safe).
     private func readTransport(into transport: Unmanaged<HostTransport>) {
         var position = jack_position_t()
         let state = jack_transport_query(client, &position)
-        var result = TransportState(isRolling: state == JackTransportRolling, frame: Int64(position.frame))
-        if position.valid.rawValue & JackPositionBBT.rawValue != 0, position.beats_per_bar > 0, position.ticks_per_beat > 0 {
-            result.beatsPerMinute = position.beats_per_minute
-            result.beatsPerBar = Double(position.beats_per_bar)
-            result.beatUnit = Int(position.beat_type)
-            result.bar = Int(position.bar) - 1
-            let tick = position.valid.rawValue & JackTickDouble.rawValue != 0 ? position.tick_double : Double(position.tick)
-            result.beatInBar = Double(position.beat - 1) + tick / position.ticks_per_beat
-            result.beat = Double(result.bar) * result.beatsPerBar + result.beatInBar
-        } else if position.frame_rate > 0 {
-            result.beat = Double(position.frame) / Double(position.frame_rate) * result.beatsPerMinute / 60
-            result.bar = Int(result.beat / result.beatsPerBar)
-            result.beatInBar = result.beat - Double(result.bar) * result.beatsPerBar
-        }
+        let result = TransportState(jackPosition: position, isRolling: state == JackTransportRolling)
         transport._withUnsafeGuaranteedRef { $0.state = result }
     }
 

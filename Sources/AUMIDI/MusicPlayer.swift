@@ -28,12 +28,38 @@ public final class MusicPlayer: @unchecked Sendable {
     /// The sequence played (`MusicPlayerGetSequence`); nil until set.
     public private(set) var sequence: MusicSequence?
 
+    /// Whether the host's transport moves the player (``followsHostTransport``).
+    private var follows = false
+
     /// A player that publishes its transport into `transport` (a ``HostTransport`` the
-    /// graph's units read), when given (`NewMusicPlayer`).
+    /// graph's units read), when given (`NewMusicPlayer`); with `sendsMIDIClock`, it also
+    /// sends MIDI clock (24 a quarter note, start, stop, continue, song position) to the
+    /// graph's MIDI output while it plays.
     /// - Thread: [control]
-    public init(transport: HostTransport? = nil) {
-        scheduler = MusicPlayerScheduler(transport: transport)
+    public init(transport: HostTransport? = nil, sendsMIDIClock: Bool = false) {
+        scheduler = MusicPlayerScheduler(transport: transport, sendsClock: sendsMIDIClock)
     }
+
+    /// Whether the host's transport starts, stops and locates the player (Core Audio
+    /// Clock's sync to an outside transport): each cycle the player takes the rolling state
+    /// and frame the driver published in the ``HostTransport`` given at ``init(transport:sendsMIDIClock:)``
+    /// (JACK transport, as any JACK client moves it), the song's frame being its seconds
+    /// times the sample rate. ``start()`` and ``stop()`` then change nothing; the driver's
+    /// transport does.
+    /// - Thread: [control]
+    public var followsHostTransport: Bool { follows }
+
+    /// Sets ``followsHostTransport``.
+    /// - Thread: [control]
+    public func setFollowsHostTransport(_ follows: Bool) {
+        self.follows = follows
+        if schedule != nil { publish(.continuePlaying) }
+    }
+
+    /// The song as a timeline of bars, beats and tempo at transport frames: what a timebase
+    /// master publishes for the other clients (`auhost play --transport drive`).
+    /// - Thread: [control]
+    public private(set) lazy var timeline: TransportTimeline = PlayerTimeline(scheduler)
 
     /// Plays into `graph`, whose output runs at `sampleRate` (`MusicSequenceSetAUGraph`):
     /// attaches the player to it (the next plan routes the player's events; an initialized
@@ -57,6 +83,7 @@ public final class MusicPlayer: @unchecked Sendable {
     public func setSequence(_ sequence: MusicSequence?) {
         startBeat = playing ? time : 0
         self.sequence = sequence
+        scheduler.tracksToOutput = sequence?.tracks.contains { $0.destination == .graphOutput } ?? false
         schedule = sequence.map(PlaybackSchedule.init)
         if schedule != nil { publish(.locate) } else { playing = false }
     }
@@ -89,15 +116,19 @@ public final class MusicPlayer: @unchecked Sendable {
         publish(.stopInPlace)
     }
 
-    /// Whether it plays (`MusicPlayerIsPlaying`).
+    /// Whether it plays (`MusicPlayerIsPlaying`); following the host's transport, whether
+    /// the last cycle played.
     /// - Thread: [control]
-    public var isPlaying: Bool { playing }
+    public var isPlaying: Bool {
+        guard follows else { return playing }
+        return scheduler.clock.read(sampleRate: sampleRate)?.isPlaying ?? false
+    }
 
     /// The song position in beats (`MusicPlayerGetTime`): while playing, where the next
     /// cycle starts.
     /// - Thread: [control]
     public var time: MusicTimeStamp {
-        guard scheduler.adoptedGeneration.load(ordering: .acquiring) == generation, generation != 0,
+        guard scheduler.adoptedGeneration.load(ordering: .acquiring) == generation || follows, generation != 0,
               let reading = scheduler.clock.read(sampleRate: sampleRate)
         else { return startBeat }
         return reading.beat
@@ -170,7 +201,7 @@ public final class MusicPlayer: @unchecked Sendable {
 
     /// The last reading with a host time, while playing.
     private func hostClock() throws(AudioUnitError) -> (PlayerClockReading.Reading, UInt64, PlaybackSchedule) {
-        guard playing, let schedule, scheduler.adoptedGeneration.load(ordering: .acquiring) == generation,
+        guard isPlaying, let schedule, scheduler.adoptedGeneration.load(ordering: .acquiring) == generation,
               let reading = scheduler.clock.read(sampleRate: sampleRate), let host = reading.hostTime
         else { throw AudioUnitError(.cannotDoInCurrentContext, "the player is not playing in a graph whose driver gives host times") }
         return (reading, host, schedule)
@@ -182,6 +213,6 @@ public final class MusicPlayer: @unchecked Sendable {
         generation += 1
         scheduler.publish(PlayerCommand(
             generation: generation, schedule: schedule, transition: transition, isPlaying: playing, beat: startBeat, rate: rate, loop: loop,
-            sampleRate: sampleRate))
+            sampleRate: sampleRate, followsTransport: follows))
     }
 }

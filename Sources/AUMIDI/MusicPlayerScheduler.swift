@@ -26,10 +26,10 @@ final class MusicPlayerScheduler: MIDIScheduler, @unchecked Sendable {
     /// Commands published and not yet known to be left behind (control side only).
     private let published = Mutex<[PlayerCommand]>([])
     /// Render-side state, in plain memory.
-    private let side: UnsafeMutablePointer<RenderSide>
+    let side: UnsafeMutablePointer<RenderSide>
 
     /// What the render thread keeps between cycles.
-    private struct RenderSide {
+    struct RenderSide {
         var generation = 0
         var isPlaying = false
         var rate = 1.0
@@ -40,13 +40,23 @@ final class MusicPlayerScheduler: MIDIScheduler, @unchecked Sendable {
         /// While stopped: the song position, in beats.
         var stoppedBeat = 0.0
         var pending = PendingNoteOffs()
+        /// MIDI clock out, when the player sends it.
+        var midiClock = MIDIClockGenerator()
+        /// Where the clock writes before its events go to the graph's MIDI output.
+        var clockEvents = UnsafeMutableBufferPointer<MIDIEvent>.allocate(capacity: 64)
         /// Events a destination could not take, or notes the pending list had no room for.
         var dropped = 0
     }
 
+    /// Whether the player sends MIDI clock, and tracks to the graph's MIDI output (set before
+    /// the graph is given the scheduler: they decide whether the driver opens a MIDI output).
+    let sendsClock: Bool
+    var tracksToOutput = false
+
     /// A scheduler that publishes the transport into `transport`, when given.
     /// - Thread: [control]
-    init(transport: HostTransport?) {
+    init(transport: HostTransport?, sendsClock: Bool) {
+        self.sendsClock = sendsClock
         transportOwner = transport
         self.transport = transport.map { Unmanaged.passUnretained($0) }
         side = .allocate(capacity: 1)
@@ -55,6 +65,7 @@ final class MusicPlayerScheduler: MIDIScheduler, @unchecked Sendable {
 
     deinit {
         side.pointee.pending.deallocate()
+        side.pointee.clockEvents.deallocate()
         side.deallocate()
     }
 
@@ -82,13 +93,16 @@ final class MusicPlayerScheduler: MIDIScheduler, @unchecked Sendable {
         Unmanaged<PlayerCommand>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)._withUnsafeGuaranteedRef { command in
             let start = Int64(cycle.timestamp.sampleTime.rounded(.down))
             if command.generation != side.pointee.generation { adopt(command, at: start, cycle) }
+            if command.followsTransport { follow(command, at: start, cycle) }
             let end = start + Int64(cycle.frameCount)
             publishTransport(command.schedule, at: start)
-            if command.isPlaying { play(command, from: start, to: end, cycle) }
-            clock.publish(beat: beat(atFrame: end, command.schedule), sampleTime: Double(end), hostTime: cycle.timestamp.hostTime,
-                          hostTimeValid: cycle.timestamp.flags.contains(.hostTimeValid), frames: cycle.frameCount)
+            if side.pointee.isPlaying { play(command, from: start, to: end, cycle) }
+            clock.publish(beat: beat(atFrame: end, command.schedule), isPlaying: side.pointee.isPlaying, sampleTime: Double(end),
+                          hostTime: cycle.timestamp.hostTime, hostTimeValid: cycle.timestamp.flags.contains(.hostTimeValid), frames: cycle.frameCount)
         }
     }
+
+    override var sendsToGraphOutput: Bool { sendsClock || tracksToOutput }
 
     /// Takes a new command at the cycle's first frame.
     private func adopt(_ command: PlayerCommand, at start: Int64, _ cycle: MIDISchedulingCycle) {
@@ -98,9 +112,11 @@ final class MusicPlayerScheduler: MIDIScheduler, @unchecked Sendable {
         case .locate:
             endSoundingNotes(at: start, cycleStart: start, cycle)
             locate(command, to: command.beat, atFrame: start)
+            if sendsClock { moveClock(to: command.beat, isPlaying: command.isPlaying, cycle) }
         case .stopInPlace:
             endSoundingNotes(at: start, cycleStart: start, cycle)
             locate(command, to: here, atFrame: start)
+            if sendsClock { moveClock(to: here, isPlaying: false, cycle) }
         case .continuePlaying:
             side.pointee.anchorSecond = command.schedule.seconds(forBeats: here)
             side.pointee.anchorFrame = start
@@ -113,25 +129,25 @@ final class MusicPlayerScheduler: MIDIScheduler, @unchecked Sendable {
     }
 
     /// The song position at `frame`, in beats.
-    private func beat(atFrame frame: Int64, _ schedule: PlaybackSchedule) -> MusicTimeStamp {
+    func beat(atFrame frame: Int64, _ schedule: PlaybackSchedule) -> MusicTimeStamp {
         guard side.pointee.isPlaying else { return side.pointee.stoppedBeat }
         return schedule.beats(forSeconds: second(atFrame: frame))
     }
 
     /// The song second at `frame` while playing.
     @inline(__always)
-    private func second(atFrame frame: Int64) -> Double {
+    func second(atFrame frame: Int64) -> Double {
         side.pointee.anchorSecond + Double(frame - side.pointee.anchorFrame) / side.pointee.sampleRate * side.pointee.rate
     }
 
     /// The frame at song second `second` while playing.
     @inline(__always)
-    private func frame(atSecond second: Double) -> Int64 {
+    func frame(atSecond second: Double) -> Int64 {
         side.pointee.anchorFrame + MusicTempoMap.sampleFrame(forSeconds: (second - side.pointee.anchorSecond) / side.pointee.rate, sampleRate: side.pointee.sampleRate)
     }
 
     /// Anchors the song at `beat` on `frame` and moves every track's cursor there.
-    private func locate(_ command: PlayerCommand, to beat: MusicTimeStamp, atFrame frame: Int64) {
+    func locate(_ command: PlayerCommand, to beat: MusicTimeStamp, atFrame frame: Int64) {
         side.pointee.anchorSecond = command.schedule.seconds(forBeats: beat)
         side.pointee.anchorFrame = frame
         for index in command.schedule.tracks.indices { command.schedule.tracks[index].seek(to: beat) }
@@ -145,13 +161,16 @@ final class MusicPlayerScheduler: MIDIScheduler, @unchecked Sendable {
             let loopEnd = max(from, frame(atSecond: command.schedule.seconds(forBeats: loop.upperBound)))
             guard loopEnd < end else { break }
             send(command.schedule, until: loopEnd, cycleStart: start, cycle)
+            if sendsClock { sendClock(command.schedule, until: loopEnd, cycleStart: start, cycle) }
             endSoundingNotes(at: loopEnd, cycleStart: start, cycle)
             locate(command, to: loop.lowerBound, atFrame: loopEnd)
+            if sendsClock { moveClock(to: loop.lowerBound, isPlaying: true, cycle, offset: Int32(loopEnd - start)) }
             // A loop shorter than a frame would never let the cycle end.
             guard frame(atSecond: command.schedule.seconds(forBeats: loop.upperBound)) > loopEnd else { break }
             from = loopEnd
         }
         send(command.schedule, until: end, cycleStart: start, cycle)
+        if sendsClock { sendClock(command.schedule, until: end, cycleStart: start, cycle) }
     }
 
     /// Sends, in time order, every note-off and track event due before frame `until`; at
@@ -195,7 +214,7 @@ final class MusicPlayerScheduler: MIDIScheduler, @unchecked Sendable {
     }
 
     /// Sends every pending note-off at `frame`.
-    private func endSoundingNotes(at frame: Int64, cycleStart: Int64, _ cycle: MIDISchedulingCycle) {
+    func endSoundingNotes(at frame: Int64, cycleStart: Int64, _ cycle: MIDISchedulingCycle) {
         let pending = side.pointee.pending
         for index in 0..<pending.count {
             deliver(pending.entries[index].event, to: pending.entries[index].destination, atFrame: frame, cycleStart: cycleStart, cycle)
@@ -204,11 +223,22 @@ final class MusicPlayerScheduler: MIDIScheduler, @unchecked Sendable {
     }
 
     @inline(__always)
-    private func deliver(_ event: MIDIEvent, to destination: MIDIEndpoint, atFrame frame: Int64, cycleStart: Int64, _ cycle: MIDISchedulingCycle) {
+    func deliver(_ event: MIDIEvent, to destination: MIDIEndpoint, atFrame frame: Int64, cycleStart: Int64, _ cycle: MIDISchedulingCycle) {
         var event = event
         event.offset = Int32(clamping: max(0, frame - cycleStart))
         if !cycle.send(event, to: destination) { side.pointee.dropped += 1 }
     }
+
+    /// The latest command's schedule, for ``PlayerTimeline`` (never freed while it is the latest).
+    /// - Thread: [render]
+    var latestSchedule: Unmanaged<PlaybackSchedule>? {
+        let bits = latest.load(ordering: .acquiring)
+        guard bits != 0 else { return nil }
+        return Unmanaged<PlayerCommand>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.schedule) }
+    }
+
+    /// The transport the driver published for this cycle, before the player's replaces it.
+    var hostTransportState: TransportState? { transport?._withUnsafeGuaranteedRef { $0.state } }
 
     /// Publishes the transport at the cycle's first frame for its units.
     private func publishTransport(_ schedule: PlaybackSchedule, at start: Int64) {

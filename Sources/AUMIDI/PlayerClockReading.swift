@@ -5,10 +5,12 @@ import Synchronization
 /// sample time and host time (nanoseconds; when the driver gives one), and how many cycles
 /// were rendered. One writer; a reader retries while a write is under way (a sequence lock
 /// without a lock: the writer never waits).
-/// - Thread: [render] for ``publish(beat:sampleTime:hostTime:hostTimeValid:frames:)``; [any] for ``read()``.
+/// - Thread: [render] for ``publish(beat:isPlaying:sampleTime:hostTime:hostTimeValid:frames:)``; [any] for ``read()``.
 final class PlayerClockReading: @unchecked Sendable {
     struct Reading: Equatable {
         var beat: Double
+        /// Whether the song played in that cycle (the host's transport may start and stop it).
+        var isPlaying: Bool
         var sampleTime: Double
         /// Nil when the driver gives no host time.
         var hostTime: UInt64?
@@ -17,6 +19,7 @@ final class PlayerClockReading: @unchecked Sendable {
 
     private let sequence = Atomic<UInt64>(0)
     private let beatBits = Atomic<UInt64>(0)
+    private let isPlaying = Atomic<Bool>(false)
     private let sampleTimeBits = Atomic<UInt64>(0)
     private let hostTime = Atomic<UInt64>(0)
     private let hostTimeValid = Atomic<Bool>(false)
@@ -25,9 +28,10 @@ final class PlayerClockReading: @unchecked Sendable {
 
     /// Publishes the position after a cycle of `frames` frames whose first frame was at `hostTime`.
     /// - Thread: [render] No allocation, no lock.
-    func publish(beat: Double, sampleTime: Double, hostTime: UInt64, hostTimeValid: Bool, frames: Int) {
+    func publish(beat: Double, isPlaying: Bool, sampleTime: Double, hostTime: UInt64, hostTimeValid: Bool, frames: Int) {
         sequence.add(1, ordering: .acquiringAndReleasing)
         beatBits.store(beat.bitPattern, ordering: .relaxed)
+        self.isPlaying.store(isPlaying, ordering: .relaxed)
         sampleTimeBits.store(sampleTime.bitPattern, ordering: .relaxed)
         self.hostTime.store(hostTime, ordering: .relaxed)
         self.hostTimeValid.store(hostTimeValid, ordering: .relaxed)
@@ -45,13 +49,14 @@ final class PlayerClockReading: @unchecked Sendable {
             guard before != 0 else { return nil }
             if before & 1 == 1 { continue }
             let beat = Double(bitPattern: beatBits.load(ordering: .relaxed))
+            let playing = isPlaying.load(ordering: .relaxed)
             let sampleTime = Double(bitPattern: sampleTimeBits.load(ordering: .relaxed))
             let host = hostTime.load(ordering: .relaxed), valid = hostTimeValid.load(ordering: .relaxed)
             let frames = self.frames.load(ordering: .relaxed), cycles = self.cycles.load(ordering: .relaxed)
             atomicMemoryFence(ordering: .acquiring)
             guard sequence.load(ordering: .relaxed) == before else { continue }
             let end = valid ? host &+ UInt64((Double(frames) / sampleRate * 1e9).rounded()) : nil
-            return Reading(beat: beat, sampleTime: sampleTime, hostTime: end, cycles: cycles)
+            return Reading(beat: beat, isPlaying: playing, sampleTime: sampleTime, hostTime: end, cycles: cycles)
         }
     }
 }

@@ -26,9 +26,12 @@ final class PlayerCommand: @unchecked Sendable {
     /// The player's loop, in beats (upper > lower), if any.
     let loop: Range<MusicTimeStamp>?
     let sampleRate: Double
+    /// Whether the host's transport (JACK's) starts, stops and locates the song.
+    let followsTransport: Bool
 
     init(generation: Int, schedule: PlaybackSchedule, transition: Transition, isPlaying: Bool, beat: MusicTimeStamp,
-         rate: Double, loop: Range<MusicTimeStamp>?, sampleRate: Double) {
+         rate: Double, loop: Range<MusicTimeStamp>?, sampleRate: Double, followsTransport: Bool) {
+        self.followsTransport = followsTransport
         self.generation = generation
         self.schedule = schedule
         self.transition = transition

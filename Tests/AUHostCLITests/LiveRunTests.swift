@@ -23,19 +23,20 @@ final class LiveRig: @unchecked Sendable {
     private var errorText = ""
 
     /// Starts a server, runs `prepare` with its name (clients that must exist before auhost
-    /// starts), then launches `auhost run`.
+    /// starts), then launches `auhost run`, or `auhost play SONG --preset` when `song` is given.
     init(
-        preset: String, extraArguments: [String] = [], environment: [String: String] = [:], realTime: Bool = false,
-        executable: URL? = nil, prepare: (String) throws -> Void = { _ in }
+        preset: String, song: String? = nil, extraArguments: [String] = [], environment: [String: String] = [:], realTime: Bool = false,
+        periodFrames: Int = 64, executable: URL? = nil, prepare: (String) throws -> Void = { _ in }
     ) throws {
-        server = try JACKTestServer(realTime: realTime)
+        server = try JACKTestServer(periodFrames: periodFrames, realTime: realTime)
         try prepare(server.name)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let file = directory.appendingPathComponent("chain.json")
         try preset.write(to: file, atomically: true, encoding: .utf8)
         process.executableURL = try executable ?? auhostExecutable()
-        process.arguments = ["run", file.path, "--server", server.name, "--name", clientName] + extraArguments
+        let command = song.map { ["play", $0, "--preset", file.path] } ?? ["run", file.path]
+        process.arguments = command + ["--server", server.name, "--name", clientName] + extraArguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = input
         process.standardOutput = output

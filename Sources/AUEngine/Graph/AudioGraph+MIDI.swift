@@ -59,7 +59,9 @@ extension AudioGraph {
 
     /// Whether something feeds the graph's MIDI output (a driver then opens a MIDI output).
     /// - Thread: [control]
-    public var sendsMIDIOutput: Bool { model.midiConnections.contains { $0.destination == .graphOutput } }
+    public var sendsMIDIOutput: Bool {
+        model.midiConnections.contains { $0.destination == .graphOutput } || model.midiScheduler?.sendsToGraphOutput == true
+    }
 
     /// Attaches `scheduler` (nil detaches it): from the next plan on (``initialize()`` or
     /// ``update()``), it sends MIDI to the nodes at the top of every cycle, as a MusicPlayer

@@ -12,6 +12,10 @@ open class MIDIScheduler: @unchecked Sendable {
     /// - Thread: [control]
     public init() {}
 
+    /// Whether it sends to the graph's MIDI output (a driver then opens one).
+    /// - Thread: [control]
+    open var sendsToGraphOutput: Bool { false }
+
     /// Sends the cycle's events through `cycle` (``MIDISchedulingCycle/send(_:to:)``).
     /// - Thread: [render] No allocation, no lock, no retain.
     open func scheduleCycle(_ cycle: MIDISchedulingCycle) {}

@@ -16,6 +16,9 @@ public final class ChainSession: @unchecked Sendable {
     private let registry: ComponentRegistry
     /// Extra facts for `status` (the driver's DSP load, xruns…), as `key=value` words.
     private let statusProvider: @Sendable () -> String
+    /// The song the chain plays (`auhost play`): `play`, `stop` and `seek` move it and
+    /// `status` tells where it is.
+    public var song: LiveSong?
 
     /// A session over `chain` whose `save` writes into `saveFolder`; `status` adds the
     /// driver's words to the `status` reply.
@@ -80,6 +83,7 @@ public final class ChainSession: @unchecked Sendable {
                 if !faulted.isEmpty { words.append("faulted=\(faulted.joined(separator: ","))") }
                 let extra = statusProvider()
                 if !extra.isEmpty { words.append(extra) }
+                if let song { words.append(song.statusWords) }
                 if let counts = RenderThread.allocationCounts {
                     words.append("render_allocations=\(counts.allocations) render_frees=\(counts.frees) render_retains=\(counts.retains) render_releases=\(counts.releases) render_locks=\(counts.locks)")
                 }
@@ -94,6 +98,16 @@ public final class ChainSession: @unchecked Sendable {
                     throw ControlCommandError(error.problems.map { "\(name): \($0.message)" }.joined(separator: "; "))
                 }
                 return ["saved \(name)"]
+            case .play:
+                try requireSong().play()
+                return [try requireSong().statusWords]
+            case .stop:
+                try requireSong().stop()
+                return [try requireSong().statusWords]
+            case .seek(let text):
+                let song = try requireSong()
+                try song.seek(toBeats: try song.beats(at: text))
+                return ["seek \(text)"]
             case .help:
                 return [ControlCommand.summary]
             case .quit:
@@ -106,6 +120,12 @@ public final class ChainSession: @unchecked Sendable {
         } catch {
             throw ControlCommandError("\(error)")
         }
+    }
+
+    /// The song, or the error of a song command without one.
+    private func requireSong() throws(ControlCommandError) -> LiveSong {
+        guard let song else { throw ControlCommandError("no song is playing; play, stop and seek work in auhost play") }
+        return song
     }
 
     /// The chain as it is now, as a preset (graph bypass included).

@@ -6,6 +6,7 @@
 /// set NODE PARAM VALUE      get NODE PARAM      bypass NODE on|off
 /// preset NODE NAME          meters              status
 /// save FILE [--force]       help                quit
+/// play                      stop                seek BAR[:BEAT[:TICK]]   (a song: auhost play)
 /// ```
 /// - Thread: [any] (a plain value).
 public enum ControlCommand: Equatable, Sendable {
@@ -18,10 +19,16 @@ public enum ControlCommand: Equatable, Sendable {
     case save(path: String, force: Bool)
     case help
     case quit
+    /// The song (`auhost play`) plays on from where it is.
+    case play
+    /// The song stops where it is.
+    case stop
+    /// The song moves to a bar, beat and tick (`5`, `5:3`, `5:3:240`; ticks of 480 a beat).
+    case seek(position: String)
 
     /// The protocol summary `help` replies with (one line).
     public static let summary =
-        "commands: set NODE PARAM VALUE | get NODE PARAM | bypass NODE on|off | preset NODE NAME | meters | status | save FILE [--force] | help | quit"
+        "commands: set NODE PARAM VALUE | get NODE PARAM | bypass NODE on|off | preset NODE NAME | meters | status | save FILE [--force] | play | stop | seek BAR[:BEAT[:TICK]] | help | quit"
 
     /// Parses one line; the error text is the reply's message.
     /// - Thread: [any]
@@ -60,6 +67,15 @@ public enum ControlCommand: Equatable, Sendable {
             let paths = arguments.filter { $0 != "--force" }
             guard paths.count == 1 else { throw ControlCommandError("usage: save FILE [--force]") }
             self = .save(path: paths[0], force: force)
+        case "play":
+            try expect(0, "play")
+            self = .play
+        case "stop":
+            try expect(0, "stop")
+            self = .stop
+        case "seek":
+            try expect(1, "seek BAR[:BEAT[:TICK]]")
+            self = .seek(position: arguments[0])
         case "help":
             self = .help
         case "quit", "exit":

@@ -54,6 +54,8 @@ public final class LiveChain: @unchecked Sendable {
     public let client: JACKClient
     /// The chain's graph, at the server's sample rate.
     public let chain: ChainGraph
+    /// The song playing into the chain (`auhost play`), stopped at its start; nil for `run`.
+    public let song: LiveSong?
     private var generation: Int
     /// The `--midi-connect` patterns, followed as ports appear, and the server's port
     /// registrations seen so far.
@@ -86,7 +88,7 @@ public final class LiveChain: @unchecked Sendable {
     /// - Thread: [control]
     public init(
         _ loaded: LoadedPreset, units: [AudioUnit], io: JACKIOUnit, registry: ComponentRegistry, connections: Connections,
-        watchdog: RenderWatchdog? = RenderWatchdog.standard(), cancellation: RenderCancellation? = nil
+        watchdog: RenderWatchdog? = RenderWatchdog.standard(), cancellation: RenderCancellation? = nil, song: LiveSong.Request? = nil
     ) throws(JACKError) {
         guard let client = io.client else { throw JACKError("the JACK I/O unit is not open") }
         let rate = client.sampleRate
@@ -112,6 +114,14 @@ public final class LiveChain: @unchecked Sendable {
             io.dispose()
             throw JACKError("\(loaded.file): \(error.message)")
         }
+        do throws(AudioUnitError) {
+            self.song = try song.map { request throws(AudioUnitError) in try LiveSong(request, chain: chain, client: client) }
+        } catch {
+            watch?.stop()
+            io.dispose()
+            chain.dispose()
+            throw JACKError(error.message)
+        }
         self.watch = watch
         self.io = io
         self.client = client
@@ -129,6 +139,12 @@ public final class LiveChain: @unchecked Sendable {
         } catch {
             dispose()
             throw JACKError(error.message)
+        }
+        do {
+            try self.song?.takeTimebase()
+        } catch {
+            dispose()
+            throw error
         }
         do {
             if connections.toSystem { try io.connectToSystem() }
@@ -193,6 +209,7 @@ public final class LiveChain: @unchecked Sendable {
     /// disposes the chain, whose units stop their workers before freeing their plugins.
     /// - Thread: [control]
     public func dispose() {
+        song?.dispose()
         io.stop()
         io.dispose()
         chain.dispose()

@@ -16,6 +16,16 @@ final class LiveRunner: @unchecked Sendable {
         var controlPort: UInt16?
         /// Where the `save` command writes (the preset's folder unless `--save-dir`).
         var saveFolder = URL(fileURLWithPath: ".")
+        /// The song `auhost play` plays, from where, and whether it loops.
+        var song: SongOptions?
+    }
+
+    /// What `auhost play` adds to a run.
+    struct SongOptions {
+        var request: LiveSong.Request
+        /// Where it starts, in beats.
+        var startBeat: Double = 0
+        var loops = false
     }
 
     enum Outcome: Equatable {
@@ -95,12 +105,15 @@ final class LiveRunner: @unchecked Sendable {
             // A unit whose render call never returns would hold the stop forever (closing the
             // client waits for its process thread), deaf to quit and signals: the chain's
             // watchdog, stopped only after the client is closed, ends the process.
-            live = try LiveChain(loaded, units: units, io: io, registry: registry, connections: options.connections, cancellation: quitRequested)
+            live = try LiveChain(
+                loaded, units: units, io: io, registry: registry, connections: options.connections, cancellation: quitRequested,
+                song: options.song?.request)
         } catch {
             throw CLIError(error.message)
         }
         defer { live.dispose() }
         let session = ChainSession(chain: live.chain, registry: registry, saveFolder: options.saveFolder) { [live] in live.statusWords }
+        session.song = live.song
         withCommandLock { self.session = session }
         defer { withCommandLock { self.session = nil } }
         if !isReadingStandardInput {
@@ -112,6 +125,13 @@ final class LiveRunner: @unchecked Sendable {
         context.errors.line(
             "auhost: running '\(loaded.preset.name)' as JACK client '\(client.name)' at \(Int(client.sampleRate)) Hz, \(client.bufferSize) frames, latency \(live.chain.latencyFrames) frames; type 'help' for commands")
 
+        if let song = live.song, let songOptions = options.song {
+            do {
+                try start(song, songOptions)
+            } catch {
+                throw CLIError(error.message)
+            }
+        }
         let outcome = mainLoop(live)
         live.io.stop()
         reportStrictTraps()
@@ -129,6 +149,20 @@ final class LiveRunner: @unchecked Sendable {
         guard StrictRenderCheck.isWatching, count > 0 else { return }
         context.errors.line("auhost: strict render check: \(count) system call\(count == 1 ? "" : "s") trapped on the render thread")
         for text in StrictRenderCheck.trappedCalls(limit: 8) { context.errors.line("auhost: strict: \(text)") }
+    }
+
+    /// Starts the song from its start beat (over the whole song's bars when it loops); one
+    /// that follows JACK transport waits for it, at that beat.
+    private func start(_ song: LiveSong, _ options: SongOptions) throws(AudioUnitError) {
+        if options.loops {
+            let bars = song.sequence.barBeatTime(forBeats: max(0, song.sequence.length - 1e-9), subbeatDivisor: 480).bar
+            try song.player.setLoopRange(0..<max(song.sequence.beats(for: CABarBeatTime(bar: bars + 1, beat: 1)), 1e-3))
+        }
+        try song.seek(toBeats: options.startBeat)
+        if song.sync != .follow { try song.play() }
+        let seconds = song.sequence.tempoMap.seconds(forBeats: song.sequence.length)
+        context.errors.line(
+            "auhost: \(song.sync == .follow ? "following JACK transport with" : "playing") \(song.file) (\(song.sequence.trackCount) track\(song.sequence.trackCount == 1 ? "" : "s"), \(String(format: "%.1f", seconds)) s\(options.loops ? ", looping" : ""))")
     }
 
     /// A JACK I/O unit connected to the server; with `reconnect`, waits for the server.
@@ -153,8 +187,16 @@ final class LiveRunner: @unchecked Sendable {
     private func mainLoop(_ live: LiveChain) -> Outcome {
         let client = live.client, chain = live.chain
         var lastStatus = Date.distantPast
+        var endedAt: Date?
         while true {
             if quitRequested.isCancelled { return .quit }
+            // A song that does not loop ends the run once its last notes had a second to ring out.
+            if let song = live.song, withCommandLock({ song.hasEnded }) {
+                if let endedAt, Date().timeIntervalSince(endedAt) > 1 { return .quit }
+                endedAt = endedAt ?? Date()
+            } else {
+                endedAt = nil
+            }
             switch live.poll() {
             case .serverGone(let reason): return .serverGone(reason)
             case .sampleRateChanged(let rate): return .reconfigure("the JACK server's sample rate changed to \(Int(rate)) Hz")

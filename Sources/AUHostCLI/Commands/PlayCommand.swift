@@ -1,0 +1,71 @@
+import AUHost
+import Foundation
+
+/// `auhost play`: a Standard MIDI File played live on JACK through a chain, by a MusicPlayer.
+/// - Thread: [control]
+enum PlayCommand: Command {
+    static let name = "play"
+    static let summary = "play a MIDI file live on JACK through a chain (or to midi_out)"
+    static let defaultUnit = "aumu:synt:AUHs"
+    static let help = """
+        usage: auhost play SONG.mid [--preset (PRESET.json | UNIT)] [--loop] [--from BAR[:BEAT[:TICK]]]
+                           [--transport internal|follow|drive] [--midi-clock-out] [--name N] [--server S]
+                           [--connect] [--playback-to P] [--set NODE.PARAM=VALUE]... [--control PORT]
+
+        Plays SONG.mid through the chain, each event at its exact frame, until the song ends
+        (a second after its last note), SIGINT, SIGTERM or 'quit'. The preset's "tracks" send
+        tracks to nodes (or "output", the client's midi_out); the others go to the chain's MIDI
+        input. Without --preset, the package's Synth (\\(defaultUnit)) plays every track.
+
+        While it plays, standard input and the control port take the commands of auhost run,
+        and: play, stop, seek BAR[:BEAT[:TICK]]; 'status' tells song=, position=, beats=, bpm=.
+
+          --preset P          the chain: a preset file or a UNIT (as auhost run takes them)
+          --loop              play the song's bars over and over
+          --from POS          start at bar POS (5, 5:3 or 5:3:240: bars and beats from 1, 480 ticks a beat)
+          --transport MODE    internal (default): the player keeps its own time;
+                              follow: JACK transport starts, stops and locates the song;
+                              drive: as follow, and auhost is the timebase master (publishes the
+                              song's bar, beat, tick and tempo to every JACK client) and rolls it
+          --midi-clock-out    send MIDI clock (24 per quarter note, start, stop, continue, song
+                              position) on midi_out
+          --name, --server, --connect, --playback-to, --set, --control: as auhost run
+
+        Exits 0 at the song's end or a clean stop; 1 when the song or chain cannot be read or
+        the server is missing; 64 for usage errors.
+
+        """
+
+    static func run(_ arguments: inout Arguments, _ context: CommandContext) throws(CLIError) -> Int32 {
+        var options = LiveRunner.Options()
+        options.clientName = try arguments.option("--name") ?? "auhost"
+        options.serverName = try arguments.option("--server")
+        options.connections.toSystem = arguments.flag("--connect")
+        options.connections.playbackTo = try arguments.option("--playback-to")
+        options.controlPort = try arguments.option("--control", expected: "a port number 0...65535") { UInt16($0) }
+        let preset = try arguments.option("--preset") ?? defaultUnit
+        let loops = arguments.flag("--loop")
+        let from = try arguments.option("--from")
+        let sync = try arguments.option("--transport", expected: "internal, follow or drive") { LiveSong.Sync(rawValue: $0) } ?? .internal
+        let sendsClock = arguments.flag("--midi-clock-out")
+        let sets = try arguments.options("--set")
+        let file = try arguments.finish(positionals: 1...1, names: "a SONG.mid")[0]
+        let sequence: MusicSequence
+        do throws(MIDIFileError) {
+            sequence = try MusicSequence.load(bytes: MusicSequence.fileBytes(atPath: file), path: file)
+        } catch {
+            throw CLIError(error.description)
+        }
+        var song = LiveRunner.SongOptions(request: LiveSong.Request(sequence: sequence, file: file, sync: sync, sendsMIDIClock: sendsClock), loops: loops)
+        if let from {
+            guard let position = CABarBeatTime(parsing: from) else {
+                throw CLIError.usage("--from: '\(from)' is not a position; expected BAR[:BEAT[:TICK]] such as 5, 5:3 or 5:3:240", command: name)
+            }
+            song.startBeat = sequence.beats(for: position)
+        }
+        options.song = song
+        let loaded = try PresetCommandSupport.load(preset, sets: sets, context: context)
+        options.saveFolder = URL(fileURLWithPath: FileManager.default.fileExists(atPath: preset) ? URL(fileURLWithPath: preset).deletingLastPathComponent().path : ".")
+        return try LiveRunner(loaded: loaded, registry: context.registry, options: options, context: context).run()
+    }
+}

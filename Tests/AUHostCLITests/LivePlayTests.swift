@@ -1,0 +1,153 @@
+import AUCore
+import AUHost
+import AUHostCLI
+import AUJACK
+import AUTestSupport
+import Foundation
+import Testing
+
+/// `auhost play` live under a real jackd: the song's events reach `midi_out` (the preset
+/// sends track 1 there) at their exact frames, MIDI clock ticks at exact spacing, and JACK
+/// transport moves the player (follow) or reads the song's bar, beat and tempo (drive).
+@Suite(.serialized) struct LivePlayTests {
+    /// A chain whose track 1 goes to the graph's MIDI output (the synth is there to be a chain).
+    static let toMIDIOut = #"{"auhost": 1, "name": "To midi_out", "nodes": [{"id": "synth", "unit": "aumu:synt:AUHs"}], "chain": ["synth"], "tracks": {"1": "output"}}"#
+
+    /// Writes a one-track song of `notes` (beat, key, length) over `tempos` (beat, BPM).
+    static func song(_ notes: [(Double, UInt8, Double)], tempos: [(Double, Double)]) throws -> (path: String, sequence: MusicSequence) {
+        var sequence = MusicSequence()
+        for (beat, bpm) in tempos { sequence.tempoTrack.addExtendedTempoEvent(at: beat, bpm: bpm) }
+        var track = MusicTrack()
+        for (beat, key, length) in notes { track.addMIDINoteEvent(at: beat, MIDINoteMessage(channel: 0, note: key, velocity: 100, duration: length)) }
+        sequence.tracks = [track]
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-play-\(UUID().uuidString).mid").path
+        try sequence.write(to: path)
+        // As the file has it: times on its ticks (480 a quarter note).
+        return (path, try MusicSequence.load(bytes: MusicSequence.fileBytes(atPath: path), path: path))
+    }
+
+    /// A rig playing `song` into the recorder's `midi_in`, connected once auhost runs.
+    static func playing(_ song: String, period: Int, arguments: [String] = []) throws -> (LiveRig, MIDIPortRecorder) {
+        let rig = try LiveRig(preset: toMIDIOut, song: song, extraArguments: arguments, periodFrames: period)
+        guard rig.waitForStandardError("auhost: running") else {
+            rig.tearDown()
+            throw CLIError("auhost did not start: \(rig.standardError)")
+        }
+        let recorder = try MIDIPortRecorder(name: "recorder", serverName: rig.server.name)
+        return (rig, recorder)
+    }
+
+    @Test("notes land at their frames live, at the same offset within their cycle as offline", arguments: [64, 1024])
+    func notesLandAtTheirFrames(period: Int) throws {
+        let notes: [(Double, UInt8, Double)] = [(0, 60, 0.5), (0.75, 62, 0.25), (1.999, 64, 1), (2.5, 65, 0.125), (3.3, 67, 0.5), (4.125, 69, 0.25)]
+        let (path, sequence) = try Self.song(notes, tempos: [(0, 120), (2, 90), (3.5, 150)])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // Stopped at first, so that the recorder is connected before the song starts.
+        let (rig, recorder) = try Self.playing(path, period: period, arguments: ["--transport", "follow"])
+        defer {
+            recorder.stop()
+            rig.tearDown()
+        }
+        try recorder.client.connect("\(rig.clientName):midi_out", to: recorder.port.fullName)
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(try rig.send("play").hasPrefix("ok"))
+        #expect(recorder.wait { $0.filter { $0.status == 0x80 }.count == notes.count }, "recorded \(recorder.events)")
+        let ons = recorder.events.filter { $0.status == 0x90 }
+        try #require(ons.count == notes.count, "\(recorder.events)")
+        // The notes as the file holds them (on its ticks: 1.999 beats is 2).
+        let map = sequence.tempoMap
+        let read = sequence.tracks[0].events
+        let expected = read.map { map.sampleFrame(forBeats: $0.timeStamp, sampleRate: 48_000) }
+        #expect(ons.map { $0.frame - ons[0].frame } == expected, "note-on frames from the first")
+        // The song starts at a cycle's first frame, so each note has the offset in its cycle
+        // that an offline render in blocks of the period gives it: its frame modulo the period.
+        #expect(ons.map { Int($0.frame % Int64(period)) } == expected.map { Int($0 % Int64(period)) })
+        let offs = recorder.events.filter { $0.status == 0x80 }
+        #expect(offs.map { $0.frame - ons[0].frame }.sorted() == read.map { map.sampleFrame(forBeats: $0.endTimeStamp, sampleRate: 48_000) }.sorted())
+        #expect(ons.map(\.data1) == notes.map(\.1))
+    }
+
+    @Test("MIDI clock out ticks 24 times a beat, spaced exactly, at 120 and 133 BPM", arguments: [120.0, 133.0])
+    func midiClockOut(bpm: Double) throws {
+        let (path, sequence) = try Self.song([(0, 60, 8)], tempos: [(0, bpm)])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (rig, recorder) = try Self.playing(path, period: 256, arguments: ["--transport", "follow", "--midi-clock-out"])
+        defer {
+            recorder.stop()
+            rig.tearDown()
+        }
+        try recorder.client.connect("\(rig.clientName):midi_out", to: recorder.port.fullName)
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(try rig.send("play").hasPrefix("ok"))
+        #expect(recorder.wait { $0.filter { $0.status == 0xF8 }.count >= 96 }, "\(recorder.events.count) events")
+        let events = recorder.events
+        let start = try #require(events.first { $0.status == 0xFA }, "no Start (FA)")
+        let ticks = events.filter { $0.status == 0xF8 }.prefix(96)
+        // The tempo as the file holds it (whole microseconds a quarter note: 133 BPM is 133.00003).
+        let spacing = 48_000 * 60 / (sequence.tempoMap.bpm(atBeats: 0) * 24)
+        #expect(ticks.enumerated().allSatisfy { $0.element.frame - start.frame == Int64((Double($0.offset) * spacing).rounded()) },
+                "ticks from the start: \(ticks.map { $0.frame - start.frame })")
+        #expect(try rig.send("stop").hasPrefix("ok"))
+        #expect(recorder.wait { $0.contains { $0.status == 0xFC } }, "no Stop (FC)")
+    }
+
+    @Test("following JACK transport: another client starts, locates and stops the song")
+    func followsTransport() throws {
+        let notes: [(Double, UInt8, Double)] = (0..<16).map { (Double($0), UInt8(48 + $0), 0.5) }
+        let (path, sequence) = try Self.song(notes, tempos: [(0, 120)])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (rig, recorder) = try Self.playing(path, period: 128, arguments: ["--transport", "follow"])
+        defer {
+            recorder.stop()
+            rig.tearDown()
+        }
+        try recorder.client.connect("\(rig.clientName):midi_out", to: recorder.port.fullName)
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(recorder.events.isEmpty, "the song played before the transport rolled")
+        // Another client locates to beat 4 (2 s at 120 BPM) and rolls.
+        let beat4 = sequence.tempoMap.sampleFrame(forBeats: 4, sampleRate: 48_000)
+        recorder.client.locateTransport(toFrame: beat4)
+        recorder.client.startTransport()
+        #expect(recorder.wait { $0.filter { $0.status == 0x90 }.count >= 3 })
+        let rolled = try #require(recorder.transport.first { $0.state.isRolling })
+        let ons = recorder.events.filter { $0.status == 0x90 }
+        #expect(ons.first?.data1 == 52, "the first note is beat 4's (key 52), not \(ons.first.map { "\($0.data1)" } ?? "none")")
+        for on in ons.prefix(3) {
+            let beat = Double(on.data1 - 48)
+            let songFrame = sequence.tempoMap.sampleFrame(forBeats: beat, sampleRate: 48_000)
+            #expect(on.frame - rolled.frame == songFrame - rolled.state.frame, "key \(on.data1) at \(on.frame - rolled.frame) frames after the roll")
+        }
+        recorder.client.stopTransport()
+        #expect(recorder.wait { events in
+            let ons = events.filter { $0.status == 0x90 }.count, offs = events.filter { $0.status == 0x80 }.count
+            return ons > 0 && ons == offs
+        }, "a note still sounds after the transport stopped: \(recorder.events)")
+        let count = recorder.events.count
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(recorder.events.count == count, "events after the stop")
+        #expect(try rig.send("status").contains("song=stopped"))
+    }
+
+    @Test("driving JACK transport: the player is timebase master; another client reads the song's bar, beat, tick and tempo")
+    func drivesTransport() throws {
+        let (path, sequence) = try Self.song((0..<32).map { (Double($0), 60, 0.5) }, tempos: [(0, 100), (8, 140)])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (rig, recorder) = try Self.playing(path, period: 256, arguments: ["--transport", "drive"])
+        defer {
+            recorder.stop()
+            rig.tearDown()
+        }
+        #expect(recorder.wait(timeout: 30) { _ in recorder.transport.filter { $0.state.isRolling }.count > 600 }, "the transport did not roll")
+        let rolling = recorder.transport.filter { $0.state.isRolling }
+        // Past the tempo change at beat 8 (4.8 s at 100 BPM): 140 BPM there, 100 before.
+        for sample in [rolling[50], rolling[rolling.count - 1]] {
+            let beats = sequence.tempoMap.beats(forSeconds: Double(sample.state.frame) / 48_000)
+            let position = sequence.barBeatTime(forBeats: beats, subbeatDivisor: 1920)
+            #expect(sample.state.beatsPerMinute == sequence.tempoMap.bpm(atBeats: beats), "at frame \(sample.state.frame)")
+            #expect(sample.state.bar + 1 == position.bar && Int(sample.state.beatInBar) + 1 == position.beat, "at frame \(sample.state.frame)")
+            #expect(abs((sample.state.beatInBar - sample.state.beatInBar.rounded(.down)) * 1920 - Double(position.subbeat)) <= 1)
+        }
+        #expect(try rig.send("stop").hasPrefix("ok"))
+        #expect(recorder.wait(timeout: 10) { _ in recorder.transport.last?.state.isRolling == false })
+    }
+}
