@@ -42,7 +42,7 @@ public struct MusicTempoMap: Sendable, Hashable {
 
     /// The index of the last segment starting at or before `value` by `key` (0 if none).
     static func segmentIndex(_ value: Double, in segments: UnsafeBufferPointer<Segment>, by key: (Segment) -> Double) -> Int {
-        segments[1...].partitioningIndex { key($0) > value } - 1
+        partitioningIndex(count: segments.count - 1) { key(segments[$0 + 1]) > value }
     }
 
     /// The segment in force at `beats`, in `segments` (a map's, as ``PlaybackSchedule`` keeps them).

@@ -97,7 +97,7 @@ public struct MusicTimeSignatureMap: Sendable, Hashable {
     /// - Thread: [render] No allocation.
     static func transportPosition(atBeats beats: MusicTimeStamp, in segments: UnsafeBufferPointer<Segment>)
         -> (bar: Int, beatInBar: Double, beatsPerBar: Int, beatUnit: Int, beatsPerQuarter: Double) {
-        let segment = segments[segments[1...].partitioningIndex { $0.startBeat > beats } - 1]
+        let segment = segments[partitioningIndex(count: segments.count - 1) { segments[$0 + 1].startBeat > beats }]
         let bars = ((beats - segment.startBeat) / segment.barLength).rounded(.down)
         let inBar = (beats - segment.startBeat - bars * segment.barLength) / segment.beatLength
         return (segment.startBar - 1 + Int(Int64(clamping: bars, rounding: .down)), inBar, segment.numerator,

@@ -19,3 +19,23 @@ extension RandomAccessCollection {
         return low
     }
 }
+
+/// The first of `0..<count` for which `isInSecondPart` holds, in a range partitioned by it,
+/// by binary search; `count` when none does. Not generic and without a collection: what the
+/// render thread uses (an unspecialized generic search allocates in debug builds).
+/// - Thread: [render] No allocation.
+@inline(__always)
+func partitioningIndex(count: Int, where isInSecondPart: (Int) -> Bool) -> Int {
+    var low = 0
+    var remaining = count
+    while remaining > 0 {
+        let half = remaining / 2
+        if isInSecondPart(low + half) {
+            remaining = half
+        } else {
+            low += half + 1
+            remaining -= half + 1
+        }
+    }
+    return low
+}

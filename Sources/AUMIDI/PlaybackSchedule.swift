@@ -65,7 +65,8 @@ final class PlaybackSchedule: @unchecked Sendable {
                     return
                 }
             }
-            index = UnsafeBufferPointer(events).partitioningIndex { $0.beat >= local }
+            let events = self.events
+            index = partitioningIndex(count: events.count) { events[$0].beat >= local }
         }
     }
 

@@ -2,8 +2,9 @@
 // ports, atom MIDI in, time:Position, output controls, a latency report and the worker in
 // both modes, a native unit, a fixed-block unit with latency that outputs NaN on request)
 // for many cycles on a render thread while the control thread changes and ramps parameters,
-// sends MIDI, bypasses a node, clears faults and edits the graph live, and reports what the
-// render thread allocated, freed, retained, released and locked. Run it under the
+// sends MIDI, bypasses a node, clears faults, edits the graph live and moves a MusicPlayer
+// playing a song into it (CheckSong: seek, stop, start, rate), and reports what the render
+// thread allocated, freed, retained, released and locked. Run it under the
 // AllocCounter shim:
 //
 //     LD_PRELOAD=.build/debug/libAllocCounter.so .build/debug/alloc-check [--cycles N] [--frames N] [--warmup N]
@@ -17,6 +18,7 @@
 // loaded, 3 when strict mode cannot be installed. Used by AUEngineTests.
 import AUCore
 import AUEngine
+import AUMIDI
 import CAUSupport
 import Foundation
 import Synchronization
@@ -87,6 +89,12 @@ do {
     fail("cannot build the graph: \(error)", status: 1)
 }
 let graph = check.graph
+let player: MusicPlayer
+do {
+    player = try CheckSong.play(in: graph, instrument: check.instrument)
+} catch {
+    fail("cannot start the song: \(error)", status: 1)
+}
 let notices = Atomic<Int>(0)
 graph.addNoticeListener { notice in
     if notice.kind == .nonFiniteOutput { notices.add(1, ordering: .relaxed) }
@@ -149,6 +157,8 @@ var ramps = 0
 var midiEvents = 0
 var nanRequests = 0
 var lastNaNAt = 0
+var playerMoves = 0
+var lastMoveAt = 0
 do {
     while done.load(ordering: .acquiring) < cycleCount {
         let now = done.load(ordering: .acquiring)
@@ -188,6 +198,13 @@ do {
             check.fixture.requestNaN()
             nanRequests += 1
         }
+        // The song: seek, stop, start and a new rate in turn (the render thread ends the
+        // sounding notes and moves the clock each time).
+        if now - lastMoveAt >= max(1, cycles / 40) {
+            lastMoveAt = now
+            try CheckSong.move(player, step: playerMoves)
+            playerMoves += 1
+        }
         if misbehaviour == .mutex { check.fixture.contended.withLock { _ in _ = usleep(100) } }
         if now - lastEditAt >= max(1, cycles / 20) {
             lastEditAt = now
@@ -223,7 +240,7 @@ if strictStatus.load(ordering: .relaxed) != 0 {
 func flag(_ node: GraphNode?) -> Int { node == nil ? 0 : 1 }
 report(counts, """
     trapped=\(trapped) cycles=\(cycles) warmup=\(warmup) frames=\(frames) edits=\(edits) parameterChanges=\(parameterChanges) ramps=\(ramps) \
-    midiEvents=\(midiEvents) midiOutputEvents=\(midiOutputEvents.load(ordering: .relaxed)) midiProcessor=\(flag(check.midiProcessor)) arpeggiator=\(flag(check.arpeggiator)) nanRequests=\(nanRequests) nanNotices=\(notices.load(ordering: .relaxed)) graphLatency=\(latency) \
+    midiEvents=\(midiEvents) midiOutputEvents=\(midiOutputEvents.load(ordering: .relaxed)) midiProcessor=\(flag(check.midiProcessor)) playerMoves=\(playerMoves) arpeggiator=\(flag(check.arpeggiator)) nanRequests=\(nanRequests) nanNotices=\(notices.load(ordering: .relaxed)) graphLatency=\(latency) \
     lv2=\(flag(check.lv2Amp)) native=\(flag(check.native)) instrument=\(flag(check.instrument)) latencyReport=\(flag(check.dpl)) \
     transport=\(flag(check.meter)) threadedWorker=\(flag(check.threadedWorker)) immediateWorker=\(flag(check.immediateWorker)) schedulingWorkers=\(check.schedulingWorkers.count) \
     renderFailures=\(failures.load(ordering: .relaxed)) nonFiniteCycles=\(nonFinite.load(ordering: .relaxed))

@@ -45,7 +45,7 @@ func runAllocCheck(_ arguments: [String], in folder: URL? = nil) throws -> (stat
 /// so only a release build can show none.
 let releaseAllocCheck: URL? = ReleaseBuild.upToDate(
     products: ["alloc-check", "libAllocCounter.so", "libAUHostGain.so", "libAUHostArpeggiator.so"],
-    sources: ["Sources/AUCore", "Sources/AUEngine", "Sources/AULV2", "Sources/AUNative", "Sources/AUPluginSDK", "Sources/CAUSupport",
+    sources: ["Sources/AUCore", "Sources/AUEngine", "Sources/AULV2", "Sources/AUNative", "Sources/AUMIDI", "Sources/AUPluginSDK", "Sources/CAUSupport",
               "Sources/CAllocCounter", "Sources/alloc-check", "Plugins/Gain", "Plugins/Arpeggiator"])
 
 @Suite("Allocation counting")
@@ -59,7 +59,7 @@ struct AllocationTests {
         #expect(run.report["locks", default: 0] > 0)
     }
 
-    @Test("10,000 cycles of every render path (LV2 control ports, atom MIDI in and out, MIDI between units through the graph (native arpeggiator, x42 transpose, an instrument, the MIDI output), time:Position, output controls, latency and delay lines, the worker threaded and immediate with work scheduled from run(), a native unit, a fixed-block adapter, ramps, NaN notices, live edits) in strict mode: no allocation, free, lock or system call on the render thread")
+    @Test("10,000 cycles of every render path (LV2 control ports, atom MIDI in and out, MIDI between units through the graph (native arpeggiator, x42 transpose, an instrument, the MIDI output), a MusicPlayer (seek, stop, start, rate, loop, MIDI clock), time:Position, output controls, latency and delay lines, the worker threaded and immediate with work scheduled from run(), a native unit, a fixed-block adapter, ramps, NaN notices, live edits) in strict mode: no allocation, free, lock or system call on the render thread")
     func renderThreadIsClean() throws {
         let run = try runAllocCheck(["--cycles", "10000", "--frames", "64", "--strict"])
         #expect(run.status == 0, "\(run.text)")
@@ -71,6 +71,9 @@ struct AllocationTests {
         #expect(run.report["parameterChanges", default: 0] >= 100)
         #expect(run.report["ramps", default: 0] >= 20)
         #expect(run.report["midiEvents", default: 0] >= 20)
+        // A MusicPlayer played a song into the graph (notes, MIDI clock, a loop, the transport)
+        // while the control thread sought, stopped, started and changed its rate.
+        #expect(run.report["playerMoves", default: 0] >= 30, "\(run.text)")
         // Notes went through the arpeggiator and the transpose to the graph's MIDI output.
         #expect(run.report["midiOutputEvents", default: 0] >= 20, "\(run.text)")
         #expect(run.report["nanNotices", default: 0] >= 5, "the fixture's NaN was not noticed: \(run.text)")

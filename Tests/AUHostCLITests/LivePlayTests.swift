@@ -150,4 +150,52 @@ import Testing
         #expect(try rig.send("stop").hasPrefix("ok"))
         #expect(recorder.wait(timeout: 10) { _ in recorder.transport.last?.state.isRolling == false })
     }
+
+    /// The render counts of a `status` reply.
+    static func renderCounts(_ rig: LiveRig) throws -> [String: Int] {
+        var values: [String: Int] = [:]
+        for word in try rig.send("status").split(separator: " ") {
+            let parts = word.split(separator: "=")
+            if parts.count == 2, parts[0].hasPrefix("render_"), let value = Int(parts[1]) { values[String(parts[0])] = value }
+        }
+        return values
+    }
+
+    @Test("playing, seeking, stopping and looping under the counting shim and strict mode: the process callback allocates, frees, locks and calls the kernel for nothing")
+    func theProcessCallbackStaysClean() throws {
+        try Self.checkCleanPlayback(executable: try auhostExecutable(), release: false)
+    }
+
+    @Test("the same in the release build: the process callback retains and releases nothing either",
+          .enabled(if: LiveRunTests.releaseAuhost != nil, "no up-to-date release auhost: make test builds it"))
+    func theReleaseProcessCallbackRetainsNothing() throws {
+        try Self.checkCleanPlayback(executable: try #require(LiveRunTests.releaseAuhost).appendingPathComponent("auhost"), release: true)
+    }
+
+    /// Plays a looping song with MIDI clock, driving JACK transport, under the shim and
+    /// strict mode, seeks, stops and plays it, and requires the render counts to stay.
+    static func checkCleanPlayback(executable: URL, release: Bool) throws {
+        let shim = executable.deletingLastPathComponent().appendingPathComponent("libAllocCounter.so")
+        try #require(FileManager.default.fileExists(atPath: shim.path), "libAllocCounter.so is built by swift build")
+        let (path, _) = try song((0..<64).map { (Double($0) / 2, UInt8(40 + $0 % 30), 0.75) }, tempos: [(0, 120), (8, 171), (20, 95)])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let rig = try LiveRig(
+            preset: toMIDIOut, song: path, extraArguments: ["--loop", "--midi-clock-out", "--transport", "drive"],
+            environment: ["LD_PRELOAD": shim.path, "AUHOST_STRICT_RENDER": "1"], periodFrames: 128, executable: executable)
+        defer { rig.tearDown() }
+        try #require(rig.waitForStandardError("auhost: playing"), "\(rig.standardError)")
+        Thread.sleep(forTimeInterval: 0.5)  // the first cycles instantiate generic metadata (debug builds)
+        let before = try renderCounts(rig)
+        try #require(before["render_allocations"] != nil && before["render_trapped"] != nil, "no shim or strict mode: \(rig.standardError)")
+        for step in 0..<20 {
+            let command = ["seek \(1 + step % 7):\(1 + step % 4)", "stop", "play", "status"][step % 4]
+            #expect(try rig.send(command).hasPrefix("ok"), "\(command)")
+            Thread.sleep(forTimeInterval: 0.15)
+        }
+        let after = try renderCounts(rig)
+        let keys = ["render_allocations", "render_frees", "render_locks", "render_trapped"] + (release ? ["render_retains", "render_releases"] : [])
+        for key in keys {
+            #expect(after[key] == before[key], "\(key): \(before[key] ?? -1) before, \(after[key] ?? -1) after; stderr: \(rig.standardError.suffix(2000))")
+        }
+    }
 }
