@@ -21,9 +21,14 @@ import Testing
         try writer.write(to: path, overwrite: true, endFrame: Int64(endFrame))
     }
 
-    /// The events of a MIDI file as (frame at 48 kHz, status, note).
+    /// The events of a MIDI file `--midi-out` wrote, in file order, as (frame at 48 kHz,
+    /// status, note); a note-on of velocity 0 counts as the note-off it means (`8n`).
     static func events(_ path: String) throws -> [[Int]] {
-        try StandardMIDIFile(path: path).events.map { [Int(($0.seconds * 48_000).rounded()), Int($0.status), Int($0.data1)] }
+        let song = try formatZeroEvents(try #require(FileManager.default.contents(atPath: path), "\(path) was not written"))
+        return song.events.map { event in
+            let status = event.status & 0xF0 == 0x90 && event.data2 == 0 ? 0x80 | event.status & 0x0F : event.status
+            return [song.frame(atTick: event.tick, sampleRate: 48_000), Int(status), Int(event.data1)]
+        }
     }
 
     @Test(.enabled(if: installed, "x42-plugins is not installed (make deps installs it)"), arguments: [0, 12])

@@ -72,6 +72,17 @@ struct MalformedFileTests {
                     "found the end of the file after 1")
     }
 
+    @Test("a format-0 file without its one track")
+    func formatZeroWithoutItsTrack() {
+        expectError(Fixtures.file(format: 0, trackCount: 0, tracks: []), offset: 10,
+                    "expected 1 track in a format-0 file, found a count of 0")
+        expectError(Fixtures.file(format: 0, trackCount: 1, tracks: []), offset: 14,
+                    "expected 1 track chunks, found the end of the file after 0")
+        // An unknown chunk is skipped; it is not the track.
+        expectError(Fixtures.file(format: 0, trackCount: 1, tracks: []) + Array("XFIH".utf8) + [0, 0, 0, 1, 9],
+                    offset: 23, "expected 1 track chunks, found the end of the file after 0")
+    }
+
     @Test("a chunk length past the end of the file")
     func chunkLengthPastEnd() {
         var bytes = oneTrack([0x00, 0xFF, 0x2F, 0x00])
