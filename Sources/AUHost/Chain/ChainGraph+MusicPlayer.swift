@@ -15,7 +15,7 @@ extension ChainGraph {
             guard track <= sequence.trackCount else {
                 throw AudioUnitError(
                     .invalidFile,
-                    "\(loaded.file): tracks.\(track): \(file) has \(sequence.trackCount) track\(sequence.trackCount == 1 ? "" : "s"); expected a track number in 1...\(max(1, sequence.trackCount)) (auhost midi info \(file) lists them)")
+                    "\(loaded.file): tracks[\"\(track)\"]: \(file) has \(sequence.trackCount) track\(sequence.trackCount == 1 ? "" : "s"); expected a track number in 1...\(max(1, sequence.trackCount)) (auhost midi info \(file) lists them)")
             }
             sequence.tracks[track - 1].destination = destination
         }

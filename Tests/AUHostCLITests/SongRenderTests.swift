@@ -1,0 +1,109 @@
+import AUCore
+import AUHost
+import AUHostCLI
+import AUTestSupport
+import Foundation
+import Testing
+
+/// `auhost render PRESET SONG.mid` through the MusicPlayer: the units see the song's tempo
+/// rolling from 0 (a native arpeggiator steps at it; x42's MIDI delay delays by a beat of
+/// it), the preset's `tracks` send tracks to nodes, and its mistakes are one clear error.
+@Suite struct SongRenderTests {
+    static var x42Installed: Bool { FileManager.default.fileExists(atPath: "/usr/lib/lv2/midifilter.lv2/manifest.ttl") }
+
+    /// Writes a song at `bpm` of one track per entry of `tracks` (notes: beat, key, length).
+    static func song(_ path: String, bpm: Double, tracks: [[(Double, UInt8, Double)]]) throws {
+        var sequence = MusicSequence()
+        sequence.tempoTrack.addExtendedTempoEvent(at: 0, bpm: bpm)
+        sequence.tracks = tracks.enumerated().map { index, notes in
+            var track = MusicTrack()
+            for (beat, key, length) in notes {
+                track.addMIDINoteEvent(at: beat, MIDINoteMessage(channel: UInt8(index), note: key, velocity: 100, duration: length))
+            }
+            return track
+        }
+        try sequence.write(to: path, overwrite: true)
+    }
+
+    @Test("a native unit sees the song's tempo offline: the arpeggiator steps sixteenths at 90 BPM, not 120")
+    func nativeUnitSeesTheSongsTempo() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try Self.song(folder.file("held.mid"), bpm: 90, tracks: [[(0, 60, 4)]])
+        let chain = try folder.preset("arp.json", """
+            {"auhost": 1, "name": "Arp", "nodes": [{"id": "arp", "unit": "aumi:arpg:AUHs", "parameters": {"rate": "1/16", "gate": 50}}], "chain": ["arp"]}
+            """)
+        let result = render([chain, folder.file("held.mid"), "-o", folder.file("out.wav"), "--midi-out", folder.file("out.mid"), "--tail", "0"])
+        #expect(result.status == 0, "\(result.errors)")
+        let ons = try MIDIChainTests.events(folder.file("out.mid")).filter { $0[1] == 0x90 }.map { $0[0] }
+        // A sixteenth at 90 BPM is 8000 frames at 48 kHz (6000 at 120); the file's ticks are 25 frames.
+        try #require(ons.count >= 8, "\(ons)")
+        for (index, frame) in ons.prefix(8).enumerated() {
+            #expect(abs(frame - index * 8000) <= 13, "step \(index) at frame \(frame), expected \(index * 8000)")
+        }
+    }
+
+    @Test("an LV2 plugin sees the song's tempo offline: x42's MIDI delay (BPM from the host) delays a beat of 90 BPM",
+          .enabled(if: x42Installed, "x42-plugins is not installed (make deps installs it)"))
+    func lv2PluginSeesTheSongsTempo() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try Self.song(folder.file("note.mid"), bpm: 90, tracks: [[(0, 64, 0.5)]])
+        let chain = try folder.preset("delay.json", """
+            {"auhost": 1, "name": "Delay", "nodes": [{"id": "delay", "unit": "lv2:http://gareus.org/oss/lv2/midifilter#mididelay",
+              "parameters": {"bpmsrc": 1, "delayBeats": 1}}], "chain": ["delay"]}
+            """)
+        let result = render([chain, folder.file("note.mid"), "-o", folder.file("out.wav"), "--midi-out", folder.file("out.mid"), "--tail", "2"])
+        #expect(result.status == 0, "\(result.errors)")
+        let on = try #require(try MIDIChainTests.events(folder.file("out.mid")).first { $0[1] == 0x90 })
+        // One beat at 90 BPM: 32 000 frames (24 000 at the old fixed 120 BPM).
+        #expect(abs(on[0] - 32_000) <= 13, "the delayed note-on is at frame \(on[0])")
+    }
+
+    @Test("the preset's tracks send each track to its node; the others go to the graph's MIDI input")
+    func tracksGoToTheirNodes() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        // Track 1 an A4, track 2 an A5: two synths, one on the left of a mixer, one on the right.
+        try Self.song(folder.file("two.mid"), bpm: 120, tracks: [[(0, 69, 2)], [(0, 81, 2)]])
+        let synth = #""unit": "aumu:synt:AUHs", "parameters": {"waveform": "Sine", "attack": 1, "sustain": 100}"#
+        let chain = try folder.preset("band.json", """
+            {"auhost": 1, "name": "Band", "nodes": [{"id": "low", \(synth)}, {"id": "high", \(synth)}, {"id": "mix", "unit": "aumx:mcmx:AUHs"}],
+             "connections": [["low:0", "mix:0"], ["high:0", "mix:1"], ["mix:0", "output:0"]],
+             "tracks": {"1": "low", "2": "high"}}
+            """)
+        for (track, node) in [(1, "low"), (2, "high")] {
+            let solo = try folder.preset("solo-\(track).json", """
+                {"auhost": 1, "name": "Solo", "nodes": [{"id": "\(node)", \(synth)}], "chain": ["\(node)"], "tracks": {"\(track)": "\(node)", "\(3 - track)": "output"}}
+                """)
+            let result = render([solo, folder.file("two.mid"), "-o", folder.file("solo-\(track).wav"), "--tail", "0"])
+            #expect(result.status == 0, "\(result.errors)")
+            let audio = try readAudio(folder.file("solo-\(track).wav"))
+            let measured = frequency(Array(audio.samples[0][4_800..<40_000]), sampleRate: audio.rate)
+            #expect(abs(measured - (track == 1 ? 440 : 880)) < 1, "track \(track) alone on '\(node)' sounds at \(measured) Hz")
+        }
+        let result = render([chain, folder.file("two.mid"), "-o", folder.file("band.wav"), "--tail", "0"])
+        #expect(result.status == 0, "\(result.errors)")
+    }
+
+    @Test("tracks mistakes are one error with their JSON path; a track past the song's last is an error naming both files", arguments: [
+        (#""tracks": {"x": "synth"}"#, "tracks.x: expected a track number from 1"),
+        (#""tracks": {"1": "nobody"}"#, #"tracks["1"]: unknown node "nobody""#),
+        (#""tracks": {"1": 5}"#, #"tracks["1"]: expected a node id that takes MIDI"#),
+        (#""tracks": ["synth"]"#, "tracks: expected an object of track numbers to node ids"),
+        (#""tracks": {"3": "synth"}"#, #"tracks["3"]: "#),
+    ])
+    func trackMistakes(tracks: String, message: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try Self.song(folder.file("one.mid"), bpm: 120, tracks: [[(0, 60, 1)]])
+        let chain = try folder.preset("chain.json", """
+            {"auhost": 1, "name": "Wrong", "nodes": [{"id": "synth", "unit": "aumu:synt:AUHs"}], "chain": ["synth"], \(tracks)}
+            """)
+        let result = render([chain, folder.file("one.mid"), "-o", folder.file("out.wav")])
+        #expect(result.status != 0)
+        #expect(result.errors.contains(message), "\(result.errors)")
+        if message.hasPrefix(#"tracks["3"]"#) { #expect(result.errors.contains("one.mid has 1 track"), "\(result.errors)") }
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out.wav")), "a partial output was left")
+    }
+}
