@@ -59,7 +59,9 @@ echo "Four held chords (Am F C G) became sixteenth-note arpeggios: $demo/arpeggi
 echo "and the notes the arpeggiator played are in $demo/arpeggiated-synth.mid."
 echo
 
-echo "== A two-track song: auhost midi info Presets/two-part-song.mid, then through Presets/synth-patch.json"
+echo "== A two-track song: auhost midi info Presets/two-part-song.mid, then through Presets/two-part-band.json"
 "$auhost" midi info Presets/two-part-song.mid
-"$auhost" render Presets/synth-patch.json Presets/two-part-song.mid -o "$demo/two-part-song.wav" --force
-echo "Melody and bass (channels 1 and 2, a tempo change and a 3/4 bar) on the Synth: $demo/two-part-song.wav."
+"$auhost" render Presets/two-part-band.json Presets/two-part-song.mid -o "$demo/two-part-song.wav" --force
+echo "A MusicPlayer played it: track 1 (the melody) on the lead synth, track 2 (the bass) on the bass synth,"
+echo "as the preset's \"tracks\" say, across its tempo change and 3/4 bar: $demo/two-part-song.wav."
+echo "Live on JACK: auhost play Presets/two-part-song.mid --preset Presets/two-part-band.json --connect"

@@ -106,4 +106,21 @@ import Testing
         if message.hasPrefix(#"tracks["3"]"#) { #expect(result.errors.contains("one.mid has 1 track"), "\(result.errors)") }
         #expect(!FileManager.default.fileExists(atPath: folder.file("out.wav")), "a partial output was left")
     }
+
+    @Test("the shipped song through the shipped band: the melody on the lead, the bass line on the bass (each alone is the other's octave register)")
+    func shippedSongOnTheShippedBand() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        func centroid(muting node: String) throws -> Double {
+            let output = folder.file("\(node).wav")
+            let result = render([ShippedPresets.path("two-part-band.json"), ShippedPresets.path("two-part-song.mid"), "-o", output, "--set", "\(node).level=-96", "--tail", "0"])
+            #expect(result.status == 0, "\(result.errors)")
+            let samples = try readAudio(output).samples[0]
+            // Zero crossings a second: a plain measure of where the energy sits.
+            let crossings = zip(samples, samples.dropFirst()).count { $0 < 0 && $1 >= 0 }
+            return Double(crossings) / (Double(samples.count) / 48_000)
+        }
+        let leadAlone = try centroid(muting: "bass"), bassAlone = try centroid(muting: "lead")
+        #expect(bassAlone > 0 && leadAlone > 1.5 * bassAlone, "crossings a second: lead alone \(leadAlone), bass alone \(bassAlone)")
+    }
 }
