@@ -48,6 +48,11 @@ public struct MIDIClockFollower: Sendable, BitwiseCopyable {
         self.sampleRate = sampleRate
     }
 
+    /// The song position (in clocks) and sample time of the last clock received while
+    /// rolling, nil before the first clock after Start, Continue or a song position pointer.
+    /// - Thread: [any]
+    public var lastClockPosition: (clock: Int64, sampleTime: Int64)? { lastClock.map { ($0.number, $0.sampleTime) } }
+
     /// The mean spacing of the window's clocks in samples (nil before two clocks).
     /// - Thread: [any]
     public var samplesPerClock: Double? {

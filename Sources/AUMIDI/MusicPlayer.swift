@@ -28,8 +28,8 @@ public final class MusicPlayer: @unchecked Sendable {
     /// The sequence played (`MusicPlayerGetSequence`); nil until set.
     public private(set) var sequence: MusicSequence?
 
-    /// Whether the host's transport moves the player (``followsHostTransport``).
-    private var follows = false
+    /// What keeps the player's time (``syncSource``).
+    private var sync = MusicPlayerSyncSource.internal
 
     /// A player that publishes its transport into `transport` (a ``HostTransport`` the
     /// graph's units read), when given (`NewMusicPlayer`); with `sendsMIDIClock`, it also
@@ -40,19 +40,20 @@ public final class MusicPlayer: @unchecked Sendable {
         scheduler = MusicPlayerScheduler(transport: transport, sendsClock: sendsMIDIClock)
     }
 
-    /// Whether the host's transport starts, stops and locates the player (Core Audio
-    /// Clock's sync to an outside transport): each cycle the player takes the rolling state
-    /// and frame the driver published in the ``HostTransport`` given at ``init(transport:sendsMIDIClock:)``
-    /// (JACK transport, as any JACK client moves it), the song's frame being its seconds
-    /// times the sample rate. ``start()`` and ``stop()`` then change nothing; the driver's
-    /// transport does.
+    /// What keeps the player's time (the Core Audio Clock's sync mode): itself, the
+    /// driver's transport (each cycle it takes the rolling state and frame the driver
+    /// published in the ``HostTransport`` given at ``init(transport:sendsMIDIClock:)``: JACK
+    /// transport, as any JACK client moves it), or MIDI clock at the graph's MIDI input.
+    /// Following either, ``start()`` and ``stop()`` change nothing: the source does.
     /// - Thread: [control]
-    public var followsHostTransport: Bool { follows }
+    public var syncSource: MusicPlayerSyncSource { sync }
 
-    /// Sets ``followsHostTransport``.
+    /// Sets ``syncSource``; the next plan of the graph reads its MIDI input for MIDI clock.
     /// - Thread: [control]
-    public func setFollowsHostTransport(_ follows: Bool) {
-        self.follows = follows
+    public func setSyncSource(_ source: MusicPlayerSyncSource) throws(AudioUnitError) {
+        sync = source
+        scheduler.readsMIDIClock = source == .midiClock
+        if let graph, graph.isInitialized { try graph.update() }
         if schedule != nil { publish(.continuePlaying) }
     }
 
@@ -120,7 +121,7 @@ public final class MusicPlayer: @unchecked Sendable {
     /// the last cycle played.
     /// - Thread: [control]
     public var isPlaying: Bool {
-        guard follows else { return playing }
+        guard sync != .internal else { return playing }
         return scheduler.clock.read(sampleRate: sampleRate)?.isPlaying ?? false
     }
 
@@ -128,7 +129,7 @@ public final class MusicPlayer: @unchecked Sendable {
     /// cycle starts.
     /// - Thread: [control]
     public var time: MusicTimeStamp {
-        guard scheduler.adoptedGeneration.load(ordering: .acquiring) == generation || follows, generation != 0,
+        guard scheduler.adoptedGeneration.load(ordering: .acquiring) == generation || sync != .internal, generation != 0,
               let reading = scheduler.clock.read(sampleRate: sampleRate)
         else { return startBeat }
         return reading.beat
@@ -213,6 +214,6 @@ public final class MusicPlayer: @unchecked Sendable {
         generation += 1
         scheduler.publish(PlayerCommand(
             generation: generation, schedule: schedule, transition: transition, isPlaying: playing, beat: startBeat, rate: rate, loop: loop,
-            sampleRate: sampleRate, followsTransport: follows))
+            sampleRate: sampleRate, sync: sync))
     }
 }

@@ -27,6 +27,38 @@ extension MusicPlayerScheduler {
         if sendsClock { moveClock(to: beat, isPlaying: host.isRolling, cycle) }
     }
 
+    /// Follows MIDI clock at the graph's MIDI input: takes the cycle's clock messages, then
+    /// plays as the outside transport does. A start, a stop or a jump of the outside song
+    /// position ends the sounding notes and locates the song; while rolling, the song is
+    /// anchored at the last clock (its beat on its frame) and plays at the outside tempo
+    /// (the play rate is the clock's tempo over the song's there), so each event lands where
+    /// the outside clock puts its beat.
+    /// - Thread: [render]
+    func followMIDIClock(_ command: PlayerCommand, at start: Int64, _ cycle: MIDISchedulingCycle) {
+        for event in cycle.graphInputEvents where event.status >= 0xF2 { side.pointee.clockIn.receive(event, cycleSampleTime: start) }
+        let clockIn = side.pointee.clockIn
+        let clock = clockIn.lastClockPosition
+        let moved = clock.map { $0.clock < side.pointee.clockInAnchor || $0.clock > side.pointee.clockInAnchor + 2 * MIDIClockGenerator.clocksPerBeat } ?? false
+        if clockIn.isRolling != side.pointee.isPlaying || (clockIn.isRolling && moved && side.pointee.clockInAnchor >= 0) {
+            let beat = clock.map { MIDIClockGenerator.beats(ofClock: $0.clock) } ?? MIDIClockGenerator.beats(ofClock: clockIn.nextClock)
+            endSoundingNotes(at: start, cycleStart: start, cycle)
+            side.pointee.isPlaying = clockIn.isRolling
+            side.pointee.stoppedBeat = beat
+            locate(command, to: beat, atFrame: start)
+            side.pointee.clockInAnchor = clock?.clock ?? -1
+        }
+        // Rolling, but no clock yet: nothing plays until the first one marks the position.
+        side.pointee.waitsForClock = clockIn.isRolling && clock == nil
+        guard clockIn.isRolling, let clock else { return }
+        let beat = MIDIClockGenerator.beats(ofClock: clock.clock)
+        let songBPM = MusicTempoMap.segment(atBeats: beat, in: UnsafeBufferPointer(command.schedule.tempo)).bpm
+        side.pointee.anchorFrame = clock.sampleTime
+        side.pointee.anchorSecond = command.schedule.seconds(forBeats: beat)
+        // Until a second clock gives a tempo, the song's own.
+        side.pointee.rate = (clockIn.bpm ?? songBPM) / songBPM
+        side.pointee.clockInAnchor = clock.clock
+    }
+
     /// The clock's answer to a start, stop or locate at `beat`: Start or Continue with a
     /// song position, Stop, or a song position, at `offset` into the cycle.
     /// - Thread: [render]

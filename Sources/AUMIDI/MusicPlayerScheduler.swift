@@ -42,6 +42,12 @@ final class MusicPlayerScheduler: MIDIScheduler, @unchecked Sendable {
         var pending = PendingNoteOffs()
         /// MIDI clock out, when the player sends it.
         var midiClock = MIDIClockGenerator()
+        /// MIDI clock in, when the player follows it.
+        var clockIn = MIDIClockFollower(sampleRate: 48_000)
+        /// The outside clock's song position (in clocks) the song was last anchored at.
+        var clockInAnchor: Int64 = -1
+        /// Rolling by MIDI clock, but no clock or tempo has come yet: nothing plays.
+        var waitsForClock = false
         /// Where the clock writes before its events go to the graph's MIDI output.
         var clockEvents = UnsafeMutableBufferPointer<MIDIEvent>.allocate(capacity: 64)
         /// Events a destination could not take, or notes the pending list had no room for.
@@ -52,6 +58,9 @@ final class MusicPlayerScheduler: MIDIScheduler, @unchecked Sendable {
     /// the graph is given the scheduler: they decide whether the driver opens a MIDI output).
     let sendsClock: Bool
     var tracksToOutput = false
+    /// Whether the player follows MIDI clock at the graph's MIDI input (control side: the
+    /// driver then opens a MIDI input).
+    var readsMIDIClock = false
 
     /// A scheduler that publishes the transport into `transport`, when given.
     /// - Thread: [control]
@@ -93,10 +102,14 @@ final class MusicPlayerScheduler: MIDIScheduler, @unchecked Sendable {
         Unmanaged<PlayerCommand>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)._withUnsafeGuaranteedRef { command in
             let start = Int64(cycle.timestamp.sampleTime.rounded(.down))
             if command.generation != side.pointee.generation { adopt(command, at: start, cycle) }
-            if command.followsTransport { follow(command, at: start, cycle) }
+            switch command.sync {
+            case .internal: break
+            case .hostTransport: follow(command, at: start, cycle)
+            case .midiClock: followMIDIClock(command, at: start, cycle)
+            }
             let end = start + Int64(cycle.frameCount)
             publishTransport(command.schedule, at: start)
-            if side.pointee.isPlaying { play(command, from: start, to: end, cycle) }
+            if side.pointee.isPlaying && !side.pointee.waitsForClock { play(command, from: start, to: end, cycle) }
             clock.publish(beat: beat(atFrame: end, command.schedule), isPlaying: side.pointee.isPlaying, sampleTime: Double(end),
                           hostTime: cycle.timestamp.hostTime, hostTimeValid: cycle.timestamp.flags.contains(.hostTimeValid), frames: cycle.frameCount)
         }
@@ -104,10 +117,13 @@ final class MusicPlayerScheduler: MIDIScheduler, @unchecked Sendable {
 
     override var sendsToGraphOutput: Bool { sendsClock || tracksToOutput }
 
+    override var readsGraphInput: Bool { readsMIDIClock }
+
     /// Takes a new command at the cycle's first frame.
     private func adopt(_ command: PlayerCommand, at start: Int64, _ cycle: MIDISchedulingCycle) {
         let here = beat(atFrame: start, command.schedule)
         side.pointee.sampleRate = command.sampleRate
+        side.pointee.clockIn.sampleRate = command.sampleRate
         switch command.transition {
         case .locate:
             endSoundingNotes(at: start, cycleStart: start, cycle)

@@ -26,12 +26,12 @@ final class PlayerCommand: @unchecked Sendable {
     /// The player's loop, in beats (upper > lower), if any.
     let loop: Range<MusicTimeStamp>?
     let sampleRate: Double
-    /// Whether the host's transport (JACK's) starts, stops and locates the song.
-    let followsTransport: Bool
+    /// What starts, stops and locates the song.
+    let sync: MusicPlayerSyncSource
 
     init(generation: Int, schedule: PlaybackSchedule, transition: Transition, isPlaying: Bool, beat: MusicTimeStamp,
-         rate: Double, loop: Range<MusicTimeStamp>?, sampleRate: Double, followsTransport: Bool) {
-        self.followsTransport = followsTransport
+         rate: Double, loop: Range<MusicTimeStamp>?, sampleRate: Double, sync: MusicPlayerSyncSource) {
+        self.sync = sync
         self.generation = generation
         self.schedule = schedule
         self.transition = transition

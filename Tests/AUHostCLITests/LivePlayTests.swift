@@ -3,7 +3,9 @@ import AUHost
 import AUHostCLI
 import AUJACK
 import AUTestSupport
+import CJack
 import Foundation
+import Synchronization
 import Testing
 
 /// `auhost play` live under a real jackd: the song's events reach `midi_out` (the preset
@@ -152,6 +154,37 @@ import Testing
         #expect(recorder.wait(timeout: 10) { _ in recorder.transport.last?.state.isRolling == false })
     }
 
+    @Test("following MIDI clock at midi_in: another client's clock at 133 BPM starts the song and each note lands on its clock beat")
+    func followsMIDIClock() throws {
+        let notes: [(Double, UInt8, Double)] = [(0, 60, 0.5), (1, 62, 0.5), (2.5, 64, 0.25), (4, 65, 1), (6.75, 67, 0.5)]
+        let (path, _) = try Self.song(notes, tempos: [(0, 120)])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (rig, recorder) = try Self.playing(path, period: 256, arguments: ["--transport", "midi-clock"])
+        let source = try ClockSource(name: "clock", serverName: rig.server.name, bpm: 133)
+        defer {
+            source.stop()
+            recorder.stop()
+            rig.tearDown()
+        }
+        try recorder.client.connect("\(rig.clientName):midi_out", to: recorder.port.fullName)
+        try recorder.client.connect("clock:midi_out", to: "\(rig.clientName):midi_in")
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(recorder.events.isEmpty, "the song played before the clock started")
+        source.arm()
+        #expect(recorder.wait { $0.filter { $0.status == 0x90 }.count == notes.count }, "\(recorder.events)")
+        let start = try #require(source.startFrame)
+        let spacing = 48_000 * 60 / (133 * 24.0)
+        let ons = recorder.events.filter { $0.status == 0x90 }
+        for (on, note) in zip(ons, notes) {
+            let expected = start + Int64((note.0 * 24 * spacing).rounded())
+            #expect(abs(on.frame - expected) <= 2, "key \(on.data1) at \(on.frame - start) frames after Start, expected \(expected - start)")
+        }
+        #expect(try rig.send("play").hasPrefix("error: the song follows MIDI clock"))
+        source.sendStop()
+        #expect(recorder.wait { events in events.filter { $0.status == 0x80 }.count == events.filter { $0.status == 0x90 }.count },
+                "a note still sounds after the clock stopped")
+    }
+
     /// The render counts of a `status` reply.
     static func renderCounts(_ rig: LiveRig) throws -> [String: Int] {
         var values: [String: Int] = [:]
@@ -199,4 +232,62 @@ import Testing
             #expect(after[key] == before[key], "\(key): \(before[key] ?? -1) before, \(after[key] ?? -1) after; stderr: \(rig.standardError.suffix(2000))")
         }
     }
+}
+
+/// A JACK client sending MIDI clock from `midi_out` once armed: Start, then 24 clocks a
+/// beat at `bpm` from the first frame of the cycle it was armed in; Stop on request.
+final class ClockSource: @unchecked Sendable {
+    private var tester: JACKTestClient?
+    private let state = UnsafeMutablePointer<MIDIClockGenerator>.allocate(capacity: 1)
+    private let events = UnsafeMutableBufferPointer<MIDIEvent>.allocate(capacity: 64)
+    private let armed = Atomic<Int>(0)  // 0 idle, 1 armed, 2 running, 3 stop asked, 4 stopped
+    private let start = Atomic<Int64>(-1)
+
+    init(name: String, serverName: String, bpm: Double) throws {
+        state.initialize(to: MIDIClockGenerator())
+        let client = try JACKClient(name: name, serverName: serverName)
+        let port = try client.registerPort("midi_out", kind: .midi, direction: .playback)
+        let samplesPerBeat = 48_000 * 60 / bpm
+        tester = try JACKTestClient(client: client, captureChannels: 0, playbackChannels: 0) { [unowned self] frames, _, _ in
+            let now = Int64(jack_last_frame_time(client.handle))
+            var count = 0
+            switch armed.load(ordering: .acquiring) {
+            case 1:
+                start.store(now, ordering: .releasing)
+                state.pointee.start(atBeats: 0, offset: 0, into: events, count: &count)
+                armed.store(2, ordering: .releasing)
+            case 3:
+                state.pointee.stop(offset: 0, into: events, count: &count)
+                armed.store(4, ordering: .releasing)
+            default: break
+            }
+            let origin = start.load(ordering: .acquiring)
+            if origin >= 0 {
+                let segment = MIDIClockGenerator.Segment(anchorBeat: 0, anchorSampleTime: Double(origin), samplesPerBeat: samplesPerBeat, endBeat: .infinity)
+                state.pointee.render(segment, cycleSampleTime: now, frameCount: frames, into: events, count: &count)
+            }
+            port.writeMIDI(UnsafeBufferPointer(rebasing: events[0..<count]), frames: frames)
+        }
+        try tester?.start()
+    }
+
+    deinit {
+        stop()
+        state.deallocate()
+        events.deallocate()
+    }
+
+    /// Starts the clock at the next cycle.
+    func arm() { armed.store(1, ordering: .releasing) }
+
+    /// Sends Stop at the next cycle.
+    func sendStop() { armed.store(3, ordering: .releasing) }
+
+    /// The frame of Start and of the first clock, once sent.
+    var startFrame: Int64? {
+        let frame = start.load(ordering: .acquiring)
+        return frame >= 0 ? frame : nil
+    }
+
+    func stop() { tester = nil }
 }

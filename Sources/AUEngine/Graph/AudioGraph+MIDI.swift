@@ -53,6 +53,7 @@ extension AudioGraph {
     /// Whether anything reaches the graph's MIDI input (a driver then opens a MIDI input).
     /// - Thread: [control]
     public var takesMIDIInput: Bool {
+        if model.midiScheduler?.readsGraphInput == true { return true }
         guard let routes = try? PlanCompiler.midiRoutes(model, order: model.order) else { return false }
         return routes.contains { $0.source == .graphInput }
     }

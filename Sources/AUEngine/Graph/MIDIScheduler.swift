@@ -16,6 +16,11 @@ open class MIDIScheduler: @unchecked Sendable {
     /// - Thread: [control]
     open var sendsToGraphOutput: Bool { false }
 
+    /// Whether it reads the graph's MIDI input (``MIDISchedulingCycle/graphInputEvents``;
+    /// a driver then opens one).
+    /// - Thread: [control]
+    open var readsGraphInput: Bool { false }
+
     /// Sends the cycle's events through `cycle` (``MIDISchedulingCycle/send(_:to:)``).
     /// - Thread: [render] No allocation, no lock, no retain.
     open func scheduleCycle(_ cycle: MIDISchedulingCycle) {}
@@ -30,6 +35,11 @@ public struct MIDISchedulingCycle {
     let plan: Unmanaged<RenderPlan>
     let graphInput: UnsafeMutablePointer<MIDIEventBuffer>
     let graphOutput: UnsafeMutablePointer<MIDIEventBuffer>
+
+    /// What reached the graph's MIDI input this cycle (the driver's and code's events),
+    /// offsets within the cycle, in time order; what ``send(_:to:)`` adds comes after.
+    /// - Thread: [render]
+    public var graphInputEvents: UnsafeBufferPointer<MIDIEvent> { graphInput.pointee.events }
 
     /// Queues `event` (its offset within this cycle, clamped into it) for `destination`: a
     /// node that takes MIDI gets it at that frame as if a MIDI connection had brought it;

@@ -7,6 +7,8 @@ import AUMIDI
 /// transport moves it (any client starts, stops and locates it; ``play()``, ``stop()`` and
 /// ``seek(toBeats:)`` move JACK transport too). `drive`: as `follow`, and the player is the
 /// timebase master: every client reads the song's bar, beat, tick and tempo from JACK.
+/// `midiClock`: MIDI clock at `midi_in` starts, stops and locates it and sets its tempo
+/// (``play()``, ``stop()`` and ``seek(toBeats:)`` are then errors: the clock's source moves it).
 /// - Thread: [control]
 public final class LiveSong: @unchecked Sendable {
     /// How the song keeps time with the server.
@@ -15,6 +17,16 @@ public final class LiveSong: @unchecked Sendable {
         case `internal`
         case follow
         case drive
+        case midiClock = "midi-clock"
+
+        /// The player's sync source for this mode.
+        var source: MusicPlayerSyncSource {
+            switch self {
+            case .internal: .internal
+            case .follow, .drive: .hostTransport
+            case .midiClock: .midiClock
+            }
+        }
     }
 
     /// What to play: a song read from `file`, how it keeps time, whether it sends MIDI clock.
@@ -48,7 +60,7 @@ public final class LiveSong: @unchecked Sendable {
     /// - Thread: [control]
     init(_ request: Request, chain: ChainGraph, client: JACKClient) throws(AudioUnitError) {
         player = try chain.makePlayer(for: request.sequence, from: request.file, sendsMIDIClock: request.sendsMIDIClock)
-        player.setFollowsHostTransport(request.sync != .internal)
+        try player.setSyncSource(request.sync.source)
         sequence = request.sequence
         file = request.file
         sync = request.sync
@@ -68,6 +80,7 @@ public final class LiveSong: @unchecked Sendable {
     public func play() throws(AudioUnitError) {
         switch sync {
         case .internal: try player.start()
+        case .midiClock: throw Self.clockMovesIt
         case .follow, .drive:
             client.locateTransport(toFrame: frame(atBeats: player.time))
             client.startTransport()
@@ -76,9 +89,10 @@ public final class LiveSong: @unchecked Sendable {
 
     /// Stops where the song is, ending the notes that sound.
     /// - Thread: [control]
-    public func stop() {
+    public func stop() throws(AudioUnitError) {
         switch sync {
         case .internal: player.stop()
+        case .midiClock: throw Self.clockMovesIt
         case .follow, .drive: client.stopTransport()
         }
     }
@@ -88,9 +102,14 @@ public final class LiveSong: @unchecked Sendable {
     public func seek(toBeats beats: MusicTimeStamp) throws(AudioUnitError) {
         switch sync {
         case .internal: try player.setTime(beats)
+        case .midiClock: throw Self.clockMovesIt
         case .follow, .drive: client.locateTransport(toFrame: frame(atBeats: beats))
         }
     }
+
+    /// What play, stop and seek say when MIDI clock moves the song.
+    private static let clockMovesIt = AudioUnitError(
+        .cannotDoInCurrentContext, "the song follows MIDI clock at midi_in: the clock's source starts, stops and moves it")
 
     /// The song position of `text`, `BAR[:BEAT[:TICK]]` (bars and beats from 1, 480 ticks
     /// a beat), in beats; the error names what is expected.

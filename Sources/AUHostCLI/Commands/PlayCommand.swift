@@ -9,8 +9,9 @@ enum PlayCommand: Command {
     static let defaultUnit = "aumu:synt:AUHs"
     static let help = """
         usage: auhost play SONG.mid [--preset (PRESET.json | UNIT)] [--loop] [--from BAR[:BEAT[:TICK]]]
-                           [--transport internal|follow|drive] [--midi-clock-out] [--name N] [--server S]
-                           [--connect] [--playback-to P] [--set NODE.PARAM=VALUE]... [--control PORT]
+                           [--transport internal|follow|drive|midi-clock] [--midi-clock-out] [--name N]
+                           [--server S] [--connect] [--playback-to P] [--midi-connect P]...
+                           [--set NODE.PARAM=VALUE]... [--control PORT]
 
         Plays SONG.mid through the chain, each event at its exact frame, until the song ends
         (a second after its last note), SIGINT, SIGTERM or 'quit'. The preset's "tracks" send
@@ -26,10 +27,12 @@ enum PlayCommand: Command {
           --transport MODE    internal (default): the player keeps its own time;
                               follow: JACK transport starts, stops and locates the song;
                               drive: as follow, and auhost is the timebase master (publishes the
-                              song's bar, beat, tick and tempo to every JACK client) and rolls it
+                              song's bar, beat, tick and tempo to every JACK client) and rolls it;
+                              midi-clock: MIDI clock at midi_in (Start, Stop, Continue, Song
+                              Position, 24 clocks a beat) moves the song, at the clock's tempo
           --midi-clock-out    send MIDI clock (24 per quarter note, start, stop, continue, song
                               position) on midi_out
-          --name, --server, --connect, --playback-to, --set, --control: as auhost run
+          --name, --server, --connect, --playback-to, --midi-connect, --set, --control: as auhost run
 
         Exits 0 at the song's end or a clean stop; 1 when the song or chain cannot be read or
         the server is missing; 64 for usage errors.
@@ -46,7 +49,8 @@ enum PlayCommand: Command {
         let preset = try arguments.option("--preset") ?? defaultUnit
         let loops = arguments.flag("--loop")
         let from = try arguments.option("--from")
-        let sync = try arguments.option("--transport", expected: "internal, follow or drive") { LiveSong.Sync(rawValue: $0) } ?? .internal
+        let sync = try arguments.option("--transport", expected: "internal, follow, drive or midi-clock") { LiveSong.Sync(rawValue: $0) } ?? .internal
+        options.connections.midiFrom = try arguments.options("--midi-connect")
         let sendsClock = arguments.flag("--midi-clock-out")
         let sets = try arguments.options("--set")
         let file = try arguments.finish(positionals: 1...1, names: "a SONG.mid")[0]

@@ -158,11 +158,11 @@ final class LiveRunner: @unchecked Sendable {
             let bars = song.sequence.barBeatTime(forBeats: max(0, song.sequence.length - 1e-9), subbeatDivisor: 480).bar
             try song.player.setLoopRange(0..<max(song.sequence.beats(for: CABarBeatTime(bar: bars + 1, beat: 1)), 1e-3))
         }
-        try song.seek(toBeats: options.startBeat)
-        if song.sync != .follow { try song.play() }
+        if song.sync != .midiClock { try song.seek(toBeats: options.startBeat) }
+        if song.sync == .internal || song.sync == .drive { try song.play() }
         let seconds = song.sequence.tempoMap.seconds(forBeats: song.sequence.length)
         context.errors.line(
-            "auhost: \(song.sync == .follow ? "following JACK transport with" : "playing") \(song.file) (\(song.sequence.trackCount) track\(song.sequence.trackCount == 1 ? "" : "s"), \(String(format: "%.1f", seconds)) s\(options.loops ? ", looping" : ""))")
+            "auhost: \(song.sync == .follow ? "following JACK transport with" : song.sync == .midiClock ? "following MIDI clock at midi_in with" : "playing") \(song.file) (\(song.sequence.trackCount) track\(song.sequence.trackCount == 1 ? "" : "s"), \(String(format: "%.1f", seconds)) s\(options.loops ? ", looping" : ""))")
     }
 
     /// A JACK I/O unit connected to the server; with `reconnect`, waits for the server.
