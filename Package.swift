@@ -135,7 +135,8 @@ let midiTargets: [Target] = [
 let samplerTargets: [Target] = [
     systemLibrary("CFluidSynth", pkgConfig: "fluidsynth", debian: "libfluidsynth-dev"),
     // `aumu:samp:AUHs`, Core Audio's AUSampler: SF2 and SF3 banks, a General MIDI module or one instrument.
-    .target(name: "AUSampler", dependencies: ["AUCore", "CFluidSynth"]),
+    // GOMP_parallel: the sampler's one-thread OpenMP regions without libgomp's allocation (OpenMPRegion.swift).
+    .target(name: "AUSampler", dependencies: ["AUCore", "CFluidSynth"], linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=GOMP_parallel"])]),
     .testTarget(name: "AUSamplerTests", dependencies: ["AUSampler", "AUCore", "AUEngine", "AUFiles"]),
 ]
 

@@ -29,11 +29,16 @@ public enum SamplerParameter: ParameterID, CaseIterable, Sendable {
     case chorusSpeed
     case chorusDepth
 
-    /// FluidSynth's interpolation methods, in the order of ``interpolation``'s values.
-    static let interpolationMethods: [Int32] = [
-        Int32(FLUID_INTERP_NONE.rawValue), Int32(FLUID_INTERP_LINEAR.rawValue),
-        Int32(FLUID_INTERP_4THORDER.rawValue), Int32(FLUID_INTERP_7THORDER.rawValue),
-    ]
+    /// FluidSynth's interpolation method for a value of ``interpolation`` (a switch, not an
+    /// array: the render thread calls it).
+    static func interpolationMethod(_ value: Float) -> Int32 {
+        switch value {
+        case ..<0.5: Int32(FLUID_INTERP_NONE.rawValue)
+        case ..<1.5: Int32(FLUID_INTERP_LINEAR.rawValue)
+        case ..<2.5: Int32(FLUID_INTERP_4THORDER.rawValue)
+        default: Int32(FLUID_INTERP_7THORDER.rawValue)
+        }
+    }
 
     /// The parameter's description, as the unit declares it.
     /// - Thread: [any]

@@ -34,6 +34,8 @@ final class SamplerSynth: @unchecked Sendable {
     private var appliedChangeCount = UInt64.max
 
     private static let channels: Int32 = 16
+    /// How many parameters (`allCases` builds an array at every call).
+    private static let parameterCount = SamplerParameter.allCases.count
     private static let generalMIDI = -1
 
     /// Builds a synthesizer at `sampleRate` with `polyphony` voices, loads `bank` into it
@@ -74,8 +76,8 @@ final class SamplerSynth: @unchecked Sendable {
         self.synth = synth
         self.soundFontID = soundFontID
         self.parameters = parameters
-        appliedValues = .allocate(capacity: SamplerParameter.allCases.count)
-        appliedValues.initialize(repeating: .nan, count: SamplerParameter.allCases.count)
+        appliedValues = .allocate(capacity: Self.parameterCount)
+        appliedValues.initialize(repeating: .nan, count: Self.parameterCount)
         requestedInstrument = Atomic(Self.generalMIDI)
         appliedInstrument = Self.generalMIDI
         if let instrument {
@@ -107,8 +109,16 @@ final class SamplerSynth: @unchecked Sendable {
 
     /// Selects one instrument on every channel.
     private func select(_ code: Int) {
-        for channel in 0..<Self.channels {
-            fluid_synth_program_select(synth, channel, soundFontID, Int32(code / 128), Int32(code % 128))
+        forEachChannel { fluid_synth_program_select(synth, $0, soundFontID, Int32(code / 128), Int32(code % 128)) }
+    }
+
+    /// Calls `body` with each MIDI channel, 0…15 (a counted loop: iterating a `Range<Int32>`
+    /// unspecialized, in a debug build, allocates).
+    private func forEachChannel(_ body: (Int32) -> Void) {
+        var channel: Int32 = 0
+        while channel < Self.channels {
+            body(channel)
+            channel += 1
         }
     }
 
@@ -159,43 +169,53 @@ final class SamplerSynth: @unchecked Sendable {
         }
     }
 
-    /// Sets what changed since the last call (every parameter on the first).
+    /// Sets what changed since the last call (every parameter on the first). The reverb's
+    /// and the chorus's amounts go in one call each, with all four values.
     private func apply(_ parameters: ParameterTable) {
         let changes = parameters.inputChangeCount
         guard changes != appliedChangeCount else { return }
         appliedChangeCount = changes
-        for slot in 0..<SamplerParameter.allCases.count {
+        var reverbChanged = false, chorusChanged = false
+        for slot in 0..<Self.parameterCount {
             let value = parameters.value(at: slot)
             guard value != appliedValues[slot], let parameter = SamplerParameter(rawValue: ParameterID(slot)) else { continue }
             appliedValues[slot] = value
-            set(parameter, value)
+            switch parameter {
+            case .reverbRoomSize, .reverbDamping, .reverbWidth, .reverbLevel: reverbChanged = true
+            case .chorusVoices, .chorusLevel, .chorusSpeed, .chorusDepth: chorusChanged = true
+            default: set(parameter, value)
+            }
+        }
+        if reverbChanged {
+            au_fluid_synth_set_reverb(
+                synth, applied(.reverbRoomSize), applied(.reverbDamping), applied(.reverbWidth), applied(.reverbLevel))
+        }
+        if chorusChanged {
+            au_fluid_synth_set_chorus(
+                synth, Int32(applied(.chorusVoices).rounded()), applied(.chorusLevel), applied(.chorusSpeed), applied(.chorusDepth))
         }
     }
 
+    private func applied(_ parameter: SamplerParameter) -> Double {
+        Double(appliedValues[Int(parameter.rawValue)])
+    }
+
+    /// One parameter that FluidSynth sets by itself.
     private func set(_ parameter: SamplerParameter, _ value: Float) {
-        let all: Int32 = -1, number = Double(value)
+        let all: Int32 = -1
         switch parameter {
         case .gain: fluid_synth_set_gain(synth, value)
         case .tuning:
             let semitones = (value / 100).rounded(.towardZero)
-            for channel in 0..<Self.channels {
+            forEachChannel { channel in
                 fluid_synth_set_gen(synth, channel, Int32(GEN_COARSETUNE.rawValue), semitones)
                 fluid_synth_set_gen(synth, channel, Int32(GEN_FINETUNE.rawValue), value - 100 * semitones)
             }
-        case .polyphony: break // built in: a change builds another synthesizer (SamplerUnit)
-        case .interpolation:
-            let index = min(max(Int(value), 0), SamplerParameter.interpolationMethods.count - 1)
-            fluid_synth_set_interp_method(synth, all, SamplerParameter.interpolationMethods[index])
+        case .polyphony, .reverbRoomSize, .reverbDamping, .reverbWidth, .reverbLevel, .chorusVoices, .chorusLevel, .chorusSpeed, .chorusDepth:
+            break // polyphony is built in (a change builds another synthesizer); the amounts go together (apply)
+        case .interpolation: fluid_synth_set_interp_method(synth, all, SamplerParameter.interpolationMethod(value))
         case .reverb: fluid_synth_reverb_on(synth, all, value >= 0.5 ? 1 : 0)
-        case .reverbRoomSize: fluid_synth_set_reverb_group_roomsize(synth, all, number)
-        case .reverbDamping: fluid_synth_set_reverb_group_damp(synth, all, number)
-        case .reverbWidth: fluid_synth_set_reverb_group_width(synth, all, number)
-        case .reverbLevel: fluid_synth_set_reverb_group_level(synth, all, number)
         case .chorus: fluid_synth_chorus_on(synth, all, value >= 0.5 ? 1 : 0)
-        case .chorusVoices: fluid_synth_set_chorus_group_nr(synth, all, Int32(value.rounded()))
-        case .chorusLevel: fluid_synth_set_chorus_group_level(synth, all, number)
-        case .chorusSpeed: fluid_synth_set_chorus_group_speed(synth, all, number)
-        case .chorusDepth: fluid_synth_set_chorus_group_depth(synth, all, number)
         }
     }
 }

@@ -166,7 +166,8 @@ public final class SamplerUnit: AudioUnit, @unchecked Sendable {
     override public func process(_ context: ProcessContext) -> AudioUnitStatus {
         let output = context.outputs[0]
         let rendered = renderSynth.read { synths -> Bool in
-            guard let synth = synths.first else { return false }
+            // baseAddress, not first: an unspecialized (debug) `first` allocates its coroutine frame.
+            guard let synth = synths.baseAddress?.pointee else { return false }
             synth._withUnsafeGuaranteedRef { $0.render(frameCount: context.frameCount, output: output, events: context.midiEvents) }
             return true
         }
