@@ -5,18 +5,14 @@ import Testing
 
 @Suite("Sampler: loading banks, errors and state")
 struct SamplerLoadingTests {
-    /// A fresh folder for one test's files.
-    private func folder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ausampler-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     /// Loads `path` into a sampler playing a bank and expects one error with `code` that
     /// names the file and says `cause`, with the bank still playing: the unit renders after
     /// the refusal exactly what a unit that was never asked renders.
     private func expectRefusal(_ path: String, _ code: AudioUnitErrorCode, saying cause: String) throws {
-        let bank = try TestBank.write(.sf2)
+        try withScratchFolder { folder in try expectRefusal(path, code, saying: cause, bank: try TestBank.write(.sf2, into: folder)) }
+    }
+
+    private func expectRefusal(_ path: String, _ code: AudioUnitErrorCode, saying cause: String, bank: String) throws {
         let unit = try makeSampler(bank: false), untouched = try makeSampler(bank: false)
         defer {
             unit.dispose()
@@ -39,35 +35,41 @@ struct SamplerLoadingTests {
 
     @Test("a missing bank is one error naming the file; the previous bank keeps playing")
     func missingBank() throws {
-        try expectRefusal(try folder().appendingPathComponent("missing.sf2").path, .invalidFilePath, saying: "does not exist")
+        try withScratchFolder { try expectRefusal($0.appendingPathComponent("missing.sf2").path, .invalidFilePath, saying: "does not exist") }
     }
 
     @Test("a file that is no SoundFont (text, a WAV file) is one error naming the file; the previous bank keeps playing")
     func notASoundFont() throws {
-        let text = try folder().appendingPathComponent("notes.sf2")
-        try Data("not a sound bank\n".utf8).write(to: text)
-        try expectRefusal(text.path, .unknownFileType, saying: "is not a SoundFont")
-        let wave = try folder().appendingPathComponent("click.sf2")
-        try Data("RIFF\u{24}\0\0\0WAVEfmt ".utf8).write(to: wave)
-        try expectRefusal(wave.path, .unknownFileType, saying: "is not a SoundFont")
+        try withScratchFolder { folder in
+            let text = folder.appendingPathComponent("notes.sf2")
+            try Data("not a sound bank\n".utf8).write(to: text)
+            try expectRefusal(text.path, .unknownFileType, saying: "is not a SoundFont")
+            let wave = folder.appendingPathComponent("click.sf2")
+            try Data("RIFF\u{24}\0\0\0WAVEfmt ".utf8).write(to: wave)
+            try expectRefusal(wave.path, .unknownFileType, saying: "is not a SoundFont")
+        }
     }
 
     @Test("a truncated bank (the General MIDI bank's first megabyte) is one error naming the file; the previous bank keeps playing")
     func truncatedBank() throws {
-        let truncated = try folder().appendingPathComponent("truncated.sf2")
-        let handle = try #require(FileHandle(forReadingAtPath: generalMIDIBank))
-        try #require(try handle.read(upToCount: 1 << 20)).write(to: truncated)
-        try handle.close()
-        try expectRefusal(truncated.path, .invalidFile, saying: "is truncated")
+        try withScratchFolder { folder in
+            let truncated = folder.appendingPathComponent("truncated.sf2")
+            let handle = try #require(FileHandle(forReadingAtPath: generalMIDIBank))
+            try #require(try handle.read(upToCount: 1 << 20)).write(to: truncated)
+            try handle.close()
+            try expectRefusal(truncated.path, .invalidFile, saying: "is truncated")
+        }
     }
 
     @Test("a SoundFont whose header is whole but whose lists FluidSynth refuses is one error quoting FluidSynth")
     func refusedByFluidSynth() throws {
-        let file = try folder().appendingPathComponent("empty-lists.sf2")
         func list(_ type: String) -> Data { Data("LIST".utf8) + Data([4, 0, 0, 0]) + Data(type.utf8) }
         let body = Data("sfbk".utf8) + list("INFO") + list("sdta") + list("pdta")
-        try (Data("RIFF".utf8) + Data([UInt8(body.count), 0, 0, 0]) + body).write(to: file)
-        try expectRefusal(file.path, .invalidFile, saying: "could not be loaded by FluidSynth: ")
+        try withScratchFolder { folder in
+            let file = folder.appendingPathComponent("empty-lists.sf2")
+            try (Data("RIFF".utf8) + Data([UInt8(body.count), 0, 0, 0]) + body).write(to: file)
+            try expectRefusal(file.path, .invalidFile, saying: "could not be loaded by FluidSynth: ")
+        }
     }
 
     @Test("an instrument the bank lacks is one error naming it and the file; the instrument in play stays")

@@ -35,7 +35,7 @@ struct SamplerPlayingTests {
         for format in [TestBank.Format.sf2, .sf3] {
             let unit = try makeSampler(bank: false)
             defer { unit.dispose() }
-            try unit.loadSoundBank(path: try TestBank.write(format))
+            try withScratchFolder { try unit.loadSoundBank(path: try TestBank.write(format, into: $0)) }
             let samples = try renderMono(unit, seconds: 2.5, midi: note(60))
             let found = sustained(samples).peakFrequency(in: 240...285)
             let error = Spectrum.cents(found, from: equalTempered(60))
@@ -51,7 +51,7 @@ struct SamplerPlayingTests {
         try unit.setValue(44_100, for: .sampleRate)
         try unit.initialize()
         try unit.setParameter(SamplerParameter.tuning.rawValue, value: 100)
-        try unit.loadSoundBank(path: try TestBank.write(.sf2))
+        try withScratchFolder { try unit.loadSoundBank(path: try TestBank.write(.sf2, into: $0)) }
         let samples = try renderMono(unit, seconds: 2.5, midi: note(60, sampleRate: 44_100))
         let found = sustained(samples, sampleRate: 44_100).peakFrequency(in: 255...300)
         let error = Spectrum.cents(found, from: equalTempered(61))

@@ -49,3 +49,11 @@ func sustained(_ samples: [Float], sampleRate: Double = 48_000) -> Spectrum {
 func flatness(_ samples: [Float], from start: Int) -> Double {
     Spectrum(samples[start..<(start + 8192)], sampleRate: 48_000).flatness(from: 200, to: 8000, count: 400)
 }
+
+/// Calls `body` with a new empty folder, removed afterwards.
+func withScratchFolder<Result>(_ body: (URL) throws -> Result) throws -> Result {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ausampler-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    return try body(folder)
+}

@@ -2,15 +2,13 @@ import AUCore
 import AUFiles
 import Foundation
 
-/// ``TestSoundFont`` written to a temporary file, as SF2 or as SF3 (the sample compressed
-/// to Ogg Vorbis by libsndfile through AUFiles).
+/// ``TestSoundFont`` written to a file, as SF2 or as SF3 (the sample compressed to Ogg
+/// Vorbis by libsndfile through AUFiles).
 enum TestBank {
     enum Format: String { case sf2, sf3 }
 
-    /// Writes the bank and returns its path.
-    static func write(_ format: Format) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ausampler-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    /// Writes the bank into `folder` and returns its path.
+    static func write(_ format: Format, into folder: URL) throws -> String {
         let bank = folder.appendingPathComponent("sine.\(format.rawValue)")
         switch format {
         case .sf2: try TestSoundFont.data().write(to: bank)
