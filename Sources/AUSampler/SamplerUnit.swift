@@ -59,7 +59,7 @@ public final class SamplerUnit: AudioUnit, @unchecked Sendable {
     /// Plays `instrument` of the loaded bank on every channel (Core Audio's
     /// `LoadInstrument`) from the next render call, without loading the bank again.
     /// - Throws: `InvalidPropertyValue` naming the file when the bank has no such
-    ///   instrument, `Uninitialized`… `FileNotSpecified` when no bank is loaded.
+    ///   instrument, `FileNotSpecified` when no bank is loaded.
     /// - Thread: [control]
     public func loadInstrument(_ instrument: SamplerInstrument) throws(AudioUnitError) {
         try requireLive()
@@ -83,10 +83,7 @@ public final class SamplerUnit: AudioUnit, @unchecked Sendable {
     /// - Thread: [control]
     public func unloadSoundBank() throws(AudioUnitError) {
         try requireLive()
-        current.withLock { current in
-            renderSynth.publish([])
-            current = nil
-        }
+        uninstall()
         try announce(path: "", instrument: nil)
     }
 
@@ -97,8 +94,17 @@ public final class SamplerUnit: AudioUnit, @unchecked Sendable {
         current = synth
     }
 
+    /// Unpublishes the synthesizer and frees it once no render reads it.
+    private func uninstall() {
+        current.withLock { current in
+            renderSynth.publish([])
+            current = nil
+        }
+    }
+
     /// Builds the current bank again (same file and instrument) when the sample rate or
-    /// the polyphony it was built with is not the unit's any more.
+    /// the polyphony it was built with is not the unit's any more. The channels start again
+    /// from the bank's defaults: programs chosen by MIDI program changes are not kept.
     private func rebuildIfStale() throws(AudioUnitError) {
         try current.withLock { current throws(AudioUnitError) in
             guard let synth = current, synth.sampleRate != outputSampleRate || synth.polyphony != polyphonyValue else { return }
@@ -178,10 +184,7 @@ public final class SamplerUnit: AudioUnit, @unchecked Sendable {
     /// Unpublishes and frees the synthesizer.
     /// - Thread: [control]
     override public func disposeResources() {
-        current.withLock { current in
-            renderSynth.publish([])
-            current = nil
-        }
+        uninstall()
     }
 
     // MARK: - State
