@@ -39,7 +39,7 @@ let coreTargets: [Target] = [
     // The umbrella library a host application imports: re-exports every layer and adds what
     // assembles a host (the registry over every backend, chain presets as graphs, the
     // offline render driver, the live driver).
-    .target(name: "AUHost", dependencies: ["AUCore", "AUEngine", "AULV2", "AUNative", "AUPresets", "AUFiles", "AUJACK", "AUMIDI"]),
+    .target(name: "AUHost", dependencies: ["AUCore", "AUEngine", "AULV2", "AUNative", "AUPresets", "AUFiles", "AUJACK", "AUMIDI", "AUSampler"]),
     // The `auhost` tool's arguments, output and commands, over the AUHost library.
     .target(name: "AUHostCLI", dependencies: ["AUHost", "CLV2ChainLoop"]),
     .executableTarget(name: "auhost", dependencies: ["AUHostCLI"]),
@@ -130,14 +130,24 @@ let midiTargets: [Target] = [
     .executableTarget(name: "midi-read-bench", dependencies: ["AUMIDI"], path: "Sources/midi-read-bench"),
 ]
 
+// MARK: - The sampler: SoundFont banks through libfluidsynth (docs/SAMPLER.md)
+
+let samplerTargets: [Target] = [
+    systemLibrary("CFluidSynth", pkgConfig: "fluidsynth", debian: "libfluidsynth-dev"),
+    // `aumu:samp:AUHs`, Core Audio's AUSampler: SF2 and SF3 banks, a General MIDI module or one instrument.
+    // GOMP_parallel: the sampler's one-thread OpenMP regions without libgomp's allocation (OpenMPRegion.swift).
+    .target(name: "AUSampler", dependencies: ["AUCore", "CFluidSynth"], linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=GOMP_parallel"])]),
+    .testTarget(name: "AUSamplerTests", dependencies: ["AUSampler", "AUCore", "AUEngine", "AUFiles"]),
+]
+
 let package = Package(
     name: "AUHost",
     products: [
         .executable(name: "auhost", targets: ["auhost"]),
         // `import AUHost` is all a host application writes; each layer is a product too.
         .library(name: "AUHost", targets: ["AUHost"]),
-    ] + ["AUCore", "AUEngine", "AULV2", "AUNative", "AUJACK", "AUFiles", "AUPresets", "AUMIDI"].map {
+    ] + ["AUCore", "AUEngine", "AULV2", "AUNative", "AUJACK", "AUFiles", "AUPresets", "AUMIDI", "AUSampler"].map {
         .library(name: $0, targets: [$0])
     } + coreProducts + nativeProducts + lv2Products,
-    targets: cTargets + coreTargets + lv2Targets + nativeTargets + presetTargets + jackTargets + fileTargets + midiTargets
+    targets: cTargets + coreTargets + lv2Targets + nativeTargets + presetTargets + jackTargets + fileTargets + midiTargets + samplerTargets
 )

@@ -3,6 +3,7 @@ import AUEngine
 import AUJACK
 import AULV2
 import AUNative
+import AUSampler
 
 /// Builds the registry of every unit on the machine: built-in units, then each backend.
 /// - Thread: [control]
@@ -10,7 +11,7 @@ public enum HostRegistry {
     /// The providers, in discovery order.
     /// - Thread: [control]
     public static func providers() -> [any ComponentProvider] {
-        [BuiltinUnits(), JACKUnits(), LV2Provider(discoveryCacheFolder: LV2Provider.standardCacheFolder), NativeProvider()]
+        [BuiltinUnits(), SamplerUnits(), JACKUnits(), LV2Provider(discoveryCacheFolder: LV2Provider.standardCacheFolder), NativeProvider()]
     }
 
     /// - Thread: [control]

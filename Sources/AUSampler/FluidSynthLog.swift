@@ -1,0 +1,64 @@
+import AUCore
+import CFluidSynth
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where FluidSynth's messages go: never to standard output (it belongs to the command),
+/// which is where FluidSynth's default log function prints its information and debug
+/// messages. FluidSynth's log function is one for the whole process, installed once.
+///
+/// A thread that loads a bank (``capturing(_:)``) collects the messages of that load, so
+/// that a failed load is one error that quotes them; on the render thread a message is only
+/// counted (nothing is formatted, locked or written there); any other thread's errors and
+/// warnings go to standard error, and its information and debug messages are dropped.
+enum FluidSynthLog {
+    /// Messages per loading thread (`pthread_self`), while it loads.
+    private static let captures = Mutex<[UInt: [String]]>([:])
+    /// Messages FluidSynth logged on the render thread, which are dropped.
+    static let renderMessages = Atomic<Int>(0)
+
+    /// Installs the log function for every level, once per process.
+    private static let installed: Bool = {
+        for level in [FLUID_PANIC, FLUID_ERR, FLUID_WARN, FLUID_INFO, FLUID_DBG] {
+            _ = fluid_set_log_function(Int32(level.rawValue), { level, message, _ in
+                FluidSynthLog.receive(level: level, message: message)
+            }, nil)
+        }
+        return true
+    }()
+
+    /// Makes sure FluidSynth's messages come here; call before any other FluidSynth call.
+    static func install() {
+        _ = installed
+    }
+
+    /// Runs `body` (a load) with this thread's messages collected, and returns its result
+    /// and the messages it caused.
+    static func capturing<Result>(_ body: () -> Result) -> (result: Result, messages: [String]) {
+        install()
+        let thread = UInt(pthread_self())
+        captures.withLock { $0[thread] = [] }
+        let result = body()
+        return (result, captures.withLock { $0.removeValue(forKey: thread) ?? [] })
+    }
+
+    private static func receive(level: Int32, message: UnsafePointer<CChar>?) {
+        if RenderThread.isCurrent {
+            renderMessages.add(1, ordering: .relaxed)
+            return
+        }
+        let text = message.map { String(cString: $0) } ?? ""
+        let thread = UInt(pthread_self())
+        let captured = captures.withLock { captures -> Bool in
+            guard captures[thread] != nil else { return false }
+            captures[thread]?.append(text)
+            return true
+        }
+        if !captured, level <= Int32(FLUID_WARN.rawValue) {
+            FileHandle.standardError.write(Data("fluidsynth: \(text)\n".utf8))
+        }
+    }
+}
