@@ -230,6 +230,24 @@ open class AudioUnit: @unchecked Sendable {
     /// - Thread: [control]
     open func restoreCustomState(_ data: Data) throws(AudioUnitError) {}
 
+    /// The unit's property parameters: files it reads and other values it takes by name
+    /// (``PropertyParameterInfo``); none by default.
+    /// - Thread: [control]
+    open var propertyParameters: [PropertyParameterInfo] { [] }
+
+    /// Sets the property parameter `identifier` to `value` (a path as given: the caller
+    /// resolves it against the preset's folder); the error names the unit, the property and
+    /// what was wrong (a file that cannot be read, a value of the wrong type).
+    /// - Thread: [control]
+    open func setPropertyParameter(_ identifier: String, to value: PropertyParameterValue) throws(AudioUnitError) {
+        throw AudioUnitError(.invalidParameter, "\(name) has no property '\(identifier)'")
+    }
+
+    /// The property parameter's value now (for a plugin, the last it reported), nil when
+    /// unset or unknown.
+    /// - Thread: [control]
+    open func propertyParameterValue(_ identifier: String) -> PropertyParameterValue? { nil }
+
     /// Called after a parameter was set from a control thread (LV2 backends mirror it to ports).
     /// - Thread: [control]
     open func parameterDidChange(_ index: Int, value: Float) {}
