@@ -43,6 +43,16 @@ public struct AudioBuffers: @unchecked Sendable, BitwiseCopyable {
         }
     }
 
+    /// Whether any sample's magnitude is above `threshold` (-120 dBFS is `1e-6`).
+    /// - Thread: [any]
+    public func containsSampleAbove(_ threshold: Float) -> Bool {
+        for channel in 0..<channelCount {
+            let samples = channelPointers[channel]
+            for frame in 0..<frameCount where abs(samples[frame]) > threshold { return true }
+        }
+        return false
+    }
+
     /// True when some sample is NaN or infinite: its exponent field is all ones, which is
     /// exactly when adding one to the exponent carries into the sign bit. An and-add-or over
     /// the bit patterns with no compare and no branch, so it vectorizes with baseline SSE2

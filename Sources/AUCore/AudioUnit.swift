@@ -248,6 +248,11 @@ open class AudioUnit: @unchecked Sendable {
     /// - Thread: [control]
     open func propertyParameterValue(_ identifier: String) -> PropertyParameterValue? { nil }
 
+    /// Whether the property parameters say everything ``saveCustomState()`` saves (a
+    /// sampler's bank and instrument): a saved preset then writes them, not a state blob.
+    /// - Thread: [control]
+    open var propertyParametersHoldCustomState: Bool { false }
+
     /// Called after a parameter was set from a control thread (LV2 backends mirror it to ports).
     /// - Thread: [control]
     open func parameterDidChange(_ index: Int, value: Float) {}

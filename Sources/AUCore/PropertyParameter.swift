@@ -21,14 +21,21 @@ public struct PropertyParameterInfo: Sendable, Hashable {
     public var valueType: ValueType
     /// Whether the host may set it (`patch:writable`); a readable one only reports.
     public var isWritable: Bool
+    /// Words a path property takes for well-known files, each with its absolute path (a
+    /// sampler's `gm`: the system's General MIDI bank); presets resolve them, not relative
+    /// to their folder.
+    public var namedPaths: [String: String]
 
     /// - Thread: [any]
-    public init(identifier: String, name: String, uri: String? = nil, valueType: ValueType, isWritable: Bool = true) {
+    public init(
+        identifier: String, name: String, uri: String? = nil, valueType: ValueType, isWritable: Bool = true, namedPaths: [String: String] = [:]
+    ) {
         self.identifier = identifier
         self.name = name
         self.uri = uri
         self.valueType = valueType
         self.isWritable = isWritable
+        self.namedPaths = namedPaths
     }
 }
 

@@ -7,3 +7,4 @@
 @_exported import AUMIDI
 @_exported import AUNative
 @_exported import AUPresets
+@_exported import AUSampler

@@ -27,6 +27,9 @@ public final class SamplerUnit: AudioUnit, @unchecked Sendable {
     private let current = Mutex<SamplerSynth?>(nil)
     /// ``current`` as the render thread reads it.
     private let renderSynth = RenderSnapshot<Unmanaged<SamplerSynth>>()
+    /// The `bank` and `program` property parameters given so far (``setPropertyParameter(_:to:)``).
+    var pendingBank: Int?
+    var pendingProgram: Int?
 
     /// - Thread: [control]
     public init(description: ComponentDescription) {
@@ -180,6 +183,24 @@ public final class SamplerUnit: AudioUnit, @unchecked Sendable {
         if !rendered { output.clear() }
         return 0
     }
+
+    /// `soundbank`, `bank` and `program` (SamplerUnit+Properties.swift).
+    /// - Thread: [control]
+    override public var propertyParameters: [PropertyParameterInfo] { Self.propertyInfos }
+
+    /// Loads the bank or chooses the instrument (SamplerUnit+Properties.swift).
+    /// - Thread: [control]
+    override public func setPropertyParameter(_ identifier: String, to value: PropertyParameterValue) throws(AudioUnitError) {
+        try setProperty(identifier, to: value)
+    }
+
+    /// The bank's path, or the instrument's bank or program.
+    /// - Thread: [control]
+    override public func propertyParameterValue(_ identifier: String) -> PropertyParameterValue? { property(identifier) }
+
+    /// The bank and the instrument are all the custom state.
+    /// - Thread: [control]
+    override public var propertyParametersHoldCustomState: Bool { true }
 
     /// Unpublishes and frees the synthesizer.
     /// - Thread: [control]

@@ -51,6 +51,10 @@ public final class ChainSession: @unchecked Sendable {
             case .set(let id, let parameter, let text):
                 let unit = try chain.node(id).unit
                 let value: PresetParameterValue = Double(text).map { .number($0) } ?? .named(text)
+                if let property = try propertyChecked({ () throws(ParameterIssue) in try PropertyCheck.resolve(key: parameter, value: value, unit: unit, folder: here) }) {
+                    try property.apply(to: unit)
+                    return [ControlWords.quoted(property.value.description)]
+                }
                 let resolved = try presetChecked { () throws(PresetError) in
                     try ParameterOverride(node: id, parameter: parameter, value: value).resolve(against: unit)
                 }
@@ -73,6 +77,16 @@ public final class ChainSession: @unchecked Sendable {
                 }
                 try unit.setValue(preset, for: .presentPreset)
                 return [ControlWords.quoted(preset.name)]
+            case .load(let id, let file):
+                let unit = try chain.node(id).unit
+                guard let info = unit.propertyParameters.first(where: { $0.isWritable && $0.valueType == .path }) else {
+                    throw ControlCommandError("node '\(id)' reads no file; load takes a sampler's sound bank or a plugin's file")
+                }
+                let property = try propertyChecked { () throws(ParameterIssue) in
+                    try PropertyCheck.resolve(key: info.identifier, value: .named(file), unit: unit, folder: here)
+                }
+                try property?.apply(to: unit)
+                return ["\(info.identifier)=\(ControlWords.quoted(property?.value.description ?? file))"]
             case .meters:
                 return meters()
             case .status:
@@ -179,6 +193,17 @@ public final class ChainSession: @unchecked Sendable {
         return formatValue(value)
     }
 
+
+    /// Where a file named on the command channel is found from: the current directory.
+    private var here: URL { URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true) }
+
+    private func propertyChecked<T>(_ body: () throws(ParameterIssue) -> T) throws(ControlCommandError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw ControlCommandError(error.message)
+        }
+    }
 
     private func presetChecked<T>(_ body: () throws(PresetError) -> T) throws(ControlCommandError) -> T {
         do {

@@ -6,6 +6,7 @@
 /// set NODE PARAM VALUE      get NODE PARAM      bypass NODE on|off
 /// preset NODE NAME          meters              status
 /// save FILE [--force]       help                quit
+/// load NODE FILE            (a sampler's sound bank, a plugin's file)
 /// play                      stop                seek BAR[:BEAT[:TICK]]   (a song: auhost play)
 /// ```
 /// - Thread: [any] (a plain value).
@@ -14,6 +15,8 @@ public enum ControlCommand: Equatable, Sendable {
     case get(node: String, parameter: String)
     case bypass(node: String, isOn: Bool)
     case preset(node: String, name: String)
+    /// The node's file: a sampler's sound bank, an LV2 plugin's (first) file property.
+    case load(node: String, file: String)
     case meters
     case status
     case save(path: String, force: Bool)
@@ -28,7 +31,7 @@ public enum ControlCommand: Equatable, Sendable {
 
     /// The protocol summary `help` replies with (one line).
     public static let summary =
-        "commands: set NODE PARAM VALUE | get NODE PARAM | bypass NODE on|off | preset NODE NAME | meters | status | save FILE [--force] | play | stop | seek BAR[:BEAT[:TICK]] | help | quit"
+        "commands: set NODE PARAM VALUE | get NODE PARAM | bypass NODE on|off | preset NODE NAME | load NODE FILE | meters | status | save FILE [--force] | play | stop | seek BAR[:BEAT[:TICK]] | help | quit"
 
     /// Parses one line; the error text is the reply's message.
     /// - Thread: [any]
@@ -56,6 +59,9 @@ public enum ControlCommand: Equatable, Sendable {
         case "preset":
             guard arguments.count >= 2 else { throw ControlCommandError("usage: preset NODE NAME") }
             self = .preset(node: arguments[0], name: arguments.dropFirst().joined(separator: " "))
+        case "load":
+            try expect(2, "load NODE FILE")
+            self = .load(node: arguments[0], file: arguments[1])
         case "meters":
             try expect(0, "meters")
             self = .meters

@@ -16,10 +16,14 @@ final class MIDIFileSource: OfflineSource {
 
     /// Plays `sequence`, read from `file`, into `chain`.
     init(_ sequence: MusicSequence, file: String, chain: ChainGraph) throws(AudioUnitError) {
+        hasNotes = (sequence.tracks + [sequence.tempoTrack]).contains { track in track.events.contains { if case .note = $0.event { true } else { false } } }
         player = try chain.makePlayer(for: sequence, from: file)
         try player.start()
         totalFrames = max(1, Int((sequence.tempoMap.seconds(forBeats: sequence.length) * chain.sampleRate).rounded(.up)))
     }
+
+    /// Whether the song has a note to play.
+    let hasNotes: Bool
 
     /// Events a node could not take.
     var droppedEvents: Int { player.droppedEvents }

@@ -42,6 +42,8 @@ final class OfflineFileRenderer {
     private var faults: [String] = []
     /// Non-finite samples found in the input (replaced by silence), and the first one's frame.
     private var nonFiniteInput = (count: 0, firstFrame: 0)
+    /// Whether the audio input rose above -120 dBFS somewhere (checked until it did).
+    private var inputAudible = false
     /// What reached the graph's MIDI output (with `--midi-out`), at frames since the
     /// first cycle, and where it goes.
     private var midiOutput: [(frame: Int64, event: MIDIEvent)] = []
@@ -146,6 +148,8 @@ final class OfflineFileRenderer {
             report.instrumentGotNoMIDI = !(input is MIDIFileSource) && !chain.takesAudioInput && !chain.instruments.isEmpty
             report.droppedMIDIEvents = ((input as? MIDIFileSource)?.droppedEvents ?? 0) + chain.nodes.reduce(0) { $0 + $1.unit.droppedMIDIInputEvents }
             report.faults = faults
+            report.silentOutputCause = SilentRenderCheck.cause(
+                output: levels, inputAudible: inputAudible, songHasNotes: (input as? MIDIFileSource)?.hasNotes ?? false, chain: chain)
             report.midiOutputSummary = midiSummary
             if nonFiniteInput.count > 0 {
                 report.faults.insert(
@@ -182,6 +186,7 @@ final class OfflineFileRenderer {
             }
             try input.read(into: inputView)
             if inputView.containsNonFinite() { silenceNonFinite(inputView, startingAt: rendered) }
+            if !inputAudible { inputAudible = inputView.containsSampleAbove(SilentRenderCheck.threshold) }
             // A song being exported: the transport rolls at 120 BPM 4/4 from frame 0
             // (auhost_plugin.h's `auhost_transport`, LV2 `time:Position`).
             chain.transport.state = TransportState.counted(sampleTime: Double(rendered), sampleRate: chain.sampleRate)

@@ -29,6 +29,9 @@ public struct RenderReport: Sendable {
     /// Faults of the chain (a node muted for NaN or infinity, a failed render) and NaN or
     /// infinity in the input, each one line naming the node or file and the frame.
     public var faults: [String] = []
+    /// Why a silent output (below -120 dBFS) from a non-silent input or a song with notes
+    /// likely is silent, nil when the output is not or the input was silent too.
+    public var silentOutputCause: String?
     /// `in.wav -> out.mid: 24 MIDI events` when `--midi-out` wrote a file.
     public var midiOutputSummary: String?
 
@@ -55,6 +58,9 @@ public struct RenderReport: Sendable {
         }
         if droppedMIDIEvents > 0 {
             lines.append("\(job.input): \(droppedMIDIEvents) MIDI event\(droppedMIDIEvents == 1 ? " was" : "s were") dropped: more than \(AudioUnit.eventCapacity) happened within one render cycle of an instrument; expected fewer at once (or a smaller --block)")
+        }
+        if let silentOutputCause {
+            lines.append("\(job.output): silent (peak below \(Int(SilentRenderCheck.thresholdDBFS)) dBFS) though \(job.input) was not: \(silentOutputCause)")
         }
         if tailEndedAtCap {
             lines.append("\(job.output): the tail was still above \(Int(TailLength.quietThresholdDBFS)) dBFS when it was cut at \(Self.seconds(tailSeconds)) s; pass --tail SECONDS for a longer one")

@@ -6,7 +6,11 @@ import Foundation
 enum PlayCommand: Command {
     static let name = "play"
     static let summary = "play a MIDI file live on JACK through a chain (or to midi_out)"
-    static let defaultUnit = "aumu:synt:AUHs"
+    /// Without --preset: the sampler as a General MIDI module on the system's GM bank, else
+    /// (no bank installed) the package's Synth on every track.
+    static var defaultChain: (unit: String, sets: [String]) {
+        SamplerUnit.defaultGeneralMIDIBank != nil ? ("aumu:samp:AUHs", ["soundbank=gm"]) : ("aumu:synt:AUHs", [])
+    }
     static let help = """
         usage: auhost play SONG.mid [--preset (PRESET.json | UNIT)] [--loop] [--from BAR[:BEAT[:TICK]]]
                            [--transport internal|follow|drive|midi-clock] [--midi-clock-out] [--name N]
@@ -16,7 +20,8 @@ enum PlayCommand: Command {
         Plays SONG.mid through the chain, each event at its exact frame, until the song ends
         (a second after its last note), SIGINT, SIGTERM or 'quit'. The preset's "tracks" send
         tracks to nodes (or "output", the client's midi_out); the others go to the chain's MIDI
-        input. Without --preset, the package's Synth (\\(defaultUnit)) plays every track.
+        input. Without --preset, the sampler (aumu:samp:AUHs) plays it as a General MIDI module
+        on the system's GM bank (fluid-soundfont-gm; the package's Synth when there is none).
 
         While it plays, standard input and the control port take the commands of auhost run,
         and: play, stop, seek BAR[:BEAT[:TICK]]; 'status' tells song=, position=, beats=, bpm=.
@@ -46,13 +51,14 @@ enum PlayCommand: Command {
         options.connections.toSystem = arguments.flag("--connect")
         options.connections.playbackTo = try arguments.option("--playback-to")
         options.controlPort = try arguments.option("--control", expected: "a port number 0...65535") { UInt16($0) }
-        let preset = try arguments.option("--preset") ?? defaultUnit
+        let given = try arguments.option("--preset")
+        let preset = given ?? defaultChain.unit
         let loops = arguments.flag("--loop")
         let from = try arguments.option("--from")
         let sync = try arguments.option("--transport", expected: "internal, follow, drive or midi-clock") { LiveSong.Sync(rawValue: $0) } ?? .internal
         options.connections.midiFrom = try arguments.options("--midi-connect")
         let sendsClock = arguments.flag("--midi-clock-out")
-        let sets = try arguments.options("--set")
+        let sets = try arguments.options("--set") + (given == nil ? defaultChain.sets : [])
         let file = try arguments.finish(positionals: 1...1, names: "a SONG.mid")[0]
         let sequence: MusicSequence
         do throws(MIDIFileError) {

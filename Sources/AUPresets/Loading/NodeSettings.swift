@@ -2,7 +2,7 @@ import AUCore
 import Foundation
 
 /// The checked settings of a node, in the order they are applied: bus counts, the saved
-/// state, the factory preset, the parameters, bypass.
+/// state, the factory preset, the property parameters, the parameters, bypass.
 /// - Thread: [control]
 public struct NodeSettings: Sendable {
     /// Bus counts changed so the connections fit (a mixer's inputs, a splitter's outputs).
@@ -10,6 +10,8 @@ public struct NodeSettings: Sendable {
     public var factoryPreset: UnitPreset?
     /// `ClassInfo` to restore.
     public var state: Data?
+    /// Property parameters (files, named values), then the overrides', checked against the unit.
+    public var properties: [ResolvedProperty] = []
     /// The file's parameters, then the overrides, each checked against the unit.
     public var parameters: [ResolvedParameter] = []
     public var isBypassed = false
@@ -25,6 +27,7 @@ public struct NodeSettings: Sendable {
         }
         if let state { try unit.setValue(state, for: .classInfo) }
         if let factoryPreset { try unit.setValue(factoryPreset, for: .presentPreset) }
+        for property in properties { try property.apply(to: unit) }
         for parameter in parameters { try parameter.apply(to: unit) }
         if isBypassed { try unit.setValue(true, for: .bypassEffect) }
     }

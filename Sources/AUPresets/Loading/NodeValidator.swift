@@ -8,6 +8,8 @@ import Foundation
 /// - Thread: [control]
 struct NodeValidator {
     let registry: ComponentRegistry
+    /// The folder the preset's relative file paths start from (its own).
+    let folder: URL
 
     /// A node as far as it got: its component and instance when they could be made.
     struct Result {
@@ -88,8 +90,16 @@ struct NodeValidator {
             }
         }
         for parameter in node.parameters {
-            let parameterPath = path.key("parameters").key(parameter.key)
+            let parameterPath = PresetNode.propertyKeys.contains(parameter.key) ? path.key(parameter.key) : path.key("parameters").key(parameter.key)
             do {
+                if let property = try PropertyCheck.resolve(key: parameter.key, value: parameter.value, unit: unit, folder: folder) {
+                    try property.apply(to: unit)
+                    result.settings.properties.append(property)
+                    continue
+                }
+                if PresetNode.propertyKeys.contains(parameter.key) {
+                    throw ParameterIssue(kind: .unknownParameter, message: "'\(unit.name)' takes no \(parameter.key == "soundbank" ? "sound bank" : parameter.key); expected a sampler (aumu:samp:AUHs) for soundbank, bank and program")
+                }
                 let resolved = try ParameterCheck.resolve(key: parameter.key, value: parameter.value, unit: unit)
                 try resolved.apply(to: unit)
                 result.settings.parameters.append(resolved)

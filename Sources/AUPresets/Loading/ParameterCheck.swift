@@ -1,11 +1,11 @@
 import AUCore
 
-/// What is wrong with one parameter value: the kind and a message that says what was
-/// expected against what was found.
+/// What is wrong with one parameter or property value: the kind and a message that says
+/// what was expected against what was found.
 /// - Thread: [any] (a plain value).
-struct ParameterIssue: Error, Sendable {
-    var kind: PresetProblem.Kind
-    var message: String
+public struct ParameterIssue: Error, Sendable {
+    public var kind: PresetProblem.Kind
+    public var message: String
 }
 
 /// Checks a parameter key and value against a unit's ``ParameterInfo`` — the one place

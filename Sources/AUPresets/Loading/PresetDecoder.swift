@@ -197,6 +197,18 @@ struct PresetDecoder {
                 problems.add(.wrongType, parametersPath, "expected an object of parameter values keyed by symbol or identifier, found \(parameters.foundDescription)")
             }
         }
+        for key in PresetNode.propertyKeys {
+            guard let member = members[key] else { continue }
+            guard node.value(of: key) == nil else {
+                problems.add(.duplicateKey, path.key(key), "\(key) is given here and in parameters; expected it once")
+                continue
+            }
+            switch member.value {
+            case .number(let number): node.parameters.append(PresetParameter(key: key, value: .number(number)))
+            case .string(let text): node.parameters.append(PresetParameter(key: key, value: .named(text)))
+            default: problems.add(.wrongType, path.key(key), "expected \(key == "soundbank" ? "a sound bank file (or gm)" : "a whole number"), found \(member.foundDescription)")
+            }
+        }
         node.preset = members["preset"].flatMap { string($0, path.key("preset"), what: "a factory preset name") }
         if let bypass = members["bypass"] {
             if case .bool(let flag) = bypass.value {

@@ -85,7 +85,8 @@ public struct PresetLoader: Sendable {
         if let rate = preset.sampleRate, !ChainPreset.sampleRates.contains(rate) {
             problems.add(.invalidValue, JSONPath.root.key("sampleRate"), "expected a sample rate in \(ChainPreset.sampleRateRange) Hz, found \(formatNumber(rate))")
         }
-        var results = NodeValidator(registry: registry).validate(decoded, problems: &problems)
+        let folder = URL(fileURLWithPath: problems.file).deletingLastPathComponent()
+        var results = NodeValidator(registry: registry, folder: folder).validate(decoded, problems: &problems)
         var routing = RoutingValidator(
             nodes: zip(preset.nodes, results).map { RoutingValidator.Node(id: $0.id, unit: $1.unit) },
             hasAllNodeIDs: decoded.hasAllNodeIDs, graphInputBuses: graphInputBuses, graphOutputBuses: graphOutputBuses)
@@ -105,6 +106,15 @@ public struct PresetLoader: Sendable {
             }
             guard let unit = results[index].unit else { continue }
             do {
+                // A file given on the command line is relative to the current directory.
+                let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+                if let property = try PropertyCheck.resolve(key: override.parameter, value: override.value, unit: unit, folder: here) {
+                    try property.apply(to: unit)
+                    results[index].settings.properties.removeAll { $0.identifier == property.identifier }
+                    results[index].settings.properties.append(property)
+                    preset.nodes[index].setValue(override.value, of: override.parameter)
+                    continue
+                }
                 let resolved = try override.resolve(against: unit)
                 try resolved.apply(to: unit)
                 results[index].settings.parameters.removeAll { $0.info.address == resolved.info.address }
@@ -112,6 +122,8 @@ public struct PresetLoader: Sendable {
                 preset.nodes[index].setValue(override.value, of: override.parameter)
             } catch let error as PresetError {
                 overrideProblems += error.problems
+            } catch let issue as ParameterIssue {
+                overrideProblems.append(ParameterOverride.problem(issue.kind, override.target, issue.message))
             } catch {
                 overrideProblems.append(ParameterOverride.problem(.valueOutOfRange, override.target, "'\(unit.name)' refused \(override.value): \(error)"))
             }

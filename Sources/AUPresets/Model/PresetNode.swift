@@ -8,14 +8,19 @@ import Foundation
 /// - Thread: [any] (a plain value).
 public struct PresetNode: Hashable, Sendable {
     /// The keys of a node object, in the order a save writes them.
-    public static let keys = ["id", "unit", "parameters", "preset", "bypass", "state"]
+    public static let keys = ["id", "unit", "parameters", "soundbank", "bank", "program", "preset", "bypass", "state"]
+    /// Property parameters a node may also give as its own keys, as a sampler's node does
+    /// (`"soundbank": "gm"`, `"bank": 0`, `"program": 1`); read into and written from
+    /// ``parameters``.
+    public static let propertyKeys = ["soundbank", "bank", "program"]
 
     /// Names the node in `chain`, `connections` and `--set`: ASCII letters, digits, `_` and `-`;
     /// not `input` or `output`.
     public var id: String
     /// `type:subtype:manufacturer`, `lv2:URI` (or a bare URI), or the unit's exact name.
     public var unit: String
-    /// Parameter values keyed by LV2 symbol or native identifier, in file order.
+    /// Parameter values keyed by LV2 symbol or native identifier, in file order; property
+    /// parameters (a file, a named value) too.
     public var parameters: [PresetParameter]
     /// The name of one of the unit's factory presets.
     public var preset: String?

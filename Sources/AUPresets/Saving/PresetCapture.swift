@@ -13,8 +13,11 @@ import Foundation
 ///   saved as the shortest decimal that reads back to the same Float.
 /// - `bypass`: `true` when bypassed, left out otherwise.
 /// - `state`: the unit's `ClassInfo` when the unit keeps state beyond its parameters
-///   (``AudioUnit/saveCustomState()`` returns data), else left out; ``StateSelection``
-///   changes that.
+///   (``AudioUnit/saveCustomState()`` returns data) that its property parameters do not
+///   say (a sampler's bank and instrument are written as `soundbank`, `bank`, `program`),
+///   else left out; ``StateSelection`` changes that.
+/// - property parameters: each writable one with a value, in `parameters` (or as the
+///   node's own key: `soundbank`, `bank`, `program`).
 /// - Thread: [control]
 public struct PresetCapture: Sendable {
     /// Which parameter values a captured node records.
@@ -91,7 +94,7 @@ public struct PresetCapture: Sendable {
             let present = try unit.value(of: .presentPreset)
             if present.number >= 0 { node.preset = present.name }
             if try unit.value(of: .bypassEffect) { node.bypass = true }
-            let keepsCustomState = try unit.saveCustomState() != nil
+            let keepsCustomState = try unit.saveCustomState() != nil && !unit.propertyParametersHoldCustomState
             if state == .always || (state == .whenCustom && keepsCustomState) { node.state = try unit.value(of: .classInfo) }
         } catch {
             throw fail("cannot read the state of '\(unit.name)': \(error.message)")
@@ -105,6 +108,11 @@ public struct PresetCapture: Sendable {
                 node.parameters.append(PresetParameter(key: info.identifier, value: .named(name)))
             } else {
                 node.parameters.append(PresetParameter(key: info.identifier, value: .number(decimalDouble(value))))
+            }
+        }
+        for info in unit.propertyParameters where info.isWritable {
+            if let value = unit.propertyParameterValue(info.identifier) {
+                node.parameters.append(PresetParameter(key: info.identifier, value: PropertyCheck.presetValue(value)))
             }
         }
         return node
@@ -144,6 +152,18 @@ extension LoadedPreset {
             }
         }
         if !problems.isEmpty { throw PresetError(problems) }
+        // A file the unit reads as the file named it (a path relative to the preset's folder,
+        // gm), when it is still that file.
+        let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
+        for (index, node) in self.nodes.enumerated() {
+            for (parameterIndex, parameter) in nodes[index].parameters.enumerated() {
+                guard let original = preset.nodes[index].value(of: parameter.key), original != parameter.value,
+                      let resolved = try? PropertyCheck.resolve(key: parameter.key, value: original, unit: node.unit, folder: folder),
+                      PropertyCheck.presetValue(resolved.value) == parameter.value
+                else { continue }
+                nodes[index].parameters[parameterIndex].value = original
+            }
+        }
         var result = preset
         result.nodes = nodes
         return result

@@ -52,13 +52,16 @@ public enum PresetWriter {
 
     private static func encode(_ node: PresetNode) -> JSONNode.Value {
         var members: [(String, JSONNode.Value)] = [("id", .string(node.id)), ("unit", .string(node.unit))]
-        if !node.parameters.isEmpty {
-            members.append(("parameters", JSONWriter.object(node.parameters.map { parameter in
-                switch parameter.value {
-                case .number(let number): (parameter.key, .number(number))
-                case .named(let name): (parameter.key, .string(name))
-                }
-            })))
+        func value(_ parameter: PresetParameter) -> (String, JSONNode.Value) {
+            switch parameter.value {
+            case .number(let number): (parameter.key, .number(number))
+            case .named(let name): (parameter.key, .string(name))
+            }
+        }
+        let own = node.parameters.filter { !PresetNode.propertyKeys.contains($0.key) }
+        if !own.isEmpty { members.append(("parameters", JSONWriter.object(own.map(value)))) }
+        for key in PresetNode.propertyKeys {
+            if let parameter = node.parameters.first(where: { $0.key == key }) { members.append(value(parameter)) }
         }
         if let preset = node.preset { members.append(("preset", .string(preset))) }
         if let bypass = node.bypass { members.append(("bypass", .bool(bypass))) }
