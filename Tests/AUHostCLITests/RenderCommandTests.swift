@@ -151,7 +151,8 @@ private let lookaheadNode = #"{"id": "limiter", "unit": "http://plugin.org.uk/sw
         #expect(abs(frequency(Array(resampled.samples[0][4800..<43_200]), sampleRate: 48_000) - 1000) < 0.5)
     }
 
-    /// A mono file through a stereo chain comes back mono, the chain's gain applied.
+    /// A mono file through a stereo chain comes back stereo (what the chain made of it in
+    /// both channels), the chain's gain applied; `--channels 1` gives it back mono.
     @Test func monoThroughAStereoChain() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -160,13 +161,17 @@ private let lookaheadNode = #"{"id": "limiter", "unit": "http://plugin.org.uk/sw
         let chain = try folder.preset("gain.json", preset(gainNode, chain: ["gain"]))
         let result = render([chain, input, "-o", folder.file("out.wav"), "--tail", "0", "--bit-depth", "32f"])
         #expect(result.status == 0, "\(result.errors)")
-        #expect(result.output.contains("1 ch") && result.output.contains("chain 48000 Hz, 2 ch"), "\(result.output)")
+        #expect(result.output.contains("48000 Hz, 2 ch") && result.output.contains("chain 48000 Hz, 2 ch"), "\(result.output)")
         let original = try readAudio(input).samples[0]
         let output = try readAudio(folder.file("out.wav")).samples
-        #expect(output.count == 1)
-        #expect(output[0].count == 9600)
-        let error = zip(original, output[0]).map { abs($0 * 0.5 - $1) }.max() ?? 1
-        #expect(error < 1e-5, "largest error \(error)")
+        #expect(output.count == 2)
+        for channel in output {
+            #expect(channel.count == 9600)
+            let error = zip(original, channel).map { abs($0 * 0.5 - $1) }.max() ?? 1
+            #expect(error < 1e-5, "largest error \(error)")
+        }
+        let mono = render([chain, input, "-o", folder.file("mono-out.wav"), "--tail", "0", "--bit-depth", "32f", "--channels", "1"])
+        #expect(mono.status == 0 && mono.output.contains("48000 Hz, 1 ch"), "\(mono.output)\(mono.errors)")
     }
 
     /// One corrupt input in a batch: the others are rendered, the exit status is 1, the

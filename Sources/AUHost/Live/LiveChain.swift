@@ -4,7 +4,8 @@ import AUJACK
 import AUPresets
 import Foundation
 
-/// A chain preset playing live on JACK: the chain built at the server's sample rate, played
+/// A chain preset playing live on JACK: the chain built at the server's sample rate (a
+/// preset's `sampleRate` is only the rate it was designed at), played
 /// by a JACK I/O unit (`auou:jack:AUHs`) whose ports are registered, connected and report
 /// the chain's latency. ``poll()`` tells when the server went away or changed its sample
 /// rate (the chain must then be built again).
@@ -82,8 +83,8 @@ public final class LiveChain: @unchecked Sendable {
     }
 
     /// Builds the chain with `units` at the server's rate on an open `io` (which it owns
-    /// from now on), starts it and makes `connections`. A preset that names another rate is
-    /// refused. Failures name the preset file. `watchdog` watches the chain from its first
+    /// from now on), starts it and makes `connections`. A preset's `sampleRate` is the rate it
+    /// was designed at: the chain runs at the server's whatever it says. Failures name the preset file. `watchdog` watches the chain from its first
     /// render on (the latency-priming cycle); `cancellation` (a quit request) shortens its wait.
     /// - Thread: [control]
     public init(
@@ -91,11 +92,8 @@ public final class LiveChain: @unchecked Sendable {
         watchdog: RenderWatchdog? = RenderWatchdog.standard(), cancellation: RenderCancellation? = nil, song: LiveSong.Request? = nil
     ) throws(JACKError) {
         guard let client = io.client else { throw JACKError("the JACK I/O unit is not open") }
+        // A preset's sampleRate is the rate it was designed at: live, the chain runs at the server's.
         let rate = client.sampleRate
-        if let wanted = loaded.preset.sampleRate, wanted != rate {
-            io.dispose()
-            throw JACKError("\(loaded.file): the chain asks for \(formatValue(Float(wanted))) Hz but the JACK server runs at \(formatValue(Float(rate))) Hz")
-        }
         let chain: ChainGraph
         do {
             chain = try ChainGraph(

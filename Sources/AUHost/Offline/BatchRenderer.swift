@@ -111,7 +111,7 @@ public final class BatchRenderer: @unchecked Sendable {
                 notice("\(job.input): a MIDI song of \(RenderReport.clock(duration)), rendered with its tail into \(job.output)")
             }
             let info = song == nil ? try AudioFileReader(path: job.input, maxFramesPerRead: 1).info : nil
-            let rate = loaded.preset.sampleRate ?? info?.sampleRate ?? 48_000
+            let rate = (settings.runsAtFileRate ? info?.sampleRate : nil) ?? loaded.preset.sampleRate ?? info?.sampleRate ?? 48_000
             guard ChainPreset.sampleRates.contains(rate) else {
                 throw AudioUnitError(
                     .formatNotSupported,
@@ -135,7 +135,7 @@ public final class BatchRenderer: @unchecked Sendable {
             }
             let renderer = try OfflineFileRenderer(
                 job: job, chain: chain, settings: settings, input: input,
-                fileSampleRate: settings.outputSampleRate ?? info?.sampleRate ?? rate, fileChannels: info?.channels ?? chain.outputChannels,
+                fileSampleRate: settings.outputSampleRate ?? info?.sampleRate ?? rate, fileChannels: settings.outputChannels ?? max(info?.channels ?? 0, chain.outputChannels),
                 otherInputs: [loaded.file])
             return .success(try renderer.run(cancellation: cancellation, progress: progress))
         } catch {

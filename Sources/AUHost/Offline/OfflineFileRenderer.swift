@@ -85,7 +85,7 @@ final class OfflineFileRenderer {
                 path: job.output, encoding: job.encoding,
                 fileSampleRate: fileSampleRate, fileChannels: fileChannels,
                 chainSampleRate: chain.sampleRate, chainChannels: chain.outputChannels, blockSize: blockSize,
-                overwrite: settings.overwrite, inputs: [job.input] + otherInputs)
+                overwrite: settings.overwrite, inputs: [job.input] + otherInputs, quality: settings.converterQuality)
         } catch {
             // The input's reader thread would otherwise wait for this renderer forever.
             input.stop()
@@ -106,7 +106,7 @@ final class OfflineFileRenderer {
         return InputPipeline(
             input: try AudioFileInput(
                 path: job.input, sampleRate: chain.sampleRate, channels: chain.inputChannels,
-                blockSize: threaded ? max(settings.blockSize, OutputPipeline.slotFrames) : settings.blockSize),
+                blockSize: threaded ? max(settings.blockSize, OutputPipeline.slotFrames) : settings.blockSize, quality: settings.converterQuality),
             threaded: threaded)
     }
 

@@ -22,6 +22,17 @@ public struct RenderSettings: Sendable {
     /// Where what reaches the graph's MIDI output is written as a Standard MIDI File
     /// (`--midi-out`, one input only); nil: nowhere.
     public var midiOutputFile: String?
+    /// Whether the chain runs at each audio file's own rate (`--rate native`), not converted
+    /// to the preset's `sampleRate` (the rate the chain was designed at).
+    public var runsAtFileRate = false
+    /// libsamplerate's converter for the input and the output (`--src-quality`).
+    public var converterQuality = SampleRateQuality.best
+    /// The output files' channel count (`--channels`); nil: the more of the input's and
+    /// the chain's output's (a mono file through a chain that ends stereo comes back stereo).
+    public var outputChannels: Int?
+
+    /// The accepted `--channels` values.
+    public static let channelCounts = 1...32
 
     /// The accepted `--block` values.
     public static let blockSizes = 1...16384

@@ -9,6 +9,7 @@ enum RenderCommand: Command {
     static let help = """
         usage: auhost render (PRESET.json | UNIT) INPUT... (-o OUTPUT | --output-dir DIR)
                              [--format wav|flac|aiff|caf|ogg] [--bit-depth 16|24|32f] [--sample-rate R]
+                             [--rate native] [--src-quality best|medium|fast] [--channels N]
                              [--tail SECONDS|auto] [--max-length SECONDS] [--block N] [--jobs N]
                              [--midi-out FILE.mid] [--set NODE.PARAM=VALUE]... [--force | --skip-existing]
 
@@ -17,9 +18,12 @@ enum RenderCommand: Command {
 
         Renders each INPUT (anything libsndfile reads) through the chain and writes the result
         atomically: a temporary file renamed into place, never over an existing file without
-        --force, nothing left behind on failure. The chain runs at the preset's sampleRate,
-        else the input's; the input is converted to the chain's rate and channel count and the
-        output back to the input's (or to --sample-rate). The chain's latency is compensated:
+        --force, nothing left behind on failure. The chain runs at the preset's sampleRate
+        (the rate it was designed at), else the input's (--rate native: always the input's);
+        the input is converted to the chain's rate and channel count, and the output back to
+        the input's rate (or --sample-rate) with the input's or the chain's channel count,
+        whichever is more (or --channels): a mono file through a chain that ends stereo comes
+        back stereo. The chain's latency is compensated:
         the output is time-aligned with the input. An output that could not fit (AIFF past
         4 GiB, more than its file system has free, counting the longest tail) is refused
         before rendering; WAV past 4 GiB is RF64. Each file's peak, RMS and true peak are
@@ -31,6 +35,11 @@ enum RenderCommand: Command {
           --format F           wav, flac, aiff, caf or ogg (default: -o's extension, else the input's, else wav)
           --bit-depth D        16, 24 or 32f (default 24; flac takes no 32f, ogg no bit depth)
           --sample-rate R      the output files' rate in Hz (default: each input's)
+          --rate native        run the chain at each audio file's own rate, unconverted
+          --src-quality Q      libsamplerate's converter: best (default; sinc, 97% bandwidth),
+                               medium (90%, several times faster) or fast (80%)
+          --channels N         the output files' channel count, 1...32 (mono is copied to
+                               every channel; more are averaged down)
           --tail T             seconds of effect tail after the input's end, or auto (the default):
                                at least the units' reported tail time, then until the output stays
                                below -90 dBFS for 0.5 s, at most 30 s (or the reported tail if longer)
@@ -80,6 +89,13 @@ enum RenderCommand: Command {
             Int(text).flatMap { RenderSettings.jobCounts.contains($0) ? $0 : nil }
         } ?? settings.jobs
         settings.midiOutputFile = try arguments.option("--midi-out")
+        settings.runsAtFileRate = try arguments.option("--rate", expected: "native (the chain at each file's rate)") { $0 == "native" ? true : nil } ?? false
+        settings.converterQuality = try arguments.option("--src-quality", expected: "best, medium or fast") { text in
+            ["best": SampleRateQuality.best, "medium": .medium, "fast": .fastest][text.lowercased()]
+        } ?? .best
+        settings.outputChannels = try arguments.option("--channels", expected: "a channel count in \(RenderSettings.channelCounts)") { text in
+            Int(text).flatMap { RenderSettings.channelCounts.contains($0) ? $0 : nil }
+        }
         settings.overwrite = arguments.flag("--force")
         let skipsExisting = arguments.flag("--skip-existing")
         let sets = try arguments.options("--set")

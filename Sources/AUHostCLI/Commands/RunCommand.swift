@@ -16,7 +16,8 @@ enum RunCommand: Command {
 
         Loads the chain and runs it as a JACK client until SIGINT or SIGTERM (or 'quit'),
         then fades out and unregisters its ports. The chain runs at the server's sample
-        rate; a preset that names another rate is refused.
+        rate (a preset's sampleRate is the rate it was designed at: a note says so when the
+        server runs at another).
 
         While running, each line on standard input is a command with a one-line reply
         (ok ... or error: ...):

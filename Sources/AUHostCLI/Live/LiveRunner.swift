@@ -122,6 +122,9 @@ final class LiveRunner: @unchecked Sendable {
             startReadingStandardInput()
         }
         let client = live.client
+        if let designed = loaded.preset.sampleRate, designed != client.sampleRate {
+            context.errors.line("auhost: '\(loaded.preset.name)' was designed at \(Int(designed)) Hz; it runs at the server's \(Int(client.sampleRate)) Hz")
+        }
         context.errors.line(
             "auhost: running '\(loaded.preset.name)' as JACK client '\(client.name)' at \(Int(client.sampleRate)) Hz, \(client.bufferSize) frames, latency \(live.chain.latencyFrames) frames; type 'help' for commands")
 
