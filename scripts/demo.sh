@@ -65,3 +65,8 @@ echo "== A two-track song: auhost midi info Presets/two-part-song.mid, then thro
 echo "A MusicPlayer played it: track 1 (the melody) on the lead synth, track 2 (the bass) on the bass synth,"
 echo "as the preset's \"tracks\" say, across its tempo change and 3/4 bar: $demo/two-part-song.wav."
 echo "Live on JACK: auhost play Presets/two-part-song.mid --preset Presets/two-part-band.json --connect"
+echo
+
+echo "== The same song on the General MIDI sampler: auhost render Presets/gm-sampler.json Presets/two-part-song.mid"
+"$auhost" render Presets/gm-sampler.json Presets/two-part-song.mid -o "$demo/two-part-song-gm.wav" --force
+echo "The song's own programs (1, Acoustic Grand Piano; 34, Electric Bass) from the GM SoundFont: $demo/two-part-song-gm.wav."

@@ -189,7 +189,7 @@ enum ShippedPresets {
 
 @Suite struct ShippedPresetTests {
     @Test func theShippedChainsArePresent() {
-        for name in ["vocal", "guitar-amp", "mastering", "podcast-cleanup", "stereo-widener", "synth-patch", "reference", "test-signal", "arpeggiated-synth", "two-part-band"] {
+        for name in ["vocal", "guitar-amp", "mastering", "podcast-cleanup", "stereo-widener", "synth-patch", "reference", "test-signal", "arpeggiated-synth", "two-part-band", "gm-sampler"] {
             #expect(ShippedPresets.files.contains("\(name).json"), "Presets/\(name).json is missing")
         }
     }
@@ -215,7 +215,7 @@ enum ShippedPresets {
                 midi.append((Int(1.5 * S.sampleRate), .noteOff(note)))
             }
             makeInput = { channels in Array(repeating: Array(repeating: 0, count: frames), count: channels) }
-        case "two-part-band.json":
+        case "two-part-band.json", "gm-sampler.json":
             // A chord held 1.5 s through the graph's MIDI input: both instruments play it.
             for note: UInt8 in [45, 57, 64] {
                 midi.append((0, .noteOn(note, velocity: 100)))
@@ -260,7 +260,7 @@ enum ShippedPresets {
         let peak = S.peak(output)
         #expect(peak <= S.clipBound, "\(file): peak \(S.decibels(Double(peak))) dBFS is beyond 0 dBFS")
         // The instrument and the generator chains start the chain themselves.
-        let generated = ["synth-patch.json", "test-signal.json", "arpeggiated-synth.json", "two-part-band.json"]
+        let generated = ["synth-patch.json", "test-signal.json", "arpeggiated-synth.json", "two-part-band.json", "gm-sampler.json"]
         #expect(rendered.chainHasInput == !generated.contains(file))
 
         switch file {
