@@ -5,7 +5,8 @@ import CSamplerate
 ///
 /// In a graph it converts channel layouts: up-mix (mono to every output channel; other
 /// extra channels silent) and down-mix (to mono: the mean of every input channel; to fewer
-/// channels: output channel `c` is the mean of input channels `c`, `c + M`, `c + 2M`…).
+/// channels: output channel `c` is the mean of input channels `c`, `c + M`, `c + 2M`…; or,
+/// with ``downmixesAtEqualPower``, their sum times 1/√n).
 /// Every node of a graph renders the same frames per cycle, so there both buses must have
 /// the same sample rate.
 ///
@@ -48,6 +49,11 @@ public final class FormatConverterUnit: AudioUnit, @unchecked Sendable {
     private var interleavedOut: UnsafeMutablePointer<Float>?
     private var rawOutput: UnsafeMutablePointer<UnsafeMutableRawPointer>?
     private var rawInput: UnsafeMutablePointer<UnsafeRawPointer>?
+    /// Whether a down-mix sums at equal power (each folded channel times 1/√n: stereo to
+    /// mono is the sum at -3 dB) rather than taking the mean (-6 dB); set before initialize.
+    /// The converters a chain inserts by itself do.
+    /// - Thread: [control & uninitialized]
+    public var downmixesAtEqualPower = false
 
     init(description: ComponentDescription) {
         super.init(
@@ -124,7 +130,7 @@ public final class FormatConverterUnit: AudioUnit, @unchecked Sendable {
 
     /// Remixes `frames` frames of `input` channels into `output` channels.
     /// - Thread: [render]
-    static func remix(_ input: AudioBuffers, into output: AudioBuffers, frames: Int) {
+    static func remix(_ input: AudioBuffers, into output: AudioBuffers, frames: Int, equalPower: Bool = false) {
         let inCount = input.channelCount, outCount = output.channelCount
         for channel in 0..<outCount {
             let target = output.channelPointers[channel]
@@ -144,7 +150,7 @@ public final class FormatConverterUnit: AudioUnit, @unchecked Sendable {
                     source += outCount
                 }
                 if contributors > 1 {
-                    let scale = 1 / Float(contributors)
+                    let scale = equalPower ? 1 / Float(contributors).squareRoot() : 1 / Float(contributors)
                     for frame in 0..<frames { target[frame] *= scale }
                 }
             }
@@ -154,7 +160,7 @@ public final class FormatConverterUnit: AudioUnit, @unchecked Sendable {
     /// - Thread: [control]
     public override func process(_ context: ProcessContext) -> AudioUnitStatus {
         guard ratio == 1 else { return AudioUnitErrorCode.formatNotSupported.rawValue }
-        Self.remix(context.inputs[0], into: context.outputs[0], frames: context.frameCount)
+        Self.remix(context.inputs[0], into: context.outputs[0], frames: context.frameCount, equalPower: downmixesAtEqualPower)
         return 0
     }
 

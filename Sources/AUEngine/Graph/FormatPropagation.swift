@@ -8,7 +8,11 @@ import AUCore
 enum FormatPropagation {
     static let converterHint = "insert a format converter (aufc:conv:AUHs) between them"
 
-    static func propagate(_ model: GraphModel, order: [GraphNode]) throws(AudioUnitError) {
+    /// Sets and checks every format; with `stoppingAtChannelMismatch`, returns the first
+    /// connection whose channel counts differ and whose destination does not take the
+    /// source's count (where a converter belongs) instead of throwing for it.
+    @discardableResult
+    static func propagate(_ model: GraphModel, order: [GraphNode], stoppingAtChannelMismatch: Bool = false) throws(AudioUnitError) -> GraphConnection? {
         var sequence = order
         if let output = model.outputNode { sequence.append(output) }
         for node in sequence {
@@ -28,6 +32,9 @@ enum FormatPropagation {
                     do {
                         try unit.setValue(sourceFormat, for: .streamFormat, scope: .input, element: bus)
                     } catch {
+                        if stoppingAtChannelMismatch, sourceFormat.channelsPerFrame != format.channelsPerFrame, sourceFormat.sampleRate == format.sampleRate {
+                            return connection
+                        }
                         let reason = sourceFormat.channelsPerFrame != format.channelsPerFrame
                             ? "channel counts differ (\(sourceFormat.channelsPerFrame) vs \(format.channelsPerFrame))"
                             : sourceFormat.sampleRate != format.sampleRate ? "sample rates differ (\(Int(sourceFormat.sampleRate)) vs \(Int(format.sampleRate)) Hz)" : "formats differ"
@@ -81,5 +88,6 @@ enum FormatPropagation {
                 }
             }
         }
+        return nil
     }
 }

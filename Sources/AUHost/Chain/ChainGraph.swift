@@ -22,6 +22,9 @@ public final class ChainGraph: @unchecked Sendable {
     public let outputChannels: Int
     /// The transport the driver publishes to every unit (LV2 `time:Position`, native transport).
     public let transport = HostTransport()
+    /// The format converters the chain put where channel counts disagree (none with
+    /// `"autoconvert": false`).
+    public private(set) var convertersInserted: [GraphNode] = []
 
     /// Builds and initializes the graph with `units` (the loaded ones, or fresh ones from
     /// ``LoadedPreset/makeUnits()`` for another job). The graph owns the units afterwards.
@@ -89,6 +92,8 @@ public final class ChainGraph: @unchecked Sendable {
                 channels: MIDIChannelMap(accepted: connection.channels.accepted, target: connection.channels.target))
         }
         for node in bypassed { try graph.setBypass(true, for: node) }
+        // Where channel counts disagree (a mono amp into a stereo reverb), a converter.
+        convertersInserted = loaded.preset.autoconvert == false ? [] : try graph.insertFormatConverters()
         try graph.initialize()
         self.graph = graph
         self.nodes = nodes

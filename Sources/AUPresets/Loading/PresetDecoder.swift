@@ -86,8 +86,15 @@ struct PresetDecoder {
         let isRoutingComplete = problems.problems.count == countBefore
         let (midi, midiPaths) = members["midi"].map { decodeMIDI($0) } ?? ([], [])
         let tracks = members["tracks"].map { decodeTracks($0) } ?? [:]
+        var autoconvert: Bool?
+        if let member = members["autoconvert"] {
+            if case .bool(let flag) = member.value { autoconvert = flag } else {
+                problems.add(.wrongType, path.key("autoconvert"), "expected true or false, found \(member.foundDescription)")
+            }
+        }
         let preset = ChainPreset(
-            name: name, description: description, sampleRate: sampleRate, nodes: nodes, routing: routing, midi: midi, tracks: tracks)
+            name: name, description: description, sampleRate: sampleRate, nodes: nodes, routing: routing, midi: midi, tracks: tracks,
+            autoconvert: autoconvert)
         return DecodedPreset(
             preset: preset, isNodeUsable: isNodeUsable, hasAllNodeIDs: hasAllNodeIDs, routingPaths: routingPaths,
             isRoutingComplete: isRoutingComplete, midiPaths: midiPaths)

@@ -44,6 +44,7 @@ public enum PresetWriter {
                 return JSONWriter.node(JSONWriter.object(fields))
             })))
         }
+        if let autoconvert = preset.autoconvert { members.append(("autoconvert", .bool(autoconvert))) }
         if !preset.tracks.isEmpty {
             members.append(("tracks", JSONWriter.object(preset.tracks.sorted { $0.key < $1.key }.map { (String($0.key), .string($0.value)) })))
         }
