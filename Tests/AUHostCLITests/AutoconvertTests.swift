@@ -12,7 +12,7 @@ import Testing
 @Suite struct AutoconvertTests {
     static let amp = "lv2:http://plugin.org.uk/swh-plugins/amp"
     static let ambience = "lv2:http://drobilla.net/plugins/mda/Ambience"
-    static var installed: Bool { FileManager.default.fileExists(atPath: "/usr/lib/lv2/swh-plugins.lv2") && FileManager.default.fileExists(atPath: "/usr/lib/lv2/mda.lv2") }
+    static var installed: Bool { FileManager.default.fileExists(atPath: "/usr/lib/lv2/amp-swh.lv2") && FileManager.default.fileExists(atPath: "/usr/lib/lv2/mda.lv2") }
 
     static func chain(autoconvert: String = "") -> String {
         #"{"auhost": 1, "name": "Amp into reverb", "nodes": [{"id": "amp", "unit": "\#(amp)"}, {"id": "verb", "unit": "\#(ambience)"}], "chain": ["amp", "verb"]\#(autoconvert)}"#
