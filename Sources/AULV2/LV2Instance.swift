@@ -38,6 +38,9 @@ final class LV2Instance: @unchecked Sendable {
     let hasWorker: Bool
     let powerOf2: Bool
     let publishesOutputs: Bool
+    /// Whether the plugin has the state interface (`state:interface`): then its own state is
+    /// carried from one instance to the next (``LV2Unit/deallocateRenderResources()``).
+    let hasStateInterface: Bool
 
     /// (parameter slot, port index) of the control outputs.
     let outputControls: UnsafeMutableBufferPointer<(slot: Int, port: UInt32)>
@@ -186,6 +189,7 @@ final class LV2Instance: @unchecked Sendable {
         }
         for atom in atomPorts { connect(handle, atom.index, atom.sequence.buffer) }
 
+        hasStateInterface = descriptor.pointee.extension_data?(LV2URI.stateInterface) != nil
         let workerInterface = descriptor.pointee.extension_data?(LV2URI.workerInterface)
         hasWorker = workerInterface != nil
         features.worker.attach(handle: handle, interface: workerInterface?.assumingMemoryBound(to: LV2_Worker_Interface.self))

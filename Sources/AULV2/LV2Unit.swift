@@ -108,9 +108,15 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
         backendRenderState.store(UInt(bitPattern: Unmanaged.passUnretained(made).toOpaque()), ordering: .releasing)
     }
 
+    /// Frees the instance, keeping the plugin's own state (its properties, through its state
+    /// interface) for the next instance: an AudioUnit keeps its state across uninitialize and
+    /// initialize, and a host that instantiates again (the offline renderer after its
+    /// latency-priming cycle) would otherwise start over without the restored state — Calf
+    /// Fluidsynth without its soundfont, rendering silence.
     /// - Thread: [control]
     public override func deallocateRenderResources() {
         backendRenderState.store(0, ordering: .releasing)
+        if let instance, instance.hasStateInterface, pendingState == nil { pendingState = try? capture(instance, directory: nil) }
         instance = nil
     }
 
