@@ -60,6 +60,10 @@ final class LV2Instance: @unchecked Sendable {
     let inputControls: UnsafeMutableBufferPointer<(slot: Int, port: UInt32)>
     /// What the render thread carries from one cycle to the next for `time:Position`.
     let cycle: UnsafeMutablePointer<CycleState>
+    /// The unit's patch messages (nil: the plugin has no patch properties) and the entry
+    /// of ``atomPorts`` they are written into (-1: none).
+    let patch: LV2PatchChannel?
+    let patchInput: Int
 
     /// The lilv instance (freed, under the world's lock, when this is).
     let lilv: LilvInstanceHandle
@@ -103,7 +107,7 @@ final class LV2Instance: @unchecked Sendable {
     /// - Thread: [control]
     init(
         plugin: LilvPluginHandle, uri: String, layout: LV2PortLayout, features: LV2HostFeatures, urids: URIDMap,
-        sampleRate: Double, maximumFrames: Int, sequenceSize: Int, powerOf2: Bool, parameters: ParameterTable
+        sampleRate: Double, maximumFrames: Int, sequenceSize: Int, powerOf2: Bool, parameters: ParameterTable, patch: LV2PatchChannel?
     ) throws(AudioUnitError) {
         guard let lilv = LilvInstanceHandle(plugin: plugin, sampleRate: sampleRate, features: features.pointer) else {
             features.log.drain()
@@ -176,6 +180,9 @@ final class LV2Instance: @unchecked Sendable {
             index: 0, isInput: false, carriesMIDI: false, carriesTime: false, sequence: AtomSequence(buffer: silence, capacity: 0)))
         _ = atomPorts.update(fromContentsOf: atoms)
         hasAtomPorts = !atoms.isEmpty
+        self.patch = patch
+        let patchPort = layout.patchInputPort
+        patchInput = patch == nil ? -1 : atoms.firstIndex { $0.index == patchPort } ?? -1
         followsTransport = atoms.contains { $0.isInput && $0.carriesTime }
         sendsMIDI = atoms.contains { !$0.isInput && $0.carriesMIDI }
 
@@ -266,6 +273,7 @@ final class LV2Instance: @unchecked Sendable {
             || transport.frame != last.lastTransport.frame + Int64(last.lastFrames)
         cycle.pointee.lastTransport = transport
         cycle.pointee.lastFrames = transport.isRolling ? frames : 0
+        if patchInput >= 0, let patch { patch.deliver(into: atomPorts[patchInput].sequence) }
         for atom in atomPorts where atom.isInput {
             if atom.carriesTime && sendPosition {
                 _ = atom.sequence.appendPosition(transport, urids)
@@ -277,6 +285,21 @@ final class LV2Instance: @unchecked Sendable {
             }
         }
         cycle.pointee.expectedSampleTime = sampleTime + Double(frames)
+    }
+
+    /// Whether a patch message waits for the plugin's next run.
+    /// - Thread: [render]
+    var hasPatchToSend: Bool {
+        @inline(__always) get { patchInput >= 0 && patch?.hasOutgoing == true }
+    }
+
+    /// Copies the plugin's `patch:Set` / `patch:Put` reports from its atom outputs to the
+    /// control side, right after `run()`.
+    /// - Thread: [render]
+    @inline(__always)
+    func collectPatchReports() {
+        guard let patch else { return }
+        for atom in atomPorts where !atom.isInput { patch.collect(from: atom.sequence, urids) }
     }
 
     /// Empties the input sequences and offers every output sequence its whole capacity
