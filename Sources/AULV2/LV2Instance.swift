@@ -60,9 +60,10 @@ final class LV2Instance: @unchecked Sendable {
     let inputControls: UnsafeMutableBufferPointer<(slot: Int, port: UInt32)>
     /// What the render thread carries from one cycle to the next for `time:Position`.
     let cycle: UnsafeMutablePointer<CycleState>
-    /// The unit's patch messages (nil: the plugin has no patch properties) and the entry
-    /// of ``atomPorts`` they are written into (-1: none).
-    let patch: LV2PatchChannel?
+    /// The unit's patch messages (nil: the plugin has no patch properties) and the entry of
+    /// ``atomPorts`` they are written into (-1: none). Not retained: the unit owns the
+    /// channel and outlives its instances, and the render path then makes no retain.
+    let patch: Unmanaged<LV2PatchChannel>?
     let patchInput: Int
 
     /// The lilv instance (freed, under the world's lock, when this is).
@@ -180,7 +181,7 @@ final class LV2Instance: @unchecked Sendable {
             index: 0, isInput: false, carriesMIDI: false, carriesTime: false, sequence: AtomSequence(buffer: silence, capacity: 0)))
         _ = atomPorts.update(fromContentsOf: atoms)
         hasAtomPorts = !atoms.isEmpty
-        self.patch = patch
+        self.patch = patch.map { Unmanaged.passUnretained($0) }
         let patchPort = layout.patchInputPort
         patchInput = patch == nil ? -1 : atoms.firstIndex { $0.index == patchPort } ?? -1
         followsTransport = atoms.contains { $0.isInput && $0.carriesTime }
@@ -273,7 +274,7 @@ final class LV2Instance: @unchecked Sendable {
             || transport.frame != last.lastTransport.frame + Int64(last.lastFrames)
         cycle.pointee.lastTransport = transport
         cycle.pointee.lastFrames = transport.isRolling ? frames : 0
-        if patchInput >= 0, let patch { patch.deliver(into: atomPorts[patchInput].sequence) }
+        if patchInput >= 0, let patch { patch._withUnsafeGuaranteedRef { $0.deliver(into: atomPorts[patchInput].sequence) } }
         for atom in atomPorts where atom.isInput {
             if atom.carriesTime && sendPosition {
                 _ = atom.sequence.appendPosition(transport, urids)
@@ -290,7 +291,7 @@ final class LV2Instance: @unchecked Sendable {
     /// Whether a patch message waits for the plugin's next run.
     /// - Thread: [render]
     var hasPatchToSend: Bool {
-        @inline(__always) get { patchInput >= 0 && patch?.hasOutgoing == true }
+        @inline(__always) get { patchInput >= 0 && patch?._withUnsafeGuaranteedRef { $0.hasOutgoing } == true }
     }
 
     /// Copies the plugin's `patch:Set` / `patch:Put` reports from its atom outputs to the
@@ -299,7 +300,9 @@ final class LV2Instance: @unchecked Sendable {
     @inline(__always)
     func collectPatchReports() {
         guard let patch else { return }
-        for atom in atomPorts where !atom.isInput { patch.collect(from: atom.sequence, urids) }
+        patch._withUnsafeGuaranteedRef { channel in
+            for atom in atomPorts where !atom.isInput { channel.collect(from: atom.sequence, urids) }
+        }
     }
 
     /// Empties the input sequences and offers every output sequence its whole capacity
