@@ -18,6 +18,8 @@ struct AtomURIDs: BitwiseCopyable {
     var beatUnit: UInt32
     var beatsPerBar: UInt32
     var beatsPerMinute: UInt32
+    var patchSet: UInt32
+    var patchPut: UInt32
 
     init(_ urids: URIDMap) {
         sequence = urids.map(LV2URI.atomSequence)
@@ -35,6 +37,8 @@ struct AtomURIDs: BitwiseCopyable {
         beatUnit = urids.map(LV2URI.timeBeatUnit)
         beatsPerBar = urids.map(LV2URI.timeBeatsPerBar)
         beatsPerMinute = urids.map(LV2URI.timeBeatsPerMinute)
+        patchSet = urids.map(LV2URI.patchSet)
+        patchPut = urids.map(LV2URI.patchPut)
     }
 }
 
@@ -63,13 +67,23 @@ struct AtomSequence {
         buffer.storeBytes(of: urids.chunk, toByteOffset: 4, as: UInt32.self)
     }
 
+    /// Whether an event whose body is `size` bytes fits after the events already appended.
+    @inline(__always)
+    func fits(_ size: Int) -> Bool {
+        Int(buffer.load(as: UInt32.self)) + 8 + Self.eventHeaderSize + ((size + 7) & ~7) <= capacity
+    }
+
+    /// Whether an event whose body is `size` bytes fits into an empty sequence.
+    @inline(__always)
+    func couldHold(_ size: Int) -> Bool { Self.headerSize + Self.eventHeaderSize + ((size + 7) & ~7) <= capacity }
+
     /// Appends one event whose body is `size` bytes of type `type`, written by `fill`
     /// into the space given; false when it does not fit.
     @inline(__always)
     func append(frames: Int64, type: UInt32, size: Int, _ fill: (UnsafeMutableRawPointer) -> Void) -> Bool {
+        guard fits(size) else { return false }
         let used = Int(buffer.load(as: UInt32.self)) + 8
         let padded = (size + 7) & ~7
-        guard used + Self.eventHeaderSize + padded <= capacity else { return false }
         let event = buffer + used
         event.storeBytes(of: frames, as: Int64.self)
         event.storeBytes(of: UInt32(size), toByteOffset: 8, as: UInt32.self)
@@ -123,22 +137,31 @@ struct AtomSequence {
     }
 
     /// Calls `body` with each MIDI message of an output sequence the plugin wrote.
+    @inline(__always)
     func forEachMIDI(_ urids: AtomURIDs, _ body: (Int64, UInt8, UInt8, UInt8) -> Void) {
+        forEachEvent(urids) { frames, atom, type, size in
+            guard type == urids.midiEvent, (1...3).contains(size) else { return }
+            let data = atom + 8
+            let status = data.load(as: UInt8.self)
+            let data1 = size > 1 ? data.load(fromByteOffset: 1, as: UInt8.self) : 0
+            let data2 = size > 2 ? data.load(fromByteOffset: 2, as: UInt8.self) : 0
+            body(frames, status, data1, data2)
+        }
+    }
+
+    /// Calls `body` with each event of an output sequence the plugin wrote: its time in
+    /// frames, its atom (the `LV2_Atom` header, then the body), the atom's type and body size.
+    @inline(__always)
+    func forEachEvent(_ urids: AtomURIDs, _ body: (Int64, UnsafeRawPointer, UInt32, Int) -> Void) {
         guard buffer.load(fromByteOffset: 4, as: UInt32.self) == urids.sequence else { return }
         let end = min(capacity, Int(buffer.load(as: UInt32.self)) + 8)
         var offset = Self.headerSize
         while offset + Self.eventHeaderSize <= end {
-            let frames = buffer.load(fromByteOffset: offset, as: Int64.self)
             let size = Int(buffer.load(fromByteOffset: offset + 8, as: UInt32.self))
-            let type = buffer.load(fromByteOffset: offset + 12, as: UInt32.self)
             let data = offset + Self.eventHeaderSize
             guard data + size <= end else { return }
-            if type == urids.midiEvent, (1...3).contains(size) {
-                let status = buffer.load(fromByteOffset: data, as: UInt8.self)
-                let data1 = size > 1 ? buffer.load(fromByteOffset: data + 1, as: UInt8.self) : 0
-                let data2 = size > 2 ? buffer.load(fromByteOffset: data + 2, as: UInt8.self) : 0
-                body(frames, status, data1, data2)
-            }
+            body(buffer.load(fromByteOffset: offset, as: Int64.self), UnsafeRawPointer(buffer + offset + 8),
+                 buffer.load(fromByteOffset: offset + 12, as: UInt32.self), size)
             offset = data + ((size + 7) & ~7)
         }
     }

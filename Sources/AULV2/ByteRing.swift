@@ -36,12 +36,8 @@ final class ByteRing: @unchecked Sendable {
     /// empty or the message is larger than `capacity` (then it is dropped).
     /// - Thread: [any] the one consumer's thread.
     func read(into buffer: UnsafeMutableRawPointer, capacity bufferCapacity: Int) -> Int? {
+        guard let size = nextMessageSize else { return nil }
         let headIndex = head.load(ordering: .relaxed)
-        let available = tail.load(ordering: .acquiring) - headIndex
-        guard available >= 4 else { return nil }
-        var length: UInt32 = 0
-        withUnsafeMutableBytes(of: &length) { copyOut($0.baseAddress!, count: 4, at: headIndex) }
-        let size = Int(length)
         guard size <= bufferCapacity else {
             head.store(headIndex + 4 + size, ordering: .releasing)
             return nil
@@ -49,6 +45,16 @@ final class ByteRing: @unchecked Sendable {
         copyOut(buffer, count: size, at: headIndex + 4)
         head.store(headIndex + 4 + size, ordering: .releasing)
         return size
+    }
+
+    /// The size of the oldest message, nil when the ring is empty.
+    /// - Thread: [any] the one consumer's thread.
+    var nextMessageSize: Int? {
+        let headIndex = head.load(ordering: .relaxed)
+        guard tail.load(ordering: .acquiring) - headIndex >= 4 else { return nil }
+        var length: UInt32 = 0
+        withUnsafeMutableBytes(of: &length) { copyOut($0.baseAddress!, count: 4, at: headIndex) }
+        return Int(length)
     }
 
     private func copyIn(_ source: UnsafeRawPointer, count: Int, at position: Int) {

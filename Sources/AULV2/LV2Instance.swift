@@ -38,6 +38,9 @@ final class LV2Instance: @unchecked Sendable {
     let hasWorker: Bool
     let powerOf2: Bool
     let publishesOutputs: Bool
+    /// Whether the plugin has the state interface (`state:interface`): then its own state is
+    /// carried from one instance to the next (``LV2Unit/deallocateRenderResources()``).
+    let hasStateInterface: Bool
 
     /// (parameter slot, port index) of the control outputs.
     let outputControls: UnsafeMutableBufferPointer<(slot: Int, port: UInt32)>
@@ -57,6 +60,11 @@ final class LV2Instance: @unchecked Sendable {
     let inputControls: UnsafeMutableBufferPointer<(slot: Int, port: UInt32)>
     /// What the render thread carries from one cycle to the next for `time:Position`.
     let cycle: UnsafeMutablePointer<CycleState>
+    /// The unit's patch messages (nil: the plugin has no patch properties) and the entry of
+    /// ``atomPorts`` they are written into (-1: none). Not retained: the unit owns the
+    /// channel and outlives its instances, and the render path then makes no retain.
+    let patch: Unmanaged<LV2PatchChannel>?
+    let patchInput: Int
 
     /// The lilv instance (freed, under the world's lock, when this is).
     let lilv: LilvInstanceHandle
@@ -100,7 +108,7 @@ final class LV2Instance: @unchecked Sendable {
     /// - Thread: [control]
     init(
         plugin: LilvPluginHandle, uri: String, layout: LV2PortLayout, features: LV2HostFeatures, urids: URIDMap,
-        sampleRate: Double, maximumFrames: Int, sequenceSize: Int, powerOf2: Bool, parameters: ParameterTable
+        sampleRate: Double, maximumFrames: Int, sequenceSize: Int, powerOf2: Bool, parameters: ParameterTable, patch: LV2PatchChannel?
     ) throws(AudioUnitError) {
         guard let lilv = LilvInstanceHandle(plugin: plugin, sampleRate: sampleRate, features: features.pointer) else {
             features.log.drain()
@@ -173,6 +181,9 @@ final class LV2Instance: @unchecked Sendable {
             index: 0, isInput: false, carriesMIDI: false, carriesTime: false, sequence: AtomSequence(buffer: silence, capacity: 0)))
         _ = atomPorts.update(fromContentsOf: atoms)
         hasAtomPorts = !atoms.isEmpty
+        self.patch = patch.map { Unmanaged.passUnretained($0) }
+        let patchPort = layout.patchInputPort
+        patchInput = patch == nil ? -1 : atoms.firstIndex { $0.index == patchPort } ?? -1
         followsTransport = atoms.contains { $0.isInput && $0.carriesTime }
         sendsMIDI = atoms.contains { !$0.isInput && $0.carriesMIDI }
 
@@ -186,6 +197,7 @@ final class LV2Instance: @unchecked Sendable {
         }
         for atom in atomPorts { connect(handle, atom.index, atom.sequence.buffer) }
 
+        hasStateInterface = descriptor.pointee.extension_data?(LV2URI.stateInterface) != nil
         let workerInterface = descriptor.pointee.extension_data?(LV2URI.workerInterface)
         hasWorker = workerInterface != nil
         features.worker.attach(handle: handle, interface: workerInterface?.assumingMemoryBound(to: LV2_Worker_Interface.self))
@@ -262,6 +274,7 @@ final class LV2Instance: @unchecked Sendable {
             || transport.frame != last.lastTransport.frame + Int64(last.lastFrames)
         cycle.pointee.lastTransport = transport
         cycle.pointee.lastFrames = transport.isRolling ? frames : 0
+        if patchInput >= 0, let patch { patch._withUnsafeGuaranteedRef { $0.deliver(into: atomPorts[patchInput].sequence) } }
         for atom in atomPorts where atom.isInput {
             if atom.carriesTime && sendPosition {
                 _ = atom.sequence.appendPosition(transport, urids)
@@ -273,6 +286,23 @@ final class LV2Instance: @unchecked Sendable {
             }
         }
         cycle.pointee.expectedSampleTime = sampleTime + Double(frames)
+    }
+
+    /// Whether a patch message waits for the plugin's next run.
+    /// - Thread: [render]
+    var hasPatchToSend: Bool {
+        @inline(__always) get { patchInput >= 0 && patch?._withUnsafeGuaranteedRef { $0.hasOutgoing } == true }
+    }
+
+    /// Copies the plugin's `patch:Set` / `patch:Put` reports from its atom outputs to the
+    /// control side, right after `run()`.
+    /// - Thread: [render]
+    @inline(__always)
+    func collectPatchReports() {
+        guard let patch else { return }
+        patch._withUnsafeGuaranteedRef { channel in
+            for atom in atomPorts where !atom.isInput { channel.collect(from: atom.sequence, urids) }
+        }
     }
 
     /// Empties the input sequences and offers every output sequence its whole capacity

@@ -39,6 +39,10 @@ struct LV2Port: Sendable {
     // Atom ports.
     var supportsMIDI = false
     var supportsTimePosition = false
+    /// `atom:supports patch:Message`: the port takes (input) or sends (output) patch messages.
+    var supportsPatch = false
+    /// `lv2:designation lv2:control`: the plugin's main control port of its direction.
+    var isControlDesignated = false
     /// `rsz:minimumSize` in bytes, 0 when not given.
     var minimumSize = 0
 }

@@ -43,6 +43,16 @@ struct LV2PortLayout: Sendable {
         buses.map { .canonical(channels: $0.ports.count, sampleRate: sampleRate, name: $0.name) }
     }
 
+    /// The atom input patch messages go to: the first that supports `patch:Message` and is
+    /// the `lv2:control` port, else the first that supports it, else the `lv2:control` one,
+    /// else the first atom input; nil when the plugin has no atom input.
+    var patchInputPort: UInt32? {
+        let inputs = ports.filter { $0.kind == .atom && $0.isInput }
+        let choice = inputs.first { $0.supportsPatch && $0.isControlDesignated } ?? inputs.first { $0.supportsPatch }
+            ?? inputs.first { $0.isControlDesignated } ?? inputs.first
+        return choice?.index
+    }
+
     private static func buses(_ ports: [LV2Port], direction: String) -> [Bus] {
         var buses: [(first: UInt32, sideChain: Bool, bus: Bus)] = []
         let audio = ports.filter { $0.kind == .audio }

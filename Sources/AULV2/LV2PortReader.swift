@@ -49,6 +49,8 @@ enum LV2PortReader {
             case .atom:
                 info.supportsMIDI = port.supportsEvent(nodes.midiEvent)
                 info.supportsTimePosition = port.supportsEvent(nodes.timePosition)
+                info.supportsPatch = port.supportsEvent(nodes.patchMessage)
+                info.isControlDesignated = port.value(nodes.designation)?.string == LV2URI.coreControl
                 if let size = port.value(nodes.minimumSize)?.integer { info.minimumSize = size }
             case .unsupported:
                 break

@@ -113,4 +113,20 @@ extension LV2URI {
     /// `lv2:pluginProperty`: older bundles (swh) say `lv2:hardRtCapable` this way.
     static let corePluginProperty = lv2Core + "pluginProperty"
     static let coreHardRtCapableOld = lv2Core + "hardRtCapable"
+    static let coreDesignation = lv2Core + "designation"
+    static let coreControl = lv2Core + "control"
+    static let coreDefault = lv2Core + "default"
+    static let rdfsRange = "http://www.w3.org/2000/01/rdf-schema#range"
+    static let atomString = "http://lv2plug.in/ns/ext/atom#String"
+    // The patch extension (the C shim re-exports none of its macros).
+    static let patch = "http://lv2plug.in/ns/ext/patch#"
+    static let patchWritable = patch + "writable"
+    static let patchReadable = patch + "readable"
+    static let patchMessage = patch + "Message"
+    static let patchSet = patch + "Set"
+    static let patchPut = patch + "Put"
+    static let patchGet = patch + "Get"
+    static let patchProperty = patch + "property"
+    static let patchValue = patch + "value"
+    static let patchBody = patch + "body"
 }

@@ -118,7 +118,7 @@ extension LV2Unit {
     }
 
     /// The instance's state now: port values from the parameters, properties from the plugin.
-    private func capture(_ instance: LV2Instance, directory: String?) throws(AudioUnitError) -> LilvStateHandle {
+    func capture(_ instance: LV2Instance, directory: String?) throws(AudioUnitError) -> LilvStateHandle {
         let flags = UInt32(LV2_STATE_IS_POD.rawValue | LV2_STATE_IS_PORTABLE.rawValue)
         let made = LilvStateHandle(
             capturing: instance.lilv, of: plugin, scratchDirectory: instance.features.scratchDirectory, directory: directory,

@@ -43,6 +43,16 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     var pendingState: LilvStateHandle?
     /// The factory presets, read on first use.
     var presetCache: [(uri: String, label: String)]?
+    /// The plugin's patch properties (its property parameters) and the channel their
+    /// messages travel on (nil: none, or no atom port to send them through).
+    let patchProperties: LV2PatchProperties
+    let patchChannel: LV2PatchChannel?
+    let patchMessage: PatchMessage
+    /// The property values last set and last reported by the plugin, by identifier.
+    var propertyValuesSet: [String: PropertyParameterValue] = [:]
+    var propertyValuesReported: [String: PropertyParameterValue] = [:]
+    /// The last instance had no state interface: the next gets the values set again.
+    var resendsPropertyValues = false
 
     /// Reads the plugin's ports and makes an uninitialized unit.
     /// - Thread: [control]
@@ -72,6 +82,9 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
         self.info = info
         self.layout = layout
         requiresFixedBlocks = info.requiredFeatures.contains(LV2URI.bufSizeFixedBlockLength)
+        patchProperties = LV2PatchProperties(plugin.patchProperties, urids: world.urids)
+        patchChannel = patchProperties.entries.isEmpty || !layout.ports.contains { $0.kind == .atom } ? nil : LV2PatchChannel()
+        patchMessage = PatchMessage(urids: PatchMessage.URIDs(world.urids))
         super.init(
             description: description, name: info.name, inputs: layout.configurations(layout.inputBuses, sampleRate: 48_000),
             outputs: layout.configurations(layout.outputBuses, sampleRate: 48_000), parameters: layout.parameters)
@@ -95,7 +108,7 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
             echoLog: echoesPluginLog)
         let made = try LV2Instance(
             plugin: plugin, uri: pluginURI, layout: layout, features: features, urids: world.urids, sampleRate: sampleRate,
-            maximumFrames: maximumFrames, sequenceSize: sequenceSize, powerOf2: powerOf2, parameters: parameters)
+            maximumFrames: maximumFrames, sequenceSize: sequenceSize, powerOf2: powerOf2, parameters: parameters, patch: patchChannel)
         instance = made
         if let pending = pendingState {
             try restore(pending, into: made)
@@ -103,14 +116,22 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
         } else if mentions.contains(LV2URI.stateLoadDefaultState), let defaults = LilvStateHandle(resource: pluginURI, world: world) {
             try restore(defaults, into: made)
         }
+        startPropertyReports(made)
         made.activate()
         // The render thread finds the instance through the unit's first cache line.
         backendRenderState.store(UInt(bitPattern: Unmanaged.passUnretained(made).toOpaque()), ordering: .releasing)
     }
 
+    /// Frees the instance, keeping the plugin's own state (its properties, through its state
+    /// interface) for the next instance: an AudioUnit keeps its state across uninitialize and
+    /// initialize, and a host that instantiates again (the offline renderer after its
+    /// latency-priming cycle) would otherwise start over without the restored state — Calf
+    /// Fluidsynth without its soundfont, rendering silence.
     /// - Thread: [control]
     public override func deallocateRenderResources() {
         backendRenderState.store(0, ordering: .releasing)
+        if let instance, instance.hasStateInterface, pendingState == nil { pendingState = try? capture(instance, directory: nil) }
+        if let instance, !instance.hasStateInterface, !propertyValuesSet.isEmpty { resendsPropertyValues = true }
         instance = nil
     }
 
@@ -149,6 +170,20 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     public override var factoryPresets: [UnitPreset] { presetList }
     /// - Thread: [control]
     public override func applyFactoryPreset(_ preset: UnitPreset) throws(AudioUnitError) { try applyPreset(preset) }
+
+    // MARK: - Property parameters (LV2Unit+Properties.swift)
+
+    /// The plugin's `patch:writable` and `patch:readable` properties.
+    /// - Thread: [control]
+    public override var propertyParameters: [PropertyParameterInfo] { patchProperties.entries.map(\.info) }
+    /// Sends the plugin a `patch:Set` (a path is checked first: an existing, readable regular file).
+    /// - Thread: [control]
+    public override func setPropertyParameter(_ identifier: String, to value: PropertyParameterValue) throws(AudioUnitError) {
+        try setProperty(identifier, to: value)
+    }
+    /// What the plugin last reported for the property, else what was last set, else its default.
+    /// - Thread: [control]
+    public override func propertyParameterValue(_ identifier: String) -> PropertyParameterValue? { propertyValue(identifier) }
 
     /// True when the plugin reports its latency on a control output (`lv2:reportsLatency`),
     /// which it writes only when it runs: ``AudioUnit/latency`` is 0 until the first cycle.
@@ -223,12 +258,13 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
             var frames = context.frameCount - start
             if instance.powerOf2 { frames = 1 << (Int.bitWidth - 1 - frames.leadingZeroBitCount) }
             instance.connectAudio(inputs: context.inputs, outputs: context.outputs, offset: start, stamp: context.buffersStamp)
-            if instance.followsTransport || (instance.hasAtomPorts && !context.midiEvents.isEmpty) {
+            if instance.followsTransport || (instance.hasAtomPorts && !context.midiEvents.isEmpty) || instance.hasPatchToSend {
                 prepareAtoms(instance, context, offset: start, frames: frames)
             }
             instance.run(frames: frames)
             if instance.hasAtomPorts {
                 if instance.sendsMIDI, let output = context.midiOutput { instance.collectMIDIOutput(offset: start, into: output) }
+                instance.collectPatchReports()
                 instance.resetAtoms()
             }
             start += frames

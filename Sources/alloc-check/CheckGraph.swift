@@ -10,6 +10,7 @@ import AUNative
 ///       splitter 0 -> mixer 0
 ///       splitter 1 -> [live edits: an EQ inserted and removed] -> mixer 1
 ///       splitter 2 -> converter (to mono) -> LV2 swh amp (control ports)
+///         -> LV2 x42 zeroconvo (its impulse response, a patch property, set now and then)
 ///         -> [with --lv2-fixtures: the worker fixture, threaded, then immediate] -> mixer 2
 ///       splitter 3 -> LV2 x42 dpl (latency report, output controls, atom in/out) -> mixer 3
 ///       splitter 4 -> LV2 x42 TP/RMS meter (time:Position in, output controls) -> mixer 4
@@ -26,6 +27,7 @@ struct CheckGraph {
     static let dpl = "http://gareus.org/oss/lv2/dpl#stereo"
     static let meter = "http://gareus.org/oss/lv2/meters#TPnRMSstereo"
     static let convolver = "http://gareus.org/oss/lv2/convoLV2#Stereo"
+    static let fileConvolver = "http://gareus.org/oss/lv2/zeroconvolv#CfgMono"
     static let instrument = "http://drobilla.net/plugins/mda/JX10"
     static let amp = "http://plugin.org.uk/swh-plugins/amp"
     static let midiTranspose = "http://gareus.org/oss/lv2/midifilter#miditranspose"
@@ -38,6 +40,8 @@ struct CheckGraph {
     /// The plugin nodes that are in the graph, by role.
     var native: GraphNode?, lv2Amp: GraphNode?, dpl: GraphNode?, meter: GraphNode?
     var threadedWorker: GraphNode?, immediateWorker: GraphNode?, instrument: GraphNode?
+    /// A convolver whose impulse response the control thread sets (patch:Set, worker thread).
+    var fileConvolver: GraphNode?
     /// MIDI between units: the graph's MIDI input -> the native Arpeggiator -> x42 MIDI
     /// transpose (LV2, atom MIDI in and out) -> the instrument, and the transpose -> the
     /// graph's MIDI output.
@@ -68,6 +72,7 @@ struct CheckGraph {
         let gain = registry.components(matching: ComponentDescription(type: "aufx", subtype: "gain", manufacturer: "AUHs")).first { $0.format == .native }
         if let gain { native = try graph.addNode(try gain.instantiate(), name: "Native Gain") }
         lv2Amp = try lv2(Self.amp, "LV2 Amp")
+        fileConvolver = try lv2(Self.fileConvolver, "Convolver (impulse response property)")
         dpl = try lv2(Self.dpl, "Limiter")
         meter = try lv2(Self.meter, "Meter")
         threadedWorker = try lv2(Self.convolver, "Convolver (threaded worker)")
@@ -96,7 +101,7 @@ struct CheckGraph {
         try graph.connect(splitter, output: 1, to: mixer, input: 1)
         try graph.connect(splitter, output: 2, to: toMono)
         var mono = toMono
-        for node in [lv2Amp].compactMap({ $0 }) + schedulingWorkers {
+        for node in [lv2Amp, fileConvolver].compactMap({ $0 }) + schedulingWorkers {
             try graph.connect(mono, to: node)
             mono = node
         }

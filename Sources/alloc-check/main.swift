@@ -159,6 +159,14 @@ var nanRequests = 0
 var lastNaNAt = 0
 var playerMoves = 0
 var lastMoveAt = 0
+var impulseChanges = 0
+var lastImpulseAt = 0
+let impulseResponses: [String]
+do {
+    impulseResponses = try ImpulseResponseFiles.write()
+} catch {
+    fail("cannot write the impulse responses: \(error)", status: 1)
+}
 do {
     while done.load(ordering: .acquiring) < cycleCount {
         let now = done.load(ordering: .acquiring)
@@ -205,6 +213,15 @@ do {
             try CheckSong.move(player, step: playerMoves)
             playerMoves += 1
         }
+        // A new impulse response for zeroconvo now and then: a patch:Set through its atom
+        // port (its worker thread loads the file), its reply read back.
+        if let node = check.fileConvolver, now - lastImpulseAt >= max(1, cycles / 8) {
+            lastImpulseAt = now
+            let unit = try graph.unit(of: node)
+            try unit.setPropertyParameter("ir", to: .path(impulseResponses[impulseChanges % 2]))
+            _ = unit.propertyParameterValue("ir")
+            impulseChanges += 1
+        }
         if misbehaviour == .mutex { check.fixture.contended.withLock { _ in _ = usleep(100) } }
         if now - lastEditAt >= max(1, cycles / 20) {
             lastEditAt = now
@@ -242,7 +259,7 @@ report(counts, """
     trapped=\(trapped) cycles=\(cycles) warmup=\(warmup) frames=\(frames) edits=\(edits) parameterChanges=\(parameterChanges) ramps=\(ramps) \
     midiEvents=\(midiEvents) midiOutputEvents=\(midiOutputEvents.load(ordering: .relaxed)) midiProcessor=\(flag(check.midiProcessor)) playerMoves=\(playerMoves) arpeggiator=\(flag(check.arpeggiator)) nanRequests=\(nanRequests) nanNotices=\(notices.load(ordering: .relaxed)) graphLatency=\(latency) \
     lv2=\(flag(check.lv2Amp)) native=\(flag(check.native)) instrument=\(flag(check.instrument)) latencyReport=\(flag(check.dpl)) \
-    transport=\(flag(check.meter)) threadedWorker=\(flag(check.threadedWorker)) immediateWorker=\(flag(check.immediateWorker)) schedulingWorkers=\(check.schedulingWorkers.count) \
+    transport=\(flag(check.meter)) threadedWorker=\(flag(check.threadedWorker)) fileConvolver=\(flag(check.fileConvolver)) impulseChanges=\(impulseChanges) immediateWorker=\(flag(check.immediateWorker)) schedulingWorkers=\(check.schedulingWorkers.count) \
     renderFailures=\(failures.load(ordering: .relaxed)) nonFiniteCycles=\(nonFinite.load(ordering: .relaxed))
     """)
 let clean = counts.mallocs + counts.callocs + counts.reallocs + counts.frees + counts.locks + trapped == 0

@@ -10,7 +10,9 @@ enum InfoCommand: Command {
         usage: auhost info UNIT [--json]
 
         Describes one unit: its buses and channel counts, its parameters with ranges, units
-        and defaults, its factory presets, latency and tail, and the host features it requires.
+        and defaults, its property parameters (files and other named values: an LV2 plugin's
+        patch:writable and patch:readable properties) with their types, its factory presets,
+        latency and tail, and the host features it requires.
         UNIT is type:subtype:manufacturer (aufx:dely:AUHs), an LV2 URI (lv2:URI or the bare
         URI), or an exact name. An unknown or ambiguous UNIT lists the closest matches.
 
@@ -70,11 +72,19 @@ struct UnitDetails: Encodable {
         var number: Int
         var name: String
     }
+    struct PropertyParameter: Encodable {
+        var identifier: String
+        var name: String
+        var uri: String?
+        var type: String
+        var writable: Bool
+    }
 
     var summary: UnitSummary
     var inputs: [Bus]
     var outputs: [Bus]
     var parameters: [Parameter]
+    var propertyParameters: [PropertyParameter]
     var factoryPresets: [Preset]
     var latency: Double
     var tailTime: Double
@@ -101,6 +111,9 @@ struct UnitDetails: Encodable {
                 element: info.address.element, writable: info.isWritable, output: info.isOutput,
                 logarithmic: info.flags.contains(.isLogarithmic), valueStrings: info.valueStrings)
         }
+        propertyParameters = unit.propertyParameters.map { info in
+            PropertyParameter(identifier: info.identifier, name: info.name, uri: info.uri, type: info.valueType.rawValue, writable: info.isWritable)
+        }
         factoryPresets = try unit.value(of: .factoryPresets).map { Preset(number: $0.number, name: $0.name) }
         latency = try unit.value(of: .latency)
         tailTime = try unit.value(of: .tailTime)
@@ -113,6 +126,7 @@ struct UnitDetails: Encodable {
         try container.encode(inputs, forKey: .inputs)
         try container.encode(outputs, forKey: .outputs)
         try container.encode(parameters, forKey: .parameters)
+        try container.encode(propertyParameters, forKey: .propertyParameters)
         try container.encode(factoryPresets, forKey: .factoryPresets)
         try container.encode(latency, forKey: .latency)
         try container.encode(tailTime, forKey: .tailTime)
@@ -120,7 +134,7 @@ struct UnitDetails: Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case inputs, outputs, parameters, factoryPresets, latency, tailTime, requiredFeatures
+        case inputs, outputs, parameters, propertyParameters, factoryPresets, latency, tailTime, requiredFeatures
     }
 
     /// The human-readable description.
@@ -153,6 +167,13 @@ struct UnitDetails: Encodable {
             if parameter.scope != "global" { line += " (\(parameter.scope) \(parameter.element))" }
             if let strings = parameter.valueStrings { line += "  {\(strings.joined(separator: ", "))}" }
             lines.append(line)
+        }
+        if !propertyParameters.isEmpty { lines.append("  property parameters:") }
+        let propertyWidth = min(24, propertyParameters.map(\.identifier.count).max() ?? 0)
+        for property in propertyParameters {
+            lines.append(
+                "    \(property.identifier.padding(toLength: propertyWidth, withPad: " ", startingAt: 0))  \(property.name)  [\(property.type)]"
+                    + (property.writable ? "" : " read-only"))
         }
         lines.append("  factory presets:\(factoryPresets.isEmpty ? " none" : "")")
         for preset in factoryPresets { lines.append("    \(preset.number): \(preset.name)") }

@@ -8,6 +8,7 @@ final class LV2Nodes: @unchecked Sendable {
     let connectionOptional, isSideChain, unit, group, supports, midiEvent, timePosition: LilvURINode
     let minimumSize, preset, rdfsLabel, doapName, foafName, maintainer, project: LilvURINode
     let minorVersion, microVersion, hardRTCapable, pluginProperty, hardRtCapableOld, lv2Name: LilvURINode
+    let patchWritable, patchReadable, patchMessage, designation, rdfsRange, defaultValue: LilvURINode
     private var all: [OpaquePointer?] = []
 
     /// Interns every node in the `LilvWorld*` being made (before its lock exists).
@@ -50,6 +51,12 @@ final class LV2Nodes: @unchecked Sendable {
         pluginProperty = uri(LV2URI.corePluginProperty)
         hardRtCapableOld = uri(LV2URI.coreHardRtCapableOld)
         lv2Name = uri(LV2URI.lv2Core + "name")
+        patchWritable = uri(LV2URI.patchWritable)
+        patchReadable = uri(LV2URI.patchReadable)
+        patchMessage = uri(LV2URI.patchMessage)
+        designation = uri(LV2URI.coreDesignation)
+        rdfsRange = uri(LV2URI.rdfsRange)
+        defaultValue = uri(LV2URI.coreDefault)
         self.all = all
     }
 
