@@ -44,6 +44,15 @@ extension LV2Unit {
         return propertyValuesReported[identifier] ?? propertyValuesSet[identifier] ?? patchProperties.entry(identifier)?.defaultValue
     }
 
+    /// Whether a property value set has not been reported back by the plugin yet (a file it
+    /// is still loading): the offline renderer runs silent cycles until none is, so that the
+    /// first frame of a file already goes through the impulse response it was given.
+    /// - Thread: [control]
+    public var awaitsPropertyReports: Bool {
+        readPropertyReports()
+        return propertyValuesSet.keys.contains { propertyValuesReported[$0] == nil }
+    }
+
     /// Reads what the plugin reported since the last call.
     /// - Thread: [control]
     func readPropertyReports() {

@@ -24,6 +24,7 @@ enum LatencyPriming {
     /// it runs; leaves it started.
     static func prime(_ chain: ChainGraph, blockSize: Int) throws(AudioUnitError) {
         try chain.graph.start()
+        defer { settleProperties(chain, blockSize: blockSize) }
         guard chain.nodes.contains(where: { ($0.unit as? LV2Unit)?.reportsLatencyWhenRun == true }) else { return }
         let input = OwnedAudioBuffers(channels: chain.inputChannels, capacity: blockSize)
         let output = OwnedAudioBuffers(channels: chain.outputChannels, capacity: blockSize)
@@ -38,5 +39,24 @@ enum LatencyPriming {
         // and a node muted for it would stay silent with nothing reported.
         for node in chain.nodes where chain.graph.isFaulted(node.node) { try chain.graph.clearFault(node.node) }
         try chain.graph.start()
+    }
+
+    /// The most silent cycles given to plugins to take their files (one is enough for a
+    /// worker that runs immediately; some plugins never report a value back).
+    static let settlingCycles = 16
+
+    /// Renders silent cycles until every LV2 unit reported back the property values it was
+    /// given (an impulse response loaded), at most ``settlingCycles``: so that the first
+    /// frame of the input goes through the file, not only the frames after its first cycle.
+    /// What the cycles render is silence and goes nowhere.
+    static func settleProperties(_ chain: ChainGraph, blockSize: Int) {
+        let waiting = chain.nodes.compactMap { $0.unit as? LV2Unit }.filter(\.awaitsPropertyReports)
+        guard !waiting.isEmpty else { return }
+        let input = OwnedAudioBuffers(channels: chain.inputChannels, capacity: blockSize)
+        let output = OwnedAudioBuffers(channels: chain.outputChannels, capacity: blockSize)
+        for _ in 0..<settlingCycles where waiting.contains(where: \.awaitsPropertyReports) {
+            _ = chain.graph.render(frameCount: blockSize, timestamp: RenderTimestamp(sampleTime: 0), input: input.buffers(), output: output.buffers())
+            chain.graph.dispatchPendingNotifications()
+        }
     }
 }
