@@ -134,8 +134,7 @@ enum RenderCommand: Command {
         settings.overlapsFileWork = jobs.count == 1 && ProcessInfo.processInfo.activeProcessorCount > 1
         let loaded = try PresetCommandSupport.load(positionals[0], sets: sets, context: context)
         defer { loaded.dispose() }
-        let label = jobs.count == 1 ? OutputPlan.stem(of: jobs[0].output) : "\(jobs.count) files"
-        let progress = RenderProgress(label: label, files: jobs.count)
+        let progress = RenderProgress(jobs: jobs)
         let out = context.output, errors = context.errors
         let renderer = BatchRenderer(loaded: loaded, registry: context.registry, settings: settings, jobs: jobs)
         renderer.cancellation.watchSignals()
@@ -144,7 +143,8 @@ enum RenderCommand: Command {
         let outcomes = renderer.run(
             progress: { progress.update(file: $0, permille: $1) },
             notice: { text in progress.printing { out.line(text) } }
-        ) { _, outcome in
+        ) { index, outcome in
+            progress.finished(file: index)
             progress.printing {
                 switch outcome {
                 case .success(let report):
