@@ -47,8 +47,8 @@ enum RenderCommand: Command {
 
         A batch (more than one INPUT, or any skipped) ends with one summary line on standard
         output: files rendered, failed and skipped, the audio's length, the time taken and the
-        speed as a multiple of real time. A progress bar is drawn on standard error when it is
-        a terminal. Exits 0 when every
+        speed as a multiple of real time. A progress bar (the current file, files done of the
+        total, an ETA) is drawn on standard error when it is a terminal. Exits 0 when every
         file rendered; 1 when any failed (the others are still rendered) or the preset does
         not load; 64 for usage errors; 128 + the signal when interrupted (130 for SIGINT, 143
         for SIGTERM, 129 for SIGHUP: the files in progress are abandoned, nothing partial is
