@@ -1,5 +1,5 @@
 # AUHost: `make demo` and `make test` install what is missing, build, and run
-# (`make test` also builds and runs Examples/).
+# (`make test` also builds and runs Examples/); `make install` builds release and installs.
 
 SHELL := /bin/bash
 export PATH := /opt/swift/usr/bin:$(PATH)
@@ -13,7 +13,19 @@ SWIFT ?= swift
 CONFIG ?= debug
 BIN := .build/$(CONFIG)/auhost
 
-.PHONY: all deps build release demo test clean
+# Where `make install` puts things: PREFIX/bin/auhost, the native units in
+# PREFIX/lib/auhost/plugins (an installed auhost looks there: Sources/AUNative/PluginSearchPath.swift),
+# and the SDK package `auhost new-unit` builds against in PREFIX/share/auhost/sdk. DESTDIR
+# stages the whole tree elsewhere (packaging); INSTALL_FROM is the build folder copied from.
+PREFIX ?= /usr/local
+DESTDIR ?=
+INSTALL_FROM ?= .build/release
+UNITS := $(notdir $(wildcard Plugins/*))
+BINDIR := $(DESTDIR)$(PREFIX)/bin
+PLUGINDIR := $(DESTDIR)$(PREFIX)/lib/auhost/plugins
+SDKDIR := $(DESTDIR)$(PREFIX)/share/auhost/sdk
+
+.PHONY: all deps build release demo test install install-files uninstall clean
 
 all: build
 
@@ -43,6 +55,25 @@ test: deps
 	for product in auhost alloc-check AllocCounter AUHostGain AUHostArpeggiator LV2Fixtures; do $(SWIFT) build -c release --product $$product || exit 1; done
 	$(SWIFT) test
 	bash scripts/run-examples.sh
+
+install: release
+	$(MAKE) install-files INSTALL_FROM=.build/release
+
+# Copies what a build made (INSTALL_FROM) without building: `make install` after `make release`.
+install-files:
+	install -d $(BINDIR) $(PLUGINDIR) $(SDKDIR)
+	install -m 755 $(INSTALL_FROM)/auhost $(BINDIR)/auhost
+	for unit in $(UNITS); do install -m 644 $(INSTALL_FROM)/libAUHost$$unit.so $(PLUGINDIR)/ || exit 1; done
+	rm -rf $(SDKDIR)/Sources
+	install -m 644 SDK/Package.swift $(SDKDIR)/Package.swift
+	cp -RL SDK/Sources $(SDKDIR)/Sources
+	chmod -R u+rwX,go+rX,go-w $(SDKDIR)
+
+uninstall:
+	rm -f $(BINDIR)/auhost
+	rm -f $(foreach unit,$(UNITS),$(PLUGINDIR)/libAUHost$(unit).so)
+	rm -rf $(SDKDIR)
+	-rmdir $(PLUGINDIR) $(DESTDIR)$(PREFIX)/lib/auhost $(DESTDIR)$(PREFIX)/share/auhost 2>/dev/null
 
 clean:
 	rm -rf .build

@@ -7,26 +7,40 @@ import Testing
 
 /// `auhost new-unit` end to end: scaffold outside the repository, `swift build`, install
 /// into a plugin folder, load, render. Builds the SDK once in the scaffold (about a minute).
+/// The generated Package.swift never holds the checkout's absolute path: it builds against
+/// AUHOST_SDK, else `--sdk` relative to the package, else the installed SDK.
 @Suite struct ScaffoldTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Scaffolds unit `name` of `type` in a fresh folder, builds it with `swift build`,
-    /// installs it as docs/WRITING-UNITS.md says (copies the library into a plugin folder)
-    /// and returns that folder and the one component found there.
-    func scaffoldBuildAndInstall(_ name: String, type: String, subtype: String) throws -> (plugins: URL, component: Component) {
+    /// Scaffolds `name` into a fresh folder with `options` and returns the package folder,
+    /// its Package.swift and what new-unit printed.
+    func scaffold(_ name: String, _ options: [String]) throws -> (package: URL, manifest: String, output: String) {
         let workspace = try CLibraryFixtures.makeFolder("scaffold")
         let output = TextOutput(), errors = TextOutput()
-        let status = AUHostCLI.run(
-            ["new-unit", name, "--type", type, "--subtype", subtype, "--manufacturer", "Test", "--dir", workspace.path, "--sdk", Self.repository.path],
-            output: output, errors: errors)
+        let status = AUHostCLI.run(["new-unit", name, "--manufacturer", "Test", "--dir", workspace.path] + options, output: output, errors: errors)
         #expect(status == 0, "\(errors.captured)")
         let package = workspace.appendingPathComponent(name)
-        #expect(FileManager.default.fileExists(atPath: package.appendingPathComponent("Package.swift").path))
-        #expect(output.captured.contains("swift build"))
+        let manifest = try String(contentsOf: package.appendingPathComponent("Package.swift"), encoding: .utf8)
+        #expect(!manifest.contains(Self.repository.path), "the manifest pins the checkout:\n\(manifest)")
+        return (package, manifest, output.captured)
+    }
+
+    /// Scaffolds unit `name` of `type` in a fresh folder (against the checkout through
+    /// `--sdk`, or without it against `environmentSDK` through AUHOST_SDK), builds it with
+    /// `swift build`, installs it as docs/WRITING-UNITS.md says (copies the library into a
+    /// plugin folder) and returns that folder and the one component found there.
+    func scaffoldBuildAndInstall(_ name: String, type: String, subtype: String, environmentSDK: String? = nil) throws -> (plugins: URL, component: Component) {
+        let sdkOption = environmentSDK == nil ? ["--sdk", Self.repository.path] : []
+        let (package, _, output) = try scaffold(name, ["--type", type, "--subtype", subtype] + sdkOption)
+        let workspace = package.deletingLastPathComponent()
+        #expect(output.contains("swift build"))
 
         let build = Process()
         build.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         build.arguments = ["swift", "build", "--package-path", package.path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["AUHOST_SDK"] = environmentSDK
+        build.environment = environment
         let log = Pipe()
         build.standardOutput = log
         build.standardError = log
@@ -63,7 +77,8 @@ import Testing
     /// `--type aumi`: a MIDI processor with no audio that declares MIDI output and sends on
     /// what it receives, at the same frame.
     @Test func aScaffoldedMIDIProcessorPassesMIDIThrough() throws {
-        let unit = try scaffoldBuildAndInstall("Echoes", type: "aumi", subtype: "echo").component.instantiate()
+        let sdk = Self.repository.appendingPathComponent("SDK").path
+        let unit = try scaffoldBuildAndInstall("Echoes", type: "aumi", subtype: "echo", environmentSDK: sdk).component.instantiate()
         #expect(unit.producesMIDIOutput)
         try unit.initialize()
         let none = UnsafeBufferPointer<AudioBuffers>(start: nil, count: 0)
@@ -73,6 +88,22 @@ import Testing
         }
         #expect(status == 0)
         #expect(Array(unit.midiOutputFromRender) == played)
+    }
+
+    /// Without --sdk the package falls back to the installed SDK, and new-unit says to set
+    /// AUHOST_SDK to the SDK it found (this checkout: none is installed beside the tests);
+    /// with --sdk the fallback is that folder relative to the package's.
+    @Test func theManifestReadsAUHOSTSDKAndFallsBackWithoutTheCheckoutsPath() throws {
+        let installed = try scaffold("Plain", ["--type", "aufx", "--subtype", "plan"])
+        #expect(installed.manifest.contains(#"let sdk = Context.environment["AUHOST_SDK"] ?? "/usr/local/share/auhost/sdk""#), "\(installed.manifest)")
+        #expect(installed.output.contains("AUHOST_SDK='\(Self.repository.path)' swift build"), "\(installed.output)")
+
+        let relative = try scaffold("Beside", ["--type", "aufx", "--subtype", "besd", "--sdk", Self.repository.path])
+        let match = try #require(relative.manifest.firstMatch(of: #/\?\? "([^"]*)"/#), "\(relative.manifest)")
+        let fallback = String(match.output.1)
+        #expect(fallback.hasPrefix("../"), "\(fallback)")
+        #expect(URL(fileURLWithPath: fallback, relativeTo: relative.package).standardizedFileURL.path == Self.repository.path)
+        #expect(relative.output.contains("&& swift build"), "\(relative.output)")
     }
 
     @Test func newUnitRefusesBadArgumentsAndFoldersInsideTheRepository() throws {
@@ -93,7 +124,7 @@ import Testing
         #expect(AUHostCLI.run(
             ["new-unit", "Fine", "--type", "aufx", "--subtype", "fine", "--dir", Self.repository.path + "/Plugins", "--sdk", Self.repository.path],
             output: TextOutput(), errors: inside) == 1)
-        #expect(inside.captured.contains("inside the AUHost package"))
+        #expect(inside.captured.contains("inside the AUHost SDK"))
         #expect(!FileManager.default.fileExists(atPath: Self.repository.path + "/Plugins/Fine"))
     }
 }

@@ -2,8 +2,9 @@ import AUHost
 import Foundation
 
 /// `auhost new-unit NAME --type T --subtype S`: scaffolds a native unit package outside the
-/// repository — a `Package.swift` with one dynamic library depending on this checkout's
-/// AUPluginSDK, and a unit source to start from — that builds with `swift build` and loads.
+/// repository — a `Package.swift` with one dynamic library depending on AUPluginSDK (from
+/// `AUHOST_SDK` at build time, else an installed SDK or a path relative to the package), and a
+/// unit source to start from — that builds with `swift build` and loads.
 /// - Thread: [control]
 enum NewUnitCommand: Command {
     static let name = "new-unit"
@@ -22,8 +23,15 @@ enum NewUnitCommand: Command {
           --subtype S       the unit's subtype code, 1 to 4 characters
           --manufacturer M  the manufacturer code, 4 characters (default: Demo)
           --dir DIR         where to create the package folder (default: .)
-          --sdk PATH        the AUHost package to build against (default: AUHOST_SDK_PATH, else
-                            the checkout this auhost was built from)
+          --sdk PATH        the SDK to build against, written into Package.swift relative to the
+                            package's folder: an installed SDK (PREFIX/share/auhost/sdk) or an
+                            AUHost checkout
+
+        The generated Package.swift builds against the SDK in AUHOST_SDK when that is set at
+        build time, else against the --sdk PATH, else against the SDK `make install` put next
+        to this auhost (PREFIX/share/auhost/sdk; \(installedSDKDefault) by default). It
+        never holds the absolute path of the checkout auhost was built from: without --sdk and
+        an installed SDK, build with AUHOST_SDK set (the next steps printed say how).
 
         """
 
@@ -58,17 +66,21 @@ enum NewUnitCommand: Command {
             throw .usage("--manufacturer takes 4 printable ASCII characters other than quotes and backslash, not '\(manufacturer)'", command: name)
         }
         guard let sdk = sdkPath(explicit: explicitSDK) else {
-            throw CLIError("cannot find the AUHost package to build against", hint: "pass --sdk PATH (the folder with AUHost's Package.swift) or set AUHOST_SDK_PATH")
+            throw CLIError("cannot find the AUHost SDK to build against", hint: "pass --sdk PATH (an installed SDK, PREFIX/share/auhost/sdk, or an AUHost checkout), set AUHOST_SDK, or run `make install`")
         }
         let folder = URL(fileURLWithPath: directory).standardizedFileURL.appendingPathComponent(unitName)
         if folder.path.hasPrefix(sdk.path + "/") {
-            throw CLIError("\(folder.path) is inside the AUHost package at \(sdk.path); create the unit outside it", hint: "pass --dir with a folder elsewhere")
+            throw CLIError("\(folder.path) is inside the AUHost SDK at \(sdk.path); create the unit outside it", hint: "pass --dir with a folder elsewhere")
         }
+        let installed = installedSDK()
+        let fallback = explicitSDK == nil ? installed.path : relativePath(to: sdk, from: folder)
+        // The SDK the package falls back to is the one checked here, or AUHOST_SDK must name it.
+        let needsEnvironment = explicitSDK == nil && installed != sdk
         if let contents = try? FileManager.default.contentsOfDirectory(atPath: folder.path), !contents.isEmpty {
             throw CLIError("\(folder.path) already exists and is not empty; choose another NAME or --dir")
         }
         let files = UnitTemplate(
-            name: unitName, type: type, subtype: subtype, manufacturer: manufacturer, sdk: sdk).files()
+            name: unitName, type: type, subtype: subtype, manufacturer: manufacturer, sdkFallback: fallback).files()
         do {
             for (path, text) in files {
                 let file = folder.appendingPathComponent(path)
@@ -81,26 +93,39 @@ enum NewUnitCommand: Command {
         let paddedSubtype = subtype.padding(toLength: 4, withPad: " ", startingAt: 0)
         context.output.line("created \(folder.path) (\(type):\(paddedSubtype):\(manufacturer), against AUPluginSDK in \(sdk.path))")
         context.output.line("next:")
-        context.output.line("  cd \(folder.path) && swift build")
+        context.output.line("  cd \(folder.path) && \(needsEnvironment ? "AUHOST_SDK=\(shellQuoted(sdk.path)) " : "")swift build")
         context.output.line("  mkdir -p ~/.local/lib/auhost/plugins && cp .build/debug/lib\(unitName).so ~/.local/lib/auhost/plugins/")
         context.output.line("  auhost info '\(type):\(paddedSubtype):\(manufacturer)'")
         return 0
     }
 
-    /// The AUHost package folder: --sdk, AUHOST_SDK_PATH, the checkout above the running
-    /// executable, or the checkout this file was compiled from.
+    /// Where `make install` with its default prefix puts the SDK.
+    static let installedSDKDefault = "/usr/local/share/auhost/sdk"
+
+    /// The SDK installed with this auhost (`PREFIX/share/auhost/sdk` when it runs from
+    /// `PREFIX/bin`), else the default prefix's; it may not exist.
+    static func installedSDK() -> URL {
+        URL(fileURLWithPath: PluginSearchPath.installPrefix().map { $0 + "/share/auhost/sdk" } ?? installedSDKDefault).standardizedFileURL
+    }
+
+    /// A folder whose Package.swift offers the AUPluginSDK product: an installed SDK or a checkout.
+    static func isSDK(_ url: URL) -> Bool {
+        guard let manifest = try? String(contentsOf: url.appendingPathComponent("Package.swift"), encoding: .utf8) else { return false }
+        return manifest.contains("\"AUPluginSDK\"")
+    }
+
+    /// The SDK folder: --sdk, AUHOST_SDK, the SDK installed with this auhost, the checkout
+    /// above the running executable, the checkout this file was compiled from, or the SDK
+    /// installed with the default prefix.
     static func sdkPath(explicit: String?) -> URL? {
-        func isSDK(_ url: URL) -> Bool {
-            guard let manifest = try? String(contentsOf: url.appendingPathComponent("Package.swift"), encoding: .utf8) else { return false }
-            return manifest.contains("\"AUPluginSDK\"")
-        }
         if let explicit { return isSDK(URL(fileURLWithPath: explicit)) ? URL(fileURLWithPath: explicit).standardizedFileURL : nil }
-        if let environment = ProcessInfo.processInfo.environment["AUHOST_SDK_PATH"], isSDK(URL(fileURLWithPath: environment)) {
+        if let environment = ProcessInfo.processInfo.environment["AUHOST_SDK"], isSDK(URL(fileURLWithPath: environment)) {
             return URL(fileURLWithPath: environment).standardizedFileURL
         }
         var candidates: [URL] = []
-        if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            var folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        if let prefix = PluginSearchPath.installPrefix() { candidates.append(URL(fileURLWithPath: prefix + "/share/auhost/sdk")) }
+        if let executable = PluginSearchPath.executableFolder() {
+            var folder = URL(fileURLWithPath: executable)
             while folder.path != "/" {
                 candidates.append(folder)
                 folder.deleteLastPathComponent()
@@ -108,186 +133,21 @@ enum NewUnitCommand: Command {
         }
         candidates.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent())
+        candidates.append(URL(fileURLWithPath: installedSDKDefault))
         return candidates.first(where: isSDK)?.standardizedFileURL
     }
-}
 
-/// The files of a scaffolded unit package.
-struct UnitTemplate {
-    var name: String
-    var type: String
-    var subtype: String
-    var manufacturer: String
-    var sdk: URL
-
-    /// Relative path → contents.
-    func files() -> [(String, String)] {
-        let isEffect = type == "aufx" || type == "aumf"
-        return [
-            ("Package.swift", manifest),
-            ("Sources/\(name)/\(name)Unit.swift", type == "aumi" ? midiProcessorSource : isEffect ? effectSource : instrumentSource),
-            (".gitignore", ".build/\n"),
-        ]
+    /// `target` as a path from `folder` (both absolute): `../../sdk`.
+    static func relativePath(to target: URL, from folder: URL) -> String {
+        let to = target.standardizedFileURL.pathComponents, from = folder.standardizedFileURL.pathComponents
+        var common = 0
+        while common < min(to.count, from.count), to[common] == from[common] { common += 1 }
+        let path = (Array(repeating: "..", count: from.count - common) + to[common...]).joined(separator: "/")
+        return path.isEmpty ? "." : path
     }
 
-    private var manifest: String {
-        """
-        // swift-tools-version:6.0
-        // A native AUHost unit: one dynamic library (lib\(name).so) built against AUPluginSDK.
-        import PackageDescription
-
-        let package = Package(
-            name: "\(name)",
-            products: [.library(name: "\(name)", type: .dynamic, targets: ["\(name)"])],
-            dependencies: [.package(path: "\(sdk.path)")],
-            targets: [
-                .target(name: "\(name)", dependencies: [.product(name: "AUPluginSDK", package: "\(sdk.lastPathComponent)")]),
-            ]
-        )
-
-        """
-    }
-
-    private var descriptor: String {
-        let inputs = type == "aufx" || type == "aumf" ? "[2]" : "[]"
-        let outputs = type == "aumi" ? "[], sendsMIDI: true" : "[2]"
-        return """
-            static let descriptor = UnitDescriptor(
-                    type: "\(type)", subtype: "\(subtype)", manufacturer: "\(manufacturer)", name: "\(name)",
-                    manufacturerName: "\(manufacturer)", version: "0.1.0", inputs: \(inputs), outputs: \(outputs))
-            """
-    }
-
-    private var effectSource: String {
-        """
-        import AUPluginSDK
-
-        /// \(type):\(subtype):\(manufacturer) — a gain to start from. Replace `process` with your DSP.
-        /// - Thread: [control] for set-up; `process` on the render thread (no allocation, no locks, no print).
-        final class \(name)Unit: PluginUnit {
-            \(descriptor)
-
-            static let parameters = [
-                PluginParameterInfo(id: 0, identifier: "gain", name: "Gain", unit: .decibels, range: -60...12, default: 0),
-            ]
-
-            private var gain = Smoother(value: 1)
-
-            init() {}
-
-            func prepare(_ setup: RenderSetup) throws(PluginError) {
-                gain.configure(time: 0.02, sampleRate: setup.sampleRate)
-                gain.snap()
-            }
-
-            func setParameter(_ id: UInt32, value: Float) {
-                if id == 0 { gain.target = decibelsToGain(value) }
-            }
-
-            func process(_ block: AudioBlock) {
-                let channels = min(block.inputChannelCount(), block.outputChannelCount())
-                for frame in 0..<block.frameCount {
-                    let value = gain.next()
-                    for channel in 0..<channels { block.output(channel)[frame] = block.input(channel)[frame] * value }
-                }
-            }
-        }
-
-        @_cdecl("auhost_plugin_entry") public func auhostPluginEntry() -> UnsafeRawPointer { PluginExport.entry(\(name)Unit.self) }
-
-        """
-    }
-
-    private var midiProcessorSource: String {
-        """
-        import AUPluginSDK
-
-        /// \(type):\(subtype):\(manufacturer) — a MIDI processor to start from: it sends on every message
-        /// it receives, at the frame it came. Transform them in `process`.
-        /// - Thread: [control] for set-up; `handleMIDI` and `process` on the render thread.
-        final class \(name)Unit: PluginUnit {
-            \(descriptor)
-
-            static let parameters: [PluginParameterInfo] = []
-
-            /// The messages received since the last slice, in fixed storage (the SDK calls
-            /// `handleMIDI` at a message's frame, then `process` for the slice starting there).
-            private var received = [PluginMIDIEvent](repeating: PluginMIDIEvent(status: 0, data1: 0, data2: 0), count: 256)
-            private var receivedCount = 0
-
-            init() {}
-
-            func setParameter(_ id: UInt32, value: Float) {}
-
-            func handleMIDI(_ message: PluginMIDIEvent) {
-                guard receivedCount < received.count else { return }
-                received[receivedCount] = message
-                receivedCount += 1
-            }
-
-            func process(_ block: AudioBlock) {
-                for index in 0..<receivedCount { block.sendMIDI(received[index]) }
-                receivedCount = 0
-            }
-        }
-
-        @_cdecl("auhost_plugin_entry") public func auhostPluginEntry() -> UnsafeRawPointer { PluginExport.entry(\(name)Unit.self) }
-
-        """
-    }
-
-    private var instrumentSource: String {
-        """
-        import AUPluginSDK
-        import Glibc
-
-        /// \(type):\(subtype):\(manufacturer) — a one-voice sine to start from\(type == "aumu" ? ", played by MIDI notes" : "").
-        /// - Thread: [control] for set-up; `process` and `handleMIDI` on the render thread.
-        final class \(name)Unit: PluginUnit {
-            \(descriptor)
-
-            static let parameters = [
-                PluginParameterInfo(id: 0, identifier: "level", name: "Level", unit: .decibels, range: -60...0, default: -12),
-            ]
-
-            private var oscillator = Oscillator(waveform: .sine)
-            private var level = Smoother(value: 0)
-            private var sampleRate = 48_000.0
-            private var isSounding = \(type == "aumu" ? "false" : "true")
-            private var note: UInt8 = 69
-
-            init() {}
-
-            func prepare(_ setup: RenderSetup) throws(PluginError) {
-                sampleRate = setup.sampleRate
-                level.configure(time: 0.005, sampleRate: sampleRate)
-                oscillator.setFrequency(440, sampleRate: sampleRate)
-            }
-
-            func setParameter(_ id: UInt32, value: Float) {
-                if id == 0 { level.target = decibelsToGain(value) }
-            }
-
-            func handleMIDI(_ message: PluginMIDIEvent) {
-                if message.isNoteOn {
-                    note = message.data1
-                    oscillator.setFrequency(440 * pow(2, (Double(note) - 69) / 12), sampleRate: sampleRate)
-                    isSounding = true
-                } else if message.isNoteOff && message.data1 == note {
-                    isSounding = false
-                }
-            }
-
-            func process(_ block: AudioBlock) {
-                for frame in 0..<block.frameCount {
-                    let sample = isSounding ? oscillator.next() * level.next() : 0
-                    for channel in 0..<block.outputChannelCount() { block.output(channel)[frame] = sample }
-                }
-            }
-        }
-
-        @_cdecl("auhost_plugin_entry") public func auhostPluginEntry() -> UnsafeRawPointer { PluginExport.entry(\(name)Unit.self) }
-
-        """
+    /// `text` in single quotes for a shell.
+    static func shellQuoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

@@ -56,8 +56,8 @@ enum RenderCommand: Command {
 
         A batch (more than one INPUT, or any skipped) ends with one summary line on standard
         output: files rendered, failed and skipped, the audio's length, the time taken and the
-        speed as a multiple of real time. A progress bar is drawn on standard error when it is
-        a terminal. Exits 0 when every
+        speed as a multiple of real time. A progress bar (the current file, files done of the
+        total, an ETA) is drawn on standard error when it is a terminal. Exits 0 when every
         file rendered; 1 when any failed (the others are still rendered) or the preset does
         not load; 64 for usage errors; 128 + the signal when interrupted (130 for SIGINT, 143
         for SIGTERM, 129 for SIGHUP: the files in progress are abandoned, nothing partial is
@@ -150,8 +150,7 @@ enum RenderCommand: Command {
         settings.overlapsFileWork = jobs.count == 1 && ProcessInfo.processInfo.activeProcessorCount > 1
         let loaded = try PresetCommandSupport.load(positionals[0], sets: sets, context: context)
         defer { loaded.dispose() }
-        let label = jobs.count == 1 ? OutputPlan.stem(of: jobs[0].output) : "\(jobs.count) files"
-        let progress = RenderProgress(label: label, files: jobs.count)
+        let progress = RenderProgress(jobs: jobs)
         let out = context.output, errors = context.errors
         let renderer = BatchRenderer(loaded: loaded, registry: context.registry, settings: settings, jobs: jobs)
         renderer.cancellation.watchSignals()
@@ -160,7 +159,8 @@ enum RenderCommand: Command {
         let outcomes = renderer.run(
             progress: { progress.update(file: $0, permille: $1) },
             notice: { text in progress.printing { out.line(text) } }
-        ) { _, outcome in
+        ) { index, outcome in
+            progress.finished(file: index)
             progress.printing {
                 switch outcome {
                 case .success(let report):
