@@ -248,10 +248,11 @@ open class AudioUnit: @unchecked Sendable {
     /// - Thread: [control]
     open func propertyParameterValue(_ identifier: String) -> PropertyParameterValue? { nil }
 
-    /// Whether the property parameters say everything ``saveCustomState()`` saves (a
-    /// sampler's bank and instrument): a saved preset then writes them, not a state blob.
+    /// Whether the parameters and property parameters say everything ``saveCustomState()``
+    /// saves (a sampler's bank and instrument; a native unit whose state is only its
+    /// parameter values): a saved preset then writes them, not a state blob.
     /// - Thread: [control]
-    open var propertyParametersHoldCustomState: Bool { false }
+    open var parametersHoldCustomState: Bool { false }
 
     /// Called after a parameter was set from a control thread (LV2 backends mirror it to ports).
     /// - Thread: [control]

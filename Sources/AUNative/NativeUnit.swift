@@ -314,6 +314,20 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
         throw AudioUnitError(.invalidPropertyValue, "\(name) (\(library.path)) could not save its state")
     }
 
+    /// Whether the unit's saved state is only its parameter values: the SDK's layout
+    /// (`"AUHS"`, version 1, the parameter count, `(id, value)` pairs, then the length of the
+    /// unit's extra state) with no extra state. A saved preset then writes the parameters
+    /// alone (auhost_plugin.h's `save_state`).
+    /// - Thread: [control]
+    override public var parametersHoldCustomState: Bool {
+        guard let bytes = try? saveCustomState(), bytes.count >= 16, bytes.prefix(4) == Data("AUHS".utf8) else { return false }
+        func word(_ offset: Int) -> Int {
+            (0..<4).reduce(0) { $0 | Int(bytes[bytes.startIndex + offset + $1]) << (8 * $1) }
+        }
+        let count = word(8)
+        return word(4) == 1 && bytes.count == 16 + 8 * count && word(12 + 8 * count) == 0
+    }
+
     /// The unit's own state can only be restored while it does not render.
     /// - Thread: [control]
     override public func restoreCustomState(_ data: Data) throws(AudioUnitError) {

@@ -200,7 +200,7 @@ public final class SamplerUnit: AudioUnit, @unchecked Sendable {
 
     /// The bank and the instrument are all the custom state.
     /// - Thread: [control]
-    override public var propertyParametersHoldCustomState: Bool { true }
+    override public var parametersHoldCustomState: Bool { true }
 
     /// Unpublishes and frees the synthesizer.
     /// - Thread: [control]

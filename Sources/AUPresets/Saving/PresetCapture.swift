@@ -13,9 +13,11 @@ import Foundation
 ///   saved as the shortest decimal that reads back to the same Float.
 /// - `bypass`: `true` when bypassed, left out otherwise.
 /// - `state`: the unit's `ClassInfo` when the unit keeps state beyond its parameters
-///   (``AudioUnit/saveCustomState()`` returns data) that its property parameters do not
-///   say (a sampler's bank and instrument are written as `soundbank`, `bank`, `program`),
-///   else left out; ``StateSelection`` changes that.
+///   (``AudioUnit/saveCustomState()`` returns data) that its parameters and property
+///   parameters do not say (``AudioUnit/parametersHoldCustomState``: a native unit whose state
+///   is only its parameter values, a sampler's bank and instrument written as `soundbank`,
+///   `bank`, `program`), else left out, so that deleting a parameter from the file returns
+///   it to its default; ``StateSelection`` changes that.
 /// - property parameters: each writable one with a value, in `parameters` (or as the
 ///   node's own key: `soundbank`, `bank`, `program`).
 /// - Thread: [control]
@@ -94,7 +96,7 @@ public struct PresetCapture: Sendable {
             let present = try unit.value(of: .presentPreset)
             if present.number >= 0 { node.preset = present.name }
             if try unit.value(of: .bypassEffect) { node.bypass = true }
-            let keepsCustomState = try unit.saveCustomState() != nil && !unit.propertyParametersHoldCustomState
+            let keepsCustomState = try unit.saveCustomState() != nil && !unit.parametersHoldCustomState
             if state == .always || (state == .whenCustom && keepsCustomState) { node.state = try unit.value(of: .classInfo) }
         } catch {
             throw fail("cannot read the state of '\(unit.name)': \(error.message)")
