@@ -5,6 +5,10 @@ import AUEngine
 /// (JACK transport: another client starts, stops and locates the song) and sending MIDI
 /// clock to the graph's MIDI output.
 extension MusicPlayerScheduler {
+    /// The most a rolling transport may drift from the song's position (an xrun) and be
+    /// followed without a locate, in seconds.
+    static let slipSeconds = 0.25
+
     /// Follows the transport the driver published for this cycle (JACK's, in
     /// ``HostTransport``): rolling or stopped as it is, at its frame (song seconds times the
     /// sample rate). A start, a stop or a jump of the frame ends the sounding notes and
@@ -16,7 +20,15 @@ extension MusicPlayerScheduler {
         let isPlaying = side.pointee.isPlaying
         if isPlaying == host.isRolling {
             let expected = isPlaying ? second(atFrame: start) * sampleRate : command.schedule.seconds(forBeats: side.pointee.stoppedBeat) * sampleRate
-            guard abs(expected - Double(host.frame)) > 0.5 else { return }
+            let slip = Double(host.frame) - expected
+            guard abs(slip) > 0.5 else { return }
+            // A small slip while rolling (an xrun: the driver skipped cycles the transport
+            // did not count) moves the anchor; the sounding notes go on.
+            if isPlaying, slip > -sampleRate * Self.slipSeconds, slip < sampleRate * Self.slipSeconds {
+                side.pointee.anchorSecond = Double(host.frame) / sampleRate
+                side.pointee.anchorFrame = start
+                return
+            }
         }
         let beat = command.schedule.beats(forSeconds: Double(host.frame) / sampleRate)
         endSoundingNotes(at: start, cycleStart: start, cycle)
