@@ -74,6 +74,9 @@ struct AllocationTests {
         // A MusicPlayer played a song into the graph (notes, MIDI clock, a loop, the transport)
         // while the control thread sought, stopped, started and changed its rate.
         #expect(run.report["playerMoves", default: 0] >= 30, "\(run.text)")
+        // An LV2 plugin's file property (x42 zeroconvo's impulse response) was set through
+        // its atom port (a patch:Set over the lock-free ring) while it rendered.
+        #expect(run.report["fileConvolver"] == 1 && run.report["impulseChanges", default: 0] >= 4, "\(run.text)")
         // Notes went through the arpeggiator and the transpose to the graph's MIDI output.
         #expect(run.report["midiOutputEvents", default: 0] >= 20, "\(run.text)")
         #expect(run.report["nanNotices", default: 0] >= 5, "the fixture's NaN was not noticed: \(run.text)")
