@@ -137,7 +137,7 @@ let samplerTargets: [Target] = [
     // `aumu:samp:AUHs`, Core Audio's AUSampler: SF2 and SF3 banks, a General MIDI module or one instrument.
     // GOMP_parallel: the sampler's one-thread OpenMP regions without libgomp's allocation (OpenMPRegion.swift).
     .target(name: "AUSampler", dependencies: ["AUCore", "CFluidSynth"], linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=GOMP_parallel"])]),
-    .testTarget(name: "AUSamplerTests", dependencies: ["AUSampler", "AUCore", "AUEngine", "AUFiles"]),
+    .testTarget(name: "AUSamplerTests", dependencies: ["AUSampler", "AUCore", "AUEngine", "AUFiles", "AUTestSupport"]),
 ]
 
 let package = Package(

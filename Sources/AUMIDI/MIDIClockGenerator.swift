@@ -49,14 +49,22 @@ public struct MIDIClockGenerator: Sendable, BitwiseCopyable {
         /// - Thread: [any]
         public init(tempoMap: MusicTempoMap, atBeats beats: MusicTimeStamp, sampleRate: Double,
                     songStartSampleTime: Double, playRate: Double = 1) {
-            let index = tempoMap.segments.withUnsafeBufferPointer { MusicTempoMap.segmentIndex(beats, in: $0) { $0.startBeat } }
-            let segment = tempoMap.segments[index]
+            self = tempoMap.segments.withUnsafeBufferPointer {
+                Segment(tempo: $0, atBeats: beats, sampleRate: sampleRate, songStartSampleTime: songStartSampleTime, playRate: playRate)
+            }
+        }
+
+        /// The same from a tempo map's segments in plain memory (the player's, on the render
+        /// thread).
+        init(tempo segments: UnsafeBufferPointer<MusicTempoMap.Segment>, atBeats beats: MusicTimeStamp, sampleRate: Double,
+             songStartSampleTime: Double, playRate: Double) {
+            let index = MusicTempoMap.segmentIndex(beats, in: segments) { $0.startBeat }
+            let segment = segments[index]
             let samplesPerSecond = sampleRate / playRate
             self.init(anchorBeat: segment.startBeat,
                       anchorSampleTime: songStartSampleTime + segment.startSecond * samplesPerSecond,
                       samplesPerBeat: 60 / segment.bpm * samplesPerSecond,
-                      endBeat: index + 1 < tempoMap.segments.count
-                          ? tempoMap.segments[index + 1].startBeat : .infinity)
+                      endBeat: index + 1 < segments.count ? segments[index + 1].startBeat : .infinity)
         }
 
         /// The sample time of `beats`, rounded to the nearest sample (clamped to `Int64`).

@@ -92,16 +92,12 @@ extension MusicPlayerScheduler {
     /// - Thread: [render]
     func sendClock(_ schedule: PlaybackSchedule, until: Int64, cycleStart: Int64, _ cycle: MIDISchedulingCycle) {
         let sampleRate = side.pointee.sampleRate, rate = side.pointee.rate
-        let tempo = UnsafeBufferPointer(schedule.tempo)
+        // Beat 0 falls where the anchor's line puts second 0.
+        let songStart = Double(side.pointee.anchorFrame) - side.pointee.anchorSecond * sampleRate / rate
         while side.pointee.midiClock.isRolling {
-            let beat = MIDIClockGenerator.beats(ofClock: side.pointee.midiClock.nextClock)
-            let index = MusicTempoMap.segmentIndex(beat, in: tempo) { $0.startBeat }
-            let segment = tempo[index]
             let clockSegment = MIDIClockGenerator.Segment(
-                anchorBeat: segment.startBeat,
-                anchorSampleTime: Double(side.pointee.anchorFrame) + (segment.startSecond - side.pointee.anchorSecond) * sampleRate / rate,
-                samplesPerBeat: 60 / segment.bpm * sampleRate / rate,
-                endBeat: index + 1 < tempo.count ? tempo[index + 1].startBeat : .infinity)
+                tempo: UnsafeBufferPointer(schedule.tempo), atBeats: MIDIClockGenerator.beats(ofClock: side.pointee.midiClock.nextClock),
+                sampleRate: sampleRate, songStartSampleTime: songStart, playRate: rate)
             var count = 0
             side.pointee.midiClock.render(
                 clockSegment, cycleSampleTime: cycleStart, frameCount: Int(until - cycleStart), into: side.pointee.clockEvents, count: &count)

@@ -31,7 +31,7 @@ struct PendingNoteOffs {
     func earliest() -> Int? {
         guard count > 0 else { return nil }
         var best = 0
-        for index in 1..<max(1, count) where entries[index].second < entries[best].second { best = index }
+        for index in 1..<count where entries[index].second < entries[best].second { best = index }
         return best
     }
 

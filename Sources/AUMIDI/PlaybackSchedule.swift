@@ -100,7 +100,7 @@ final class PlaybackSchedule: @unchecked Sendable {
 
     deinit {
         RenderThread.assertNotCurrent("PlaybackSchedule.deinit")
-        for track in tracks { track.events.baseAddress.map { UnsafeMutablePointer(mutating: $0).deallocate() } }
+        for track in tracks { track.events.baseAddress?.deallocate() }
         tracks.deallocate()
         tempo.deallocate()
         signatures.deallocate()

@@ -17,26 +17,15 @@ func runAllocCheck(_ arguments: [String], in folder: URL? = nil) throws -> (stat
     try #require(FileManager.default.fileExists(atPath: executable.path), "alloc-check is not built next to the tests (\(products.path))")
     try #require(FileManager.default.fileExists(atPath: shim.path), "libAllocCounter.so is not built next to the tests (\(products.path))")
     let fixtures = directory.appendingPathComponent("libLV2Fixtures.so")
-    let process = Process()
-    process.executableURL = executable
     // The LV2 worker fixture (work scheduled in every run), where the build made it.
-    process.arguments = arguments + (FileManager.default.fileExists(atPath: fixtures.path) ? ["--lv2-fixtures", fixtures.path] : [])
-    var environment = ProcessInfo.processInfo.environment
-    environment["LD_PRELOAD"] = shim.path
-    process.environment = environment
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let text = String(decoding: data, as: UTF8.self)
+    let (status, text) = try runUnderAllocCounter(
+        executable, arguments: arguments + (FileManager.default.fileExists(atPath: fixtures.path) ? ["--lv2-fixtures", fixtures.path] : []), shim: shim)
     var report: [String: Int] = [:]
     for field in text.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
         let parts = field.split(separator: "=")
         if parts.count == 2, let value = Int(parts[1]) { report[String(parts[0])] = value }
     }
-    return (process.terminationStatus, report, text)
+    return (status, report, text)
 }
 
 /// The release alloc-check (`swift build -c release --product alloc-check`, which `make

@@ -1,6 +1,7 @@
 import AUCore
 import AUEngine
 import AUSampler
+import AUTestSupport
 import Foundation
 import Testing
 
@@ -74,20 +75,8 @@ struct SamplerRealTimeTests {
         }
         let shim = folder.appendingPathComponent("libAllocCounter.so")
         try #require(FileManager.default.fileExists(atPath: shim.path), "libAllocCounter.so is not built next to the tests (\(folder.path))")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["--testing-library", "swift-testing", "--filter", Self.filter]
-        var environment = ProcessInfo.processInfo.environment
-        environment["LD_PRELOAD"] = shim.path
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: output, as: UTF8.self)
-        #expect(process.terminationStatus == 0, "\(text)")
+        let (status, text) = try runUnderAllocCounter(binary, arguments: ["--testing-library", "swift-testing", "--filter", Self.filter], shim: shim)
+        #expect(status == 0, "\(text)")
         #expect(text.contains("sampler render: allocations=0 frees=0 locks=0"), "\(text)")
     }
 }

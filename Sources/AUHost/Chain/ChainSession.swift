@@ -51,7 +51,7 @@ public final class ChainSession: @unchecked Sendable {
             case .set(let id, let parameter, let text):
                 let unit = try chain.node(id).unit
                 let value: PresetParameterValue = Double(text).map { .number($0) } ?? .named(text)
-                if let property = try propertyChecked({ () throws(ParameterIssue) in try PropertyCheck.resolve(key: parameter, value: value, unit: unit, folder: here) }) {
+                if let property = try propertyChecked({ () throws(ParameterIssue) in try PropertyCheck.resolve(key: parameter, value: value, unit: unit, folder: PropertyCheck.currentDirectory) }) {
                     try property.apply(to: unit)
                     return [ControlWords.quoted(property.value.description)]
                 }
@@ -83,7 +83,7 @@ public final class ChainSession: @unchecked Sendable {
                     throw ControlCommandError("node '\(id)' reads no file; load takes a sampler's sound bank or a plugin's file")
                 }
                 let property = try propertyChecked { () throws(ParameterIssue) in
-                    try PropertyCheck.resolve(key: info.identifier, value: .named(file), unit: unit, folder: here)
+                    try PropertyCheck.resolve(key: info.identifier, value: .named(file), unit: unit, folder: PropertyCheck.currentDirectory)
                 }
                 try property?.apply(to: unit)
                 return ["\(info.identifier)=\(ControlWords.quoted(property?.value.description ?? file))"]
@@ -193,9 +193,6 @@ public final class ChainSession: @unchecked Sendable {
         return formatValue(value)
     }
 
-
-    /// Where a file named on the command channel is found from: the current directory.
-    private var here: URL { URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true) }
 
     private func propertyChecked<T>(_ body: () throws(ParameterIssue) -> T) throws(ControlCommandError) -> T {
         do {

@@ -143,6 +143,6 @@ public final class LiveSong: @unchecked Sendable {
 
     /// The transport frame of `beats`: its seconds times the sample rate.
     private func frame(atBeats beats: MusicTimeStamp) -> Int64 {
-        MusicTempoMap.sampleFrame(forSeconds: sequence.tempoMap.seconds(forBeats: beats), sampleRate: sampleRate)
+        sequence.tempoMap.sampleFrame(forBeats: beats, sampleRate: sampleRate)
     }
 }

@@ -1,5 +1,6 @@
 import AUCore
 import AUFiles
+import AUSampler
 
 /// Why a render came out silent though its input was not: a sampler without a sound bank,
 /// a song whose notes reached no instrument, or a chain that made nothing of its input.
@@ -13,8 +14,8 @@ enum SilentRenderCheck {
     static func cause(output: AudioLevels, inputAudible: Bool, songHasNotes: Bool, chain: ChainGraph) -> String? {
         guard output.samplePeak <= Double(threshold), inputAudible || songHasNotes else { return nil }
         let bankless = chain.nodes.filter { node in
-            node.unit.propertyParameters.contains { $0.valueType == .path && $0.identifier == "soundbank" }
-                && node.unit.propertyParameterValue("soundbank") == nil
+            node.unit.propertyParameters.contains { $0.valueType == .path && $0.identifier == SamplerUnit.Property.soundBank }
+                && node.unit.propertyParameterValue(SamplerUnit.Property.soundBank) == nil
         }
         if let node = bankless.first {
             return "'\(node.id)' is a sampler without a sound bank; give its node \"soundbank\": \"gm\" or an .sf2 file"

@@ -107,8 +107,7 @@ public struct PresetLoader: Sendable {
             guard let unit = results[index].unit else { continue }
             do {
                 // A file given on the command line is relative to the current directory.
-                let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-                if let property = try PropertyCheck.resolve(key: override.parameter, value: override.value, unit: unit, folder: here) {
+                if let property = try PropertyCheck.resolve(key: override.parameter, value: override.value, unit: unit, folder: PropertyCheck.currentDirectory) {
                     try property.apply(to: unit)
                     results[index].settings.properties.removeAll { $0.identifier == property.identifier }
                     results[index].settings.properties.append(property)

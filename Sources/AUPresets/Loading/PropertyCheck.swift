@@ -50,6 +50,10 @@ public enum PropertyCheck {
         return ResolvedProperty(identifier: key, value: resolved)
     }
 
+    /// Where a file named on the command line or the command channel is found from.
+    /// - Thread: [control]
+    public static var currentDirectory: URL { URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true) }
+
     /// What a value of `info`'s type looks like, for messages.
     static func expectation(_ info: PropertyParameterInfo) -> String {
         switch info.valueType {
