@@ -36,7 +36,8 @@ const char *au_strict_module(uintptr_t address, uintptr_t *offset) {
 
 static au_strict_trap slots[AU_STRICT_SLOTS];
 static atomic_uint_fast64_t trap_count = 0;
-static atomic_bool recording = false;
+/* Per thread: several watched threads (a graph's render workers) record independently. */
+static _Thread_local bool recording __attribute__((tls_model("initial-exec"))) = false;
 
 /* The one `syscall` instruction the filter lets through from anywhere: the handler makes
  * the trapped call here. The label marks the address after the instruction, which is what
@@ -61,7 +62,7 @@ static void au_strict_on_sigsys(int signal, siginfo_t *info, void *context) {
     (void)signal;
     ucontext_t *uc = context;
     greg_t *regs = uc->uc_mcontext.gregs;
-    if (atomic_load_explicit(&recording, memory_order_relaxed)) {
+    if (recording) {
         uint64_t index = atomic_fetch_add_explicit(&trap_count, 1, memory_order_relaxed);
         if (index < AU_STRICT_SLOTS) {
             slots[index].number = info->si_syscall;
@@ -130,7 +131,7 @@ int au_strict_install(void) {
     return 0;
 }
 
-void au_strict_set_recording(bool on) { atomic_store_explicit(&recording, on, memory_order_relaxed); }
+void au_strict_set_recording(bool on) { recording = on; }
 
 uint64_t au_strict_trap_count(void) { return atomic_load_explicit(&trap_count, memory_order_relaxed); }
 

@@ -68,3 +68,13 @@ bool au_render_counts_read(au_render_counts *counts) {
     counter_read(counts);
     return true;
 }
+
+#include <pthread.h>
+#include <string.h>
+
+void au_name_this_thread(const char *name) {
+    char kept[16];
+    strncpy(kept, name, sizeof kept - 1);
+    kept[sizeof kept - 1] = 0;
+    pthread_setname_np(pthread_self(), kept);
+}

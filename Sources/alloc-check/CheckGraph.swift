@@ -50,9 +50,10 @@ struct CheckGraph {
     var schedulingWorkers: [GraphNode] = []
 
     /// `lv2Path` nil: LV2_PATH or lilv's default.
-    init(misbehaviour: Misbehaviour, lv2Path: String?) throws(AudioUnitError) {
+    init(misbehaviour: Misbehaviour, lv2Path: String?, parallelism: RenderParallelism) throws(AudioUnitError) {
         let registry = ComponentRegistry(providers: [BuiltinUnits(), LV2Provider(lv2Path: lv2Path, probeCacheFile: nil), NativeProvider()])
         let graph = AudioGraph(registry: registry)
+        graph.parallelism = parallelism
         func builtin(_ code: String, _ name: String) throws(AudioUnitError) -> GraphNode {
             try graph.addNode(ComponentDescription(parsing: code)!, name: name)
         }

@@ -11,6 +11,8 @@
 //         [--strict]        also trap every system call but futex wake and the clock (seccomp, render thread only)
 //         [--misbehave allocate|usleep|write|mutex]   the fixture unit does that in its render (proves the check)
 //         [--lv2-fixtures path/to/libLV2Fixtures.so]  adds the LV2 worker fixture (schedules work in every run)
+//         [--threads N]     render workers, always parallel (default 2; 0: the single-threaded renderer);
+//                           every worker is counted and, with --strict, watched
 //     LD_PRELOAD=... alloc-check --self-test     (proves the shim counts: allocates on purpose)
 //
 // Prints one `key=value` line; exits 0 when the render thread made no allocation, free or
@@ -41,6 +43,7 @@ var selfTest = false
 var strict = false
 var misbehaviour = Misbehaviour.none
 var fixtureLibrary: URL?
+var threads = 2
 /// Cycles rendered before counting starts: the Swift runtime instantiates generic metadata
 /// (allocating, under its own lock) the first time a type is used, once per process.
 var warmup = 100
@@ -50,6 +53,9 @@ while let argument = arguments.popFirst() {
     case "--frames": frames = Int(arguments.popFirst() ?? "") ?? frames
     case "--warmup": warmup = Int(arguments.popFirst() ?? "") ?? warmup
     case "--self-test": selfTest = true
+    case "--threads":
+        guard let value = arguments.popFirst().flatMap({ Int($0) }), value >= 0 else { fail("--threads takes a count of render workers, 0 or more", status: 64) }
+        threads = value
     case "--strict": strict = true
     case "--lv2-fixtures": fixtureLibrary = arguments.popFirst().map { URL(fileURLWithPath: $0) }
     case "--misbehave":
@@ -84,7 +90,10 @@ if selfTest {
 
 let check: CheckGraph
 do {
-    check = try CheckGraph(misbehaviour: misbehaviour, lv2Path: fixtureLibrary.map(workerFixtureLV2Path(library:)))
+    if strict { AudioGraph.watchRenderWorkersStrictly() }
+    check = try CheckGraph(
+        misbehaviour: misbehaviour, lv2Path: fixtureLibrary.map(workerFixtureLV2Path(library:)),
+        parallelism: RenderParallelism(workers: threads, policy: .always))
 } catch {
     fail("cannot build the graph: \(error)", status: 1)
 }
@@ -249,6 +258,7 @@ while !renderThread.isFinished { usleep(1000) }
 let counts = shim.counts()
 graph.dispatchPendingNotifications()
 let latency = graph.latencyFrames
+let parallel = graph.parallelDecision?.isParallel == true ? 1 : 0, workerSteps = graph.stepsRenderedByWorkers
 graph.dispose()
 let trapped = strict ? reportTrappedCalls() : 0
 if strictStatus.load(ordering: .relaxed) != 0 {
@@ -260,7 +270,8 @@ report(counts, """
     midiEvents=\(midiEvents) midiOutputEvents=\(midiOutputEvents.load(ordering: .relaxed)) midiProcessor=\(flag(check.midiProcessor)) playerMoves=\(playerMoves) arpeggiator=\(flag(check.arpeggiator)) nanRequests=\(nanRequests) nanNotices=\(notices.load(ordering: .relaxed)) graphLatency=\(latency) \
     lv2=\(flag(check.lv2Amp)) native=\(flag(check.native)) instrument=\(flag(check.instrument)) latencyReport=\(flag(check.dpl)) \
     transport=\(flag(check.meter)) threadedWorker=\(flag(check.threadedWorker)) fileConvolver=\(flag(check.fileConvolver)) impulseChanges=\(impulseChanges) immediateWorker=\(flag(check.immediateWorker)) schedulingWorkers=\(check.schedulingWorkers.count) \
-    renderFailures=\(failures.load(ordering: .relaxed)) nonFiniteCycles=\(nonFinite.load(ordering: .relaxed))
+    renderFailures=\(failures.load(ordering: .relaxed)) nonFiniteCycles=\(nonFinite.load(ordering: .relaxed)) \
+    threads=\(threads) parallel=\(parallel) workerSteps=\(workerSteps) workerWakes=\(au_futex_render_wakes())
     """)
 let clean = counts.mallocs + counts.callocs + counts.reallocs + counts.frees + counts.locks + trapped == 0
 exit(clean && failures.load(ordering: .relaxed) == 0 && edits > 0 ? 0 : 1)

@@ -48,10 +48,13 @@ struct AllocationTests {
         #expect(run.report["locks", default: 0] > 0)
     }
 
-    @Test("10,000 cycles of every render path (LV2 control ports, atom MIDI in and out, MIDI between units through the graph (native arpeggiator, x42 transpose, an instrument, the MIDI output), a MusicPlayer (seek, stop, start, rate, loop, MIDI clock), time:Position, output controls, latency and delay lines, the worker threaded and immediate with work scheduled from run(), a native unit, a fixed-block adapter, ramps, NaN notices, live edits) in strict mode: no allocation, free, lock or system call on the render thread")
-    func renderThreadIsClean() throws {
-        let run = try runAllocCheck(["--cycles", "10000", "--frames", "64", "--strict"])
+    @Test("10,000 cycles of every render path (LV2 control ports, atom MIDI in and out, MIDI between units through the graph (native arpeggiator, x42 transpose, an instrument, the MIDI output), a MusicPlayer (seek, stop, start, rate, loop, MIDI clock), time:Position, output controls, latency and delay lines, the worker threaded and immediate with work scheduled from run(), a native unit, a fixed-block adapter, ramps, NaN notices, live edits) in strict mode: no allocation, free, lock or system call on the render thread, nor on the render workers of a parallel plan", arguments: [0, 2])
+    func renderThreadIsClean(threads: Int) throws {
+        let run = try runAllocCheck(["--cycles", "10000", "--frames", "64", "--strict", "--threads", "\(threads)"])
         #expect(run.status == 0, "\(run.text)")
+        // With workers the plan is parallel and they rendered steps (counted and watched too).
+        #expect(run.report["parallel"] == (threads > 0 ? 1 : 0), "\(run.text)")
+        #expect((run.report["workerSteps", default: 0] > 0) == (threads > 0), "\(run.text)")
         #expect(run.report["cycles"] == 10_000)
         for key in ["mallocs", "callocs", "reallocs", "frees", "locks", "trapped"] {
             #expect(run.report[key] == 0, "\(key): \(run.text)")
@@ -91,13 +94,14 @@ struct AllocationTests {
     }
 
     @Test(
-        "a release build renders every path with no retain or release on the render thread",
+        "a release build renders every path with no retain or release on the render thread or its render workers",
         .enabled(if: releaseAllocCheck != nil, "no up-to-date release alloc-check: make test builds it (swift build -c release --product alloc-check, AllocCounter, AUHostGain, AUHostArpeggiator, LV2Fixtures)"))
     func releaseRenderMakesNoRetain() throws {
         let run = try runAllocCheck(["--cycles", "10000", "--frames", "64"], in: releaseAllocCheck)
         #expect(run.status == 0, "\(run.text)")
         #expect(run.report["native"] == 1 && run.report["instrument"] == 1 && run.report["threadedWorker"] == 1, "\(run.text)")
         #expect(run.report["midiProcessor"] == 1 && run.report["arpeggiator"] == 1 && run.report["midiOutputEvents", default: 0] > 0, "\(run.text)")
+        #expect(run.report["parallel"] == 1 && run.report["workerSteps", default: 0] > 0, "\(run.text)")
         #expect(run.report["retains"] == 0, "\(run.text)")
         #expect(run.report["releases"] == 0, "\(run.text)")
     }

@@ -108,7 +108,9 @@ extension AudioGraph {
     public func dispatchPendingNotifications() -> [GraphNotice] {
         reapGraveyard()
         var delivered: [GraphNotice] = []
-        while let notice = renderer.notices.pop() { delivered.append(notice) }
+        for lane in [renderer.mainLane] + (workerPool?.lanes ?? []) {
+            while let notice = lane.notices.pop() { delivered.append(notice) }
+        }
         for node in model.order { model.nodes[node]?.unit?.dispatchPendingNotifications() }
         if let notice = followLatencyChange() { delivered.append(notice) }
         let handlers = noticeListeners.sorted { $0.key < $1.key }.map(\.value)

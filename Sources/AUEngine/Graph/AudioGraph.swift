@@ -53,6 +53,19 @@ public final class AudioGraph: @unchecked Sendable {
     /// Measure each node's share of render time (for ``dump()``), on one cycle in 32: two
     /// clock reads per node on those cycles.
     public var measuresRenderTime = true
+    /// The render workers the graph may use beside the thread that renders it
+    /// (``RenderParallelism/machineDefault``: one fewer than the cores). The plan compiler
+    /// decides per plan whether they pay (``parallelDecision``); a change takes effect at
+    /// the next ``initialize()`` or ``update()``.
+    public var parallelism = RenderParallelism.machineDefault {
+        didSet { if parallelism != oldValue { markEdited() } }
+    }
+    /// How long a parallel cycle may take, in seconds (0: no limit, the default, as
+    /// offline): a render worker still inside a unit then makes the cycle silent, reported
+    /// as ``GraphNotice/Kind-swift.enum/workerStalled``. A live driver sets its period.
+    public var parallelCycleDeadline: Double = 0 {
+        didSet { renderer.parallelCycleDeadline.store(UInt64(max(0, parallelCycleDeadline) * 1e9), ordering: .relaxed) }
+    }
 
     let renderer = GraphRenderer()
     /// `AUGraphAddRenderNotify`'s callbacks, published to the render thread.
@@ -68,6 +81,10 @@ public final class AudioGraph: @unchecked Sendable {
     private var generation = 0
     /// Units of removed nodes, disposed once the render thread adopted a plan without them.
     private var graveyard: [(unit: AudioUnit, generation: Int)] = []
+    /// The render workers of the latest parallel plan (older plans keep theirs alive).
+    private(set) var workerPool: RenderWorkerPool?
+    /// The scheduling policy and priority the workers take (a driver's real-time thread's).
+    private var workerScheduling: (policy: Int32, priority: Int32)?
     var noticeListeners: [Int: @Sendable (GraphNotice) -> Void] = [:]
     var nextListener = 1
 
@@ -337,8 +354,10 @@ public final class AudioGraph: @unchecked Sendable {
         }
         let compiler = PlanCompiler(
             model: model, order: order, runtimes: runtimes, sliceFrames: maximumFramesPerSlice,
-            generation: generation + 1, measuresTime: measuresRenderTime)
+            generation: generation + 1, measuresTime: measuresRenderTime, parallelism: parallelism,
+            timedCycles: renderer.timedCycles.load(ordering: .relaxed))
         let compiled = try compiler.compile(reusing: reuse)
+        if let schedule = compiled.schedule { compiled.plan.renderInParallel(schedule, on: pool(workers: parallelism.workers)) }
         generation += 1
         reuse = compiled.reuse
         report = compiled.report
@@ -350,6 +369,42 @@ public final class AudioGraph: @unchecked Sendable {
         parameterTargets.publish(targets)
         hasPendingEdits = false
     }
+
+    /// The pool of `workers` render workers, made when none of that size exists.
+    private func pool(workers: Int) -> RenderWorkerPool {
+        if let workerPool, workerPool.workerCount == workers { return workerPool }
+        let made = RenderWorkerPool(workers: workers, renderer: renderer)
+        if let workerScheduling { _ = made.adoptScheduling(policy: workerScheduling.policy, priority: workerScheduling.priority) }
+        workerPool = made
+        return made
+    }
+
+    /// Gives the render workers a driver thread's scheduling (JACK's real-time process
+    /// thread: `SCHED_FIFO` and its priority), now and for workers made later. Returns 0 or
+    /// the errno of a refusal (the workers then keep the default policy).
+    /// - Thread: [control]
+    @discardableResult
+    public func setRenderWorkerScheduling(policy: Int32, priority: Int32) -> Int32 {
+        workerScheduling = (policy, priority)
+        return workerPool?.adoptScheduling(policy: policy, priority: priority) ?? 0
+    }
+
+    /// Puts every render worker made from now on (in any graph) under the strict real-time
+    /// check's seccomp filter, as ``StrictRenderCheck/watchThisThread()`` does for the
+    /// calling thread: alloc-check's `--strict` (`AUHOST_STRICT_RENDER=1` does the same).
+    /// - Thread: [control]
+    public static func watchRenderWorkersStrictly() { RenderWorkerPool.workersWatchStrictly.store(true, ordering: .relaxed) }
+
+    /// How many steps the render workers of the current pool have rendered (0 without one):
+    /// evidence that a parallel plan really shared its work.
+    /// - Thread: [control]
+    public var stepsRenderedByWorkers: UInt64 {
+        workerPool?.lanes.reduce(0) { $0 + $1.stepsRendered.load(ordering: .relaxed) } ?? 0
+    }
+
+    /// Whether the latest plan renders on several threads, and why (nil before initialize).
+    /// - Thread: [control]
+    public var parallelDecision: ParallelPlanDecision? { isInitialized ? report.parallel : nil }
 
     /// Publishes a plan that compensates the units' latencies when one of them changed since
     /// the running plan was compiled (and no edit waits for ``update()``); the notice that
@@ -425,6 +480,7 @@ public final class AudioGraph: @unchecked Sendable {
         graveyard.removeAll()
         for node in model.order { model.nodes[node]?.unit?.uninitialize() }
         reuse = PlanCompiler.Reuse()
+        workerPool = nil
         isInitialized = false
         hasPendingEdits = true
     }
@@ -486,7 +542,7 @@ public final class AudioGraph: @unchecked Sendable {
     /// a unit's call.
     /// - Thread: [any] (two relaxed atomic loads).
     public var renderActivity: (cycles: UInt64, node: GraphNode?) {
-        let node = renderer.renderingNode.load(ordering: .relaxed)
+        let node = renderer.mainLane.renderingNode.load(ordering: .relaxed)
         return (renderer.cycles.load(ordering: .relaxed), node < 0 ? nil : GraphNode(rawValue: node))
     }
 }

@@ -61,6 +61,14 @@ extension AudioGraph {
             lines.append(String(format: "  Latency: %d frame(s) (%.3f ms)", latencyFrames, 1000 * Double(latencyFrames) / rate))
             let order = report.order.map { model.label($0) }.joined(separator: " -> ")
             lines.append("  Render plan: \(order.isEmpty ? "(empty)" : order), slices of at most \(maximumFramesPerSlice) frames")
+            if let decision = report.parallel {
+                lines.append("  Threads: \(decision.reason)")
+                if decision.branches.count > 1 {
+                    for (index, branch) in decision.branches.enumerated() {
+                        lines.append("    branch \(index + 1): \(branch.map { model.label($0) }.joined(separator: " -> "))")
+                    }
+                }
+            }
             let cycles = renderer.cycles.load(ordering: .relaxed)
             let timed = renderer.timedCycles.load(ordering: .relaxed)
             let spent = renderer.renderNanoseconds.load(ordering: .relaxed)

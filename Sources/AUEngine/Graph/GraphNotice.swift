@@ -17,6 +17,9 @@ public struct GraphNotice: Sendable, Equatable, BitwiseCopyable, CustomStringCon
         /// Sent by ``AudioGraph/dispatchPendingNotifications()`` on the control side, with
         /// `sampleTime` 0.
         case latencyChanged
+        /// A render worker was still inside the node's render at the cycle's deadline: the
+        /// cycle, and those after it until the worker returns, were silent.
+        case workerStalled
     }
 
     public var kind: Kind
@@ -42,6 +45,7 @@ public struct GraphNotice: Sendable, Equatable, BitwiseCopyable, CustomStringCon
         case .renderError: "node \(node) failed to render at sample \(Int(sampleTime)): status \(status)"
         case .planAdopted: "plan \(status) adopted at sample \(Int(sampleTime))"
         case .latencyChanged: "node \(node) changed its latency; the graph's is \(status) frames"
+        case .workerStalled: "node \(node) kept a render worker past the cycle's deadline at sample \(Int(sampleTime)); the cycle was silent"
         }
     }
 }

@@ -49,16 +49,18 @@ final class GraphRenderer: @unchecked Sendable {
         set { eventCountStorage.store(newValue, ordering: .relaxed) }
     }
     let eventCountStorage = Atomic<Int>(0)
-    /// Notices for the control side.
-    let notices = RealTimeRing<GraphNotice>(minimumCapacity: 1024)
+    /// The calling thread's notices and the node it is inside (render workers have lanes of
+    /// their own, ``RenderWorkerPool/lanes``).
+    let mainLane = RenderLane()
+    /// The deadline of a parallel plan's cycle, in nanoseconds from its start (0: none): a
+    /// render worker that has not finished by then makes the cycle silent. Set by a driver
+    /// with a period (JACK); offline renders wait.
+    let parallelCycleDeadline = Atomic<UInt64>(0)
 
     /// Cycles rendered; of them, those timed and the time they took, for the dump.
     let cycles = Atomic<UInt64>(0)
     let timedCycles = Atomic<UInt64>(0)
     let renderNanoseconds = Atomic<UInt64>(0)
-    /// The raw value of the node whose step the render thread is in, -1 outside the steps:
-    /// a watchdog reads it to name a node whose unit call does not return.
-    let renderingNode = Atomic<Int32>(-1)
     /// A plan that measures time times one cycle in this many: a clock read costs about
     /// 25 ns on this VM, and reading it twice per node every cycle cost the reference chain
     /// 5 % (docs/BENCHMARKS.md); shares of render time need samples, not every cycle.
@@ -109,6 +111,12 @@ final class GraphRenderer: @unchecked Sendable {
                 clear(output, frames: frameCount)
                 return AudioUnitErrorCode.uninitialized.rawValue
             }
+            // A render worker still inside a unit of an abandoned cycle: the plan it renders
+            // stays, and cycles are silent until it returns.
+            if let current, current._withUnsafeGuaranteedRef({ $0.hasStalledWorker }) {
+                clear(output, frames: frameCount)
+                return 0
+            }
             adoptPendingPlan(timestamp)
             guard let current else {
                 clear(output, frames: frameCount)
@@ -143,6 +151,7 @@ final class GraphRenderer: @unchecked Sendable {
             let inputInPlace = plan.sourceBinding?.bind(inPlace && input.map { $0.frameCount >= frameCount } == true ? input : nil) ?? 0
             let outputInPlace = plan.sinkBinding?.bind(inPlace && !Self.overlap(output, input, frames: frameCount) ? output : nil) ?? 0
             let routesMIDI = plan.routesMIDI
+            var deadline: UInt64 = 0
             beginMIDICycle(plan, midi: midi, frameCount: frameCount, timestamp: timestamp)
             var done = 0
             while done < frameCount {
@@ -164,24 +173,30 @@ final class GraphRenderer: @unchecked Sendable {
                     }
                 }
                 if routesMIDI { beginMIDISlice(plan, at: done, frames: frames) }
-                var unscanned: UnsafeMutablePointer<PlanStep>?
-                for index in 0..<stepCount {
-                    let step = firstStep.unsafelyUnwrapped + index
-                    renderingNode.store(step.pointee.node.rawValue, ordering: .relaxed)
-                    // The ordinary step of an ordinary cycle: one call of its unit.
-                    if plainCycle && step.pointee.traits.isEmpty && !step.pointee.runtimeReference._withUnsafeGuaranteedRef({ $0.isSpecial }) {
-                        isolateNonFinite(&unscanned, frames: frames, time: sliceTime)
-                        let status = call(step, offset: 0, frames: frames, time: sliceTime)
-                        if status == 0 { unscanned = step } else { fail(step, status, frames: frames, time: sliceTime) }
-                    } else {
-                        renderStep(
-                            step, plan, measuresTime: measuresTime, events: events, sliceOffset: done, frames: frames,
-                            time: sliceTime, unscanned: &unscanned)
+                if let schedule = plan.parallel, let workers = plan.workers {
+                    let slice = ParallelSlice(
+                        plan: Unmanaged.passUnretained(plan), schedule: schedule, measuresTime: measuresTime, plainCycle: plainCycle,
+                        events: events, sliceOffset: done, frames: frames, time: sliceTime)
+                    if deadline == 0, parallelCycleDeadline.load(ordering: .relaxed) > 0 {
+                        deadline = (start == 0 ? MonotonicClock.nanoseconds() : start) &+ parallelCycleDeadline.load(ordering: .relaxed)
                     }
+                    guard workers._withUnsafeGuaranteedRef({ renderSliceInParallel(slice, pool: $0, deadline: deadline) }) else {
+                        clear(output, frames: frameCount)
+                        finishCycle(frameCount: frameCount, measuresTime: measuresTime, start: start)
+                        return 0
+                    }
+                } else {
+                    var unscanned: UnsafeMutablePointer<PlanStep>?
+                    let lane = Unmanaged.passUnretained(mainLane)
+                    for index in 0..<stepCount {
+                        renderStepOfSlice(
+                            firstStep.unsafelyUnwrapped + index, plan, plainCycle: plainCycle, measuresTime: measuresTime, events: events,
+                            sliceOffset: done, frames: frames, time: sliceTime, unscanned: &unscanned, lane: lane)
+                    }
+                    mainLane.renderingNode.store(-1, ordering: .relaxed)
+                    isolateNonFinite(&unscanned, frames: frames, time: sliceTime, lane: lane)
                 }
-                renderingNode.store(-1, ordering: .relaxed)
                 if routesMIDI { endMIDISlice(plan, at: done, frameCount: frameCount) }
-                isolateNonFinite(&unscanned, frames: frames, time: sliceTime)
                 if let sink = plan.sink {
                     prepareInput(plan, sink, frames: frames, time: sliceTime)
                     let view = sink.view(frames)
@@ -200,14 +215,40 @@ final class GraphRenderer: @unchecked Sendable {
                 }
                 done += frames
             }
-            if eventCount > 0 { retireParameterEvents(frameCount: frameCount) }
-            if measuresTime {
-                renderNanoseconds.add(MonotonicClock.nanoseconds() &- start, ordering: .relaxed)
-                timedCycles.store(timedCycles.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
-            }
-            // The render thread is the only writer: a load and a store, not a locked add.
-            cycles.store(cycles.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
+            finishCycle(frameCount: frameCount, measuresTime: measuresTime, start: start)
             return 0
+        }
+    }
+
+    /// Drops the cycle's parameter events and counts the cycle (and its time when measured).
+    @inline(__always)
+    private func finishCycle(frameCount: Int, measuresTime: Bool, start: UInt64) {
+        if eventCount > 0 { retireParameterEvents(frameCount: frameCount) }
+        if measuresTime {
+            renderNanoseconds.add(MonotonicClock.nanoseconds() &- start, ordering: .relaxed)
+            timedCycles.store(timedCycles.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
+        }
+        // The render thread is the only writer: a load and a store, not a locked add.
+        cycles.store(cycles.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
+    }
+
+    /// Renders one step for one slice on the thread of `lane`: the ordinary step of an
+    /// ordinary cycle is one call of its unit; the rest goes through ``renderStep``. The
+    /// previous step's output, in `unscanned`, is scanned for NaN before this one runs.
+    @inline(__always)
+    func renderStepOfSlice(
+        _ step: UnsafeMutablePointer<PlanStep>, _ plan: RenderPlan, plainCycle: Bool, measuresTime: Bool, events: Int,
+        sliceOffset: Int, frames: Int, time: RenderTimestamp, unscanned: inout UnsafeMutablePointer<PlanStep>?, lane: Unmanaged<RenderLane>
+    ) {
+        lane._withUnsafeGuaranteedRef { $0.renderingNode.store(step.pointee.node.rawValue, ordering: .relaxed) }
+        if plainCycle && step.pointee.traits.isEmpty && !step.pointee.runtimeReference._withUnsafeGuaranteedRef({ $0.isSpecial }) {
+            isolateNonFinite(&unscanned, frames: frames, time: time, lane: lane)
+            let status = call(step, offset: 0, frames: frames, time: time)
+            if status == 0 { unscanned = step } else { fail(step, status, frames: frames, time: time, lane: lane) }
+        } else {
+            renderStep(
+                step, plan, measuresTime: measuresTime, events: events, sliceOffset: sliceOffset, frames: frames,
+                time: time, unscanned: &unscanned, lane: lane)
         }
     }
 
@@ -238,7 +279,14 @@ final class GraphRenderer: @unchecked Sendable {
         current = plan
         let generation = plan._withUnsafeGuaranteedRef { $0.generation }
         adoptedGeneration.store(generation, ordering: .releasing)
-        notices.push(GraphNotice(kind: .planAdopted, node: GraphNode(rawValue: 0), status: Int32(truncatingIfNeeded: generation), sampleTime: timestamp.sampleTime))
+        report(GraphNotice(kind: .planAdopted, node: GraphNode(rawValue: 0), status: Int32(truncatingIfNeeded: generation), sampleTime: timestamp.sampleTime))
+    }
+
+    /// Pushes a notice of the calling thread (through an unretained reference: reading the
+    /// ring through `mainLane` retains it).
+    @inline(__always)
+    func report(_ notice: GraphNotice) {
+        Unmanaged.passUnretained(mainLane)._withUnsafeGuaranteedRef { $0.notices.push(notice) }
     }
 
     // MARK: Parameter events
@@ -292,13 +340,13 @@ final class GraphRenderer: @unchecked Sendable {
     /// an ordinary cycle touches only its first cache line.
     private func renderStep(
         _ step: UnsafeMutablePointer<PlanStep>, _ plan: RenderPlan, measuresTime: Bool, events eventCount: Int,
-        sliceOffset: Int, frames: Int, time: RenderTimestamp, unscanned: inout UnsafeMutablePointer<PlanStep>?
+        sliceOffset: Int, frames: Int, time: RenderTimestamp, unscanned: inout UnsafeMutablePointer<PlanStep>?, lane: Unmanaged<RenderLane>
     ) {
         let start = measuresTime ? MonotonicClock.nanoseconds() : 0
         let midi = step.pointee.traits.contains(.hasMIDI) ? plan.stepMIDI[step - plan.steps.baseAddress.unsafelyUnwrapped] : nil
         if let midi { gatherMIDI(midi, sliceOffset: sliceOffset, frames: frames) }
         if step.pointee.traits.contains(.needsInputPreparation) {
-            isolateNonFinite(&unscanned, frames: frames, time: time)
+            isolateNonFinite(&unscanned, frames: frames, time: time, lane: lane)
             for bus in 0..<step.pointee.inputs.count { prepareInput(plan, step.pointee.inputs[bus], frames: frames, time: time) }
         }
         let runtime = step.pointee.runtimeReference
@@ -306,7 +354,7 @@ final class GraphRenderer: @unchecked Sendable {
             clearOutputs(step, frames: frames)
             handEvents(step, eventCount, from: sliceOffset, to: sliceOffset + frames, scheduling: false)
         } else if runtime._withUnsafeGuaranteedRef({ $0.isBypassed.load(ordering: .relaxed) }) {
-            isolateNonFinite(&unscanned, frames: frames, time: time)
+            isolateNonFinite(&unscanned, frames: frames, time: time, lane: lane)
             let outputs = step.pointee.outputs, inputs = step.pointee.inputs
             for bus in 0..<outputs.count {
                 let target = outputs[bus].view(frames)
@@ -323,7 +371,7 @@ final class GraphRenderer: @unchecked Sendable {
             // The previous step's output is scanned only now, just before anything reads it:
             // straight after its plugin returned, the scan waited for the plugin's last
             // stores to reach the cache.
-            isolateNonFinite(&unscanned, frames: frames, time: time)
+            isolateNonFinite(&unscanned, frames: frames, time: time, lane: lane)
             // Bypass delays exist only for a node with latency: a plain node skips the table.
             if step.pointee.traits.contains(.hasLatency) {
                 for bus in 0..<step.pointee.bypassDelays.count {
@@ -332,7 +380,7 @@ final class GraphRenderer: @unchecked Sendable {
             }
             let status = renderRange(step, offset: 0, frames: frames, time: time, events: eventCount, sliceOffset: sliceOffset, midi: midi)
             if status != 0 {
-                fail(step, status, frames: frames, time: time)
+                fail(step, status, frames: frames, time: time, lane: lane)
             } else {
                 unscanned = step
             }
@@ -343,22 +391,22 @@ final class GraphRenderer: @unchecked Sendable {
     }
 
     /// Silences a step whose unit returned `status` and reports a status it did not report last.
-    private func fail(_ step: UnsafeMutablePointer<PlanStep>, _ status: AudioUnitStatus, frames: Int, time: RenderTimestamp) {
+    private func fail(_ step: UnsafeMutablePointer<PlanStep>, _ status: AudioUnitStatus, frames: Int, time: RenderTimestamp, lane: Unmanaged<RenderLane>) {
         clearOutputs(step, frames: frames)
         if step.pointee.runtimeReference._withUnsafeGuaranteedRef({ $0.lastStatus.exchange(status, ordering: .relaxed) }) != status {
-            notices.push(GraphNotice(kind: .renderError, node: step.pointee.node, status: status, sampleTime: time.sampleTime))
+            lane._withUnsafeGuaranteedRef { $0.notices.push(GraphNotice(kind: .renderError, node: step.pointee.node, status: status, sampleTime: time.sampleTime)) }
         }
     }
 
     /// Mutes and reports the step in `unscanned`, if any, when it wrote NaN or infinity,
     /// and clears `unscanned`.
     @inline(__always)
-    private func isolateNonFinite(_ unscanned: inout UnsafeMutablePointer<PlanStep>?, frames: Int, time: RenderTimestamp) {
+    func isolateNonFinite(_ unscanned: inout UnsafeMutablePointer<PlanStep>?, frames: Int, time: RenderTimestamp, lane: Unmanaged<RenderLane>) {
         guard let step = unscanned else { return }
         unscanned = nil
         guard outputsContainNonFinite(step, frames: frames) else { return }
         step.pointee.runtimeReference._withUnsafeGuaranteedRef { $0.isFaulted.store(true, ordering: .relaxed) }
-        notices.push(GraphNotice(kind: .nonFiniteOutput, node: step.pointee.node, status: 0, sampleTime: time.sampleTime))
+        lane._withUnsafeGuaranteedRef { $0.notices.push(GraphNotice(kind: .nonFiniteOutput, node: step.pointee.node, status: 0, sampleTime: time.sampleTime)) }
         clearOutputs(step, frames: frames)
     }
 

@@ -42,6 +42,8 @@ struct PlanCompiler {
         /// The MIDI connections the plan routes: the model's, plus the graph's MIDI input to
         /// each node that takes MIDI and has no source when the model routes the input nowhere.
         var midiConnections: [MIDIConnection] = []
+        /// Whether the plan renders on several threads, and why.
+        var parallel: ParallelPlanDecision?
     }
 
     let model: GraphModel
@@ -50,6 +52,10 @@ struct PlanCompiler {
     let sliceFrames: Int
     let generation: Int
     let measuresTime: Bool
+    /// The render workers the graph may use.
+    let parallelism: RenderParallelism
+    /// Cycles whose node times the runtimes hold (0: none measured yet).
+    let timedCycles: UInt64
 
     static func latencyFrames(of unit: AudioUnit) -> Int {
         let rate = (unit.formats(.output).first ?? unit.formats(.input).first)?.sampleRate ?? 48_000
@@ -62,7 +68,9 @@ struct PlanCompiler {
         (unit as? BlockSizeConstrained)?.blockSizeRequirement ?? .any
     }
 
-    func compile(reusing previous: Reuse) throws(AudioUnitError) -> (plan: RenderPlan, reuse: Reuse, report: Report) {
+    /// Compiles the plan; `schedule` is set when the plan should render on the workers.
+    func compile(reusing previous: Reuse) throws(AudioUnitError) -> (plan: RenderPlan, reuse: Reuse, report: Report, schedule: ParallelSchedule?) {
+        var schedule: ParallelSchedule?
         var reuse = Reuse()
         var report = Report()
         report.order = order
@@ -90,6 +98,14 @@ struct PlanCompiler {
         func readyTime(_ node: GraphNode) -> Int { node == outputNode ? 0 : ready[node] ?? 0 }
 
         report.midiConnections = try Self.midiRoutes(model, order: order)
+        let dependencies = stepDependencies(midiConnections: report.midiConnections)
+        let measured = timedCycles > 0 && order.contains { runtimes[$0]?.renderNanoseconds.load(ordering: .relaxed) ?? 0 > 0 }
+        let cost = order.map { node -> Double in
+            let spent = runtimes[node]?.renderNanoseconds.load(ordering: .relaxed) ?? 0
+            return measured && spent > 0 ? Double(spent) / Double(timedCycles) : ParallelPlanDecision.estimatedCost(of: model.nodes[node]!.unit!)
+        }
+        report.parallel = ParallelPlanDecision.decide(
+            order: order, dependencies: dependencies, cost: cost, isMeasured: measured, parallelism: parallelism)
         // With a scheduler, every node that takes MIDI may be sent some.
         let midiNodes = Set(order.filter { node in
             let unit = model.nodes[node]!.unit!
@@ -210,6 +226,7 @@ struct PlanCompiler {
             plan.stepIndexByNode[Int(node.rawValue)] = Int32(index)
         }
         resolveMIDI(report.midiConnections, nodes: midiNodes, in: plan)
+        if report.parallel?.isParallel == true { schedule = ParallelSchedule(dependencies: dependencies) }
 
         if let outputNode, let unit = model.nodes[outputNode]?.unit, unit.elementCount(.input) > 0 {
             plan.retain(unit)
@@ -224,7 +241,24 @@ struct PlanCompiler {
         if let sink = plan.sink, sink.kind == .direct, sink.base != plan.source?.base {
             plan.sinkBinding = CallerBinding(table: sink.base, channels: sink.channels, in: plan)
         }
-        return (plan, reuse, report)
+        return (plan, reuse, report, schedule)
+    }
+
+    /// For each step in render order, the steps whose output it reads: its audio sources and
+    /// its MIDI sources (the output node, which feeds the graph's input, is no step).
+    private func stepDependencies(midiConnections: [MIDIConnection]) -> [[Int]] {
+        let stepIndex = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
+        var dependencies = [[Int]](repeating: [], count: order.count)
+        for connection in model.connections {
+            if let source = stepIndex[connection.source], let destination = stepIndex[connection.destination] { dependencies[destination].append(source) }
+        }
+        for connection in midiConnections {
+            if case .node(let from) = connection.source, case .node(let to) = connection.destination,
+               let source = stepIndex[from], let destination = stepIndex[to] {
+                dependencies[destination].append(source)
+            }
+        }
+        return dependencies
     }
 
     /// The MIDI connections to route, checked: every source sends MIDI and every

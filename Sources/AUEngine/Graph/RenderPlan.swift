@@ -169,6 +169,12 @@ final class RenderPlan: @unchecked Sendable {
     /// The graph's ``MIDIScheduler``, called at the top of every cycle (the plan retains it).
     var midiScheduler: Unmanaged<MIDIScheduler>?
 
+    /// The steps' dependencies, when the plan renders on several threads (nil: in order on
+    /// the calling thread); the plan retains it and ``workers``.
+    var parallel: Unmanaged<ParallelSchedule>?
+    /// The render workers of a parallel plan.
+    var workers: Unmanaged<RenderWorkerPool>?
+
     /// The steps' tables, carved in step order so that one step's share cache lines.
     private let arena = RenderArena()
     /// Strong references to everything the steps point at unowned.
@@ -203,6 +209,23 @@ final class RenderPlan: @unchecked Sendable {
         let index = Int(stepIndexByNode[raw])
         guard index >= 0 else { return nil }
         return stepMIDI[index]?.pointee.scheduled
+    }
+
+    /// True while a render worker is still inside a step of a slice this plan abandoned.
+    /// - Thread: [render]
+    @inline(__always)
+    var hasStalledWorker: Bool {
+        guard let workers else { return false }
+        return workers._withUnsafeGuaranteedRef { $0.abandoned.load(ordering: .relaxed) && $0.busy.load(ordering: .relaxed) > 0 }
+    }
+
+    /// Makes the plan render on `pool`'s workers along `schedule`.
+    /// - Thread: [control] before the plan is published.
+    func renderInParallel(_ schedule: ParallelSchedule, on pool: RenderWorkerPool) {
+        retain(schedule)
+        retain(pool)
+        parallel = Unmanaged.passUnretained(schedule)
+        workers = Unmanaged.passUnretained(pool)
     }
 
     deinit {

@@ -14,6 +14,8 @@ extension ChainGraph {
             return "\(name) produced NaN or infinity in the cycle starting at frame \(frame); it was muted from then on (its output is silence)"
         case .renderError:
             return "\(name) failed to render at frame \(frame) (status \(notice.status)); its output was silenced for that cycle"
+        case .workerStalled:
+            return "\(name) kept a render worker past the cycle's deadline at frame \(frame); that cycle was silent, and so is every cycle until it returns"
         case .planAdopted, .latencyChanged:
             return nil
         }

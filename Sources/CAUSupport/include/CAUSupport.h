@@ -5,4 +5,5 @@
 #include "au_lv2.h"
 #include "au_strict.h"
 #include "au_fftw.h"
+#include "au_futex.h"
 #endif

@@ -40,7 +40,7 @@ typedef struct au_strict_trap {
 int au_strict_install(void);
 
 /// Starts (true) or stops (false) recording trapped calls; calls trapped while stopped
-/// are performed without a record. Thread: any.
+/// are performed without a record. Thread: the watched thread (each records its own).
 void au_strict_set_recording(bool recording);
 
 /// How many calls were trapped while recording (the first `capacity` are kept).

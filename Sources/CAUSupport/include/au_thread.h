@@ -31,4 +31,8 @@ typedef struct au_render_counts {
 /// Reads the counts; false when the shim is not loaded. Thread: any.
 bool au_render_counts_read(au_render_counts *counts);
 
+/// Names the calling thread (at most 15 bytes are kept), as `top -H` and debuggers show it.
+/// Thread: any.
+void au_name_this_thread(const char *name);
+
 #endif

@@ -1,0 +1,333 @@
+import AUCore
+import AUEngine
+import Foundation
+import Synchronization
+import Testing
+
+/// Writes, at each MIDI event it receives, the event's second byte / 127 into every channel
+/// (silence elsewhere): audio that shows exactly where each event landed.
+final class EventClicker: AudioUnit, @unchecked Sendable {
+    init(name: String) {
+        super.init(
+            description: ComponentDescription(type: "aumu", subtype: "clik", manufacturer: "Test"), name: name, inputs: [],
+            outputs: [.canonical(channels: 2, name: "Output")], parameters: [])
+    }
+    override var acceptsMIDIInput: Bool { true }
+    override func process(_ context: ProcessContext) -> AudioUnitStatus {
+        let output = context.outputs[0]
+        output.clear()
+        for event in context.midiEvents where Int(event.offset) < context.frameCount {
+            for channel in 0..<output.channelCount { output[channel][Int(event.offset)] += Float(event.data1) / 127 }
+        }
+        return 0
+    }
+}
+
+/// Passes audio through; on a render worker's thread (not the thread that called the
+/// graph's render) it waits while `holds` is set, as a unit that stalls its worker.
+final class StallingUnit: AudioUnit, @unchecked Sendable {
+    let holds = Atomic<Bool>(false)
+    let stalls = Atomic<Int>(0)
+    /// The thread that calls the graph's render (set by the test before it renders).
+    let caller = Atomic<UInt>(0)
+    init() {
+        super.init(
+            description: effectDescription, name: "Stalling", inputs: [.canonical(channels: 2, name: "Input")],
+            outputs: [.canonical(channels: 2, name: "Output")], parameters: [])
+    }
+    override func process(_ context: ProcessContext) -> AudioUnitStatus {
+        if pthread_self() != caller.load(ordering: .relaxed) && holds.load(ordering: .acquiring) {
+            stalls.add(1, ordering: .relaxed)
+            while holds.load(ordering: .acquiring) { usleep(1000) }
+        }
+        context.outputs[0].copy(from: context.inputs[0])
+        return 0
+    }
+}
+
+/// source → splitter → `left` / `right` → mixer inputs 0 / 1 → generic output, in `graph`.
+@discardableResult
+func addSplitMix(_ graph: AudioGraph, left: AudioUnit, right: AudioUnit, rightName: String? = nil) throws -> (left: GraphNode, right: GraphNode) {
+    let source = try graph.addNode(SignalSource())
+    let splitter = try graph.addNode(builtin("aufx", "splt"))
+    let leftNode = try graph.addNode(left)
+    let rightNode = try graph.addNode(right, name: rightName)
+    let mixer = try graph.addNode(builtin("aumx", "mcmx"))
+    let output = try graph.addNode(builtin("auou", "genr"))
+    try graph.connect(source, to: splitter)
+    try graph.connect(splitter, output: 0, to: leftNode)
+    try graph.connect(splitter, output: 1, to: rightNode)
+    try graph.connect(leftNode, to: mixer, input: 0)
+    try graph.connect(rightNode, to: mixer, input: 1)
+    try graph.connect(mixer, to: output)
+    return (leftNode, rightNode)
+}
+
+@Suite("Parallel rendering")
+struct ParallelRenderTests {
+    /// The thread counts every graph is rendered with: 0 is the single-threaded renderer.
+    static let threadCounts = [1, 2, 4]
+
+    /// Builds a graph with `build`, renders `total` frames in cycles of `block` with
+    /// `workers` render workers (always parallel), and returns the output, the graph's MIDI
+    /// output (frame, status, data1) and the plan's decision.
+    func render(
+        workers: Int, total: Int = 6000, block: Int = 512, _ build: (AudioGraph) throws -> Void
+    ) throws -> (audio: [[Float]], midi: [[Int]], decision: ParallelPlanDecision?) {
+        let graph = AudioGraph(registry: builtinRegistry())
+        defer { graph.dispose() }
+        graph.maximumFramesPerSlice = 256
+        graph.parallelism = RenderParallelism(workers: workers, policy: .always)
+        try build(graph)
+        try graph.initialize()
+        let decision = graph.parallelDecision
+        let buffers = OwnedAudioBuffers(channels: 2, capacity: block)
+        var audio = [[Float]](repeating: [], count: 2)
+        var midi: [[Int]] = []
+        var done = 0
+        while done < total {
+            let frames = min(block, total - done)
+            let status = graph.render(frameCount: frames, timestamp: RenderTimestamp(sampleTime: Double(done)), output: buffers.buffers(frameCount: frames))
+            #expect(status == 0)
+            for channel in 0..<2 { audio[channel] += buffers.buffers(frameCount: frames)[channel] }
+            for event in graph.midiOutputFromRender { midi.append([done + Int(event.offset), Int(event.status), Int(event.data1)]) }
+            done += frames
+        }
+        return (audio, midi, decision)
+    }
+
+    /// Renders with 0 workers and with each of ``threadCounts`` and requires every output
+    /// to be the same, bit for bit; returns the single-threaded render.
+    @discardableResult
+    func expectIdenticalAcrossThreads(total: Int = 6000, block: Int = 512, _ build: (AudioGraph) throws -> Void) throws -> (audio: [[Float]], midi: [[Int]]) {
+        let single = try render(workers: 0, total: total, block: block, build)
+        #expect(single.decision?.isParallel == false)
+        for workers in Self.threadCounts {
+            let parallel = try render(workers: workers, total: total, block: block, build)
+            #expect(parallel.decision?.isParallel == true, "\(workers) workers: \(parallel.decision?.reason ?? "no plan")")
+            for channel in 0..<2 {
+                let (a, b) = (single.audio[channel], parallel.audio[channel])
+                #expect(a.count == b.count)
+                let first = a.indices.first { a[$0].bitPattern != b[$0].bitPattern }
+                #expect(first == nil, "\(workers) workers: channel \(channel) differs first at frame \(first ?? -1)")
+            }
+            let firstEvent = single.midi.indices.first { $0 >= parallel.midi.count || parallel.midi[$0] != single.midi[$0] }
+            #expect(parallel.midi.count == single.midi.count && firstEvent == nil, "\(workers) workers: MIDI event \(firstEvent ?? -1) differs")
+        }
+        return (single.audio, single.midi)
+    }
+
+    /// source → splitter → [gain with a scheduled change | a 37-frame latency] → mixer.
+    @Test("a diamond with latency and parameter events at frames renders bit-identically on 1, 2 and 4 workers")
+    func diamond() throws {
+        let result = try expectIdenticalAcrossThreads { graph in
+            let gain = try addSplitMix(graph, left: GainUnit(name: "Gain", gain: 0.5), right: LatencyUnit(frames: 37)).left
+            try graph.initialize()
+            try graph.scheduleParameter(gain, ParameterAddress(0), value: 0.125, atFrame: 1001)
+        }
+        // Not silence, and the scheduled change shows: the gain path is compensated by 37
+        // frames, so the change is heard at frame 1001 + 37.
+        let expected = testSignal(1001, channel: 0) * (0.125 + 1)
+        #expect(abs(result.audio[0][1001 + 37] - expected) < 1e-5)
+        #expect(abs(result.audio[0][1000 + 37] - testSignal(1000, channel: 0) * 1.5) < 1e-5)
+    }
+
+    /// Eight strips (source → gain → EQ) into the mixer.
+    @Test("a mixer with eight channel strips renders bit-identically on 1, 2 and 4 workers")
+    func eightStrips() throws {
+        try expectIdenticalAcrossThreads { graph in
+            let mixer = try graph.addNode(builtin("aumx", "mcmx"))
+            for strip in 0..<8 {
+                let source = try graph.addNode(SignalSource(name: "Source \(strip)", scale: 0.1 * Float(strip + 1)))
+                let gain = try graph.addNode(GainUnit(name: "Gain \(strip)", gain: 0.3 + 0.1 * Float(strip)))
+                let eq = try graph.addNode(builtin("aufx", "ipeq"))
+                try graph.connect(source, to: gain)
+                try graph.connect(gain, to: eq)
+                try graph.connect(eq, to: mixer, input: strip)
+            }
+            let output = try graph.addNode(builtin("auou", "genr"))
+            try graph.connect(mixer, to: output)
+        }
+    }
+
+    /// Notes → two transposers → two clickers into the mixer; both transposers also feed the
+    /// graph's MIDI output.
+    @Test("MIDI between units lands on the same frames on 1, 2 and 4 workers", arguments: [512, 17])
+    func midiBranches(block: Int) throws {
+        let result = try expectIdenticalAcrossThreads(block: block) { graph in
+            let notes = try graph.addNode(NoteGenerator(period: 37))
+            let up = try graph.addNode(Transposer(name: "Up", semitones: 12))
+            let down = try graph.addNode(Transposer(name: "Down", semitones: -5))
+            let clickUp = try graph.addNode(EventClicker(name: "Click up"))
+            let clickDown = try graph.addNode(EventClicker(name: "Click down"))
+            let mixer = try graph.addNode(builtin("aumx", "mcmx"))
+            let output = try graph.addNode(builtin("auou", "genr"))
+            try graph.connectMIDI(.node(notes), to: .node(up))
+            try graph.connectMIDI(.node(notes), to: .node(down))
+            try graph.connectMIDI(.node(up), to: .node(clickUp))
+            try graph.connectMIDI(.node(down), to: .node(clickDown))
+            try graph.connectMIDI(.node(up), to: .graphOutput)
+            try graph.connectMIDI(.node(down), to: .graphOutput)
+            try graph.connect(clickUp, to: mixer, input: 0)
+            try graph.connect(clickDown, to: mixer, input: 1)
+            try graph.connect(mixer, to: output)
+        }
+        #expect(result.midi.count == 2 * ((6000 + 36) / 37))
+        #expect(result.audio[0][37] > 0 && result.audio[0][36] == 0)
+    }
+
+    /// A node that writes NaN on a worker is muted and reported, as on one thread.
+    @Test("a node that writes NaN in a branch is muted and reported from the worker that rendered it")
+    func nonFiniteOnAWorker() throws {
+        let graph = AudioGraph(registry: builtinRegistry())
+        defer { graph.dispose() }
+        graph.parallelism = RenderParallelism(workers: 2, policy: .always)
+        let faulty = try addSplitMix(graph, left: NaNUnit(failAt: 700), right: GainUnit(gain: 1)).left
+        try graph.initialize()
+        #expect(graph.parallelDecision?.isParallel == true)
+        let out = renderFrames(graph, total: 2048, block: 256)
+        #expect(out[0].allSatisfy { $0.isFinite })
+        #expect(out[0][1500] == testSignal(1500, channel: 0))
+        let notices = graph.dispatchPendingNotifications().filter { $0.kind == .nonFiniteOutput }
+        #expect(notices.map(\.node) == [faulty])
+    }
+
+    /// The plan compiler keeps cheap graphs and serial chains on one thread.
+    @Test("the plan compiler decides whether parallelism pays and says why")
+    func decision() throws {
+        func decide(_ parallelism: RenderParallelism, _ build: (AudioGraph) throws -> Void) throws -> ParallelPlanDecision {
+            let graph = AudioGraph(registry: builtinRegistry())
+            defer { graph.dispose() }
+            graph.parallelism = parallelism
+            try build(graph)
+            try graph.initialize()
+            return try #require(graph.parallelDecision)
+        }
+        let automatic = RenderParallelism(workers: 1)
+        func builtinsOnly(_ graph: AudioGraph) throws {
+            // The application's input through two splitters side by side into the mixer.
+            let mixer = try graph.addNode(builtin("aumx", "mcmx"))
+            let output = try graph.addNode(builtin("auou", "genr"))
+            for branch in 0..<2 {
+                let splitter = try graph.addNode(builtin("aufx", "splt"))
+                try graph.connect(output, to: splitter)
+                try graph.connect(splitter, output: 0, to: mixer, input: branch)
+            }
+            try graph.connect(mixer, to: output)
+        }
+        let cheap = try decide(automatic, builtinsOnly)
+        #expect(!cheap.isParallel && cheap.reason.contains("does not pay"), "\(cheap.reason)")
+        #expect(try decide(RenderParallelism(workers: 1, policy: .always), builtinsOnly).isParallel)
+
+        let chain = try decide(automatic) { graph in
+            let source = try graph.addNode(SignalSource())
+            let gain = try graph.addNode(GainUnit())
+            let output = try graph.addNode(builtin("auou", "genr"))
+            try graph.connect(source, to: gain)
+            try graph.connect(gain, to: output)
+        }
+        #expect(!chain.isParallel && chain.reason.contains("serial chain"), "\(chain.reason)")
+        #expect(chain.branches.count == 1)
+
+        func twoBranches(_ graph: AudioGraph) throws {
+            let mixer = try graph.addNode(builtin("aumx", "mcmx"))
+            for branch in 0..<2 {
+                let source = try graph.addNode(SignalSource(name: "Source \(branch)"))
+                let gain = try graph.addNode(GainUnit(name: "Gain \(branch)"))
+                try graph.connect(source, to: gain)
+                try graph.connect(gain, to: mixer, input: branch)
+            }
+            let output = try graph.addNode(builtin("auou", "genr"))
+            try graph.connect(mixer, to: output)
+        }
+        let branches = try decide(automatic, twoBranches)
+        #expect(branches.isParallel && !branches.isMeasured, "\(branches.reason)")
+        #expect(branches.branches.count == 3)
+        #expect(!(try decide(.singleThreaded, twoBranches)).isParallel)
+    }
+
+    /// Once the graph has rendered, a new plan uses the measured times: two gains cost far
+    /// less than a worker's wake, so the graph goes back to one thread.
+    @Test("a recompiled plan decides on the measured render times")
+    func measuredDecision() throws {
+        let graph = AudioGraph(registry: builtinRegistry())
+        defer { graph.dispose() }
+        graph.parallelism = RenderParallelism(workers: 1)
+        let mixer = try graph.addNode(builtin("aumx", "mcmx"))
+        var gains: [GraphNode] = []
+        for branch in 0..<2 {
+            let source = try graph.addNode(SignalSource(name: "Source \(branch)"))
+            let gain = try graph.addNode(GainUnit(name: "Gain \(branch)"))
+            try graph.connect(source, to: gain)
+            try graph.connect(gain, to: mixer, input: branch)
+            gains.append(gain)
+        }
+        let output = try graph.addNode(builtin("auou", "genr"))
+        try graph.connect(mixer, to: output)
+        try graph.initialize()
+        #expect(graph.parallelDecision?.isParallel == true)
+        _ = renderFrames(graph, total: 64 * 256, block: 64)
+        try graph.disconnect(mixer, input: 1)
+        try graph.connect(gains[1], to: mixer, input: 1)
+        try graph.update()
+        let decision = try #require(graph.parallelDecision)
+        #expect(decision.isMeasured && !decision.isParallel, "\(decision.reason)")
+        #expect(graph.dump().contains("Threads: single-threaded: the work beside the longest path"), "\(graph.dump())")
+    }
+
+    /// A unit that holds its worker past the deadline: that cycle is silent, the stall is
+    /// reported by the node's name, render returns while the unit still holds the worker,
+    /// and once it lets go the graph renders as before.
+    @Test("a unit that stalls its worker past the deadline makes the cycle silent, is named, and the render returns")
+    func stalledWorker() throws {
+        let graph = AudioGraph(registry: builtinRegistry())
+        defer { graph.dispose() }
+        graph.parallelism = RenderParallelism(workers: 1, policy: .always)
+        graph.parallelCycleDeadline = 0.02
+        let stalling = StallingUnit()
+        stalling.caller.store(pthread_self(), ordering: .relaxed)
+        let held = try addSplitMix(graph, left: LatencyUnit(name: "Slow", frames: 0), right: stalling, rightName: "held").right
+        try graph.initialize()
+        let block = 256
+        let buffers = OwnedAudioBuffers(channels: 2, capacity: block)
+        func cycle(_ index: Int) -> [Float] {
+            _ = graph.render(frameCount: block, timestamp: RenderTimestamp(sampleTime: Double(index * block)), output: buffers.buffers(frameCount: block))
+            return Array(buffers.buffers(frameCount: block)[0])
+        }
+        func expected(_ index: Int) -> [Float] { (0..<block).map { testSignal(index * block + $0, channel: 0) * 2 } }
+        #expect(cycle(0) == expected(0))
+
+        // The calling thread renders the first ready step itself (the slow branch), so the
+        // held unit goes to the worker; a cycle where the caller took both is not a stall.
+        stalling.holds.store(true, ordering: .releasing)
+        var index = 1
+        var stalledCycle: [Float]?
+        while index < 200 && stalledCycle == nil {
+            let out = cycle(index)
+            if stalling.stalls.load(ordering: .relaxed) > 0 { stalledCycle = out }
+            index += 1
+        }
+        let silent = try #require(stalledCycle, "the held unit never ran on the worker")
+        // Render returned while the unit still holds its worker.
+        let stillHeld = stalling.holds.load(ordering: .acquiring)
+        #expect(stillHeld)
+        #expect(silent.allSatisfy { $0 == 0 })
+        // While it holds the worker, later cycles are silent too (and return).
+        #expect(cycle(index).allSatisfy { $0 == 0 })
+        index += 1
+        let notices = graph.dispatchPendingNotifications().filter { $0.kind == .workerStalled }
+        #expect(notices.map(\.node) == [held], "\(notices)")
+
+        stalling.holds.store(false, ordering: .releasing)
+        // The worker comes back within the cycles that follow; then the output is whole again.
+        var recovered = false
+        for _ in 0..<2000 where !recovered {
+            let out = cycle(index)
+            recovered = out == expected(index)
+            index += 1
+            if !recovered { usleep(1000) }
+        }
+        #expect(recovered)
+        #expect(cycle(index) == expected(index))
+    }
+}
