@@ -63,6 +63,11 @@ public final class JACKClient: @unchecked Sendable {
     /// - Thread: [control]
     public var isRealTime: Bool { jack_is_realtime(handle) != 0 }
 
+    /// The priority of the client's real-time process thread; nil when the server does not
+    /// run real-time.
+    /// - Thread: [control]
+    public var realTimePriority: Int32? { isRealTime ? jack_client_real_time_priority(handle) : nil }
+
     /// Registers a port `NAME` on this client: a capture port (JACK writes it, the client
     /// reads it) or a playback port (the client writes it, JACK reads it).
     /// - Thread: [control]

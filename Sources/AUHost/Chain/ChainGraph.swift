@@ -31,15 +31,17 @@ public final class ChainGraph: @unchecked Sendable {
     /// - Thread: [control]
     /// `nominalFrames` is the block length the driver will usually render (a JACK period),
     /// told to LV2 plugins (`buf-size:nominalBlockLength`); nil: `maximumFrames`.
+    /// `parallelism`: the render workers the graph may use (`--threads`).
     public init(
         _ loaded: LoadedPreset, units: [AudioUnit]? = nil, registry: ComponentRegistry, sampleRate: Double, maximumFrames: Int = 4096,
-        nominalFrames: Int? = nil
+        nominalFrames: Int? = nil, parallelism: RenderParallelism = .machineDefault
     ) throws(AudioUnitError) {
         self.loaded = loaded
         self.sampleRate = sampleRate
         let units = units ?? loaded.nodes.map(\.unit)
         let graph = AudioGraph(registry: registry)
         graph.maximumFramesPerSlice = maximumFrames
+        graph.parallelism = parallelism
         var nodes: [(id: String, node: GraphNode, unit: AudioUnit)] = []
         var bypassed: [GraphNode] = []
         for (node, unit) in zip(loaded.nodes, units) {

@@ -89,7 +89,8 @@ public final class LiveChain: @unchecked Sendable {
     /// - Thread: [control]
     public init(
         _ loaded: LoadedPreset, units: [AudioUnit], io: JACKIOUnit, registry: ComponentRegistry, connections: Connections,
-        watchdog: RenderWatchdog? = RenderWatchdog.standard(), cancellation: RenderCancellation? = nil, song: LiveSong.Request? = nil
+        watchdog: RenderWatchdog? = RenderWatchdog.standard(), cancellation: RenderCancellation? = nil, song: LiveSong.Request? = nil,
+        parallelism: RenderParallelism = .machineDefault
     ) throws(JACKError) {
         guard let client = io.client else { throw JACKError("the JACK I/O unit is not open") }
         // A preset's sampleRate is the rate it was designed at: live, the chain runs at the server's.
@@ -97,7 +98,12 @@ public final class LiveChain: @unchecked Sendable {
         let chain: ChainGraph
         do {
             chain = try ChainGraph(
-                loaded, units: units, registry: registry, sampleRate: rate, maximumFrames: max(4096, client.bufferSize), nominalFrames: client.bufferSize)
+                loaded, units: units, registry: registry, sampleRate: rate, maximumFrames: max(4096, client.bufferSize), nominalFrames: client.bufferSize,
+                parallelism: parallelism)
+            // Render workers run as JACK's process thread does, and a cycle they have not
+            // finished within the period is given up (silent) rather than late.
+            chain.graph.parallelCycleDeadline = Double(client.bufferSize) / rate
+            if let priority = client.realTimePriority { chain.graph.setRenderWorkerScheduling(policy: SCHED_FIFO, priority: priority) }
         } catch {
             io.dispose()
             throw JACKError("\(loaded.file): \(error.message)")

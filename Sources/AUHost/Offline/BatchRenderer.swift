@@ -165,7 +165,7 @@ public final class BatchRenderer: @unchecked Sendable {
                 (unit as? LV2Unit)?.renderMode = .offline
             }
             do throws(AudioUnitError) {
-                return try ChainGraph(loaded, units: units, registry: registry, sampleRate: rate, maximumFrames: settings.blockSize)
+                return try ChainGraph(loaded, units: units, registry: registry, sampleRate: rate, maximumFrames: settings.blockSize, parallelism: settings.parallelism)
             } catch {
                 units.forEach { $0.dispose() }
                 throw AudioUnitError(error.code, "the chain cannot run at \(RenderReport.rate(rate)) Hz: \(error.message)", underlying: error)

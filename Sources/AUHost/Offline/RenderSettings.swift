@@ -5,6 +5,8 @@ import AUFiles
 public struct RenderSettings: Sendable {
     /// Frames per cycle (`--block`): the chain's MaximumFramesPerSlice too.
     public var blockSize = 1024
+    /// The render workers each chain may use (`--threads`; `.singleThreaded` for 0).
+    public var parallelism = RenderParallelism.machineDefault
     public var tail: TailLength = .auto
     /// The output files' rate (`--sample-rate`); `nil`: each input's own rate.
     public var outputSampleRate: Double?

@@ -18,7 +18,9 @@ enum BenchCommand: Command {
         swh sc4 compressor -> mda Delay -> mda Ambience -> x42 dpl limiter), when those LV2
         plugins are installed, through the graph and through a plain C loop that calls
         the same plugins directly through lilv, in alternating runs, and prints both costs
-        per cycle and the graph's overhead over the C loop.
+        per cycle and the graph's overhead over the C loop. Then renders two copies of the
+        reference chain in parallel branches into the mixer on one thread and with the default
+        render workers (one fewer than the cores), in alternating runs, and prints the speed-up.
 
           --cycles N         cycles per measurement (default 20000; divided by the node count for large plans, at least 2000)
           --frames N         frames per cycle (default 64)
@@ -79,6 +81,19 @@ enum BenchCommand: Command {
         } catch {
             output.line("reference chain: not measured: \(error)")
         }
+        output.line("")
+        do {
+            let workers = RenderParallelism.machineDefault.workers
+            let runs = try measureTwoBranches(context.registry, cycles: cycles, frames: frames, workers: workers)
+            output.line("two reference chains in parallel branches into the mixer, \(frames)-frame cycles, medians of \(runs.single.count) alternating runs")
+            output.line(String(format: "1 thread    %6.0f ns/cycle", median(runs.single)))
+            output.line(String(format: "%d threads   %6.0f ns/cycle (%d render worker%@ and the calling thread)", workers + 1, median(runs.parallel), workers, workers == 1 ? "" : "s"))
+            let speedups = zip(runs.single, runs.parallel).map { $0 / $1 }
+            output.line(String(
+                format: "speed-up: %.2fx (median of the runs' ratios; range %.2fx to %.2fx)", median(speedups), speedups.min()!, speedups.max()!))
+        } catch {
+            output.line("two branches: not measured: \(error)")
+        }
         return 0
     }
 
@@ -86,7 +101,7 @@ enum BenchCommand: Command {
 
     /// `runs` timed runs of `first` and of `second`, alternating, after one warm-up run of
     /// each, so that the machine's drift touches both alike.
-    private static func alternate(_ runs: Int, _ first: () -> Double, _ second: () -> Double) -> ([Double], [Double]) {
+    static func alternate(_ runs: Int, _ first: () -> Double, _ second: () -> Double) -> ([Double], [Double]) {
         _ = (first(), second())
         var firstTimes: [Double] = [], secondTimes: [Double] = []
         for _ in 0..<runs {
@@ -97,7 +112,7 @@ enum BenchCommand: Command {
     }
 
     /// One timed run of `body`, in ns per cycle.
-    private static func time(cycles: Int, _ body: () -> Void) -> Double {
+    static func time(cycles: Int, _ body: () -> Void) -> Double {
         let start = DispatchTime.now().uptimeNanoseconds
         body()
         return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(cycles)

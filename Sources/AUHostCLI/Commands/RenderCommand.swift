@@ -11,7 +11,7 @@ enum RenderCommand: Command {
                              [--format wav|flac|aiff|caf|ogg] [--bit-depth 16|24|32f] [--sample-rate R]
                              [--rate native] [--src-quality best|medium|fast] [--channels N]
                              [--tail SECONDS|auto] [--max-length SECONDS] [--block N] [--jobs N]
-                             [--midi-out FILE.mid] [--set NODE.PARAM=VALUE]... [--force | --skip-existing]
+                             [--threads N] [--midi-out FILE.mid] [--set NODE.PARAM=VALUE]... [--force | --skip-existing]
 
         PRESET.json may also be a UNIT (lv2:URI, type:subtype:manufacturer or a name) that is
         no file: a chain of that one unit, whose parameters --set PARAM=VALUE sets.
@@ -47,6 +47,10 @@ enum RenderCommand: Command {
                                song's length is printed before it renders
           --block N            frames per render cycle, 1...16384 (default 1024)
           --jobs N             files rendered at once, each through its own graph (default 1)
+          --threads N          render workers beside each graph's render thread, 0...64
+                               (default: one fewer than the cores, at least 1; 0: one thread),
+                               used when the chain has branches worth it (`auhost graph` says);
+                               the output is the same, sample for sample, whatever N
           --midi-out FILE      also write what reaches the graph's MIDI output as a Standard
                                MIDI File (format 0, 120 BPM, 960 ticks per quarter; one INPUT only)
           --set N.P=V          set a parameter before rendering (repeatable)
@@ -96,6 +100,7 @@ enum RenderCommand: Command {
         settings.outputChannels = try arguments.option("--channels", expected: "a channel count in \(RenderSettings.channelCounts)") { text in
             Int(text).flatMap { RenderSettings.channelCounts.contains($0) ? $0 : nil }
         }
+        settings.parallelism = try ThreadsOption.parse(&arguments)
         settings.overwrite = arguments.flag("--force")
         let skipsExisting = arguments.flag("--skip-existing")
         let sets = try arguments.options("--set")

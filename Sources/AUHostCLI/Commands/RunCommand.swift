@@ -9,7 +9,7 @@ enum RunCommand: Command {
     static let help = """
         usage: auhost run (PRESET.json | UNIT) [--name N] [--server S] [--connect] [--capture-from P] [--playback-to P]
                           [--midi-connect P]... [--set NODE.PARAM=VALUE]... [--reconnect] [--control PORT]
-                          [--save-dir DIR]
+                          [--save-dir DIR] [--threads N]
 
         PRESET.json may also be a UNIT (lv2:URI, type:subtype:manufacturer or a name) that is
         no file: a chain of that one unit, whose parameters --set PARAM=VALUE sets.
@@ -34,6 +34,7 @@ enum RunCommand: Command {
                             also those that appear later
           --set N.P=V       set a parameter before starting (repeatable)
           --reconnect       when the server goes away, wait for it and carry on
+          \(ThreadsOption.help)
           --control PORT    also serve the commands on 127.0.0.1:PORT (0: any free port) to clients
                             whose first line is 'auth TOKEN', the token printed on standard error
           --save-dir DIR    the folder 'save FILE' writes into (default: the preset's folder);
@@ -53,6 +54,7 @@ enum RunCommand: Command {
         options.connections.playbackTo = try arguments.option("--playback-to")
         options.connections.midiFrom = try arguments.options("--midi-connect")
         options.reconnect = arguments.flag("--reconnect")
+        options.parallelism = try ThreadsOption.parse(&arguments)
         options.controlPort = try arguments.option("--control", expected: "a port number 0...65535") { UInt16($0) }
         let saveDirectory = try arguments.option("--save-dir")
         let sets = try arguments.options("--set")

@@ -18,6 +18,8 @@ final class LiveRunner: @unchecked Sendable {
         var saveFolder = URL(fileURLWithPath: ".")
         /// The song `auhost play` plays, from where, and whether it loops.
         var song: SongOptions?
+        /// The render workers (`--threads`).
+        var parallelism = RenderParallelism.machineDefault
     }
 
     /// What `auhost play` adds to a run.
@@ -107,7 +109,7 @@ final class LiveRunner: @unchecked Sendable {
             // watchdog, stopped only after the client is closed, ends the process.
             live = try LiveChain(
                 loaded, units: units, io: io, registry: registry, connections: options.connections, cancellation: quitRequested,
-                song: options.song?.request)
+                song: options.song?.request, parallelism: options.parallelism)
         } catch {
             throw CLIError(error.message)
         }
