@@ -286,7 +286,7 @@ final class GraphRenderer: @unchecked Sendable {
     /// ring through `mainLane` retains it).
     @inline(__always)
     func report(_ notice: GraphNotice) {
-        Unmanaged.passUnretained(mainLane)._withUnsafeGuaranteedRef { $0.notices.push(notice) }
+        _ = Unmanaged.passUnretained(mainLane)._withUnsafeGuaranteedRef { $0.notices.push(notice) }
     }
 
     // MARK: Parameter events
@@ -394,7 +394,7 @@ final class GraphRenderer: @unchecked Sendable {
     private func fail(_ step: UnsafeMutablePointer<PlanStep>, _ status: AudioUnitStatus, frames: Int, time: RenderTimestamp, lane: Unmanaged<RenderLane>) {
         clearOutputs(step, frames: frames)
         if step.pointee.runtimeReference._withUnsafeGuaranteedRef({ $0.lastStatus.exchange(status, ordering: .relaxed) }) != status {
-            lane._withUnsafeGuaranteedRef { $0.notices.push(GraphNotice(kind: .renderError, node: step.pointee.node, status: status, sampleTime: time.sampleTime)) }
+            _ = lane._withUnsafeGuaranteedRef { $0.notices.push(GraphNotice(kind: .renderError, node: step.pointee.node, status: status, sampleTime: time.sampleTime)) }
         }
     }
 
@@ -406,7 +406,7 @@ final class GraphRenderer: @unchecked Sendable {
         unscanned = nil
         guard outputsContainNonFinite(step, frames: frames) else { return }
         step.pointee.runtimeReference._withUnsafeGuaranteedRef { $0.isFaulted.store(true, ordering: .relaxed) }
-        lane._withUnsafeGuaranteedRef { $0.notices.push(GraphNotice(kind: .nonFiniteOutput, node: step.pointee.node, status: 0, sampleTime: time.sampleTime)) }
+        _ = lane._withUnsafeGuaranteedRef { $0.notices.push(GraphNotice(kind: .nonFiniteOutput, node: step.pointee.node, status: 0, sampleTime: time.sampleTime)) }
         clearOutputs(step, frames: frames)
     }
 
