@@ -37,14 +37,15 @@ enum GraphTopology {
     }
 
     /// A dependency between two nodes: an audio or a MIDI connection, as errors name it.
-    private struct Edge {
+    struct Edge {
         var source: GraphNode
         var destination: GraphNode
         var description: String
     }
 
-    /// Every audio connection, then every MIDI connection between two nodes.
-    private static func edges(_ model: GraphModel) -> [Edge] {
+    /// Every audio connection, then every MIDI connection between two nodes: what orders the
+    /// nodes, and what a parallel plan's steps wait for.
+    static func edges(_ model: GraphModel) -> [Edge] {
         model.connections.map {
             Edge(source: $0.source, destination: $0.destination,
                  description: "\(model.label($0.source)) output \($0.sourceOutputBus) -> \(model.label($0.destination)) input \($0.destinationInputBus)")

@@ -26,8 +26,8 @@ public struct ParallelPlanDecision: Sendable, Equatable {
     static let cheapEstimate: Double = 500
     static let unitEstimate: Double = 20_000
 
-    /// Decides for the steps in render order, where `dependencies[i]` are the steps step `i`
-    /// reads from and `cost[i]` its work per cycle.
+    /// Decides for the steps in render order, where `dependencies[i]` are the distinct steps
+    /// step `i` reads from and `cost[i]` its work per cycle.
     static func decide(
         order: [GraphNode], dependencies: [[Int]], cost: [Double], isMeasured: Bool, parallelism: RenderParallelism
     ) -> ParallelPlanDecision {
@@ -65,11 +65,11 @@ public struct ParallelPlanDecision: Sendable, Equatable {
     /// that step's only dependent.
     private static func branches(order: [GraphNode], dependencies: [[Int]]) -> [[GraphNode]] {
         var dependents = [[Int]](repeating: [], count: order.count)
-        for (step, sources) in dependencies.enumerated() { for source in Set(sources) { dependents[source].append(step) } }
+        for (step, sources) in dependencies.enumerated() { for source in sources { dependents[source].append(step) } }
         var branchOf = [Int](repeating: -1, count: order.count)
         var branches: [[GraphNode]] = []
         for step in order.indices {
-            let sources = Array(Set(dependencies[step]))
+            let sources = dependencies[step]
             if sources.count == 1, dependents[sources[0]].count == 1, branchOf[sources[0]] >= 0 {
                 branchOf[step] = branchOf[sources[0]]
                 branches[branchOf[step]].append(order[step])

@@ -14,7 +14,6 @@ final class ParallelSchedule: @unchecked Sendable {
     let stepCount: Int
     /// Steps that depend on no other step, in render order.
     let roots: UnsafeMutableBufferPointer<Int32>
-    private let rootStorage: UnsafeMutableBufferPointer<Int32>
     /// Step `i`'s dependents are `dependents[dependentStart[i] ..< dependentStart[i + 1]]`.
     private let dependentStart: UnsafeMutableBufferPointer<Int32>
     private let dependents: UnsafeMutableBufferPointer<Int32>
@@ -29,19 +28,18 @@ final class ParallelSchedule: @unchecked Sendable {
     /// Steps of the slice not yet rendered.
     let remaining = Atomic<Int32>(0)
 
-    /// - Parameter dependencies: for each step in render order, the steps before it whose
-    ///   output it reads.
+    /// - Parameter dependencies: for each step in render order, the distinct steps before it
+    ///   whose output it reads.
     /// - Thread: [control]
     init(dependencies: [[Int]]) {
         stepCount = dependencies.count
         var dependentsOf = [[Int32]](repeating: [], count: stepCount)
         for (step, sources) in dependencies.enumerated() {
-            for source in Set(sources) { dependentsOf[source].append(Int32(step)) }
+            for source in sources { dependentsOf[source].append(Int32(step)) }
         }
-        let rootList = dependencies.indices.filter { Set(dependencies[$0]).isEmpty }.map { Int32($0) }
-        rootStorage = .allocate(capacity: max(1, rootList.count))
-        _ = rootStorage.initialize(from: rootList)
-        roots = UnsafeMutableBufferPointer(rebasing: rootStorage[0..<rootList.count])
+        let rootList = dependencies.indices.filter { dependencies[$0].isEmpty }.map { Int32($0) }
+        roots = .allocate(capacity: rootList.count)
+        _ = roots.initialize(from: rootList)
         dependentStart = .allocate(capacity: stepCount + 1)
         dependents = .allocate(capacity: max(1, dependentsOf.reduce(0) { $0 + $1.count }))
         var position: Int32 = 0
@@ -54,7 +52,7 @@ final class ParallelSchedule: @unchecked Sendable {
         }
         dependentStart[stepCount] = position
         initialPending = .allocate(capacity: max(1, stepCount))
-        for step in 0..<stepCount { initialPending[step] = Int32(Set(dependencies[step]).count) }
+        for step in 0..<stepCount { initialPending[step] = Int32(dependencies[step].count) }
         pending = .allocate(capacity: max(1, stepCount))
         slots = .allocate(capacity: max(1, stepCount))
         for step in 0..<stepCount {
@@ -64,7 +62,7 @@ final class ParallelSchedule: @unchecked Sendable {
     }
 
     deinit {
-        rootStorage.deallocate()
+        roots.deallocate()
         dependentStart.deallocate()
         dependents.deallocate()
         initialPending.deallocate()

@@ -70,7 +70,6 @@ struct PlanCompiler {
 
     /// Compiles the plan; `schedule` is set when the plan should render on the workers.
     func compile(reusing previous: Reuse) throws(AudioUnitError) -> (plan: RenderPlan, reuse: Reuse, report: Report, schedule: ParallelSchedule?) {
-        var schedule: ParallelSchedule?
         var reuse = Reuse()
         var report = Report()
         report.order = order
@@ -98,7 +97,7 @@ struct PlanCompiler {
         func readyTime(_ node: GraphNode) -> Int { node == outputNode ? 0 : ready[node] ?? 0 }
 
         report.midiConnections = try Self.midiRoutes(model, order: order)
-        let dependencies = stepDependencies(midiConnections: report.midiConnections)
+        let dependencies = stepDependencies()
         let measured = timedCycles > 0 && order.contains { runtimes[$0]?.renderNanoseconds.load(ordering: .relaxed) ?? 0 > 0 }
         let cost = order.map { node -> Double in
             let spent = runtimes[node]?.renderNanoseconds.load(ordering: .relaxed) ?? 0
@@ -226,7 +225,6 @@ struct PlanCompiler {
             plan.stepIndexByNode[Int(node.rawValue)] = Int32(index)
         }
         resolveMIDI(report.midiConnections, nodes: midiNodes, in: plan)
-        if report.parallel?.isParallel == true { schedule = ParallelSchedule(dependencies: dependencies) }
 
         if let outputNode, let unit = model.nodes[outputNode]?.unit, unit.elementCount(.input) > 0 {
             plan.retain(unit)
@@ -241,20 +239,18 @@ struct PlanCompiler {
         if let sink = plan.sink, sink.kind == .direct, sink.base != plan.source?.base {
             plan.sinkBinding = CallerBinding(table: sink.base, channels: sink.channels, in: plan)
         }
-        return (plan, reuse, report, schedule)
+        return (plan, reuse, report, report.parallel?.isParallel == true ? ParallelSchedule(dependencies: dependencies) : nil)
     }
 
-    /// For each step in render order, the steps whose output it reads: its audio sources and
-    /// its MIDI sources (the output node, which feeds the graph's input, is no step).
-    private func stepDependencies(midiConnections: [MIDIConnection]) -> [[Int]] {
+    /// For each step in render order, the distinct steps whose output it reads: the edges that order
+    /// the nodes (audio and MIDI connections; the output node, which feeds the graph's
+    /// input, is no step).
+    private func stepDependencies() -> [[Int]] {
         let stepIndex = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
         var dependencies = [[Int]](repeating: [], count: order.count)
-        for connection in model.connections {
-            if let source = stepIndex[connection.source], let destination = stepIndex[connection.destination] { dependencies[destination].append(source) }
-        }
-        for connection in midiConnections {
-            if case .node(let from) = connection.source, case .node(let to) = connection.destination,
-               let source = stepIndex[from], let destination = stepIndex[to] {
+        for edge in GraphTopology.edges(model) {
+            // A node that feeds two buses of another (or sends it audio and MIDI) is one dependency.
+            if let source = stepIndex[edge.source], let destination = stepIndex[edge.destination], !dependencies[destination].contains(source) {
                 dependencies[destination].append(source)
             }
         }

@@ -25,7 +25,6 @@ final class RenderWorkerPool: @unchecked Sendable {
     let lanes: [RenderLane]
     /// The lanes unretained, for the render thread (reading an array's element retains it).
     let laneTable: UnsafeMutableBufferPointer<Unmanaged<RenderLane>>
-    private let laneStorage: UnsafeMutableBufferPointer<Unmanaged<RenderLane>>
     /// Workers inside a slice (joined, not yet left).
     let busy = Atomic<Int32>(0)
     /// Workers parked on `epoch`.
@@ -54,9 +53,8 @@ final class RenderWorkerPool: @unchecked Sendable {
         epoch = .allocate(capacity: 1)
         epoch.initialize(to: Atomic(0))
         lanes = (0..<count).map { _ in RenderLane() }
-        laneStorage = .allocate(capacity: max(1, count))
-        for (index, lane) in lanes.enumerated() { laneStorage[index] = Unmanaged.passUnretained(lane) }
-        laneTable = UnsafeMutableBufferPointer(rebasing: laneStorage[0..<count])
+        laneTable = .allocate(capacity: count)
+        _ = laneTable.initialize(from: lanes.map { Unmanaged.passUnretained($0) })
         self.renderer = Unmanaged.passUnretained(renderer)
         for index in 0..<count {
             let context = UnsafeMutablePointer<WorkerContext>.allocate(capacity: 1)
@@ -83,7 +81,7 @@ final class RenderWorkerPool: @unchecked Sendable {
         _ = au_futex_wake(epochWord, Int32.max)
         for thread in threads { pthread_join(thread, nil) }
         work.deallocate()
-        laneStorage.deallocate()
+        laneTable.deallocate()
         epoch.deinitialize(count: 1)
         epoch.deallocate()
     }
