@@ -4,10 +4,12 @@ import Foundation
 /// present preset.
 extension AudioUnit {
     /// The whole state as `ClassInfo` data: identity, parameter values, custom state.
+    /// Without `parameterValues` the parameters are left out (a saved preset lists them
+    /// itself: restoring the state must not bring back one deleted from the file).
     /// - Thread: [control]
-    public func saveState() throws(AudioUnitError) -> Data {
+    public func saveState(parameterValues: Bool = true) throws(AudioUnitError) -> Data {
         var values: [String: Float] = [:]
-        for (index, info) in parameters.infos.enumerated() where !info.isOutput {
+        for (index, info) in parameters.infos.enumerated() where parameterValues && !info.isOutput {
             values[info.identifier] = parameters.value(at: index)
         }
         let state = SavedUnitState(

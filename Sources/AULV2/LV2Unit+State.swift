@@ -7,17 +7,26 @@ import Foundation
 extension LV2Unit {
     // MARK: - ClassInfo
 
-    /// The plugin's state as Turtle (port values and the plugin's own properties through
-    /// its state interface); the pending state when the unit has no instance.
+    /// The plugin's own state as Turtle: the properties it saves through its state
+    /// interface, without port values (the parameters say those, and a saved preset lists
+    /// them itself); the pending state when the unit has no instance. Nil when there is
+    /// nothing beyond the ports (no state interface, or no property saved).
     /// - Thread: [control]
     func savePluginState() throws(AudioUnitError) -> Data? {
-        guard let instance else { return try pendingState.map(turtle) }
-        let snapshot = try capture(instance, directory: nil)
-        return try turtle(snapshot)
+        let snapshot: LilvStateHandle
+        if let instance {
+            guard instance.hasStateInterface else { return nil }
+            snapshot = try capture(instance, directory: nil, portValues: false)
+        } else {
+            guard let pendingState else { return nil }
+            snapshot = pendingState
+        }
+        return snapshot.propertyCount > 0 ? try turtle(snapshot) : nil
     }
 
     /// Restores what ``saveCustomState()`` saved: into the instance now (between cycles),
-    /// or when the unit is next initialized.
+    /// or when the unit is next initialized. Port values in the state (lilv state from
+    /// elsewhere, or saved before states left them out) become parameter values.
     /// - Thread: [control]
     func restorePluginState(_ data: Data) throws(AudioUnitError) {
         guard let text = String(data: data, encoding: .utf8), let snapshot = LilvStateHandle(turtle: text, world: world) else {
@@ -84,7 +93,7 @@ extension LV2Unit {
             throw AudioUnitError(.invalidFilePath, "\(pluginURI): cannot create the preset bundle \(bundle.path)", underlying: error)
         }
         let directory = bundle.path
-        let snapshot = try capture(instance, directory: directory)
+        let snapshot = try capture(instance, directory: directory, portValues: true)
         let fileStem = label.map { $0.isLetter || $0.isNumber ? $0 : "_" }.reduce(into: "") { $0.append($1) }
         let fileName = (fileStem.isEmpty ? "preset" : fileStem) + ".ttl"
         let presetURI = uri ?? URL(fileURLWithPath: directory).appendingPathComponent(fileName).absoluteString
@@ -117,12 +126,13 @@ extension LV2Unit {
         instance.gate.withControl { snapshot.restore(into: instance.lilv, features: instance.features.pointer) }
     }
 
-    /// The instance's state now: port values from the parameters, properties from the plugin.
-    func capture(_ instance: LV2Instance, directory: String?) throws(AudioUnitError) -> LilvStateHandle {
+    /// The instance's state now: properties from the plugin, and with `portValues` the
+    /// input control ports' values from the parameters.
+    func capture(_ instance: LV2Instance, directory: String?, portValues: Bool) throws(AudioUnitError) -> LilvStateHandle {
         let flags = UInt32(LV2_STATE_IS_POD.rawValue | LV2_STATE_IS_PORTABLE.rawValue)
         let made = LilvStateHandle(
             capturing: instance.lilv, of: plugin, scratchDirectory: instance.features.scratchDirectory, directory: directory,
-            flags: flags, features: instance.features.pointer) { symbol in portValue(symbol, instance: instance) }
+            flags: flags, features: instance.features.pointer) { symbol in portValues ? portValue(symbol, instance: instance) : nil }
         guard let made else { throw AudioUnitError(.invalidPropertyValue, "\(pluginURI): lilv could not capture the plugin's state") }
         return made
     }

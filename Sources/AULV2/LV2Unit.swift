@@ -130,7 +130,7 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     /// - Thread: [control]
     public override func deallocateRenderResources() {
         backendRenderState.store(0, ordering: .releasing)
-        if let instance, instance.hasStateInterface, pendingState == nil { pendingState = try? capture(instance, directory: nil) }
+        if let instance, instance.hasStateInterface, pendingState == nil { pendingState = try? capture(instance, directory: nil, portValues: false) }
         if let instance, !instance.hasStateInterface, !propertyValuesSet.isEmpty { resendsPropertyValues = true }
         instance = nil
     }

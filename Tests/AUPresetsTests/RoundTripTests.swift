@@ -113,8 +113,8 @@ import Testing
         try tilted.setParameter(1, value: 90)
         try tilted.setValue(true, for: .bypassEffect)
         let split = try registry.instantiate("aufx:splt:AUHs")
-        let units = [("eq", eq as AudioUnit), ("tilted", tilted), ("split", split)].map {
-            PresetCapture.Unit(id: $0.0, unit: $0.1, reference: PresetCapture.reference(for: $0.1, in: registry))
+        let units = [("eq", eq as AudioUnit, "aufx:fxeq:Test"), ("tilted", tilted, "aufx:fxeq:Test"), ("split", split, "aufx:splt:AUHs")].map {
+            PresetCapture.Unit(id: $0.0, unit: $0.1, reference: $0.2)
         }
         let routing = PresetRouting.connections([
             PresetConnection(.input(), PresetEndpoint(node: "eq", bus: 0)),

@@ -12,8 +12,10 @@ import Foundation
 ///   not known without loading it). `.all` records every writable parameter. Values are
 ///   saved as the shortest decimal that reads back to the same Float.
 /// - `bypass`: `true` when bypassed, left out otherwise.
-/// - `state`: the unit's `ClassInfo` when the unit keeps state beyond its parameters
-///   (``AudioUnit/saveCustomState()`` returns data) that its parameters and property
+/// - `state`: the unit's `ClassInfo` without parameter values (``AudioUnit/saveState(parameterValues:)``)
+///   when the unit keeps state beyond its parameters
+///   (``AudioUnit/saveCustomState()`` returns data: an LV2 plugin's properties through its
+///   state interface, without port values) that its parameters and property
 ///   parameters do not say (``AudioUnit/parametersHoldCustomState``: a native unit whose state
 ///   is only its parameter values, a sampler's bank and instrument written as `soundbank`,
 ///   `bank`, `program`), else left out, so that deleting a parameter from the file returns
@@ -45,7 +47,7 @@ public struct PresetCapture: Sendable {
     public struct Unit: Sendable {
         public var id: String
         public var unit: AudioUnit
-        /// `type:subtype:manufacturer`, `lv2:URI` or a name; see ``PresetCapture/reference(for:in:)``.
+        /// The unit reference to write, as the preset or command line gave it.
         public var reference: String
         /// - Thread: [control]
         public init(id: String, unit: AudioUnit, reference: String) {
@@ -97,7 +99,9 @@ public struct PresetCapture: Sendable {
             if present.number >= 0 { node.preset = present.name }
             if try unit.value(of: .bypassEffect) { node.bypass = true }
             let keepsCustomState = try unit.saveCustomState() != nil && !unit.parametersHoldCustomState
-            if state == .always || (state == .whenCustom && keepsCustomState) { node.state = try unit.value(of: .classInfo) }
+            if state == .always || (state == .whenCustom && keepsCustomState) {
+                node.state = try unit.saveState(parameterValues: false)
+            }
         } catch {
             throw fail("cannot read the state of '\(unit.name)': \(error.message)")
         }
@@ -118,24 +122,6 @@ public struct PresetCapture: Sendable {
             }
         }
         return node
-    }
-
-    /// The reference to write for a unit: `lv2:URI` for an LV2 plugin, else its
-    /// `type:subtype:manufacturer` when that names one unit, else its identifier or name.
-    /// - Thread: [control]
-    public static func reference(for unit: AudioUnit, in registry: ComponentRegistry) -> String {
-        let description = unit.componentDescription
-        let matching = registry.components.filter {
-            $0.description.type == description.type && $0.description.subtype == description.subtype
-                && $0.description.manufacturer == description.manufacturer
-        }
-        let component = matching.count == 1 ? matching[0] : matching.first { $0.name == unit.name }
-        if let component, component.format == .lv2 { return "lv2:\(component.identifier)" }
-        if let component, (try? registry.resolve(description.description))?.identifier == component.identifier {
-            return description.description
-        }
-        if let component, (try? registry.resolve(component.identifier))?.identifier == component.identifier { return component.identifier }
-        return component?.name ?? unit.name
     }
 }
 
