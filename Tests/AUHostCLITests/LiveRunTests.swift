@@ -24,18 +24,29 @@ final class LiveRig: @unchecked Sendable {
 
     /// Starts a server, runs `prepare` with its name (clients that must exist before auhost
     /// starts), then launches `auhost run`, or `auhost play SONG --preset` when `song` is given.
-    init(
+    convenience init(
         preset: String, song: String? = nil, extraArguments: [String] = [], environment: [String: String] = [:], realTime: Bool = false,
         periodFrames: Int = 64, executable: URL? = nil, prepare: (String) throws -> Void = { _ in }
     ) throws {
-        server = try JACKTestServer(periodFrames: periodFrames, realTime: realTime)
-        try prepare(server.name)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let file = directory.appendingPathComponent("chain.json")
         try preset.write(to: file, atomically: true, encoding: .utf8)
+        try self.init(
+            chain: file.path, song: song, extraArguments: extraArguments, environment: environment, realTime: realTime,
+            periodFrames: periodFrames, executable: executable, prepare: prepare)
+    }
+
+    /// As ``init(preset:song:extraArguments:environment:realTime:periodFrames:executable:prepare:)``
+    /// with `chain` as the command line's PRESET.json or UNIT: a file, or a unit reference.
+    init(
+        chain: String, song: String? = nil, extraArguments: [String] = [], environment: [String: String] = [:], realTime: Bool = false,
+        periodFrames: Int = 64, executable: URL? = nil, prepare: (String) throws -> Void = { _ in }
+    ) throws {
+        server = try JACKTestServer(periodFrames: periodFrames, realTime: realTime)
+        try prepare(server.name)
         process.executableURL = try executable ?? auhostExecutable()
-        let command = song.map { ["play", $0, "--preset", file.path] } ?? ["run", file.path]
+        let command = song.map { ["play", $0, "--preset", chain] } ?? ["run", chain]
         process.arguments = command + ["--server", server.name, "--name", clientName] + extraArguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = input
@@ -209,6 +220,15 @@ final class NoiseSource: @unchecked Sendable {
 }
 
 @Suite(.serialized) struct LiveRunTests {
+    @Test("auhost run UNIT runs a chain of that one unit with --set applied; help lists the commands through the binary")
+    func runTakesAUnitInsteadOfAPreset() throws {
+        let rig = try LiveRig(chain: "aufx:gain:AUHs", extraArguments: ["--set", "gain=-6"])
+        defer { rig.tearDown() }
+        #expect(rig.waitForStandardError("auhost: running"), "\(rig.standardError)")
+        #expect(try rig.send("get gain gain") == "ok -6")
+        #expect(try rig.send("help") == "ok \(ControlCommand.summary)")
+    }
+
     @Test func aGainChainRunsAndIsControlledFromStdinAndThePort() throws {
         let rig = try LiveRig(preset: gainChain, extraArguments: ["--control", "0"])
         defer { rig.tearDown() }

@@ -26,6 +26,20 @@ import Testing
         #expect(graph.status == 0 && graph.output.contains("'gain' aufx:gain:AUHs"), "\(graph.output)")
     }
 
+    @Test("render takes an LV2 plugin by lv2:URI and a unit by its name")
+    func renderTakesAnLV2URIAndAName() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = folder.file("in.wav")
+        try writeAudio(input, sampleRate: 48_000, channels: 1, frames: 4800) { _, _ in 0.5 }
+        for (unit, settings) in [("lv2:http://plugin.org.uk/swh-plugins/amp", ["gain=-6.0206"]), ("Gain", ["gain=-6.0206", "smoothing=0"])] {
+            let render = try runExecutable(["render", unit, input, "-o", folder.file("out.wav"), "--tail", "0", "--force"] + settings.flatMap { ["--set", $0] })
+            #expect(render.status == 0, "\(unit): \(render.errors)")
+            let samples = try readAudio(folder.file("out.wav")).samples
+            #expect(samples[0].count == 4800 && samples[0].allSatisfy { abs($0 - 0.25) < 1e-3 }, "\(unit): not half of 0.5 everywhere")
+        }
+    }
+
     @Test func neitherAFileNorAUnitIsOneErrorWithTheClosestUnits() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

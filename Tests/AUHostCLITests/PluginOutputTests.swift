@@ -3,31 +3,65 @@ import Testing
 
 /// Standard output belongs to the command: what a plugin prints there (the chatty fixture
 /// prints from instantiate() through stdio and from run() through write(2)) goes to
-/// standard error, so `auhost graph P --dot | dot` and render's result lines stay clean.
+/// standard error, so `auhost graph P --dot | dot` and render's result lines stay clean;
+/// with `--plugin-log FILE` it goes to FILE.
 @Suite struct PluginOutputTests {
-    @Test func whatAPluginPrintsNeverReachesStandardOutput() throws {
+    /// A folder with the chatty fixture's bundle, a one-node chain of it and a mono input.
+    struct ChattyChain {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-chatty-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try writeFixtureBundle("chatty", name: "Fixture Chatty", into: folder)
-        let chain = folder.appendingPathComponent("chatty.json").path
-        try #"{"auhost": 1, "name": "Chatty", "nodes": [{"id": "chatty", "unit": "lv2:urn:auhost:fixture:chatty"}], "chain": ["chatty"]}"#
-            .write(toFile: chain, atomically: true, encoding: .utf8)
-        let input = folder.appendingPathComponent("in.wav").path
-        try writeAudio(input, sampleRate: 48_000, channels: 1, frames: 4800) { _, frame in Float(frame % 50) / 100 }
-        let environment = ["LV2_PATH": folder.path, "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path]
+        var chain: String { folder.appendingPathComponent("chatty.json").path }
+        var input: String { folder.appendingPathComponent("in.wav").path }
+        var environment: [String: String] { ["LV2_PATH": folder.path, "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path] }
 
-        let dot = try runExecutable(["graph", chain, "--dot"], environment: environment)
+        init() throws {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try writeFixtureBundle("chatty", name: "Fixture Chatty", into: folder)
+            try #"{"auhost": 1, "name": "Chatty", "nodes": [{"id": "chatty", "unit": "lv2:urn:auhost:fixture:chatty"}], "chain": ["chatty"]}"#
+                .write(toFile: chain, atomically: true, encoding: .utf8)
+            try writeAudio(input, sampleRate: 48_000, channels: 1, frames: 4800) { _, frame in Float(frame % 50) / 100 }
+        }
+
+        func file(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+        func remove() { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    @Test func whatAPluginPrintsNeverReachesStandardOutput() throws {
+        let chatty = try ChattyChain()
+        defer { chatty.remove() }
+        let dot = try runExecutable(["graph", chatty.chain, "--dot"], environment: chatty.environment)
         #expect(dot.status == 0, "\(dot.errors)")
         #expect(dot.output.hasPrefix("digraph AudioGraph {") && dot.output.hasSuffix("}\n"), "\(dot.output)")
         #expect(!dot.output.contains("chatty fixture"), "\(dot.output)")
         #expect(dot.errors.contains("chatty fixture: instantiated"), "the plugin's line goes to standard error: \(dot.errors)")
 
-        let output = folder.appendingPathComponent("out.wav").path
-        let render = try runExecutable(["render", chain, input, "-o", output, "--tail", "0"], environment: environment)
+        let output = chatty.file("out.wav")
+        let render = try runExecutable(["render", chatty.chain, chatty.input, "-o", output, "--tail", "0"], environment: chatty.environment)
         #expect(render.status == 0, "\(render.errors)")
         #expect(!render.output.contains("chatty fixture"), "\(render.output)")
-        #expect(render.output.split(separator: "\n").count == 1 && render.output.hasPrefix("\(input) -> \(output): "), "\(render.output)")
+        #expect(render.output.split(separator: "\n").count == 1 && render.output.hasPrefix("\(chatty.input) -> \(output): "), "\(render.output)")
         #expect(render.errors.contains("chatty fixture: running"), "\(render.errors)")
+    }
+
+    @Test("--plugin-log FILE: what a plugin prints is appended to FILE, on neither standard output nor standard error")
+    func pluginLogTakesWhatAPluginPrints() throws {
+        let chatty = try ChattyChain()
+        defer { chatty.remove() }
+        let log = chatty.file("plugins.log")
+        try "an earlier run\n".write(toFile: log, atomically: true, encoding: .utf8)
+        let output = chatty.file("out.wav")
+        let render = try runExecutable(
+            ["render", chatty.chain, chatty.input, "-o", output, "--tail", "0", "--plugin-log", log], environment: chatty.environment)
+        #expect(render.status == 0, "\(render.errors)")
+        let logged = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(logged.hasPrefix("an earlier run\n"), "the log was not appended to: \(logged)")
+        #expect(logged.contains("chatty fixture: instantiated") && logged.contains("chatty fixture: running"), "\(logged)")
+        #expect(!render.output.contains("chatty fixture") && !render.errors.contains("chatty fixture"), "\(render.output)\n\(render.errors)")
+        #expect(render.output.hasPrefix("\(chatty.input) -> \(output): "), "\(render.output)")
+
+        let nowhere = chatty.file("no-such-folder/plugins.log")
+        let refused = try runExecutable(["graph", chatty.chain, "--plugin-log", nowhere], environment: chatty.environment)
+        #expect(refused.status == 1)
+        #expect(refused.errors == "auhost: --plugin-log: cannot open '\(nowhere)' for appending: No such file or directory\n", "\(refused.errors)")
     }
 }

@@ -89,4 +89,29 @@ import Testing
         #expect(saved.node(id: "comp")?.value(of: "threshold") == .number(-12))
         #expect(saved.node(id: "eq")?.bypass == true)
     }
+
+    /// Every verb `ControlCommand(parsing:)` accepts (the words of its switch's cases, read
+    /// from the source, so that a new command cannot be left out) is in the reply to `help`.
+    @Test func helpListsEveryCommand() throws {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/AUHost/Chain/ControlCommand.swift")
+        let text = try String(contentsOf: source.standardized, encoding: .utf8)
+        let parser = try #require(text.range(of: "public init(parsing line: String)"))
+        let verbs = text[parser.upperBound...].split(separator: "\n")
+            .filter { $0.hasPrefix("        case \"") }
+            .flatMap { $0.split(separator: "\"").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) } }
+        #expect(verbs.count >= 14, "read \(verbs) from \(source.path)")
+        for verb in verbs {
+            do {
+                _ = try ControlCommand(parsing: verb)
+            } catch {
+                #expect(!error.message.hasPrefix("unknown command"), "'\(verb)' is not a verb: \(error.message)")
+            }
+        }
+        let session = try session()
+        defer { session.chain.dispose() }
+        let reply = session.reply(to: "help").reply
+        let words = Set(reply.split { !$0.isLetter }.map(String.init))
+        let missing = verbs.filter { !words.contains($0) }
+        #expect(reply.hasPrefix("ok commands: ") && missing.isEmpty, "help leaves out \(missing): \(reply)")
+    }
 }

@@ -5,7 +5,7 @@
 /// ```
 /// set NODE PARAM VALUE      get NODE PARAM      bypass NODE on|off
 /// preset NODE NAME          meters              status
-/// save FILE [--force]       help                quit
+/// save FILE [--force]       help                quit (or exit)
 /// load NODE FILE            (a sampler's sound bank, a plugin's file)
 /// play                      stop                seek BAR[:BEAT[:TICK]]   (a song: auhost play)
 /// ```
@@ -31,7 +31,7 @@ public enum ControlCommand: Equatable, Sendable {
 
     /// The protocol summary `help` replies with (one line).
     public static let summary =
-        "commands: set NODE PARAM VALUE | get NODE PARAM | bypass NODE on|off | preset NODE NAME | load NODE FILE | meters | status | save FILE [--force] | play | stop | seek BAR[:BEAT[:TICK]] | help | quit"
+        "commands: set NODE PARAM VALUE | get NODE PARAM | bypass NODE on|off | preset NODE NAME | load NODE FILE | meters | status | save FILE [--force] | play | stop | seek BAR[:BEAT[:TICK]] | help | quit (or exit)"
 
     /// Parses one line; the error text is the reply's message.
     /// - Thread: [any]

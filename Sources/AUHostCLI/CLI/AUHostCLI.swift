@@ -57,6 +57,7 @@ public enum AUHostCLI {
                 return 0
             }
             var parsed = Arguments(command: command.name, rest)
+            if let log = try parsed.option("--plugin-log") { try context.output.sendPluginOutput(toFile: log) }
             return try command.run(&parsed, context)
         }
     }
@@ -87,8 +88,10 @@ public enum AUHostCLI {
             \(lines.joined(separator: "\n"))
 
             options:
-              -h, --help     show help (also: auhost help COMMAND)
-              -V, --version  show the version
+              -h, --help         show help (also: auhost help COMMAND)
+              -V, --version      show the version
+              --plugin-log FILE  (any command) append what plugins print to standard output
+                                 to FILE instead of standard error
 
             Units are named by type:subtype:manufacturer (aufx:dely:AUHs), by LV2 URI, or by exact name.
 

@@ -9,6 +9,9 @@ import Glibc
 /// - Thread: [control] (one writer at a time)
 public final class TextOutput: @unchecked Sendable {
     private let descriptor: Int32?
+    /// Whether this sink claimed standard output (``standardOutput()``): descriptor 1 is then
+    /// where plugins print, and ``sendPluginOutput(toFile:)`` may point it elsewhere.
+    private let claimedStandardOutput: Bool
     /// - Thread: [control]
     public private(set) var captured = ""
     /// Why the last write failed (`Broken pipe`), if one did; nothing is written after it.
@@ -17,10 +20,15 @@ public final class TextOutput: @unchecked Sendable {
 
     /// Writes to a file descriptor.
     /// - Thread: [control]
-    public init(descriptor: Int32) { self.descriptor = descriptor }
+    public convenience init(descriptor: Int32) { self.init(descriptor, claimedStandardOutput: false) }
     /// Keeps what is written in ``captured``.
     /// - Thread: [control]
-    public init() { descriptor = nil }
+    public convenience init() { self.init(nil, claimedStandardOutput: false) }
+
+    private init(_ descriptor: Int32?, claimedStandardOutput: Bool) {
+        self.descriptor = descriptor
+        self.claimedStandardOutput = claimedStandardOutput
+    }
 
     /// Standard output, claimed for the command's own lines: the open file moves to a
     /// descriptor of its own (close-on-exec) and descriptor 1 then points at standard error,
@@ -33,7 +41,22 @@ public final class TextOutput: @unchecked Sendable {
         let claimed = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
         guard claimed >= 0 else { return TextOutput(descriptor: STDOUT_FILENO) }
         dup2(STDERR_FILENO, STDOUT_FILENO)
-        return TextOutput(descriptor: claimed)
+        return TextOutput(claimed, claimedStandardOutput: true)
+    }
+
+    /// Sends what plugins print to standard output to the file at `path` (`--plugin-log`)
+    /// instead of standard error: the file is opened for appending (created when missing)
+    /// and descriptor 1 points at it. A sink that did not claim standard output (a test's
+    /// string) leaves descriptor 1 alone; the file is still opened, so that a path that
+    /// cannot be opened is the same one error naming it.
+    /// - Thread: [control]
+    public func sendPluginOutput(toFile path: String) throws(CLIError) {
+        let log = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o666)
+        guard log >= 0 else {
+            throw CLIError("--plugin-log: cannot open '\(path)' for appending: \(String(cString: strerror(errno)))")
+        }
+        defer { close(log) }
+        if claimedStandardOutput { dup2(log, STDOUT_FILENO) }
     }
 
     /// The descriptor written to; nil for a sink that captures.
