@@ -27,10 +27,32 @@ import Testing
         #expect(graph.status == 0, "\(graph.errors)")
         #expect(graph.output.contains("'Converter 1→2 ch' aufc:conv:AUHs") && graph.output.contains("'amp' (#1) -> 'Converter 1→2 ch'"), "\(graph.output)")
         try writeAudio(folder.file("mono.wav"), sampleRate: 48_000, channels: 1, frames: 24_000) { _, frame in Float(0.25 * sin(Double(frame) * 0.07)) }
-        let result = render([preset, folder.file("mono.wav"), "-o", folder.file("out.wav"), "--tail", "0"])
+        // Through the binary: the mono file comes back stereo.
+        let result = try runExecutable(["render", preset, folder.file("mono.wav"), "-o", folder.file("out.wav"), "--tail", "0"])
         #expect(result.status == 0, "\(result.errors)")
         let output = try readAudio(folder.file("out.wav")).samples
         #expect(output.count == 2 && rms(output[0][2_400...]) > 0.01 && rms(output[1][2_400...]) > 0.01)
+    }
+
+    @Test("a stereo unit into a mono amp gets a 2→1 converter: the graph shows it and the render is the sum at -3 dB", .enabled(if: installed, "swh-lv2 (make deps)"))
+    func stereoIntoMono() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let preset = try folder.preset("chain.json", """
+            {"auhost": 1, "name": "Stereo into mono", "nodes": [{"id": "wide", "unit": "aufx:gain:AUHs", "parameters": {"smoothing": 0}},
+             {"id": "amp", "unit": "\(Self.amp)"}], "chain": ["wide", "amp"]}
+            """)
+        let graph = try runExecutable(["graph", preset])
+        #expect(graph.status == 0, "\(graph.errors)")
+        #expect(graph.output.contains("'Converter 2→1 ch' aufc:conv:AUHs") && graph.output.contains("'wide' (#1) output 0 -> 'Converter 2→1 ch'")
+                && graph.output.contains("'Converter 2→1 ch' (#4) output 0 -> 'amp'"), "\(graph.output)")
+        try writeAudio(folder.file("stereo.wav"), sampleRate: 48_000, channels: 2, frames: 4_800) { channel, _ in channel == 0 ? 0.2 : 0.1 }
+        let result = try runExecutable(["render", preset, folder.file("stereo.wav"), "-o", folder.file("out.wav"), "--tail", "0"])
+        #expect(result.status == 0, "\(result.errors)")
+        // (L + R) / √2 in every channel that comes back.
+        for channel in try readAudio(folder.file("out.wav")).samples {
+            #expect(channel.count == 4_800 && channel.allSatisfy { abs($0 - 0.3 / 2.0.squareRoot().float) < 1e-5 }, "\(channel.prefix(4))")
+        }
     }
 
     @Test("\"autoconvert\": false leaves the chain as written: one error naming the connection and the converter to insert", .enabled(if: installed, "swh-lv2 and mda-lv2 (make deps)"))

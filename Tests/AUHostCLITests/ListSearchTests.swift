@@ -98,3 +98,38 @@ private func listedNames(_ arguments: String...) -> [String] {
         #expect(reverbs.map { $0["identifier"] as? String } == ["urn:fixture:hall"])
     }
 }
+
+/// The same points through the real binary, over the LV2 plugins installed in CI (swh, mda, calf).
+@Suite struct ListExecutableTests {
+    static var installed: Bool { ["amp-swh.lv2", "mda.lv2", "calf.lv2"].allSatisfy { FileManager.default.fileExists(atPath: "/usr/lib/lv2/" + $0) } }
+
+    /// The listing's rows as columns (codes, name, category, format, identifier): split where
+    /// two spaces or more separate them.
+    static func rows(_ arguments: String...) throws -> [[String]] {
+        let result = try runExecutable(["list"] + arguments)
+        #expect(result.status == 0, "\(result.errors)")
+        return result.output.split(separator: "\n").map { line in
+            line.components(separatedBy: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+    }
+
+    @Test("list TEXT, --category, --effects and the category column", .enabled(if: installed, "swh-lv2, mda-lv2 and calf (make deps)"))
+    func searchCategoryAndEffects() throws {
+        let reverb = try Self.rows("reverb")
+        #expect(reverb.contains { $0[1] == "MDA Ambience" && $0[2] == "Reverb" } && reverb.contains { $0[1] == "Calf Reverb" }, "\(reverb)")
+        #expect(reverb.allSatisfy { $0.joined(separator: " ").lowercased().contains("reverb") }, "\(reverb)")
+        let category = try Self.rows("--category", "Reverb")
+        #expect(category.contains { $0[1] == "MDA Ambience" } && category.allSatisfy { $0[2] == "Reverb" }, "\(category)")
+        #expect(Set(try Self.rows("--effects").map { String($0[0].prefix(4)) }) == ["aufx", "aumf"])
+        #expect(try Self.rows().contains { $0.last == "http://plugin.org.uk/swh-plugins/amp" && $0[2] == "Amplifier" })
+    }
+
+    @Test("an unknown name lists its close matches", .enabled(if: installed, "swh-lv2, mda-lv2 and calf (make deps)"))
+    func closeMatches() throws {
+        let result = try runExecutable(["info", "Calf Reverbb"])
+        #expect(result.status == 1)
+        let lines = result.errors.split(separator: "\n")
+        #expect(lines.first == "auhost: no unit 'Calf Reverbb'; closest matches:", "\(result.errors)")
+        #expect(lines.contains { $0.contains("  Calf Reverb  (lv2: http://calf.sourceforge.net/plugins/Reverb)") }, "\(result.errors)")
+    }
+}

@@ -14,12 +14,17 @@ import Testing
         try writeAudio(path, sampleRate: rate, channels: 1, frames: frames) { _, frame in Float(0.25 * sin(2 * .pi * 441 * Double(frame) / rate)) }
     }
 
+    /// `in.wav`, a 44.1 kHz mono sine, and a unity-gain preset designed at 48 kHz; returns the preset's path.
+    static func sineAndGain(in folder: TemporaryFolder) throws -> String {
+        try sine(folder.file("in.wav"), rate: 44_100)
+        return try folder.preset("p.json", #"{"auhost": 1, "name": "G", "sampleRate": 48000, "nodes": [{"id": "g", "unit": "aufx:gain:AUHs"}], "chain": ["g"]}"#)
+    }
+
     @Test("--rate native runs the chain at the file's rate; without it the preset's sampleRate converts it")
     func rateNative() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        try Self.sine(folder.file("in.wav"), rate: 44_100)
-        let preset = try folder.preset("p.json", #"{"auhost": 1, "name": "G", "sampleRate": 48000, "nodes": [{"id": "g", "unit": "aufx:gain:AUHs"}], "chain": ["g"]}"#)
+        let preset = try Self.sineAndGain(in: folder)
         let converted = render([preset, folder.file("in.wav"), "-o", folder.file("a.wav"), "--tail", "0"])
         #expect(converted.status == 0 && converted.output.contains("chain 48000 Hz"), "\(converted.output)\(converted.errors)")
         let native = render([preset, folder.file("in.wav"), "-o", folder.file("b.wav"), "--tail", "0", "--rate", "native"])
@@ -32,12 +37,30 @@ import Testing
         #expect(render([preset, folder.file("in.wav"), "-o", folder.file("d.wav"), "--channels", "0"]).status == CLIError.usageStatus)
     }
 
+    @Test("through the binary: --rate native, --src-quality fast and --channels 1 (a mono file through a stereo chain)")
+    func rateQualityAndChannelsThroughTheBinary() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let preset = try Self.sineAndGain(in: folder)
+        let input = try readAudio(folder.file("in.wav")).samples[0]
+        for (options, chainRate) in [(["--rate", "native"], "chain 44100 Hz"), (["--src-quality", "fast"], "chain 48000 Hz")] {
+            let stereo = try runExecutable(["render", preset, folder.file("in.wav"), "-o", folder.file("stereo.wav"), "--tail", "0", "--force"] + options)
+            #expect(stereo.status == 0 && stereo.output.contains(chainRate), "\(stereo.output)\(stereo.errors)")
+            #expect(try readAudio(folder.file("stereo.wav")).samples.count == 2, "a mono file through a stereo chain comes back stereo")
+            let mono = try runExecutable(["render", preset, folder.file("in.wav"), "-o", folder.file("mono.wav"), "--tail", "0", "--force", "--channels", "1"] + options)
+            #expect(mono.status == 0, "\(mono.errors)")
+            let (rate, samples) = try readAudio(folder.file("mono.wav"))
+            #expect(rate == 44_100 && samples.count == 1 && samples[0].count == input.count)
+            let middle = 4_000..<18_000
+            #expect((zip(input[middle], samples[0][middle]).map { abs($0 - $1) }.max() ?? 1) < 0.01, "\(options)")
+        }
+    }
+
     @Test("--src-quality picks libsamplerate's converter: each is close to the best, fast is not identical", arguments: ["medium", "fast"])
     func sourceQuality(quality: String) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        try Self.sine(folder.file("in.wav"), rate: 44_100)
-        let preset = try folder.preset("p.json", #"{"auhost": 1, "name": "G", "sampleRate": 48000, "nodes": [{"id": "g", "unit": "aufx:gain:AUHs"}], "chain": ["g"]}"#)
+        let preset = try Self.sineAndGain(in: folder)
         #expect(render([preset, folder.file("in.wav"), "-o", folder.file("best.wav"), "--tail", "0"]).status == 0)
         let other = render([preset, folder.file("in.wav"), "-o", folder.file("other.wav"), "--tail", "0", "--src-quality", quality])
         #expect(other.status == 0, "\(other.errors)")
