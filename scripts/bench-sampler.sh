@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The sampler benchmark of docs/BENCHMARKS.md ("The sampler against fluidsynth"): a
-# General MIDI song of 2:18 on 11 channels (drums on 10, program changes), written by
-# sampler-bench with a fixed seed, rendered by `auhost render` through the sampler
+# General MIDI song of 2:19 on 11 channels (drums on 10, program changes), written by
+# sampler-bench with a fixed seed (Presets/gm-song.mid), rendered by `auhost render` through the sampler
 # (aumu:samp:AUHs) and by the fluidsynth tool's fast render, alternately, RUNS times each
 # (default 7), with the same settings: the GM bank, 48 kHz, 32-bit float WAV, gain 0.2,
 # polyphony 256, 4th-order interpolation, reverb and chorus on with FluidSynth's default
@@ -20,6 +20,7 @@ command -v fluidsynth >/dev/null || { echo "bench-sampler: fluidsynth is not ins
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$tool" song "$work/song.mid"
+cmp -s "$work/song.mid" Presets/gm-song.mid || echo "bench-sampler: note: the song written differs from Presets/gm-song.mid" >&2
 # The sampler's node takes the same bank file fluidsynth gets.
 cat > "$work/gm.json" <<JSON
 {"auhost": 1, "name": "GM", "nodes": [{"id": "gm", "unit": "aumu:samp:AUHs", "soundbank": "$bank"}], "chain": ["gm"]}
