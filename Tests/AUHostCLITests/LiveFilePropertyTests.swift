@@ -121,6 +121,7 @@ import Testing
             return
         }
     }
+
     @Test("load NODE FILE on x42 convoLV2 while it runs: ok, the signal through it is the input convolved with that response (correlation > 0.99); a file that is no audio is an error naming it and the response stays",
           .enabled(if: convolverInstalled, "x42-plugins (convoLV2) is not installed"))
     func convolverLoadsAnImpulseResponseLive() throws {
