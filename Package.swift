@@ -137,7 +137,9 @@ let samplerTargets: [Target] = [
     // `aumu:samp:AUHs`, Core Audio's AUSampler: SF2 and SF3 banks, a General MIDI module or one instrument.
     // GOMP_parallel: the sampler's one-thread OpenMP regions without libgomp's allocation (OpenMPRegion.swift).
     .target(name: "AUSampler", dependencies: ["AUCore", "CFluidSynth"], linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=GOMP_parallel"])]),
-    .testTarget(name: "AUSamplerTests", dependencies: ["AUSampler", "AUCore", "AUEngine", "AUFiles", "AUTestSupport"]),
+    .testTarget(name: "AUSamplerTests", dependencies: ["AUSampler", "AUCore", "AUEngine", "AUFiles", "AUMIDI", "AUTestSupport"]),
+    // scripts/bench-sampler.sh's tool: writes its General MIDI song (fixed seed) and compares two renders.
+    .executableTarget(name: "sampler-bench", dependencies: ["AUCore", "AUMIDI", "AUFiles"], path: "Sources/sampler-bench"),
 ]
 
 let package = Package(

@@ -94,6 +94,43 @@ import Testing
         #expect(quiet.errors.contains("the chain made no sound of its input"), "\(quiet.errors)")
     }
 
+    @Test("render --set gm.soundbank=gm and --set gm.program=41 give a bankless preset its bank and the violin; save --set writes them",
+          .enabled(if: gm != nil, "no GM bank (fluid-soundfont-gm)"))
+    func setOverridesTheBankAndProgram() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try Self.chord(folder.file("chord.mid"))
+        let bankless = try folder.preset("none.json", Self.sampler(""))
+        func rendered(_ name: String, _ sets: [String]) throws -> [Float] {
+            let result = render([bankless, folder.file("chord.mid"), "-o", folder.file(name), "--tail", "0"] + sets.flatMap { ["--set", $0] })
+            #expect(result.status == 0 && !result.errors.contains("silent"), "\(result.errors)")
+            return try readAudio(folder.file(name)).samples[0]
+        }
+        let violin = try rendered("violin.wav", ["gm.soundbank=gm", "gm.program=41"])
+        let piano = try rendered("piano.wav", ["gm.soundbank=gm", "gm.program=1"])
+        #expect(rms(violin[4_800..<48_000]) > 0.01, "the violin chord is not heard")
+        // The program changed the instrument: the two renders are not the same sound.
+        let dot = zip(violin, piano).reduce(0.0) { $0 + Double($1.0) * Double($1.1) }
+        let norms = (violin.reduce(0.0) { $0 + Double($1 * $1) } * piano.reduce(0.0) { $0 + Double($1 * $1) }).squareRoot()
+        #expect(dot / norms < 0.5, "violin and piano correlate \(dot / norms)")
+        let saved = try runExecutable(["save", bankless, folder.file("saved.json"), "--set", "gm.soundbank=gm", "--set", "gm.program=41"])
+        #expect(saved.status == 0, "\(saved.errors)")
+        let text = try String(contentsOfFile: folder.file("saved.json"), encoding: .utf8)
+        #expect(text.contains(#""soundbank": "gm""#) && text.contains(#""program": 41"#), "\(text)")
+    }
+
+    @Test("a render silent because the song's notes reach no instrument (its MIDI routed to channel 16 only) says so",
+          .enabled(if: gm != nil, "no GM bank (fluid-soundfont-gm)"))
+    func silentRenderWarnsOfNotesThatReachNoInstrument() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try Self.chord(folder.file("chord.mid"))
+        let routed = try folder.preset("routed.json", #"{"auhost": 1, "name": "GM", "nodes": [{"id": "gm", "unit": "aumu:samp:AUHs", "soundbank": "gm"}], "chain": ["gm"], "midi": [{"from": "input", "to": "gm", "channels": "16"}]}"#)
+        let result = render([routed, folder.file("chord.mid"), "-o", folder.file("silent.wav"), "--tail", "0"])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.errors.contains("silent (peak below -120 dBFS) though") && result.errors.contains("no instrument sounded the song's notes"), "\(result.errors)")
+    }
+
     @Test("live: load and set change the bank and the program while the song plays; a bad bank is an error and the old bank plays on",
           .enabled(if: gm != nil, "no GM bank (fluid-soundfont-gm)"))
     func liveLoadAndSet() throws {

@@ -16,11 +16,16 @@ func makeSampler(sampleRate: Double = 48_000, bank: Bool = true) throws -> Sampl
 }
 
 /// Renders `seconds` of `unit` offline in 512-frame blocks with `midi` (absolute frame
-/// offsets) and returns the two channels summed: left + right.
-func renderMono(_ unit: SamplerUnit, seconds: Double, midi: [MIDIEvent]) throws -> [Float] {
+/// offsets) and returns the two channels: left, right.
+func renderStereo(_ unit: SamplerUnit, seconds: Double, midi: [MIDIEvent]) throws -> [[Float]] {
     let rate = unit.formats(.output)[0].sampleRate
     var renderer = OfflineUnitRenderer(unit: unit, blockSize: 512)
-    let output = try renderer.render(frameCount: Int(seconds * rate), midi: midi)[0]
+    return try renderer.render(frameCount: Int(seconds * rate), midi: midi)[0]
+}
+
+/// ``renderStereo(_:seconds:midi:)`` with the two channels summed: left + right.
+func renderMono(_ unit: SamplerUnit, seconds: Double, midi: [MIDIEvent]) throws -> [Float] {
+    let output = try renderStereo(unit, seconds: seconds, midi: midi)
     return zip(output[0], output[1]).map { $0 + $1 }
 }
 
