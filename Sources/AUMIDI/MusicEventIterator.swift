@@ -1,10 +1,12 @@
 /// Walks a track's events in time order, as Core Audio's `MusicEventIterator`. It holds a
-/// snapshot of the track: later edits of the track do not show through it.
+/// copy of the track (a value): later edits of the track do not show through it, and
+/// ``deleteEvent()`` and ``setEventTime(_:)`` edit its copy, ``track``, which the caller
+/// puts back (`sequence.tracks[i] = iterator.track`).
 /// The position is an event index, or `events.count` ("past the end": no current event).
 /// - Thread: [any] to read; [control] for the mutating members.
 public struct MusicEventIterator: Sendable {
-    /// The events walked.
-    public let events: [MusicTrackEvent]
+    /// The track walked, with the edits made through the iterator.
+    public private(set) var track: MusicTrack
     /// The index of the current event; `events.count` when past the end.
     public private(set) var position: Int
 
@@ -12,8 +14,36 @@ public struct MusicEventIterator: Sendable {
     /// (`NewMusicEventIterator`).
     /// - Thread: [any]
     public init(track: MusicTrack) {
-        events = track.events
+        self.track = track
         position = 0
+    }
+
+    /// The events walked: the track's.
+    /// - Thread: [any]
+    public var events: [MusicTrackEvent] { track.events }
+
+    /// Deletes the current event from ``track``; the iterator is then on the event that
+    /// followed it, or past the end (`MusicEventIteratorDeleteEvent`). Returns false, and
+    /// changes nothing, past the end.
+    /// - Thread: [control]
+    @discardableResult
+    public mutating func deleteEvent() -> Bool {
+        guard hasCurrentEvent else { return false }
+        _ = track.removeEvent(at: position)
+        return true
+    }
+
+    /// Moves the current event to `timeStamp` in ``track``, after the events already at that
+    /// time, and stays on it at its new place (`MusicEventIteratorSetEventTime`). Returns
+    /// false, and changes nothing, past the end or for a time stamp that is not finite.
+    /// - Thread: [control]
+    @discardableResult
+    public mutating func setEventTime(_ timeStamp: MusicTimeStamp) -> Bool {
+        guard hasCurrentEvent, timeStamp.isFinite else { return false }
+        var moved = track.removeEvent(at: position)
+        moved.timeStamp = timeStamp
+        position = track.insert(moved)
+        return true
     }
 
     /// Moves to the first event at or after `timeStamp`, or past the end if there is none

@@ -56,12 +56,24 @@ public struct MusicTrack: Sendable, Hashable {
     /// Adds `event` at `timeStamp`, after the events already at that time.
     /// - Thread: [control]
     public mutating func add(_ event: MusicEvent, at timeStamp: MusicTimeStamp) {
-        let trackEvent = MusicTrackEvent(timeStamp: timeStamp, event: event)
-        if let last = events.last, last.timeStamp > timeStamp {
-            events.insert(trackEvent, at: firstIndex(after: timeStamp))
-        } else {
+        insert(MusicTrackEvent(timeStamp: timeStamp, event: event))
+    }
+
+    /// Inserts `trackEvent` after the events already at its time; returns its index.
+    @discardableResult
+    mutating func insert(_ trackEvent: MusicTrackEvent) -> Int {
+        guard let last = events.last, last.timeStamp > trackEvent.timeStamp else {
             events.append(trackEvent)
+            return events.count - 1
         }
+        let index = firstIndex(after: trackEvent.timeStamp)
+        events.insert(trackEvent, at: index)
+        return index
+    }
+
+    /// Removes and returns the event at `index`.
+    mutating func removeEvent(at index: Int) -> MusicTrackEvent {
+        events.remove(at: index)
     }
 
     /// Adds a note (`MusicTrackNewMIDINoteEvent`).

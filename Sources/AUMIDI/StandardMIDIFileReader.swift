@@ -86,8 +86,7 @@ struct StandardMIDIFileReader {
         var sequence = MusicSequence(division: division)
         var tracks: [MusicTrack] = []
         var position = 8 + headerLength
-        // Each track chunk takes at least 8 bytes: reserve only what the bytes can hold.
-        tracks.reserveCapacity(min(trackCount, (count - position) / 8))
+        tracks.reserveCapacity(Self.trackReserve(declared: trackCount, bytesLeft: count - position))
         var tracksRead = 0
         while tracksRead < trackCount {
             guard count - position >= 8 else {
@@ -165,6 +164,13 @@ struct StandardMIDIFileReader {
         }
         throw failure(start, "track \(track): expected \(what) as a variable-length quantity of "
             + "at most 4 bytes, found a 4th byte with its continuation bit set")
+    }
+
+    /// How many tracks to reserve room for when the header declares `declared` and
+    /// `bytesLeft` bytes follow it: each track chunk takes at least 8 bytes, so only what the
+    /// bytes can hold (a header that asks for 65,535 tracks in a tiny file reserves nothing large).
+    static func trackReserve(declared: Int, bytesLeft: Int) -> Int {
+        min(declared, max(0, bytesLeft) / 8)
     }
 
     static func messageName(_ status: UInt8) -> String {

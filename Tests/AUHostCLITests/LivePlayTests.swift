@@ -40,37 +40,67 @@ import Testing
         return (rig, recorder)
     }
 
-    @Test("notes land at their frames live, at the same offset within their cycle as offline", arguments: [64, 1024])
+    /// Plays `song` at `period` with `arguments` (the transport following, so it waits) for
+    /// `run`, with a recorder connected to `midi_out`, up to 3 times, until a run had no xrun
+    /// or its frames are `exact` all the same. An xrun of the loaded machine's dummy driver
+    /// may only be late (frames go on) or may cost a client a cycle, which moves what
+    /// follows; so a run without one must be exact (the caller checks what is returned), and
+    /// a run with one counts only when it is exact. `run` returns what it recorded and
+    /// whether the run was free of xruns. Fails when every run had an xrun and was off.
+    static func cleanRun<Result>(
+        _ song: String, period: Int, arguments: [String], exact: (Result) -> Bool, _ run: (LiveRig, MIDIPortRecorder) throws -> (Result, clean: Bool)
+    ) throws -> Result {
+        let attempts = 3
+        for _ in 0..<attempts {
+            let (rig, recorder) = try playing(song, period: period, arguments: arguments)
+            defer {
+                recorder.stop()
+                rig.tearDown()
+            }
+            try recorder.client.connect("\(rig.clientName):midi_out", to: recorder.port.fullName)
+            Thread.sleep(forTimeInterval: 0.2)
+            let (result, clean) = try run(rig, recorder)
+            if clean || exact(result) { return result }
+        }
+        throw CLIErrorForTests("each of \(attempts) runs had an xrun and frames off by it: the exact frames were not shown")
+    }
+
+    /// Notes land where the tempo map puts them, live at periods 16, 17 (not a power of two),
+    /// 64, 1024 and 4096. Not at 1: jackd's dummy driver accepts `-p 1`, but 48,000 cycles a
+    /// second on the 2-core test machines (5,613 xruns in 2 s with no client at all) never
+    /// get the song played within the waits; the offline `MusicPlayerTests.sampleAccurate`
+    /// covers block sizes 1, 17, 64 and 4096.
+    @Test("notes land at their frames live, at the same offset within their cycle as offline", arguments: [16, 17, 64, 1024, 4096])
     func notesLandAtTheirFrames(period: Int) throws {
         let notes: [(Double, UInt8, Double)] = [(0, 60, 0.5), (0.75, 62, 0.25), (1.999, 64, 1), (2.5, 65, 0.125), (3.3, 67, 0.5), (4.125, 69, 0.25)]
         let (path, sequence) = try Self.song(notes, tempos: [(0, 120), (2, 90), (3.5, 150)])
         defer { try? FileManager.default.removeItem(atPath: path) }
-        // Stopped at first, so that the recorder is connected before the song starts.
-        let (rig, recorder) = try Self.playing(path, period: period, arguments: ["--transport", "follow"])
-        defer {
-            recorder.stop()
-            rig.tearDown()
-        }
-        try recorder.client.connect("\(rig.clientName):midi_out", to: recorder.port.fullName)
-        Thread.sleep(forTimeInterval: 0.2)
-        let xrunsBefore = try xrunCount(rig)
-        #expect(try rig.send("play").hasPrefix("ok"))
-        #expect(recorder.wait { $0.filter { $0.status == 0x80 }.count == notes.count }, "recorded \(recorder.events)")
-        let ons = recorder.events.filter { $0.status == 0x90 }
-        try #require(ons.count == notes.count, "\(recorder.events)")
-        // An xrun (a loaded machine's dummy driver skips cycles) moves what follows it: the
-        // frames are exact only in a run without one.
-        guard try xrunCount(rig) == xrunsBefore else { return }
-        // The notes as the file holds them (on its ticks: 1.999 beats is 2).
+        // The notes as the file holds them (on its ticks: 1.999 beats is 2), from the first note-on.
         let map = sequence.tempoMap
         let read = sequence.tracks[0].events
-        let expected = read.map { map.sampleFrame(forBeats: $0.timeStamp, sampleRate: 48_000) }
-        #expect(ons.map { $0.frame - ons[0].frame } == expected, "note-on frames from the first")
+        let expectedOns = read.map { map.sampleFrame(forBeats: $0.timeStamp, sampleRate: 48_000) }
+        let expectedOffs = read.map { map.sampleFrame(forBeats: $0.endTimeStamp, sampleRate: 48_000) }.sorted()
+        /// The note-on frames and the note-off frames (sorted), from the first note-on.
+        func frames(_ events: [MIDIPortRecorder.Event]) -> (ons: [Int64], offs: [Int64]) {
+            let first = events.first { $0.status == 0x90 }?.frame ?? 0
+            return (events.filter { $0.status == 0x90 }.map { $0.frame - first }, events.filter { $0.status == 0x80 }.map { $0.frame - first }.sorted())
+        }
+        // Stopped at first (following the transport), so that the recorder is connected before the song starts.
+        let events = try Self.cleanRun(path, period: period, arguments: ["--transport", "follow"], exact: { frames($0) == (expectedOns, expectedOffs) }) { rig, recorder in
+            let xrunsBefore = try xrunCount(rig)
+            #expect(try rig.send("play").hasPrefix("ok"))
+            let complete = recorder.wait(timeout: 15) { $0.filter { $0.status == 0x80 }.count == notes.count }
+            // An xrun can also cost the recorder a cycle, and the events in it.
+            let clean = try xrunCount(rig) == xrunsBefore
+            #expect(!clean || complete, "recorded \(recorder.events)")
+            return (recorder.events, clean)
+        }
+        let ons = events.filter { $0.status == 0x90 }
+        #expect(frames(events).ons == expectedOns, "note-on frames from the first")
         // The song starts at a cycle's first frame, so each note has the offset in its cycle
         // that an offline render in blocks of the period gives it: its frame modulo the period.
-        #expect(ons.map { Int($0.frame % Int64(period)) } == expected.map { Int($0 % Int64(period)) })
-        let offs = recorder.events.filter { $0.status == 0x80 }
-        #expect(offs.map { $0.frame - ons[0].frame }.sorted() == read.map { map.sampleFrame(forBeats: $0.endTimeStamp, sampleRate: 48_000) }.sorted())
+        #expect(ons.map { Int($0.frame % Int64(period)) } == expectedOns.map { Int($0 % Int64(period)) })
+        #expect(frames(events).offs == expectedOffs, "note-off frames from the first note-on")
         #expect(ons.map(\.data1) == notes.map(\.1))
     }
 
@@ -78,26 +108,25 @@ import Testing
     func midiClockOut(bpm: Double) throws {
         let (path, sequence) = try Self.song([(0, 60, 8)], tempos: [(0, bpm)])
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let (rig, recorder) = try Self.playing(path, period: 256, arguments: ["--transport", "follow", "--midi-clock-out"])
-        defer {
-            recorder.stop()
-            rig.tearDown()
-        }
-        try recorder.client.connect("\(rig.clientName):midi_out", to: recorder.port.fullName)
-        Thread.sleep(forTimeInterval: 0.2)
-        let xrunsBefore = try xrunCount(rig)
-        #expect(try rig.send("play").hasPrefix("ok"))
-        #expect(recorder.wait { $0.filter { $0.status == 0xF8 }.count >= 96 }, "\(recorder.events.count) events")
-        let exact = try xrunCount(rig) == xrunsBefore
-        let events = recorder.events
-        let start = try #require(events.first { $0.status == 0xFA }, "no Start (FA)")
-        let ticks = events.filter { $0.status == 0xF8 }.prefix(96)
         // The tempo as the file holds it (whole microseconds a quarter note: 133 BPM is 133.00003).
         let spacing = 48_000 * 60 / (sequence.tempoMap.bpm(atBeats: 0) * 24)
-        #expect(!exact || ticks.enumerated().allSatisfy { $0.element.frame - start.frame == Int64((Double($0.offset) * spacing).rounded()) },
-                "ticks from the start: \(ticks.map { $0.frame - start.frame })")
-        #expect(try rig.send("stop").hasPrefix("ok"))
-        #expect(recorder.wait { $0.contains { $0.status == 0xFC } }, "no Stop (FC)")
+        let expected = (0..<96).map { Int64((Double($0) * spacing).rounded()) }
+        /// The first 96 clocks' frames from Start (nil without one).
+        func ticks(_ events: [MIDIPortRecorder.Event]) -> [Int64]? {
+            events.first { $0.status == 0xFA }.map { start in events.filter { $0.status == 0xF8 }.prefix(96).map { $0.frame - start.frame } }
+        }
+        let events = try Self.cleanRun(path, period: 256, arguments: ["--transport", "follow", "--midi-clock-out"], exact: { ticks($0) == expected }) { rig, recorder in
+            let xrunsBefore = try xrunCount(rig)
+            #expect(try rig.send("play").hasPrefix("ok"))
+            #expect(recorder.wait { $0.filter { $0.status == 0xF8 }.count >= 96 }, "\(recorder.events.count) events")
+            let clean = try xrunCount(rig) == xrunsBefore
+            let events = recorder.events
+            #expect(try rig.send("stop").hasPrefix("ok"))
+            #expect(recorder.wait { $0.contains { $0.status == 0xFC } }, "no Stop (FC)")
+            return (events, clean)
+        }
+        let from = try #require(ticks(events), "no Start (FA)")
+        #expect(from == expected, "ticks from the start: \(from)")
     }
 
     @Test("following JACK transport: another client starts, locates and stops the song")
@@ -105,38 +134,95 @@ import Testing
         let notes: [(Double, UInt8, Double)] = (0..<16).map { (Double($0), UInt8(48 + $0), 0.5) }
         let (path, sequence) = try Self.song(notes, tempos: [(0, 120)])
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let (rig, recorder) = try Self.playing(path, period: 128, arguments: ["--transport", "follow"])
-        defer {
-            recorder.stop()
-            rig.tearDown()
+        /// The first three notes' frames from the roll, and where the song puts them.
+        func placed(_ run: (rolled: MIDIPortRecorder.TransportSample, ons: [MIDIPortRecorder.Event])) -> (got: [Int64], expected: [Int64]) {
+            let first = run.ons.prefix(3)
+            return (first.map { $0.frame - run.rolled.frame },
+                    first.map { sequence.tempoMap.sampleFrame(forBeats: Double($0.data1) - 48, sampleRate: 48_000) - run.rolled.state.frame })
         }
-        try recorder.client.connect("\(rig.clientName):midi_out", to: recorder.port.fullName)
-        Thread.sleep(forTimeInterval: 0.3)
-        #expect(recorder.events.isEmpty, "the song played before the transport rolled")
-        // Another client locates to beat 4 (2 s at 120 BPM) and rolls.
-        let beat4 = sequence.tempoMap.sampleFrame(forBeats: 4, sampleRate: 48_000)
-        let xrunsBefore = try xrunCount(rig)
-        recorder.client.locateTransport(toFrame: beat4)
-        recorder.client.startTransport()
-        #expect(recorder.wait { $0.filter { $0.status == 0x90 }.count >= 3 })
-        let exact = try xrunCount(rig) == xrunsBefore
-        let rolled = try #require(recorder.transport.first { $0.state.isRolling })
-        let ons = recorder.events.filter { $0.status == 0x90 }
-        #expect(ons.first?.data1 == 52, "the first note is beat 4's (key 52), not \(ons.first.map { "\($0.data1)" } ?? "none")")
-        for on in ons.prefix(3) {
-            let beat = Double(on.data1 - 48)
-            let songFrame = sequence.tempoMap.sampleFrame(forBeats: beat, sampleRate: 48_000)
-            #expect(!exact || on.frame - rolled.frame == songFrame - rolled.state.frame, "key \(on.data1) at \(on.frame - rolled.frame) frames after the roll")
+        let (rolled, ons) = try Self.cleanRun(path, period: 128, arguments: ["--transport", "follow"], exact: { placed($0).got == placed($0).expected }) { rig, recorder in
+            Thread.sleep(forTimeInterval: 0.1)
+            #expect(recorder.events.isEmpty, "the song played before the transport rolled")
+            // Another client locates to beat 4 (2 s at 120 BPM) and rolls.
+            let beat4 = sequence.tempoMap.sampleFrame(forBeats: 4, sampleRate: 48_000)
+            let xrunsBefore = try xrunCount(rig)
+            recorder.client.locateTransport(toFrame: beat4)
+            recorder.client.startTransport()
+            #expect(recorder.wait { $0.filter { $0.status == 0x90 }.count >= 3 })
+            let clean = try xrunCount(rig) == xrunsBefore
+            let rolled = try #require(recorder.transport.first { $0.state.isRolling })
+            let ons = recorder.events.filter { $0.status == 0x90 }
+            #expect(ons.first?.data1 == 52, "the first note is beat 4's (key 52), not \(ons.first.map { "\($0.data1)" } ?? "none")")
+            recorder.client.stopTransport()
+            #expect(recorder.wait { events in
+                let ons = events.filter { $0.status == 0x90 }.count, offs = events.filter { $0.status == 0x80 }.count
+                return ons > 0 && ons == offs
+            }, "a note still sounds after the transport stopped: \(recorder.events)")
+            let count = recorder.events.count
+            Thread.sleep(forTimeInterval: 0.5)
+            #expect(recorder.events.count == count, "events after the stop")
+            #expect(try rig.send("status").contains("song=stopped"))
+            return ((rolled, ons), clean)
         }
-        recorder.client.stopTransport()
-        #expect(recorder.wait { events in
-            let ons = events.filter { $0.status == 0x90 }.count, offs = events.filter { $0.status == 0x80 }.count
-            return ons > 0 && ons == offs
-        }, "a note still sounds after the transport stopped: \(recorder.events)")
-        let count = recorder.events.count
-        Thread.sleep(forTimeInterval: 0.5)
-        #expect(recorder.events.count == count, "events after the stop")
-        #expect(try rig.send("status").contains("song=stopped"))
+        let (got, expected) = placed((rolled, ons))
+        #expect(got.count == 3 && got == expected, "the first notes at \(got) frames after the roll, expected \(expected)")
+    }
+
+    /// The `beats=` of a `status` reply.
+    static func statusBeats(_ rig: LiveRig) throws -> Double? {
+        try rig.send("status").split(separator: " ").first { $0.hasPrefix("beats=") }.flatMap { Double($0.dropFirst(6)) }
+    }
+
+    @Test("--from 3:1 starts at bar 3; seek 2:1 while playing ends the sounding notes, then bar 2 plays; status tells the position")
+    func fromSeekAndStatus() throws {
+        // 60 BPM in 4/4 (a bar is 4 s): key 40 held from bar 3 for 8 beats, key 48 + n at beat n.
+        let notes: [(Double, UInt8, Double)] = [(8, 40, 8)] + (0..<16).map { (Double($0), UInt8(48 + $0), 0.5) }
+        let (path, _) = try Self.song(notes, tempos: [(0, 60)])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // No frames are checked: any run will do.
+        try Self.cleanRun(path, period: 256, arguments: ["--transport", "follow", "--from", "3:1"], exact: { true }) { rig, recorder in
+            // Stopped at bar 3 once the transport's locate reached the player.
+            var status = ""
+            for _ in 0..<100 where !status.contains("position=3:1:0") {
+                status = try rig.send("status")
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            #expect(status.contains("song=stopped position=3:1:0 beats=8 "), "\(status)")
+            #expect(try rig.send("play").hasPrefix("ok"))
+            #expect(recorder.wait { events in events.contains { $0.status == 0x90 && $0.data1 == 57 } }, "\(recorder.events)")
+            let played = recorder.events.filter { $0.status == 0x90 }
+            #expect(played.first?.data1 == 40 && played.dropFirst().first?.data1 == 56, "bar 3's notes first: \(played)")
+            // Back to bar 2 while it plays: the held key 40 ends, then beat 4's key 52 is the next note.
+            #expect(try rig.send("seek 2:1").hasPrefix("ok"))
+            #expect(recorder.wait { events in events.contains { $0.status == 0x80 && $0.data1 == 40 } }, "key 40 was not ended: \(recorder.events)")
+            // The song was past beat 9 (key 57 played): it reads under 9 once the seek took.
+            var beats: Double?
+            for _ in 0..<200 {
+                beats = try Self.statusBeats(rig)
+                if let beats, beats < 9 { break }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            let after = try #require(beats)
+            #expect(after >= 4 && after < 8, "status after the seek: beat \(after)")
+            #expect(try rig.send("status").contains("position=2:"))
+            #expect(recorder.wait { events in events.contains { $0.status == 0x90 && $0.data1 == 52 } }, "\(recorder.events)")
+            let events = recorder.events
+            let ended = try #require(events.firstIndex { $0.status == 0x80 && $0.data1 == 40 })
+            let next = events[ended...].first { $0.status == 0x90 }
+            #expect(next?.data1 == 52, "after the seek the first note is bar 2's (key 52), not \(next.map { "\($0.data1)" } ?? "none")")
+            #expect(events[ended...].prefix { $0.status != 0x90 }.allSatisfy { $0.status == 0x80 }, "only note-offs before bar 2's note")
+            return ((), true)
+        }
+    }
+
+    @Test("--from that is not BAR[:BEAT[:TICK]] is a usage error that says what it expected", arguments: ["x", "0:1", "3:0", "3:1:480", "3.5"])
+    func fromMustBeAPosition(text: String) throws {
+        let (path, _) = try Self.song([(0, 60, 1)], tempos: [(0, 120)])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = runCLI("play", path, "--from", text)
+        #expect(result.status == 64)
+        #expect(result.errors.contains("--from: '\(text)' is not a position; expected BAR[:BEAT[:TICK]] such as 5, 5:3 or 5:3:240"), "\(result.errors)")
+        #expect(result.output.isEmpty)
     }
 
     @Test("driving JACK transport: the player is timebase master; another client reads the song's bar, beat, tick and tempo")
@@ -168,32 +254,30 @@ import Testing
         let notes: [(Double, UInt8, Double)] = [(0, 60, 0.5), (1, 62, 0.5), (2.5, 64, 0.25), (4, 65, 1), (6.75, 67, 0.5)]
         let (path, _) = try Self.song(notes, tempos: [(0, 120)])
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let (rig, recorder) = try Self.playing(path, period: 256, arguments: ["--transport", "midi-clock"])
-        let source = try ClockSource(name: "clock", serverName: rig.server.name, bpm: 133)
-        defer {
-            source.stop()
-            recorder.stop()
-            rig.tearDown()
-        }
-        try recorder.client.connect("\(rig.clientName):midi_out", to: recorder.port.fullName)
-        try recorder.client.connect("clock:midi_out", to: "\(rig.clientName):midi_in")
-        Thread.sleep(forTimeInterval: 0.3)
-        #expect(recorder.events.isEmpty, "the song played before the clock started")
-        let xrunsBefore = try xrunCount(rig)
-        source.arm()
-        #expect(recorder.wait { $0.filter { $0.status == 0x90 }.count == notes.count }, "\(recorder.events)")
-        let exact = try xrunCount(rig) == xrunsBefore
-        let start = try #require(source.startFrame)
         let spacing = 48_000 * 60 / (133 * 24.0)
-        let ons = recorder.events.filter { $0.status == 0x90 }
-        for (on, note) in zip(ons, notes) {
-            let expected = start + Int64((note.0 * 24 * spacing).rounded())
-            #expect(!exact || abs(on.frame - expected) <= 2, "key \(on.data1) at \(on.frame - start) frames after Start, expected \(expected - start)")
+        /// How far each note lands from its clock beat, in frames.
+        func misses(_ run: (start: Int64, ons: [MIDIPortRecorder.Event])) -> [Int64] {
+            zip(run.ons, notes).map { on, note in on.frame - (run.start + Int64((note.0 * 24 * spacing).rounded())) }
         }
-        #expect(try rig.send("play").hasPrefix("error: the song follows MIDI clock"))
-        source.sendStop()
-        #expect(recorder.wait { events in events.filter { $0.status == 0x80 }.count == events.filter { $0.status == 0x90 }.count },
-                "a note still sounds after the clock stopped")
+        let (start, ons) = try Self.cleanRun(path, period: 256, arguments: ["--transport", "midi-clock"], exact: { misses($0).allSatisfy { abs($0) <= 2 } }) { rig, recorder in
+            let source = try ClockSource(name: "clock", serverName: rig.server.name, bpm: 133)
+            defer { source.stop() }
+            try recorder.client.connect("clock:midi_out", to: "\(rig.clientName):midi_in")
+            Thread.sleep(forTimeInterval: 0.3)
+            #expect(recorder.events.isEmpty, "the song played before the clock started")
+            let xrunsBefore = try xrunCount(rig)
+            source.arm()
+            #expect(recorder.wait { $0.filter { $0.status == 0x90 }.count == notes.count }, "\(recorder.events)")
+            let clean = try xrunCount(rig) == xrunsBefore
+            let start = try #require(source.startFrame)
+            let ons = recorder.events.filter { $0.status == 0x90 }
+            #expect(try rig.send("play").hasPrefix("error: the song follows MIDI clock"))
+            source.sendStop()
+            #expect(recorder.wait { events in events.filter { $0.status == 0x80 }.count == events.filter { $0.status == 0x90 }.count },
+                    "a note still sounds after the clock stopped")
+            return ((start, ons), clean)
+        }
+        #expect(ons.count == notes.count && misses((start, ons)).allSatisfy { abs($0) <= 2 }, "frames from each note's clock beat: \(misses((start, ons)))")
     }
 
     /// The render counts of a `status` reply.

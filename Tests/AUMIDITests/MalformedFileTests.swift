@@ -1,4 +1,4 @@
-import AUMIDI
+@testable import AUMIDI
 import Testing
 
 @Suite("Malformed files")
@@ -70,6 +70,10 @@ struct MalformedFileTests {
                     "expected 65535 track chunks, found the end of the file after 0")
         expectError(Fixtures.file(trackCount: 65535, tracks: [[0x00, 0xFF, 0x2F, 0x00]]), offset: 26,
                     "found the end of the file after 1")
+        // What the reader reserves for those files' tracks: what their bytes can hold, not 65,535.
+        #expect(StandardMIDIFileReader.trackReserve(declared: 65535, bytesLeft: 0) == 0)
+        #expect(StandardMIDIFileReader.trackReserve(declared: 65535, bytesLeft: 12) == 1)
+        #expect(StandardMIDIFileReader.trackReserve(declared: 2, bytesLeft: 1_000) == 2)
     }
 
     @Test("a format-0 file without its one track")

@@ -222,4 +222,139 @@ struct MusicPlayerTests {
         #expect(state.isRolling && state.beatsPerMinute == 90 && state.bar == 1 && state.beatsPerBar == 3 && state.beatUnit == 4)
         #expect(abs(state.beatInBar - 1) < 1e-6 && abs(state.beat - 4) < 1e-6)
     }
+
+    @Test("channel messages other than notes land at their exact frames, in time order, whatever the block size", arguments: [1, 17, 4096])
+    func channelMessagesAtTheirFrames(block: Int) throws {
+        let recorder = MIDIRecorder()
+        var sequence = Self.sequence(notes: [(1.25, 60, 1)])
+        let messages: [(Double, MIDIChannelMessage)] = [
+            (0.3, .controlChange(channel: 2, controller: 7, value: 90)), (1.25, .programChange(channel: 2, program: 33)),
+            (2.001, .pitchBend(channel: 2, value: 0x2001)), (4.7, .channelPressure(channel: 2, pressure: 64)),
+            (5.5, .polyPressure(channel: 2, note: 61, pressure: 10)), (6.2, .controlChange(channel: 2, controller: 64, value: 0)),
+        ]
+        for (beat, message) in messages { sequence.tracks[0].addMIDIChannelEvent(at: beat, message) }
+        let (graph, played) = try startPlaying(sequence, into: recorder)
+        defer { graph.dispose() }
+        render(graph, frames: 170_000, block: block)
+        let frame = { (beat: Double) in Int(played.tempoMap.sampleFrame(forBeats: beat, sampleRate: 48_000)) }
+        // At 1.25 the program change was added after the note: it follows it.
+        var want = messages.map { MIDIRecorder.Received(frame: frame($0.0), status: $0.1.status, note: $0.1.data1) }
+        want.insert(.init(frame: frame(1.25), status: 0x90, note: 60), at: 1)
+        want.insert(.init(frame: frame(2.25), status: 0x80, note: 60), at: 4)
+        #expect(recorder.received == want)
+    }
+
+    @Test("a track's offset delays its events by that many beats, across the tempo changes, and a seek lands in the shifted track")
+    func trackOffset() throws {
+        let recorder = MIDIRecorder(), player = MusicPlayer()
+        var shifted = Self.sequence()
+        shifted.tracks[0].offset = 1.5
+        let (graph, sequence) = try startPlaying(shifted, into: recorder, player: player)
+        defer { graph.dispose() }
+        render(graph, frames: 249_984, block: 64)
+        let later = Self.notes.map { (beat: $0.beat + 1.5, note: $0.note, duration: $0.duration) }
+        #expect(recorder.received == expected(later, map: sequence.tempoMap))
+        // From beat 6.5 (the shifted note at 5 + 1.5): that note and the two after it.
+        try player.setTime(6.5)
+        render(graph, frames: 100_032, block: 64, from: 249_984)
+        let seekFrame = Int64(249_984) - sequence.tempoMap.sampleFrame(forBeats: 6.5, sampleRate: 48_000)
+        let fromSeek = expected(Array(later.suffix(3)), map: sequence.tempoMap).map { MIDIRecorder.Received(frame: $0.frame + Int(seekFrame), status: $0.status, note: $0.note) }
+        #expect(Array(recorder.received.dropFirst(2 * later.count)) == fromSeek)
+    }
+
+    @Test("preroll needs a sequence; start needs a sequence and a graph")
+    func preroll() throws {
+        let player = MusicPlayer()
+        #expect(throws: AudioUnitError.self) { try player.preroll() }
+        #expect(throws: AudioUnitError.self) { try player.start() }
+        player.setSequence(Self.sequence())
+        try player.preroll()
+        #expect(!player.isPlaying)
+        #expect(throws: AudioUnitError.self) { try player.start() }
+        let (graph, _) = try playerGraph([MIDIRecorder()], player: player)
+        defer { graph.dispose() }
+        try player.preroll()
+        try player.start()
+        #expect(player.isPlaying)
+    }
+
+    @Test("host time and beats convert both ways along the driver's clock, across the tempo changes, while playing")
+    func hostTimeAndBeats() throws {
+        let recorder = MIDIRecorder(), player = MusicPlayer()
+        let (graph, sequence) = try startPlaying(Self.sequence(), into: recorder, player: player)
+        defer { graph.dispose() }
+        // A driver whose host time is 5 s plus the sample time, in nanoseconds.
+        let base: UInt64 = 5_000_000_000
+        let host = { (frame: Int) in base + UInt64((Double(frame) / 48_000 * 1e9).rounded()) }
+        #expect(throws: AudioUnitError.self) { try player.hostTime(forBeats: 1) }
+        render(graph, frames: 640, block: 64)
+        // Without host times from the driver there is no answer.
+        #expect(throws: AudioUnitError.self) { try player.hostTime(forBeats: 1) }
+        let buffers = OwnedAudioBuffers(channels: 2, capacity: 64)
+        for cycle in 10..<800 {
+            let timestamp = RenderTimestamp(sampleTime: Double(cycle * 64), hostTime: host(cycle * 64), flags: [.sampleTimeValid, .hostTimeValid])
+            #expect(graph.render(frameCount: 64, timestamp: timestamp, output: buffers.buffers(frameCount: 64)) == 0)
+        }
+        for beat in [0, 1, 2, 3.5, 5, 7.25] {
+            let seconds = sequence.tempoMap.seconds(forBeats: beat)
+            let want = base + UInt64((seconds * 1e9).rounded())
+            let got = try player.hostTime(forBeats: beat)
+            #expect(max(got, want) - min(got, want) <= 2, "beat \(beat): \(got) ns, expected \(want)")
+            #expect(abs(try player.beats(forHostTime: want) - beat) < 1e-8, "beat \(beat)")
+        }
+        player.stop()
+        render(graph, frames: 64, block: 64, from: 800 * 64)
+        #expect(throws: AudioUnitError.self) { try player.beats(forHostTime: base) }
+    }
+
+    @Test("following the host transport: it starts, jumps while rolling (note-offs, then the song from there), drifts under 0.25 s (the notes go on, the anchor moves) and stops")
+    func followsHostTransport() throws {
+        let transport = HostTransport()
+        let player = MusicPlayer(transport: transport)
+        let recorder = MIDIRecorder()
+        let (graph, nodes) = try playerGraph([recorder], player: player)
+        defer { graph.dispose() }
+        // 120 BPM: a beat is 24,000 frames. Key 48 + n at beat n, for 3/4 of a beat.
+        var sequence = MusicSequence()
+        sequence.tempoTrack.addExtendedTempoEvent(at: 0, bpm: 120)
+        var track = MusicTrack()
+        for beat in 0..<16 { track.addMIDINoteEvent(at: Double(beat), MIDINoteMessage(channel: 0, note: UInt8(48 + beat), velocity: 100, duration: 0.75)) }
+        track.destination = .node(nodes[0])
+        sequence.tracks = [track]
+        try player.setSyncSource(.hostTransport)
+        player.setSequence(sequence)
+        try player.start()  // changes nothing here: the transport starts the song
+        // Cycles of 64 frames from `start`; before each, the driver publishes its transport
+        // (JACK's, queried at the top of the period), its frame advancing while it rolls.
+        let buffers = OwnedAudioBuffers(channels: 2, capacity: 64)
+        func cycles(_ count: Int, from start: Int, transportFrame: Int64, rolling: Bool) {
+            for cycle in 0..<count {
+                transport.state = TransportState(isRolling: rolling, frame: transportFrame + (rolling ? Int64(cycle * 64) : 0))
+                let status = graph.render(frameCount: 64, timestamp: RenderTimestamp(sampleTime: Double(start + cycle * 64)), output: buffers.buffers(frameCount: 64))
+                precondition(status == 0, "render failed: \(status)")
+            }
+        }
+        cycles(2, from: 0, transportFrame: 0, rolling: false)
+        #expect(recorder.received.isEmpty && !player.isPlaying, "played before the transport rolled")
+        // It rolls from frame 0 at driver frame 128.
+        cycles(563, from: 128, transportFrame: 0, rolling: true)
+        #expect(player.isPlaying)
+        #expect(recorder.received == [.init(frame: 128, status: 0x90, note: 48), .init(frame: 18_128, status: 0x80, note: 48), .init(frame: 24_128, status: 0x90, note: 49)])
+        // Another client locates to beat 8 while it rolls: key 49 ends, key 56 starts, there.
+        let jump = 128 + 563 * 64
+        cycles(100, from: jump, transportFrame: 192_000, rolling: true)
+        #expect(Array(recorder.received.dropFirst(3)) == [.init(frame: jump, status: 0x80, note: 49), .init(frame: jump, status: 0x90, note: 56)])
+        // An xrun: the transport is 0.1 s (4,800 frames) ahead of the song. The anchor moves:
+        // key 56 goes on and ends 4,800 frames early; key 57 starts 4,800 frames early.
+        let drift = jump + 100 * 64
+        cycles(300, from: drift, transportFrame: 192_000 + 6_400 + 4_800, rolling: true)
+        #expect(Array(recorder.received.dropFirst(5)) == [.init(frame: drift + 6_800, status: 0x80, note: 56), .init(frame: drift + 12_800, status: 0x90, note: 57)])
+        // It stops (where the song is): key 57 ends there, and nothing plays after.
+        let stop = drift + 300 * 64
+        let stopFrame: Int64 = 192_000 + 6_400 + 4_800 + 19_200
+        cycles(400, from: stop, transportFrame: stopFrame, rolling: false)
+        #expect(Array(recorder.received.dropFirst(7)) == [.init(frame: stop, status: 0x80, note: 57)])
+        #expect(!player.isPlaying)
+        #expect(abs(player.time - Double(stopFrame) / 24_000) < 1e-9)
+    }
 }

@@ -50,4 +50,20 @@ struct MusicTimeSignatureMapTests {
         #expect(sequence.barBeatTime(forBeats: 6, subbeatDivisor: 4).description == "3:1:0")
         #expect(sequence.barBeatTime(forBeats: 8, subbeatDivisor: 4).description == "4:1:0")
     }
+
+    @Test("CABarBeatTime(parsing:) reads BAR, BAR:BEAT and BAR:BEAT:SUBBEAT as description writes them, and nothing else")
+    func parsesBarBeatTime() {
+        #expect(CABarBeatTime(parsing: "3") == CABarBeatTime(bar: 3, beat: 1))
+        #expect(CABarBeatTime(parsing: "3:2") == CABarBeatTime(bar: 3, beat: 2))
+        #expect(CABarBeatTime(parsing: "5:4:240") == CABarBeatTime(bar: 5, beat: 4, subbeat: 240))
+        #expect(CABarBeatTime(parsing: "12:1:479")?.subbeat == 479)
+        #expect(CABarBeatTime(parsing: "2:1:1919", subbeatDivisor: 1920) == CABarBeatTime(bar: 2, beat: 1, subbeat: 1919, subbeatDivisor: 1920))
+        for position in [CABarBeatTime(bar: 1, beat: 1), CABarBeatTime(bar: 17, beat: 3, subbeat: 5)] {
+            #expect(CABarBeatTime(parsing: position.description) == position)
+        }
+        // Bars and beats count from 1; subbeats stay below the divisor; only digits and colons.
+        for text in ["", "x", "0", "0:1", "3:0", "1:1:480", "1:1:1:1", "1:", ":1", "1::0", "-1", "1:-1", "+2", "1.5", " 1", "1:1 ", "１", "99999999999999999999"] {
+            #expect(CABarBeatTime(parsing: text) == nil, "\(text.debugDescription) parsed")
+        }
+    }
 }

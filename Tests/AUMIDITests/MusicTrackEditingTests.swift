@@ -124,4 +124,52 @@ struct MusicTrackEditingTests {
         empty.seek(to: 0)
         #expect(empty.currentEvent == nil)
     }
+
+    @Test("iterator: deleting the current event moves to the one after it; past the end nothing is deleted")
+    func iteratorDeletes() {
+        var iterator = MusicEventIterator(track: track())
+        iterator.seek(to: 2)
+        var deleted = iterator.deleteEvent()
+        #expect(deleted && summary(iterator.track) == ["0@0.0", "1@1.0", "3@2.5", "4@3.0", "5@5.0"])
+        #expect(iterator.currentEvent?.timeStamp == 2.5 && iterator.position == 2)
+        iterator.seek(to: 5)
+        deleted = iterator.deleteEvent()
+        #expect(deleted && !iterator.hasCurrentEvent && iterator.position == 4)
+        deleted = iterator.deleteEvent()
+        #expect(!deleted && summary(iterator.track) == ["0@0.0", "1@1.0", "3@2.5", "4@3.0"])
+        iterator.seek(to: 0)
+        deleted = iterator.deleteEvent()
+        #expect(deleted && iterator.currentEvent?.timeStamp == 1 && !iterator.hasPreviousEvent)
+        // The track it was made from is a value of its own.
+        #expect(summary(track()).count == 6)
+        var empty = MusicEventIterator(track: MusicTrack())
+        deleted = empty.deleteEvent()
+        #expect(!deleted)
+    }
+
+    @Test("iterator: retiming the current event moves it to its new time, after the events there, and stays on it")
+    func iteratorRetimes() {
+        var iterator = MusicEventIterator(track: track())
+        iterator.seek(to: 1)
+        // Later, after the event already at 3.
+        var moved = iterator.setEventTime(3)
+        #expect(moved && summary(iterator.track) == ["0@0.0", "2@2.0", "3@2.5", "4@3.0", "1@3.0", "5@5.0"])
+        #expect(iterator.position == 4 && iterator.currentEvent?.timeStamp == 3 && iterator.hasPreviousEvent)
+        // Earlier, before everything.
+        iterator.seek(to: 5)
+        moved = iterator.setEventTime(-0.5)
+        #expect(moved && summary(iterator.track) == ["5@-0.5", "0@0.0", "2@2.0", "3@2.5", "4@3.0", "1@3.0"])
+        #expect(iterator.position == 0)
+        // In place, and to the end.
+        moved = iterator.setEventTime(-0.5)
+        #expect(moved && iterator.position == 0)
+        moved = iterator.setEventTime(9)
+        #expect(moved && iterator.position == 5 && !iterator.hasNextEvent)
+        #expect(summary(iterator.track) == ["0@0.0", "2@2.0", "3@2.5", "4@3.0", "1@3.0", "5@9.0"])
+        moved = iterator.setEventTime(.nan)
+        #expect(!moved)
+        iterator.next()
+        moved = iterator.setEventTime(1)
+        #expect(!moved && summary(iterator.track).last == "5@9.0")
+    }
 }

@@ -11,8 +11,10 @@
 
 #include <lv2/core/lv2.h>
 #include <lv2/atom/atom.h>
+#include <lv2/atom/util.h>
 #include <lv2/buf-size/buf-size.h>
 #include <lv2/options/options.h>
+#include <lv2/time/time.h>
 #include <lv2/urid/urid.h>
 #include <lv2/worker/worker.h>
 
@@ -215,6 +217,62 @@ static void run_chatty(LV2_Handle instance, uint32_t frames) {
     run_passthrough(instance, frames);
 }
 
+/* The transport fixture: reads time:Position objects at its atom input (port 2) and writes
+   speed / 2 + beatsPerMinute / 1000 of the latest into every output sample (-0.5 before
+   any): 0.59 rolling at 90 BPM, 0.09 stopped at 90, so a render shows whether the plugin
+   saw a rolling transport, and at what tempo. */
+typedef struct {
+    const float *input;
+    float *output;
+    const LV2_Atom_Sequence *control;
+    LV2_URID object, blank, position, speed, beatsPerMinute, atomFloat;
+    float lastSpeed, lastBPM, seen;
+} Transport;
+
+static LV2_Handle instantiate_transport(const LV2_Descriptor *descriptor, double rate, const char *bundle,
+                                        const LV2_Feature *const *features) {
+    (void)descriptor; (void)rate; (void)bundle;
+    const LV2_URID_Map *map = NULL;
+    for (int i = 0; features && features[i]; ++i) {
+        if (strcmp(features[i]->URI, LV2_URID__map) == 0) map = (const LV2_URID_Map *)features[i]->data;
+    }
+    if (!map) return NULL;
+    Transport *self = calloc(1, sizeof(Transport));
+    if (!self) return NULL;
+    self->object = map->map(map->handle, LV2_ATOM__Object);
+    self->blank = map->map(map->handle, LV2_ATOM__Blank);
+    self->position = map->map(map->handle, LV2_TIME__Position);
+    self->speed = map->map(map->handle, LV2_TIME__speed);
+    self->beatsPerMinute = map->map(map->handle, LV2_TIME__beatsPerMinute);
+    self->atomFloat = map->map(map->handle, LV2_ATOM__Float);
+    return self;
+}
+
+static void connect_transport(LV2_Handle instance, uint32_t port, void *data) {
+    Transport *self = (Transport *)instance;
+    if (port == 0) self->input = (const float *)data;
+    else if (port == 1) self->output = (float *)data;
+    else if (port == 2) self->control = (const LV2_Atom_Sequence *)data;
+}
+
+static void run_transport(LV2_Handle instance, uint32_t frames) {
+    Transport *self = (Transport *)instance;
+    if (self->control) {
+        LV2_ATOM_SEQUENCE_FOREACH(self->control, event) {
+            if (event->body.type != self->object && event->body.type != self->blank) continue;
+            const LV2_Atom_Object *object = (const LV2_Atom_Object *)&event->body;
+            if (object->body.otype != self->position) continue;
+            const LV2_Atom *speed = NULL, *bpm = NULL;
+            lv2_atom_object_get(object, self->speed, &speed, self->beatsPerMinute, &bpm, 0);
+            if (speed && speed->type == self->atomFloat) self->lastSpeed = ((const LV2_Atom_Float *)speed)->body;
+            if (bpm && bpm->type == self->atomFloat) self->lastBPM = ((const LV2_Atom_Float *)bpm)->body;
+            self->seen = 1;
+        }
+    }
+    const float value = self->seen ? self->lastSpeed / 2 + self->lastBPM / 1000 : -0.5f;
+    for (uint32_t i = 0; i < frames; ++i) self->output[i] = value;
+}
+
 static const LV2_Descriptor descriptors[] = {
     {"urn:auhost:fixture:passthrough", instantiate_passthrough, connect_port, NULL, run_passthrough, NULL, cleanup, NULL},
     {"urn:auhost:fixture:needs-feature", instantiate_passthrough, connect_port, NULL, run_passthrough, NULL, cleanup, NULL},
@@ -230,6 +288,7 @@ static const LV2_Descriptor descriptors[] = {
     {"urn:auhost:fixture:worker", instantiate_worker, connect_port, NULL, run_worker, NULL, cleanup, worker_extension_data},
     {"urn:auhost:fixture:nominal-block", instantiate_nominal_block, connect_port, NULL, run_nominal_block, NULL, cleanup, NULL},
     {"urn:auhost:fixture:chatty", instantiate_chatty, connect_port, NULL, run_chatty, NULL, cleanup, NULL},
+    {"urn:auhost:fixture:transport", instantiate_transport, connect_transport, NULL, run_transport, NULL, cleanup, NULL},
 };
 
 LV2_SYMBOL_EXPORT const LV2_Descriptor *lv2_descriptor(uint32_t index) {
