@@ -300,7 +300,6 @@ struct ParallelRenderTests {
         let graph = AudioGraph(registry: builtinRegistry())
         defer { graph.dispose() }
         graph.parallelism = RenderParallelism(workers: 1, policy: .always)
-        graph.parallelCycleDeadline = 0.02
         let stalling = StallingUnit()
         stalling.caller.store(pthread_self(), ordering: .relaxed)
         let held = try addSplitMix(graph, left: BusyUnit(), right: stalling, rightName: "held").right
@@ -314,6 +313,9 @@ struct ParallelRenderTests {
         func expected(_ index: Int) -> [Float] { (0..<block).map { testSignal(index * block + $0, channel: 0) * 2 } }
         #expect(cycle(0) == expected(0))
 
+        // The deadline only while the unit holds: on a loaded machine an ordinary cycle's
+        // worker may itself be late for 20 ms.
+        graph.parallelCycleDeadline = 0.02
         // The calling thread renders the first ready step itself (the busy branch, 2 ms), so
         // the held unit goes to the worker; a cycle where the caller took both is not a stall.
         stalling.holds.store(true, ordering: .releasing)
@@ -345,6 +347,51 @@ struct ParallelRenderTests {
             if !recovered { usleep(1000) }
         }
         #expect(recovered)
+        graph.parallelCycleDeadline = 0
         #expect(cycle(index) == expected(index))
+    }
+    /// Offline there is no deadline: a unit stuck on a worker holds the render, and the
+    /// calling thread, waiting for it, shows that node as its own in `renderActivity`, so the
+    /// render watchdog sees a render stuck inside a unit (not one between cycles) and names it.
+    @Test("a unit stuck on a worker without a deadline is the node renderActivity names")
+    func stuckWorkerIsNamedByRenderActivity() throws {
+        let graph = AudioGraph(registry: builtinRegistry())
+        defer { graph.dispose() }
+        graph.parallelism = RenderParallelism(workers: 1, policy: .always)
+        let stalling = StallingUnit()
+        let held = try addSplitMix(graph, left: BusyUnit(), right: stalling, rightName: "held").right
+        try graph.initialize()
+        let block = 256
+        let buffers = OwnedAudioBuffers(channels: 2, capacity: block)
+        stalling.holds.store(true, ordering: .releasing)
+        let rendering = Atomic<Bool>(true)
+        let done = DispatchSemaphore(value: 0)
+        let renderThread = Thread {
+            stalling.caller.store(pthread_self(), ordering: .relaxed)
+            // Cycles until one gives the held unit to the worker (the calling thread takes the
+            // 2 ms busy branch first); that cycle waits for it.
+            var index = 0
+            while index < 2000 && stalling.stalls.load(ordering: .relaxed) == 0 && stalling.holds.load(ordering: .acquiring) {
+                _ = graph.render(frameCount: block, timestamp: RenderTimestamp(sampleTime: Double(index * block)), output: buffers.buffers(frameCount: block))
+                index += 1
+            }
+            rendering.store(false, ordering: .releasing)
+            done.signal()
+        }
+        renderThread.start()
+        // Up to 10 s for the stall and for the calling thread to show the worker's node (it
+        // shows its own, the busy branch's, for the first 2 ms).
+        var named: GraphNode?
+        for _ in 0..<2000 where named != held {
+            if stalling.stalls.load(ordering: .relaxed) > 0 { named = graph.renderActivity.node }
+            if named != held { usleep(5000) }
+        }
+        let stillRendering = rendering.load(ordering: .acquiring)
+        stalling.holds.store(false, ordering: .releasing)
+        #expect(done.wait(timeout: .now() + 20) == .success, "the render did not return once the unit let go")
+        try #require(stalling.stalls.load(ordering: .relaxed) > 0, "the held unit never ran on the worker")
+        #expect(stillRendering, "the render returned while the unit held its worker")
+        #expect(named == held, "renderActivity named \(String(describing: named)) while the worker was inside 'held' (\(held))")
+        #expect(graph.renderActivity.node == nil)
     }
 }

@@ -35,10 +35,26 @@ extension GraphRenderer {
         while finished && pool.busy.load(ordering: .sequentiallyConsistent) > 0 {
             au_cpu_relax()
             spins += 1
+            if spins & 1023 == 0 { showWorkersNode(pool) }
             if deadline != 0 && spins & 255 == 0 && MonotonicClock.nanoseconds() > deadline { finished = false }
         }
+        mainLane.renderingNode.store(-1, ordering: .relaxed)
         if !finished { abandon(slice, pool: pool) }
         return finished
+    }
+
+    /// While the calling thread waits for the workers, the node one of them is inside
+    /// becomes the calling thread's (``AudioGraph/renderActivity``): a watchdog then tells a
+    /// unit stuck on a worker from a render between cycles, and names it.
+    @inline(__always)
+    private func showWorkersNode(_ pool: RenderWorkerPool) {
+        for lane in pool.laneTable {
+            let node = lane._withUnsafeGuaranteedRef { $0.renderingNode.load(ordering: .relaxed) }
+            if node >= 0 {
+                mainLane.renderingNode.store(node, ordering: .relaxed)
+                return
+            }
+        }
     }
 
     /// A worker's share of the open slice.
@@ -54,7 +70,8 @@ extension GraphRenderer {
     /// has rendered (true), or the slice is abandoned or `deadline` passes (false).
     @inline(__always)
     private func renderReadySteps(_ slice: ParallelSlice, first: Int32, lane: Unmanaged<RenderLane>, pool: RenderWorkerPool, deadline: UInt64) -> Bool {
-        slice.schedule._withUnsafeGuaranteedRef { schedule in
+        let isCallingThread = lane.toOpaque() == Unmanaged.passUnretained(mainLane).toOpaque()
+        return slice.schedule._withUnsafeGuaranteedRef { schedule in
             slice.plan._withUnsafeGuaranteedRef { plan in
                 let firstStep = plan.steps.baseAddress.unsafelyUnwrapped
                 var next = first
@@ -79,6 +96,7 @@ extension GraphRenderer {
                     if schedule.remaining.load(ordering: .acquiring) == 0 { return true }
                     if pool.abandoned.load(ordering: .relaxed) { return false }
                     idle += 1
+                    if isCallingThread && idle & 1023 == 0 { showWorkersNode(pool) }
                     if deadline != 0 && idle & 255 == 0 && MonotonicClock.nanoseconds() > deadline { return false }
                     au_cpu_relax()
                 }
