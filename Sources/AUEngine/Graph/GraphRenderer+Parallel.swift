@@ -26,11 +26,21 @@ extension GraphRenderer {
     func renderSliceInParallel(_ slice: ParallelSlice, pool: RenderWorkerPool, deadline: UInt64) -> Bool {
         let first = slice.schedule._withUnsafeGuaranteedRef { $0.begin() }
         pool.work.pointee = slice
+        pool.pipelinePhase.store(0, ordering: .relaxed)
         pool.openSlice()
         let lane = Unmanaged.passUnretained(mainLane)
-        var finished = renderReadySteps(slice, first: first, lane: lane, pool: pool, deadline: deadline)
+        let finished = renderReadySteps(slice, first: first, lane: lane, pool: pool, deadline: deadline)
+        return closeSlice(pool, finished: finished, deadline: deadline, sampleTime: slice.time.sampleTime)
+    }
+
+    /// Closes the open slice (or pipeline phase) and waits for the workers still in it: true
+    /// when they all left, false when the slice was not `finished` or a worker was still in
+    /// a step at `deadline` (0: none); then it is abandoned and the stuck nodes reported.
+    @inline(__always)
+    func closeSlice(_ pool: RenderWorkerPool, finished: Bool, deadline: UInt64, sampleTime: Double) -> Bool {
         pool.closeSlice()
         // Workers leave as soon as nothing is left; one still inside a step holds the slice.
+        var finished = finished
         var spins = 0
         while finished && pool.busy.load(ordering: .sequentiallyConsistent) > 0 {
             au_cpu_relax()
@@ -39,7 +49,7 @@ extension GraphRenderer {
             if deadline != 0 && spins & 255 == 0 && MonotonicClock.nanoseconds() > deadline { finished = false }
         }
         mainLane.renderingNode.store(-1, ordering: .relaxed)
-        if !finished { abandon(slice, pool: pool) }
+        if !finished { abandon(at: sampleTime, pool: pool) }
         return finished
     }
 
@@ -62,6 +72,12 @@ extension GraphRenderer {
     func workerRendersSlice(_ pool: RenderWorkerPool, lane: Unmanaged<RenderLane>) {
         activeRenders.add(1, ordering: .sequentiallyConsistent)
         defer { activeRenders.subtract(1, ordering: .sequentiallyConsistent) }
+        let phase = pool.pipelinePhase.load(ordering: .acquiring)
+        if phase != 0 {
+            let pipeline = Unmanaged<PipelineSchedule>.fromOpaque(UnsafeRawPointer(bitPattern: phase)!)
+            RenderThread.run { pipeline._withUnsafeGuaranteedRef { renderPhaseTasks($0, lane: lane, pool: pool) } }
+            return
+        }
         let slice = pool.work.pointee
         RenderThread.run { _ = renderReadySteps(slice, first: -1, lane: lane, pool: pool, deadline: 0) }
     }
@@ -105,12 +121,12 @@ extension GraphRenderer {
     }
 
     /// Gives up on the slice and names each node a worker is still inside.
-    private func abandon(_ slice: ParallelSlice, pool: RenderWorkerPool) {
+    private func abandon(at sampleTime: Double, pool: RenderWorkerPool) {
         pool.abandoned.store(true, ordering: .sequentiallyConsistent)
         for lane in pool.laneTable {
             let node = lane._withUnsafeGuaranteedRef { $0.renderingNode.load(ordering: .relaxed) }
             guard node >= 0 else { continue }
-            report(GraphNotice(kind: .workerStalled, node: GraphNode(rawValue: node), status: 0, sampleTime: slice.time.sampleTime))
+            report(GraphNotice(kind: .workerStalled, node: GraphNode(rawValue: node), status: 0, sampleTime: sampleTime))
         }
     }
 }
