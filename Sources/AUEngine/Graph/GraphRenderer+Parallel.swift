@@ -58,8 +58,10 @@ extension GraphRenderer {
     /// unit stuck on a worker from a render between cycles, and names it.
     @inline(__always)
     private func showWorkersNode(_ pool: RenderWorkerPool) {
-        for lane in pool.laneTable {
-            let node = lane._withUnsafeGuaranteedRef { $0.renderingNode.load(ordering: .relaxed) }
+        // Indices, not a for-in over the buffer: its iterator's generic metadata is made (and
+        // allocated) on first use in a debug build, and this runs only when a wait is long.
+        for index in 0..<pool.laneTable.count {
+            let node = pool.laneTable[index]._withUnsafeGuaranteedRef { $0.renderingNode.load(ordering: .relaxed) }
             if node >= 0 {
                 mainLane.renderingNode.store(node, ordering: .relaxed)
                 return
