@@ -5,9 +5,15 @@
 # series, one after the other on fresh servers, each watched by scripts/jack-monitor.c;
 # first, the same time with no chain at all gives the machine's own xrun rate.
 # Needs a release build (swift build -c release) and the jalv package.
+#
+# `scripts/bench-live.sh SECONDS threads [ROUNDS]` measures render workers instead: the
+# two-branch graph (Presets/two-branches.json) as one auhost client with `--threads 0`
+# (single-threaded) and `--threads 1` (one render worker beside JACK's thread), alternating
+# for ROUNDS rounds (default 3), each round after an idle server of its own.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
+mode=${2:-jalv}
 auhost=${AUHOST:-.build/release/auhost}
 monitor=$(mktemp -d)/jack-monitor
 cc -O2 -o "$monitor" scripts/jack-monitor.c -ljack
@@ -23,20 +29,40 @@ start_server() {
 }
 stop_server() { kill "$jackd_pid"; wait "$jackd_pid" 2>/dev/null || true; }
 
-echo "== baseline, the server with no chain: $seconds s (the machine's own xruns)"
-start_server idle
-sleep 3
-echo "idle    $("$monitor" "$server" "$seconds")"
-stop_server
+idle() {
+  echo "== baseline, the server with no chain: $seconds s (the machine's own xruns)"
+  start_server idle
+  sleep 3
+  echo "idle    $("$monitor" "$server" "$seconds")"
+  stop_server
+}
 
-echo "== auhost: $seconds s"
-start_server auhost
-sleep "$((seconds + 30))" | "$auhost" run Presets/reference.json --server "$server" --connect >/dev/null 2>&1 &
-auhost_pid=$!
-sleep 3
-echo "auhost  $("$monitor" "$server" "$seconds")"
-kill "$auhost_pid"; wait "$auhost_pid" 2>/dev/null || true
-stop_server
+# run_auhost LABEL PRESET [ARGUMENTS...]: one auhost client on a fresh server, watched.
+run_auhost() {
+  local label=$1 preset=$2
+  shift 2
+  echo "== $label: $seconds s"
+  start_server auhost
+  sleep "$((seconds + 30))" | "$auhost" run "$preset" --server "$server" --connect "$@" >/dev/null 2>&1 &
+  auhost_pid=$!
+  sleep 3
+  echo "$label  $("$monitor" "$server" "$seconds")"
+  kill "$auhost_pid"; wait "$auhost_pid" 2>/dev/null || true
+  stop_server
+}
+
+if [[ $mode == threads ]]; then
+  for round in $(seq "${3:-3}"); do
+    echo "== round $round"
+    idle
+    run_auhost "threads0" Presets/two-branches.json --threads 0
+    run_auhost "threads1" Presets/two-branches.json --threads 1
+  done
+  exit 0
+fi
+
+idle
+run_auhost auhost Presets/reference.json
 
 echo "== five jalv clients in series: $seconds s"
 start_server jalv

@@ -120,6 +120,13 @@ open class AudioUnit: @unchecked Sendable {
         didSet { hostTransportReference = hostTransport.map { Unmanaged.passUnretained($0) } }
     }
     var hostTransportReference: Unmanaged<HostTransport>?
+
+    /// Whether the unit reads ``hostTransport`` while it renders. A driver publishes the
+    /// transport once per cycle, so the plan compiler pipelines no chain with such a unit
+    /// (its stage would render a slice of another part of the cycle). False here; units that
+    /// may read it say so.
+    /// - Thread: [control & initialized]
+    open var followsHostTransport: Bool { false }
     /// The properties a subclass declared with IDs from 64000 up (``declareProperty(_:scope:element:initialValue:isWritable:)``).
     var customProperties = CustomPropertyStore()
 

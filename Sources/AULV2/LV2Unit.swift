@@ -48,6 +48,12 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     let patchProperties: LV2PatchProperties
     let patchChannel: LV2PatchChannel?
     let patchMessage: PatchMessage
+
+    /// True when the plugin takes `time:Position` on an atom input (then it gets the
+    /// transport every run).
+    /// - Thread: [control & initialized]
+    public override var followsHostTransport: Bool { instance?.followsTransport ?? false }
+
     /// The property values last set and last reported by the plugin, by identifier.
     var propertyValuesSet: [String: PropertyParameterValue] = [:]
     var propertyValuesReported: [String: PropertyParameterValue] = [:]

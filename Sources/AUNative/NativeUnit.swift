@@ -30,6 +30,11 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
     private var renderStateReference: Unmanaged<NativeRenderState>?
     private var sampleRate = 48_000.0
 
+    /// True: the ABI hands a native unit the transport on every call, and the host cannot
+    /// tell whether it reads it.
+    /// - Thread: [control]
+    public override var followsHostTransport: Bool { true }
+
     /// Makes an uninitialized instance of unit `entry.index` of `library`.
     /// - Thread: [control]
     init(library: NativeLibrary, entry: NativeLibrary.UnitEntry) throws(AudioUnitError) {

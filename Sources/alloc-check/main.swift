@@ -13,6 +13,8 @@
 //         [--lv2-fixtures path/to/libLV2Fixtures.so]  adds the LV2 worker fixture (schedules work in every run)
 //         [--threads N]     render workers, always parallel (default 2; 0: the single-threaded renderer);
 //                           every worker is counted and, with --strict, watched
+//         [--pipeline]      instead, a serial chain of built-in and LV2 units pipelined over the
+//                           workers, cycles of four slices, parameter changes inside them (PipelineCheck)
 //     LD_PRELOAD=... alloc-check --self-test     (proves the shim counts: allocates on purpose)
 //
 // Prints one `key=value` line; exits 0 when the render thread made no allocation, free or
@@ -44,6 +46,7 @@ var strict = false
 var misbehaviour = Misbehaviour.none
 var fixtureLibrary: URL?
 var threads = 2
+var pipeline = false
 /// Cycles rendered before counting starts: the Swift runtime instantiates generic metadata
 /// (allocating, under its own lock) the first time a type is used, once per process.
 var warmup = 100
@@ -57,6 +60,7 @@ while let argument = arguments.popFirst() {
         guard let value = arguments.popFirst().flatMap({ Int($0) }), value >= 0 else { fail("--threads takes a count of render workers, 0 or more", status: 64) }
         threads = value
     case "--strict": strict = true
+    case "--pipeline": pipeline = true
     case "--lv2-fixtures": fixtureLibrary = arguments.popFirst().map { URL(fileURLWithPath: $0) }
     case "--misbehave":
         guard let value = arguments.popFirst().flatMap(Misbehaviour.init(rawValue:)) else { fail("--misbehave takes allocate, usleep, write or mutex", status: 64) }
@@ -88,6 +92,8 @@ if selfTest {
     exit(counts.mallocs > 0 && counts.frees > 0 && counts.locks > 0 ? 0 : 1)
 }
 
+if pipeline { PipelineCheck.run(shim: shim, cycles: cycles, frames: frames, warmup: warmup, threads: threads, strict: strict) }
+
 let check: CheckGraph
 do {
     if strict { AudioGraph.watchRenderWorkersStrictly() }
@@ -113,48 +119,12 @@ let input = OwnedAudioBuffers(channels: 2, capacity: frames)
 for channel in 0..<2 {
     for frame in 0..<frames { input.buffers()[channel][frame] = Float(sin(Double(frame) * 0.05 + Double(channel))) * 0.25 }
 }
-let output = OwnedAudioBuffers(channels: 2, capacity: frames)
-let done = Atomic<Int>(0)
-/// Events that reached the graph's MIDI output (through the arpeggiator and the transpose).
-let midiOutputEvents = Atomic<Int>(0)
-let failures = Atomic<Int>(0)
-let nonFinite = Atomic<Int>(0)
-
-let cycleCount = cycles + warmup, frameCount = frames, warmupCycles = warmup, strictMode = strict
-let strictStatus = Atomic<Int32>(0)
-let renderThread = Thread {
-    let frames = frameCount
-    let inputView = input.buffers(frameCount: frames)
-    let outputView = output.buffers(frameCount: frames)
-    // The driver's MIDI for the graph's MIDI input: a control change at an offset inside
-    // every cycle (the note-ons come from the control thread through sendMIDIEvent).
-    let driverMIDI = UnsafeMutablePointer<MIDIEvent>.allocate(capacity: 1)
-    driverMIDI.initialize(to: MIDIEvent(offset: Int32(frames / 2), status: 0xB0, data1: 1, data2: 64))
-    for cycle in 0..<cycleCount {
-        // RenderThread.run may count on its own (CAUSupport begins counting when the shim is
-        // loaded): forget what the warm-up counted.
-        if cycle == warmupCycles {
-            shim.reset()
-            if strictMode {
-                strictStatus.store(au_strict_install(), ordering: .relaxed)
-                au_strict_set_recording(true)
-            }
-        }
-        if cycle >= warmupCycles { shim.begin() }
-        let status = graph.render(
-            frameCount: frames, timestamp: RenderTimestamp(sampleTime: Double(cycle * frames)), input: inputView, output: outputView,
-            midi: UnsafeBufferPointer(start: driverMIDI, count: 1))
-        midiOutputEvents.add(graph.midiOutputFromRender.count, ordering: .relaxed)
-        shim.end()
-        if status != 0 { failures.add(1, ordering: .relaxed) }
-        if outputView.containsNonFinite() { nonFinite.add(1, ordering: .relaxed) }
-        done.store(cycle + 1, ordering: .releasing)
-    }
-    au_strict_set_recording(false)
-    driverMIDI.deallocate()
-}
-shim.reset()
-renderThread.start()
+let cycleCount = cycles + warmup
+// The driver's MIDI for the graph's MIDI input: a control change at an offset inside every
+// cycle (the note-ons come from the control thread through sendMIDIEvent).
+let renderLoop = RenderLoop(
+    graph: graph, shim: shim, frames: frames, cycles: cycles, warmup: warmup, strict: strict, input: input,
+    driverMIDI: MIDIEvent(offset: Int32(frames / 2), status: 0xB0, data1: 1, data2: 64))
 
 // The control thread: parameter changes, bypass and live edits while the render thread runs.
 var parameterChanges = 0
@@ -177,8 +147,8 @@ do {
     fail("cannot write the impulse responses: \(error)", status: 1)
 }
 do {
-    while done.load(ordering: .acquiring) < cycleCount {
-        let now = done.load(ordering: .acquiring)
+    while renderLoop.done.load(ordering: .acquiring) < cycleCount {
+        let now = renderLoop.done.load(ordering: .acquiring)
         if now - lastParameterAt >= 50 {
             lastParameterAt = now
             let band = ParameterID(parameterChanges % 10)
@@ -254,24 +224,24 @@ do {
 } catch {
     fail("control thread: \(error)", status: 1)
 }
-while !renderThread.isFinished { usleep(1000) }
+renderLoop.join()
 let counts = shim.counts()
 graph.dispatchPendingNotifications()
 let latency = graph.latencyFrames
 let parallel = graph.parallelDecision?.isParallel == true ? 1 : 0, workerSteps = graph.stepsRenderedByWorkers
 graph.dispose()
 let trapped = strict ? reportTrappedCalls() : 0
-if strictStatus.load(ordering: .relaxed) != 0 {
-    fail("strict mode: the kernel refused the seccomp filter (errno \(strictStatus.load(ordering: .relaxed)))", status: 3)
+if renderLoop.strictStatus.load(ordering: .relaxed) != 0 {
+    fail("strict mode: the kernel refused the seccomp filter (errno \(renderLoop.strictStatus.load(ordering: .relaxed)))", status: 3)
 }
 func flag(_ node: GraphNode?) -> Int { node == nil ? 0 : 1 }
 report(counts, """
     trapped=\(trapped) cycles=\(cycles) warmup=\(warmup) frames=\(frames) edits=\(edits) parameterChanges=\(parameterChanges) ramps=\(ramps) \
-    midiEvents=\(midiEvents) midiOutputEvents=\(midiOutputEvents.load(ordering: .relaxed)) midiProcessor=\(flag(check.midiProcessor)) playerMoves=\(playerMoves) arpeggiator=\(flag(check.arpeggiator)) nanRequests=\(nanRequests) nanNotices=\(notices.load(ordering: .relaxed)) graphLatency=\(latency) \
+    midiEvents=\(midiEvents) midiOutputEvents=\(renderLoop.midiOutputEvents.load(ordering: .relaxed)) midiProcessor=\(flag(check.midiProcessor)) playerMoves=\(playerMoves) arpeggiator=\(flag(check.arpeggiator)) nanRequests=\(nanRequests) nanNotices=\(notices.load(ordering: .relaxed)) graphLatency=\(latency) \
     lv2=\(flag(check.lv2Amp)) native=\(flag(check.native)) instrument=\(flag(check.instrument)) latencyReport=\(flag(check.dpl)) \
     transport=\(flag(check.meter)) threadedWorker=\(flag(check.threadedWorker)) fileConvolver=\(flag(check.fileConvolver)) impulseChanges=\(impulseChanges) immediateWorker=\(flag(check.immediateWorker)) schedulingWorkers=\(check.schedulingWorkers.count) \
-    renderFailures=\(failures.load(ordering: .relaxed)) nonFiniteCycles=\(nonFinite.load(ordering: .relaxed)) \
+    renderFailures=\(renderLoop.failures.load(ordering: .relaxed)) nonFiniteCycles=\(renderLoop.nonFinite.load(ordering: .relaxed)) \
     threads=\(threads) parallel=\(parallel) workerSteps=\(workerSteps) workerWakes=\(au_futex_render_wakes())
     """)
 let clean = counts.mallocs + counts.callocs + counts.reallocs + counts.frees + counts.locks + trapped == 0
-exit(clean && failures.load(ordering: .relaxed) == 0 && edits > 0 ? 0 : 1)
+exit(clean && renderLoop.failures.load(ordering: .relaxed) == 0 && edits > 0 ? 0 : 1)

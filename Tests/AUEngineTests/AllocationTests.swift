@@ -84,6 +84,21 @@ struct AllocationTests {
         // releaseRenderMakesNoRetain requires 0 of each from the release build.
     }
 
+    /// A pipelined chain (built-in EQs and LV2 fil4, sc4 and dpl in two stages) in cycles
+    /// of four slices, parameters changing inside them: the calling thread and the worker
+    /// that take its stages allocate, free, lock and call nothing (strict mode).
+    @Test("a pipelined chain renders its stages on the render thread and a worker with no allocation, free, lock or system call")
+    func pipelinedChainIsClean() throws {
+        let run = try runAllocCheck(["--pipeline", "--cycles", "5000", "--frames", "256", "--strict", "--threads", "1"])
+        #expect(run.status == 0, "\(run.text)")
+        #expect(run.report["pipelined"] == 1 && run.report["stages"] == 2, "\(run.text)")
+        #expect(run.report["workerSteps", default: 0] > 0, "\(run.text)")
+        #expect(run.report["parameterChanges", default: 0] >= 100, "\(run.text)")
+        for key in ["mallocs", "callocs", "reallocs", "frees", "locks", "trapped", "renderFailures"] {
+            #expect(run.report[key] == 0, "\(key): \(run.text)")
+        }
+    }
+
     @Test("a fixture unit that misbehaves in its render is caught", arguments: [
         ("allocate", "mallocs"), ("usleep", "trapped"), ("write", "trapped"), ("mutex", "trapped"),
     ])
@@ -104,5 +119,8 @@ struct AllocationTests {
         #expect(run.report["parallel"] == 1 && run.report["workerSteps", default: 0] > 0, "\(run.text)")
         #expect(run.report["retains"] == 0, "\(run.text)")
         #expect(run.report["releases"] == 0, "\(run.text)")
+        let pipelined = try runAllocCheck(["--pipeline", "--cycles", "5000", "--frames", "256", "--threads", "1"], in: releaseAllocCheck)
+        #expect(pipelined.status == 0 && pipelined.report["pipelined"] == 1 && pipelined.report["workerSteps", default: 0] > 0, "\(pipelined.text)")
+        #expect(pipelined.report["retains"] == 0 && pipelined.report["releases"] == 0, "\(pipelined.text)")
     }
 }

@@ -45,6 +45,20 @@ final class StallingUnit: AudioUnit, @unchecked Sendable {
     }
 }
 
+/// A gain of 1 that says it follows the host's transport.
+final class TransportFollower: AudioUnit, @unchecked Sendable {
+    init() {
+        super.init(
+            description: effectDescription, name: "Follower", inputs: [.canonical(channels: 2, name: "Input")],
+            outputs: [.canonical(channels: 2, name: "Output")], parameters: [])
+    }
+    override var followsHostTransport: Bool { true }
+    override func process(_ context: ProcessContext) -> AudioUnitStatus {
+        context.outputs[0].copy(from: context.inputs[0])
+        return 0
+    }
+}
+
 /// source → splitter → `left` / `right` → mixer inputs 0 / 1 → generic output, in `graph`.
 @discardableResult
 func addSplitMix(_ graph: AudioGraph, left: AudioUnit, right: AudioUnit, rightName: String? = nil) throws -> (left: GraphNode, right: GraphNode) {
@@ -112,14 +126,18 @@ struct ParallelRenderTests {
     }
 
     /// Renders with 0 workers and with each of ``threadCounts`` and requires every output
-    /// to be the same, bit for bit; returns the single-threaded render.
+    /// to be the same, bit for bit; returns the single-threaded render. With `pipelined`,
+    /// the plans with workers must be pipelined instead of parallel.
     @discardableResult
-    func expectIdenticalAcrossThreads(total: Int = 6000, block: Int = 512, _ build: (AudioGraph) throws -> Void) throws -> (audio: [[Float]], midi: [[Int]]) {
+    func expectIdenticalAcrossThreads(
+        total: Int = 6000, block: Int = 512, pipelined: Bool = false, _ build: (AudioGraph) throws -> Void
+    ) throws -> (audio: [[Float]], midi: [[Int]]) {
         let single = try render(workers: 0, total: total, block: block, build)
-        #expect(single.decision?.isParallel == false)
+        #expect(single.decision?.isParallel == false && single.decision?.isPipelined == false)
         for workers in Self.threadCounts {
             let parallel = try render(workers: workers, total: total, block: block, build)
-            #expect(parallel.decision?.isParallel == true, "\(workers) workers: \(parallel.decision?.reason ?? "no plan")")
+            let kind = pipelined ? parallel.decision?.isPipelined : parallel.decision?.isParallel
+            #expect(kind == true, "\(workers) workers: \(parallel.decision?.reason ?? "no plan")")
             for channel in 0..<2 {
                 let (a, b) = (single.audio[channel], parallel.audio[channel])
                 #expect(a.count == b.count)
@@ -145,6 +163,85 @@ struct ParallelRenderTests {
         let expected = testSignal(1001, channel: 0) * (0.125 + 1)
         #expect(abs(result.audio[0][1001 + 37] - expected) < 1e-5)
         #expect(abs(result.audio[0][1000 + 37] - testSignal(1000, channel: 0) * 1.5) < 1e-5)
+    }
+
+    /// A serial chain with a scheduled parameter change, a latency and a second gain, in
+    /// cycles of several 256-frame slices (a whole number of them, a part of one, and one
+    /// shorter than a slice): its stages render one slice apart, and the output is the
+    /// single-threaded one, bit for bit.
+    @Test("a pipelined chain renders bit-identically on 1, 2 and 4 workers", arguments: [1024, 1000, 200])
+    func pipelinedChain(block: Int) throws {
+        let result = try expectIdenticalAcrossThreads(block: block, pipelined: true) { graph in
+            let source = try graph.addNode(SignalSource())
+            let gain = try graph.addNode(GainUnit(name: "Gain", gain: 0.5))
+            let latency = try graph.addNode(LatencyUnit(frames: 37))
+            let trim = try graph.addNode(GainUnit(name: "Trim", gain: 0.75))
+            let output = try graph.addNode(builtin("auou", "genr"))
+            try graph.connect(source, to: gain)
+            try graph.connect(gain, to: latency)
+            try graph.connect(latency, to: trim)
+            try graph.connect(trim, to: output)
+            try graph.initialize()
+            try graph.scheduleParameter(gain, ParameterAddress(0), value: 0.125, atFrame: 1001)
+            try graph.scheduleParameter(trim, ParameterAddress(0), value: 2, atFrame: 3333)
+        }
+        // Not silence: the signal 37 frames late, halved then trimmed, with both changes.
+        #expect(abs(result.audio[0][1000 + 37] - testSignal(1000) * 0.5 * 0.75) < 1e-5)
+        #expect(abs(result.audio[0][2000 + 37] - testSignal(2000) * 0.125 * 0.75) < 1e-5)
+        #expect(abs(result.audio[0][4000] - testSignal(4000 - 37) * 0.125 * 2) < 1e-5)
+    }
+
+    /// The application's input through a pipelined chain: each slice's input reaches stage
+    /// 0 in its region, and each slice leaves the last stage for the application's output.
+    @Test("a pipelined chain takes the application's input and gives its output slice by slice")
+    func pipelinedChainWithInput() throws {
+        func run(workers: Int) throws -> [Float] {
+            let graph = AudioGraph(registry: builtinRegistry())
+            defer { graph.dispose() }
+            graph.maximumFramesPerSlice = 64
+            graph.parallelism = RenderParallelism(workers: workers, policy: .always)
+            let output = try graph.addNode(builtin("auou", "genr"))
+            var previous = output
+            for index in 0..<5 {
+                let gain = try graph.addNode(GainUnit(name: "Gain \(index)", gain: 0.5 + 0.25 * Float(index)))
+                try graph.connect(previous, to: gain)
+                previous = gain
+            }
+            try graph.connect(previous, to: output)
+            try graph.initialize()
+            #expect(graph.parallelDecision?.isPipelined == (workers > 0), "\(graph.parallelDecision?.reason ?? "")")
+            #expect(graph.preferredSlicesPerCycle == (workers > 0 ? 16 : 1))
+            let block = 1000
+            let input = OwnedAudioBuffers(channels: 2, capacity: block)
+            let out = OwnedAudioBuffers(channels: 2, capacity: block)
+            var left: [Float] = []
+            for cycle in 0..<5 {
+                for channel in 0..<2 { for frame in 0..<block { input.buffers()[channel][frame] = testSignal(cycle * block + frame, channel: channel) } }
+                #expect(graph.render(
+                    frameCount: block, timestamp: RenderTimestamp(sampleTime: Double(cycle * block)), input: input.buffers(),
+                    output: out.buffers(frameCount: block)) == 0)
+                left += out.buffers(frameCount: block)[0]
+            }
+            // The workers take stages: a loaded machine may leave every phase of a few cycles
+            // to the calling thread, so more cycles follow until one has (at most 2000).
+            var extra = 0
+            while workers > 0 && graph.stepsRenderedByWorkers == 0 && extra < 2000 {
+                _ = graph.render(
+                    frameCount: block, timestamp: RenderTimestamp(sampleTime: Double((5 + extra) * block)), input: input.buffers(),
+                    output: out.buffers(frameCount: block))
+                extra += 1
+            }
+            if workers > 0 { #expect(graph.stepsRenderedByWorkers > 0, "no worker took a stage in \(5 + extra) cycles") }
+            return left
+        }
+        let single = try run(workers: 0)
+        let product: Float = (0..<5).reduce(1) { $0 * (0.5 + 0.25 * Float($1)) }
+        #expect(abs(single[4321] - testSignal(4321) * product) < 1e-5)
+        for workers in Self.threadCounts {
+            let pipelined = try run(workers: workers)
+            let first = single.indices.first { single[$0].bitPattern != pipelined[$0].bitPattern }
+            #expect(first == nil, "\(workers) workers: differs first at frame \(first ?? -1)")
+        }
     }
 
     /// Eight strips (source → gain → EQ) into the mixer.
@@ -241,8 +338,28 @@ struct ParallelRenderTests {
             try graph.connect(source, to: gain)
             try graph.connect(gain, to: output)
         }
-        #expect(!chain.isParallel && chain.reason.contains("serial chain"), "\(chain.reason)")
+        // Two plugin-like units in series (20 us each, estimated): pipelined in two stages.
+        #expect(!chain.isParallel && chain.isPipelined && chain.reason.contains("pipelined in 2 stages"), "\(chain.reason)")
+        #expect(chain.stages.count == 2 && chain.stages.allSatisfy { $0.count == 1 }, "\(chain.stages)")
         #expect(chain.branches.count == 1)
+        // A unit that follows the transport keeps the chain on one thread, and says so.
+        let following = try decide(automatic) { graph in
+            let source = try graph.addNode(SignalSource())
+            let gain = try graph.addNode(TransportFollower())
+            let output = try graph.addNode(builtin("auou", "genr"))
+            try graph.connect(source, to: gain)
+            try graph.connect(gain, to: output)
+        }
+        #expect(!following.isPipelined && following.reason.contains("follows the transport"), "\(following.reason)")
+        // So does MIDI between its units.
+        let midi = try decide(automatic) { graph in
+            let notes = try graph.addNode(NoteGenerator(period: 37))
+            let click = try graph.addNode(EventClicker(name: "Click"))
+            let output = try graph.addNode(builtin("auou", "genr"))
+            try graph.connectMIDI(.node(notes), to: .node(click))
+            try graph.connect(click, to: output)
+        }
+        #expect(!midi.isPipelined && midi.reason.contains("MIDI"), "\(midi.reason)")
 
         func twoBranches(_ graph: AudioGraph) throws {
             let mixer = try graph.addNode(builtin("aumx", "mcmx"))
@@ -300,7 +417,6 @@ struct ParallelRenderTests {
         let graph = AudioGraph(registry: builtinRegistry())
         defer { graph.dispose() }
         graph.parallelism = RenderParallelism(workers: 1, policy: .always)
-        graph.parallelCycleDeadline = 0.02
         let stalling = StallingUnit()
         stalling.caller.store(pthread_self(), ordering: .relaxed)
         let held = try addSplitMix(graph, left: BusyUnit(), right: stalling, rightName: "held").right
@@ -314,6 +430,9 @@ struct ParallelRenderTests {
         func expected(_ index: Int) -> [Float] { (0..<block).map { testSignal(index * block + $0, channel: 0) * 2 } }
         #expect(cycle(0) == expected(0))
 
+        // The deadline only while the unit holds: on a loaded machine an ordinary cycle's
+        // worker may itself be late for 20 ms.
+        graph.parallelCycleDeadline = 0.02
         // The calling thread renders the first ready step itself (the busy branch, 2 ms), so
         // the held unit goes to the worker; a cycle where the caller took both is not a stall.
         stalling.holds.store(true, ordering: .releasing)
@@ -345,6 +464,51 @@ struct ParallelRenderTests {
             if !recovered { usleep(1000) }
         }
         #expect(recovered)
+        graph.parallelCycleDeadline = 0
         #expect(cycle(index) == expected(index))
+    }
+    /// Offline there is no deadline: a unit stuck on a worker holds the render, and the
+    /// calling thread, waiting for it, shows that node as its own in `renderActivity`, so the
+    /// render watchdog sees a render stuck inside a unit (not one between cycles) and names it.
+    @Test("a unit stuck on a worker without a deadline is the node renderActivity names")
+    func stuckWorkerIsNamedByRenderActivity() throws {
+        let graph = AudioGraph(registry: builtinRegistry())
+        defer { graph.dispose() }
+        graph.parallelism = RenderParallelism(workers: 1, policy: .always)
+        let stalling = StallingUnit()
+        let held = try addSplitMix(graph, left: BusyUnit(), right: stalling, rightName: "held").right
+        try graph.initialize()
+        let block = 256
+        let buffers = OwnedAudioBuffers(channels: 2, capacity: block)
+        stalling.holds.store(true, ordering: .releasing)
+        let rendering = Atomic<Bool>(true)
+        let done = DispatchSemaphore(value: 0)
+        let renderThread = Thread {
+            stalling.caller.store(pthread_self(), ordering: .relaxed)
+            // Cycles until one gives the held unit to the worker (the calling thread takes the
+            // 2 ms busy branch first); that cycle waits for it.
+            var index = 0
+            while index < 2000 && stalling.stalls.load(ordering: .relaxed) == 0 && stalling.holds.load(ordering: .acquiring) {
+                _ = graph.render(frameCount: block, timestamp: RenderTimestamp(sampleTime: Double(index * block)), output: buffers.buffers(frameCount: block))
+                index += 1
+            }
+            rendering.store(false, ordering: .releasing)
+            done.signal()
+        }
+        renderThread.start()
+        // Up to 10 s for the stall and for the calling thread to show the worker's node (it
+        // shows its own, the busy branch's, for the first 2 ms).
+        var named: GraphNode?
+        for _ in 0..<2000 where named != held {
+            if stalling.stalls.load(ordering: .relaxed) > 0 { named = graph.renderActivity.node }
+            if named != held { usleep(5000) }
+        }
+        let stillRendering = rendering.load(ordering: .acquiring)
+        stalling.holds.store(false, ordering: .releasing)
+        #expect(done.wait(timeout: .now() + 20) == .success, "the render did not return once the unit let go")
+        try #require(stalling.stalls.load(ordering: .relaxed) > 0, "the held unit never ran on the worker")
+        #expect(stillRendering, "the render returned while the unit held its worker")
+        #expect(named == held, "renderActivity named \(String(describing: named)) while the worker was inside 'held' (\(held))")
+        #expect(graph.renderActivity.node == nil)
     }
 }

@@ -7,7 +7,8 @@ import Synchronization
 import Testing
 
 /// The same chain, input and block size give the same samples offline (`auhost render`)
-/// and live (`auhost run` under jackd, 64-frame periods).
+/// and live (`auhost run` under jackd, 64-frame periods), on one thread and with render
+/// workers.
 @Suite(.serialized) struct OfflineLiveTests {
     static let chain = """
         {"auhost": 1, "name": "Offline and live", "sampleRate": 48000,
@@ -17,7 +18,53 @@ import Testing
          "chain": ["gain", "echo", "eq"]}
         """
 
+    /// Two branches of native units from the graph's input into the mixer, then an EQ: a
+    /// graph the plan compiler renders on the workers (`auhost graph` says so: the decision
+    /// is the same for any worker count but 0).
+    static let branches = """
+        {"auhost": 1, "name": "Two branches live", "sampleRate": 48000,
+         "nodes": [{"id": "gainA", "unit": "aufx:gain:AUHs", "parameters": {"gain": -3, "smoothing": 0}},
+                   {"id": "echoA", "unit": "aufx:dely:AUHs", "parameters": {"time": 7, "feedback": 40, "mix": 35}},
+                   {"id": "eqB", "unit": "aufx:peq :AUHs"},
+                   {"id": "gainB", "unit": "aufx:gain:AUHs", "parameters": {"gain": -9, "smoothing": 0}},
+                   {"id": "mix", "unit": "aumx:mcmx:AUHs"},
+                   {"id": "eq", "unit": "aufx:peq :AUHs"}],
+         "connections": [["input:0", "gainA:0"], ["gainA:0", "echoA:0"], ["echoA:0", "mix:0"],
+                         ["input:0", "eqB:0"], ["eqB:0", "gainB:0"], ["gainB:0", "mix:1"],
+                         ["mix:0", "eq:0"], ["eq:0", "output:0"]]}
+        """
+
     @Test func offlineRenderingGivesTheSamplesOfTheLiveRun() throws {
+        try Self.compareOfflineAndLive(chain: Self.chain, threads: nil)
+    }
+
+    /// The live run renders the branches on 1, 2 and 4 render workers (JACK's real-time
+    /// priority, the period as the deadline); the offline render on one thread
+    /// (`--threads 0`): the samples are the same.
+    @Test(arguments: [1, 2, 4])
+    func liveRenderWorkersGiveTheSamplesOfOneThread(threads: Int) throws {
+        let decision = try runExecutable(["graph", try Self.write(Self.branches)])
+        try #require(decision.status == 0, "\(decision.errors)")
+        #expect(decision.output.contains("Threads: parallel on"), "\(decision.output)")
+        try Self.compareOfflineAndLive(chain: Self.branches, threads: threads)
+    }
+
+    /// Writes `preset` into a new folder; its path.
+    static func write(_ preset: String) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-offline-live-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("chain.json")
+        try preset.write(to: file, atomically: true, encoding: .utf8)
+        return file.path
+    }
+
+    /// Renders one second of a deterministic stereo input through `chain` offline on one
+    /// thread, plays it live through `auhost run` (with `--threads threads` when given) and
+    /// requires the same samples. A live run that an xrun or a stalled render worker
+    /// disturbed (a loaded machine) is tried again, up to three runs: the first undisturbed
+    /// run must match exactly; when every run was disturbed, the best must agree for at
+    /// least the first 4096 frames.
+    static func compareOfflineAndLive(chain: String, threads: Int?) throws {
         let frames = 48_000
         // A deterministic stereo input: a chirp on the left, noise on the right.
         var seed: UInt32 = 4_242
@@ -26,10 +73,8 @@ import Testing
             seed = seed &* 1_664_525 &+ 1_013_904_223
             return (Float(seed >> 8) / Float(1 << 24) - 0.5) * 0.3
         }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-offline-live-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let presetFile = directory.appendingPathComponent("chain.json")
-        try Self.chain.write(to: presetFile, atomically: true, encoding: .utf8)
+        let presetFile = URL(fileURLWithPath: try write(chain))
+        let directory = presetFile.deletingLastPathComponent()
         let inputFile = directory.appendingPathComponent("in.wav").path
         let outputFile = directory.appendingPathComponent("out.wav").path
         let writer = try AudioFileWriter(path: inputFile, encoding: try AudioFileEncoding(format: "wav", bitDepth: "32f"), sampleRate: 48_000, channels: 2)
@@ -40,14 +85,38 @@ import Testing
         try writer.finish()
 
         // Offline.
-        let offline = try runExecutable(["render", presetFile.path, inputFile, "-o", outputFile, "--block", "64", "--tail", "0", "--bit-depth", "32f"])
+        let offline = try runExecutable(["render", presetFile.path, inputFile, "-o", outputFile, "--block", "64", "--tail", "0", "--bit-depth", "32f", "--threads", "0"])
         try #require(offline.status == 0, "\(offline.errors)")
         let rendered = try AudioFileReader(path: outputFile).readAll()
+        let expected = [Array(rendered.buffers()[0]), Array(rendered.buffers()[1])]
 
+        var best = 0
+        for attempt in 1...3 {
+            let run = try liveRun(chain: chain, threads: threads, left: left, right: right, expected: expected)
+            if !run.disturbance.isEmpty {
+                best = max(best, run.firstDifference ?? frames)
+                continue
+            }
+            #expect(run.lag % 64 == 0, "the lag \(run.lag) is not whole periods: the live run was not block-aligned")
+            #expect(run.firstDifference == nil, "run \(attempt): the samples differ from frame \(run.firstDifference ?? -1) on")
+            return
+        }
+        // An xrun drops a cycle of one client and breaks the stream there: the samples must
+        // agree up to it (at least the first 4096 frames, which ran before it).
+        #expect(best >= 4_096, "three live runs, each disturbed; the best agreed for \(best) frames")
+    }
+
+    /// One live run of `left` and `right` through `chain`, compared with `expected`: the lag
+    /// at which the live output lines up (-1: nowhere), the first frame of either channel that
+    /// differs (nil: none), and what disturbed the run (xruns, a stalled worker; empty: nothing).
+    static func liveRun(
+        chain: String, threads: Int?, left: [Float], right: [Float], expected: [[Float]]
+    ) throws -> (lag: Int, firstDifference: Int?, disturbance: String) {
+        let frames = left.count
         // Live: a player client feeds the same samples from the first cycle after arming.
         let player = FilePlayer(left: left, right: right)
         let recorded = (left: Recording(capacity: frames * 3), right: Recording(capacity: frames * 3))
-        let rig = try LiveRig(preset: Self.chain, realTime: true)
+        let rig = try LiveRig(preset: chain, extraArguments: threads.map { ["--threads", "\($0)"] } ?? [], realTime: true)
         defer { rig.tearDown() }
         _ = try rig.probeOnceRegistered("out_2", probeName: "probe-offline")
         let client = try JACKClient(name: "player", serverName: rig.server.name)
@@ -71,29 +140,28 @@ import Testing
         player.arm()
         try #require(recorded.left.wait(forCount: frames + latency + 4_096), "recorded \(recorded.left.count) frames")
         let xruns = try xrunCount(rig) - xrunsBefore
+        var disturbance = xruns == 0 ? "" : "\(xruns) xruns"
+        if rig.standardError.contains("kept a render worker past the cycle's deadline") { disturbance += " a stalled worker" }
 
         // The player's output reaches auhost one period later (the graph is a cycle of
         // two clients: JACK orders player → auhost → player); find that lag, then compare.
         let live = recorded.left.array
-        let offlineLeft = Array(rendered.buffers()[0])
         var lag = -1
         for candidate in 0..<2_048 where lag < 0 {
-            if zip(live[candidate..<(candidate + 256)], offlineLeft[0..<256]).allSatisfy({ abs($0 - $1) < 1e-6 }) { lag = candidate }
+            if zip(live[candidate..<(candidate + 256)], expected[0][0..<256]).allSatisfy({ abs($0 - $1) < 1e-6 }) { lag = candidate }
         }
-        try #require(lag >= 0, "the live output never lines up with the offline one")
-        #expect(lag % 64 == 0, "the lag \(lag) is not whole periods: the live run was not block-aligned")
+        guard lag >= 0 else {
+            #expect(!disturbance.isEmpty, "the live output never lines up with the offline one")
+            return (lag, 0, disturbance)
+        }
+        var firstDifference: Int?
         for (channel, recording) in [(0, recorded.left), (1, recorded.right)] {
-            let liveSamples = Array(recording.array[lag..<(lag + frames)])
-            let offlineSamples = Array(rendered.buffers()[channel])[0..<frames]
-            let firstDifference = zip(liveSamples, offlineSamples).enumerated().first { abs($0.1.0 - $0.1.1) > 1e-6 }?.offset
-            if xruns == 0 {
-                #expect(firstDifference == nil, "channel \(channel): the samples differ from frame \(firstDifference ?? -1) on")
-            } else {
-                // An xrun drops a cycle of one client and breaks the stream there: the samples
-                // must agree up to it (at least the first 4096 frames, which ran before it).
-                #expect((firstDifference ?? frames) >= 4_096, "channel \(channel): the samples differ from frame \(firstDifference ?? -1) on (\(xruns) xruns)")
+            let liveSamples = recording.array[lag..<(lag + frames)]
+            if let frame = zip(liveSamples, expected[channel][0..<frames]).enumerated().first(where: { abs($0.1.0 - $0.1.1) > 1e-6 })?.offset {
+                firstDifference = min(firstDifference ?? frame, frame)
             }
         }
+        return (lag, firstDifference, disturbance)
     }
 }
 

@@ -3,14 +3,21 @@ import AUHostCLI
 import Foundation
 import Testing
 
-/// `render --threads` end to end on the shipped two-branch preset (real LV2 plugins): the
-/// plan is parallel, the output is the same, sample for sample, with 0, 1, 2 and 4 workers,
-/// and `auhost graph` shows the decision and the branches.
+/// `render --threads` end to end on the shipped two-branch preset and the reference chain
+/// (real LV2 plugins): the plans are parallel and pipelined, the output is the same, sample
+/// for sample, with 0, 1, 2 and 4 workers, and `auhost graph` shows the decision, the
+/// branches and the stages.
 @Suite struct ParallelRenderCommandTests {
     static let preset = ShippedPresets.path("two-branches.json")
 
-    @Test("render --threads 0, 1, 2 and 4 write the same samples through two branches of LV2 plugins")
+    @Test("render --threads 0, 1, 2 and 4 write the same samples through two branches of LV2 plugins, and through the pipelined reference chain")
     func threadCountsRenderTheSameSamples() throws {
+        try Self.expectTheSameSamples(through: Self.preset)
+        try Self.expectTheSameSamples(through: ShippedPresets.path("reference.json"))
+    }
+
+    /// Renders 2 s through `preset` with 0, 1, 2 and 4 render workers: bit for bit the same.
+    static func expectTheSameSamples(through preset: String) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let input = folder.file("in.wav")
@@ -22,7 +29,7 @@ import Testing
         var outputs: [[[Float]]] = []
         for threads in [0, 1, 2, 4] {
             let output = folder.file("out-\(threads).wav")
-            let result = render([Self.preset, input, "-o", output, "--threads", "\(threads)", "--bit-depth", "32f", "--block", "256"])
+            let result = render([preset, input, "-o", output, "--threads", "\(threads)", "--bit-depth", "32f", "--block", "256"])
             #expect(result.status == 0, "\(result.errors)")
             outputs.append(try readAudio(output).samples)
         }
@@ -31,7 +38,7 @@ import Testing
             let a = outputs[0], b = outputs[index + 1]
             #expect(a.count == b.count && zip(a, b).allSatisfy { $0.0.count == $0.1.count })
             let differs = zip(a, b).contains { zip($0.0, $0.1).contains { $0.0.bitPattern != $0.1.bitPattern } }
-            #expect(!differs, "--threads \(threads) differs from --threads 0")
+            #expect(!differs, "\(preset): --threads \(threads) differs from --threads 0")
         }
     }
 
@@ -41,6 +48,11 @@ import Testing
         #expect(AUHostCLI.run(["graph", Self.preset], output: output, errors: errors) == 0, "\(errors.captured)")
         #expect(output.captured.contains("Threads: parallel on"), "\(output.captured)")
         #expect(output.captured.contains("branch 2: 'eqB'"), "\(output.captured)")
+        // The reference chain is serial: pipelined in two stages balanced by estimate.
+        let chain = TextOutput()
+        #expect(AUHostCLI.run(["graph", ShippedPresets.path("reference.json")], output: chain, errors: errors) == 0, "\(errors.captured)")
+        #expect(chain.captured.contains("Threads: pipelined in 2 stages"), "\(chain.captured)")
+        #expect(chain.captured.contains("stage 1: 'eq'") && chain.captured.contains("stage 2: "), "\(chain.captured)")
         let bad = render([Self.preset, "x.wav", "-o", "y.wav", "--threads", "many"])
         #expect(bad.status == 64 && bad.errors.contains("--threads"), "\(bad.errors)")
     }

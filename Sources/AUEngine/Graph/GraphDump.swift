@@ -68,6 +68,9 @@ extension AudioGraph {
                         lines.append("    branch \(index + 1): \(branch.map { model.label($0) }.joined(separator: " -> "))")
                     }
                 }
+                for (index, stage) in decision.stages.enumerated() {
+                    lines.append("    stage \(index + 1): \(stage.map { model.label($0) }.joined(separator: " -> "))")
+                }
             }
             let cycles = renderer.cycles.load(ordering: .relaxed)
             let timed = renderer.timedCycles.load(ordering: .relaxed)

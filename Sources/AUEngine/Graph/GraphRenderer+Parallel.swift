@@ -26,19 +26,47 @@ extension GraphRenderer {
     func renderSliceInParallel(_ slice: ParallelSlice, pool: RenderWorkerPool, deadline: UInt64) -> Bool {
         let first = slice.schedule._withUnsafeGuaranteedRef { $0.begin() }
         pool.work.pointee = slice
+        pool.pipelinePhase.store(0, ordering: .relaxed)
         pool.openSlice()
         let lane = Unmanaged.passUnretained(mainLane)
-        var finished = renderReadySteps(slice, first: first, lane: lane, pool: pool, deadline: deadline)
+        let finished = renderReadySteps(slice, first: first, lane: lane, pool: pool, deadline: deadline)
+        return closeSlice(pool, finished: finished, deadline: deadline, sampleTime: slice.time.sampleTime)
+    }
+
+    /// Closes the open slice (or pipeline phase) and waits for the workers still in it: true
+    /// when they all left, false when the slice was not `finished` or a worker was still in
+    /// a step at `deadline` (0: none); then it is abandoned and the stuck nodes reported.
+    @inline(__always)
+    func closeSlice(_ pool: RenderWorkerPool, finished: Bool, deadline: UInt64, sampleTime: Double) -> Bool {
         pool.closeSlice()
         // Workers leave as soon as nothing is left; one still inside a step holds the slice.
+        var finished = finished
         var spins = 0
         while finished && pool.busy.load(ordering: .sequentiallyConsistent) > 0 {
             au_cpu_relax()
             spins += 1
+            if spins & 1023 == 0 { showWorkersNode(pool) }
             if deadline != 0 && spins & 255 == 0 && MonotonicClock.nanoseconds() > deadline { finished = false }
         }
-        if !finished { abandon(slice, pool: pool) }
+        mainLane.renderingNode.store(-1, ordering: .relaxed)
+        if !finished { abandon(at: sampleTime, pool: pool) }
         return finished
+    }
+
+    /// While the calling thread waits for the workers, the node one of them is inside
+    /// becomes the calling thread's (``AudioGraph/renderActivity``): a watchdog then tells a
+    /// unit stuck on a worker from a render between cycles, and names it.
+    @inline(__always)
+    private func showWorkersNode(_ pool: RenderWorkerPool) {
+        // Indices, not a for-in over the buffer: its iterator's generic metadata is made (and
+        // allocated) on first use in a debug build, and this runs only when a wait is long.
+        for index in 0..<pool.laneTable.count {
+            let node = pool.laneTable[index]._withUnsafeGuaranteedRef { $0.renderingNode.load(ordering: .relaxed) }
+            if node >= 0 {
+                mainLane.renderingNode.store(node, ordering: .relaxed)
+                return
+            }
+        }
     }
 
     /// A worker's share of the open slice.
@@ -46,6 +74,12 @@ extension GraphRenderer {
     func workerRendersSlice(_ pool: RenderWorkerPool, lane: Unmanaged<RenderLane>) {
         activeRenders.add(1, ordering: .sequentiallyConsistent)
         defer { activeRenders.subtract(1, ordering: .sequentiallyConsistent) }
+        let phase = pool.pipelinePhase.load(ordering: .acquiring)
+        if phase != 0 {
+            let pipeline = Unmanaged<PipelineSchedule>.fromOpaque(UnsafeRawPointer(bitPattern: phase)!)
+            RenderThread.run { pipeline._withUnsafeGuaranteedRef { renderPhaseTasks($0, lane: lane, pool: pool) } }
+            return
+        }
         let slice = pool.work.pointee
         RenderThread.run { _ = renderReadySteps(slice, first: -1, lane: lane, pool: pool, deadline: 0) }
     }
@@ -54,7 +88,8 @@ extension GraphRenderer {
     /// has rendered (true), or the slice is abandoned or `deadline` passes (false).
     @inline(__always)
     private func renderReadySteps(_ slice: ParallelSlice, first: Int32, lane: Unmanaged<RenderLane>, pool: RenderWorkerPool, deadline: UInt64) -> Bool {
-        slice.schedule._withUnsafeGuaranteedRef { schedule in
+        let isCallingThread = lane.toOpaque() == Unmanaged.passUnretained(mainLane).toOpaque()
+        return slice.schedule._withUnsafeGuaranteedRef { schedule in
             slice.plan._withUnsafeGuaranteedRef { plan in
                 let firstStep = plan.steps.baseAddress.unsafelyUnwrapped
                 var next = first
@@ -79,6 +114,7 @@ extension GraphRenderer {
                     if schedule.remaining.load(ordering: .acquiring) == 0 { return true }
                     if pool.abandoned.load(ordering: .relaxed) { return false }
                     idle += 1
+                    if isCallingThread && idle & 1023 == 0 { showWorkersNode(pool) }
                     if deadline != 0 && idle & 255 == 0 && MonotonicClock.nanoseconds() > deadline { return false }
                     au_cpu_relax()
                 }
@@ -87,12 +123,12 @@ extension GraphRenderer {
     }
 
     /// Gives up on the slice and names each node a worker is still inside.
-    private func abandon(_ slice: ParallelSlice, pool: RenderWorkerPool) {
+    private func abandon(at sampleTime: Double, pool: RenderWorkerPool) {
         pool.abandoned.store(true, ordering: .sequentiallyConsistent)
         for lane in pool.laneTable {
             let node = lane._withUnsafeGuaranteedRef { $0.renderingNode.load(ordering: .relaxed) }
             guard node >= 0 else { continue }
-            report(GraphNotice(kind: .workerStalled, node: GraphNode(rawValue: node), status: 0, sampleTime: slice.time.sampleTime))
+            report(GraphNotice(kind: .workerStalled, node: GraphNode(rawValue: node), status: 0, sampleTime: sampleTime))
         }
     }
 }

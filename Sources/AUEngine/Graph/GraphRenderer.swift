@@ -153,25 +153,26 @@ final class GraphRenderer: @unchecked Sendable {
             let routesMIDI = plan.routesMIDI
             var deadline: UInt64 = 0
             beginMIDICycle(plan, midi: midi, frameCount: frameCount, timestamp: timestamp)
+            if let pipeline = plan.pipeline, let workers = plan.workers, frameCount > plan.sliceFrames {
+                if parallelCycleDeadline.load(ordering: .relaxed) > 0 {
+                    deadline = (start == 0 ? MonotonicClock.nanoseconds() : start) &+ parallelCycleDeadline.load(ordering: .relaxed)
+                }
+                let cycle = PipelinedCycle(
+                    frameCount: frameCount, timestamp: timestamp, input: input, output: output, events: events, plainCycle: plainCycle,
+                    measuresTime: measuresTime, deadline: deadline)
+                let finished = pipeline._withUnsafeGuaranteedRef { pipeline in
+                    workers._withUnsafeGuaranteedRef { renderPipelined(cycle, pipeline: pipeline, pool: $0) }
+                }
+                if !finished { clear(output, frames: frameCount) }
+                finishCycle(frameCount: frameCount, measuresTime: measuresTime, start: start)
+                return 0
+            }
             var done = 0
             while done < frameCount {
                 let frames = min(plan.sliceFrames, frameCount - done)
                 var sliceTime = timestamp
                 sliceTime.sampleTime += Double(done)
-                if let source = plan.source {
-                    let view = source.view(frames)
-                    if let input, input.frameCount >= done + frames {
-                        for channel in inputInPlace..<view.channelCount {
-                            if channel < input.channelCount {
-                                view.channelPointers[channel].update(from: input.channelPointers[channel] + done, count: frames)
-                            } else {
-                                view.channelPointers[channel].update(repeating: 0, count: frames)
-                            }
-                        }
-                    } else {
-                        view.clear()
-                    }
-                }
+                if let source = plan.source { fill(source.view(frames), from: input, at: done, skipping: inputInPlace) }
                 if routesMIDI { beginMIDISlice(plan, at: done, frames: frames) }
                 if let schedule = plan.parallel, let workers = plan.workers {
                     let slice = ParallelSlice(
@@ -197,26 +198,51 @@ final class GraphRenderer: @unchecked Sendable {
                     isolateNonFinite(&unscanned, frames: frames, time: sliceTime, lane: lane)
                 }
                 if routesMIDI { endMIDISlice(plan, at: done, frameCount: frameCount) }
-                if let sink = plan.sink {
-                    prepareInput(plan, sink, frames: frames, time: sliceTime)
-                    let view = sink.view(frames)
-                    for channel in outputInPlace..<output.channelCount {
-                        let target = output.channelPointers[channel] + done
-                        if channel < view.channelCount {
-                            target.update(from: view.channelPointers[channel], count: frames)
-                        } else {
-                            target.update(repeating: 0, count: frames)
-                        }
-                    }
-                } else {
-                    for channel in 0..<output.channelCount {
-                        (output.channelPointers[channel] + done).update(repeating: 0, count: frames)
-                    }
-                }
+                drain(plan.sink, of: plan, into: output, at: done, frames: frames, skipping: outputInPlace, time: sliceTime)
                 done += frames
             }
             finishCycle(frameCount: frameCount, measuresTime: measuresTime, start: start)
             return 0
+        }
+    }
+
+    /// Copies `frames` frames of the application's `input` from `done` into the output node's
+    /// output bus (`view`), from channel `skipping` up (those below are read in place);
+    /// silence without input.
+    @inline(__always)
+    func fill(_ view: AudioBuffers, from input: AudioBuffers?, at done: Int, skipping: Int) {
+        let frames = view.frameCount
+        guard let input, input.frameCount >= done + frames else {
+            view.clear()
+            return
+        }
+        for channel in skipping..<view.channelCount {
+            if channel < input.channelCount {
+                view.channelPointers[channel].update(from: input.channelPointers[channel] + done, count: frames)
+            } else {
+                view.channelPointers[channel].update(repeating: 0, count: frames)
+            }
+        }
+    }
+
+    /// Copies what reached the output node's input (`sink`, prepared first) into `output` at
+    /// `done`, from channel `skipping` up (those below were written in place); silence
+    /// without an output node.
+    @inline(__always)
+    func drain(_ sink: PlanInput?, of plan: RenderPlan, into output: AudioBuffers, at done: Int, frames: Int, skipping: Int, time: RenderTimestamp) {
+        guard let sink else {
+            for channel in 0..<output.channelCount { (output.channelPointers[channel] + done).update(repeating: 0, count: frames) }
+            return
+        }
+        prepareInput(plan, sink, frames: frames, time: time)
+        let view = sink.view(frames)
+        for channel in skipping..<output.channelCount {
+            let target = output.channelPointers[channel] + done
+            if channel < view.channelCount {
+                target.update(from: view.channelPointers[channel], count: frames)
+            } else {
+                target.update(repeating: 0, count: frames)
+            }
         }
     }
 

@@ -3,10 +3,17 @@ import AUCore
 /// What the plan compiler decided about rendering a graph on several threads, and why:
 /// the branches (runs of nodes that follow one another with nothing joining or leaving in
 /// between) and the work per cycle, measured where the graph has rendered, else estimated.
+/// A graph with branches renders them at once; a serial chain may be **pipelined**: cut
+/// into stages that render one slice apart when a cycle holds several slices
+/// (``AudioGraph/preferredSlicesPerCycle``).
 /// - Thread: [any] (a plain value).
 public struct ParallelPlanDecision: Sendable, Equatable {
-    /// True when the plan renders on the render workers and the calling thread.
+    /// True when the plan renders its branches on the render workers and the calling thread.
     public var isParallel: Bool
+    /// True when the plan renders its stages one slice apart on the workers and the calling thread.
+    public var isPipelined = false
+    /// The stages of a pipelined chain, in render order (empty otherwise).
+    public var stages: [[GraphNode]] = []
     /// The render workers the plan uses (0 when single-threaded).
     public var workers: Int
     /// Why, in a sentence.
@@ -27,9 +34,11 @@ public struct ParallelPlanDecision: Sendable, Equatable {
     static let unitEstimate: Double = 20_000
 
     /// Decides for the steps in render order, where `dependencies[i]` are the distinct steps
-    /// step `i` reads from and `cost[i]` its work per cycle.
+    /// step `i` reads from and `cost[i]` its work per cycle; `pipelineObstacle` says why a
+    /// serial chain cannot be pipelined (nil: it can).
     static func decide(
-        order: [GraphNode], dependencies: [[Int]], cost: [Double], isMeasured: Bool, parallelism: RenderParallelism
+        order: [GraphNode], dependencies: [[Int]], cost: [Double], isMeasured: Bool, parallelism: RenderParallelism,
+        pipelineObstacle: String? = nil
     ) -> ParallelPlanDecision {
         var longest = [Double](repeating: 0, count: order.count)
         var depth = [Int](repeating: 0, count: order.count)
@@ -46,7 +55,7 @@ public struct ParallelPlanDecision: Sendable, Equatable {
         if parallelism.workers == 0 {
             decision.reason = "single-threaded: no render workers (threads 0)"
         } else if (depth.max() ?? 0) == order.count {
-            decision.reason = order.count < 2 ? "single-threaded: one node" : "single-threaded: a serial chain has no branches that can render at once"
+            decision.decideThePipeline(order: order, cost: cost, kind: kind, parallelism: parallelism, obstacle: pipelineObstacle)
         } else if parallelism.policy == .always || work - critical >= worthwhileWork {
             decision.isParallel = true
             decision.workers = parallelism.workers
@@ -59,6 +68,40 @@ public struct ParallelPlanDecision: Sendable, Equatable {
                 (work - critical) / 1000, kind, worthwhileWork / 1000)
         }
         return decision
+    }
+
+    /// For a serial chain: stages balanced by cost, one per worker and the calling thread,
+    /// when the work beside the largest stage pays for the workers.
+    private mutating func decideThePipeline(order: [GraphNode], cost: [Double], kind: String, parallelism: RenderParallelism, obstacle: String?) {
+        guard order.count >= 2 else {
+            reason = "single-threaded: one node"
+            return
+        }
+        if let obstacle {
+            reason = "single-threaded: a serial chain, not pipelined: \(obstacle)"
+            return
+        }
+        let counts = PipelineSchedule.balancedStages(cost: cost, stageCount: parallelism.workers + 1)
+        var start = 0
+        var largest = 0.0
+        var cut: [[GraphNode]] = []
+        for count in counts {
+            cut.append(Array(order[start..<(start + count)]))
+            largest = max(largest, cost[start..<(start + count)].reduce(0, +))
+            start += count
+        }
+        guard parallelism.policy == .always || work - largest >= Self.worthwhileWork else {
+            reason = String(
+                format: "single-threaded: a serial chain whose work beside its largest stage, %.1f us per cycle (%@), does not pay for a worker (%.0f us)",
+                (work - largest) / 1000, kind, Self.worthwhileWork / 1000)
+            return
+        }
+        isPipelined = true
+        stages = cut
+        workers = parallelism.workers
+        let share = work > 0 ? 100 * largest / work : 100
+        reason = "pipelined in \(cut.count) stages on \(workers) worker\(workers == 1 ? "" : "s") and the calling thread, one slice apart in cycles of several slices: the largest stage is \(Int(share.rounded()))% of the \(kind) work"
+            + (parallelism.policy == .always && work - largest < Self.worthwhileWork ? " (always parallel, as asked)" : "")
     }
 
     /// Maximal runs of steps where each has one dependency, the step before it, and is

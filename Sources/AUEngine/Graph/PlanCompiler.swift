@@ -68,8 +68,11 @@ struct PlanCompiler {
         (unit as? BlockSizeConstrained)?.blockSizeRequirement ?? .any
     }
 
-    /// Compiles the plan; `schedule` is set when the plan should render on the workers.
-    func compile(reusing previous: Reuse) throws(AudioUnitError) -> (plan: RenderPlan, reuse: Reuse, report: Report, schedule: ParallelSchedule?) {
+    /// Compiles the plan; `schedule` is set when the plan should render its branches on the
+    /// workers, `pipeline` when it should render its stages one slice apart.
+    func compile(reusing previous: Reuse) throws(AudioUnitError) -> (
+        plan: RenderPlan, reuse: Reuse, report: Report, schedule: ParallelSchedule?, pipeline: PipelineSchedule?
+    ) {
         var reuse = Reuse()
         var report = Report()
         report.order = order
@@ -103,14 +106,16 @@ struct PlanCompiler {
             let spent = runtimes[node]?.renderNanoseconds.load(ordering: .relaxed) ?? 0
             return measured && spent > 0 ? Double(spent) / Double(timedCycles) : ParallelPlanDecision.estimatedCost(of: model.nodes[node]!.unit!)
         }
-        report.parallel = ParallelPlanDecision.decide(
-            order: order, dependencies: dependencies, cost: cost, isMeasured: measured, parallelism: parallelism)
         // With a scheduler, every node that takes MIDI may be sent some.
         let midiNodes = Set(order.filter { node in
             let unit = model.nodes[node]!.unit!
             return unit.producesMIDIOutput || report.midiConnections.contains { $0.destination == .node(node) }
                 || (model.midiScheduler != nil && unit.acceptsMIDIInput)
         })
+        report.parallel = ParallelPlanDecision.decide(
+            order: order, dependencies: dependencies, cost: cost, isMeasured: measured, parallelism: parallelism,
+            pipelineObstacle: pipelineObstacle(midiNodes: midiNodes, midiConnections: report.midiConnections))
+        let stageCounts = report.parallel?.isPipelined == true ? report.parallel!.stages.map(\.count) : nil
 
         // Callbacks, in a fixed order.
         let callbackEndpoints = model.inputCallbacks.keys.sorted { ($0.node, $0.bus) < ($1.node, $1.bus) }
@@ -126,7 +131,8 @@ struct PlanCompiler {
         let plan = RenderPlan(
             generation: generation, sliceFrames: sliceFrames, steps: order.count,
             maxNodeID: model.order.map(\.rawValue).max() ?? 0, outputNode: outputNode ?? GraphNode(rawValue: 0),
-            callbacks: callbackEndpoints.map { model.inputCallbacks[$0]! }, latency: sinkLatency, measuresTime: measuresTime)
+            callbacks: callbackEndpoints.map { model.inputCallbacks[$0]! }, latency: sinkLatency, measuresTime: measuresTime,
+            regions: stageCounts?.count ?? 1)
 
         // Output buffers first, so that inputs can point at them.
         var outputs: [GraphEndpoint: PlanOutput] = [:]
@@ -239,7 +245,75 @@ struct PlanCompiler {
         if let sink = plan.sink, sink.kind == .direct, sink.base != plan.source?.base {
             plan.sinkBinding = CallerBinding(table: sink.base, channels: sink.channels, in: plan)
         }
-        return (plan, reuse, report, report.parallel?.isParallel == true ? ParallelSchedule(dependencies: dependencies) : nil)
+        let pipeline = stageCounts.map { makeRegions(of: plan, stages: $0) }
+        return (plan, reuse, report, report.parallel?.isParallel == true ? ParallelSchedule(dependencies: dependencies) : nil, pipeline)
+    }
+
+    /// Why the chain cannot be pipelined, nil when it can: its stages would render different
+    /// slices at once, so nothing may pass between units outside their buffers. MIDI is
+    /// merged per slice on the calling thread, and the host's transport is published once per
+    /// cycle, so a unit that reads it would see it a slice late.
+    private func pipelineObstacle(midiNodes: Set<GraphNode>, midiConnections: [MIDIConnection]) -> String? {
+        if !midiNodes.isEmpty || !midiConnections.isEmpty || model.midiScheduler != nil { return "MIDI travels through it" }
+        if let node = order.first(where: { model.nodes[$0]!.unit!.followsHostTransport }) { return "\(model.label(node)) follows the transport" }
+        return nil
+    }
+
+    /// The pipeline of a plan whose buffers hold one slice per stage: region 0 is the plan's
+    /// own steps, output node buses and channel tables; every other region gets copies of
+    /// them whose tables point `region` slices into the same buffers. Units, delay lines,
+    /// bypass delays and block adapters are shared: a step renders each slice in turn.
+    private func makeRegions(of plan: RenderPlan, stages: [Int]) -> PipelineSchedule {
+        let pipeline = PipelineSchedule(stages: stages, plan: plan)
+        let steps = plan.steps
+        pipeline.regionSteps[0] = steps.baseAddress!
+        pipeline.regionSources[0] = plan.source
+        pipeline.regionSinks[0] = plan.sink
+        // Every channel table, with the channels read through it.
+        var tableChannels: [UnsafeMutablePointer<UnsafeMutablePointer<Float>>: Int] = [:]
+        func note(_ table: UnsafeMutablePointer<UnsafeMutablePointer<Float>>, _ channels: Int) { tableChannels[table] = max(tableChannels[table] ?? 0, channels) }
+        func note(_ input: PlanInput) {
+            note(input.base, input.channels)
+            note(input.sourceBase, input.sourceChannels)
+        }
+        for step in steps {
+            step.inputs.forEach(note)
+            for output in step.outputs { note(output.base, output.channels) }
+        }
+        if let source = plan.source { note(source.base, source.channels) }
+        if let sink = plan.sink { note(sink) }
+        for region in 1..<stages.count {
+            var shifted: [UnsafeMutablePointer<UnsafeMutablePointer<Float>>: UnsafeMutablePointer<UnsafeMutablePointer<Float>>] = [:]
+            for (table, channels) in tableChannels {
+                let copy = plan.allocate(UnsafeMutablePointer<Float>.self, count: max(1, channels))
+                for channel in 0..<channels { copy[channel] = table[channel] + region * plan.sliceFrames }
+                shifted[table] = copy.baseAddress!
+            }
+            func moved(_ input: PlanInput) -> PlanInput {
+                var input = input
+                input.base = shifted[input.base]!
+                input.sourceBase = shifted[input.sourceBase]!
+                return input
+            }
+            func moved(_ output: PlanOutput) -> PlanOutput { PlanOutput(base: shifted[output.base]!, channels: output.channels) }
+            let copies = plan.allocate(PlanStep.self, count: steps.count)
+            for (index, original) in steps.enumerated() {
+                var step = original
+                step.viewPlacement = plan.allocate(ViewPlacement.self, count: 1).baseAddress!
+                step.viewPlacement.initialize(to: ViewPlacement())
+                step.inputViews = plan.makeViews(channels: original.inputViews.map(\.channelCount))
+                step.outputViews = plan.makeViews(channels: original.outputViews.map(\.channelCount))
+                step.inputs = plan.allocate(PlanInput.self, count: original.inputs.count)
+                _ = step.inputs.initialize(from: original.inputs.map(moved))
+                step.outputs = plan.allocate(PlanOutput.self, count: original.outputs.count)
+                _ = step.outputs.initialize(from: original.outputs.map(moved))
+                copies.initializeElement(at: index, to: step)
+            }
+            pipeline.regionSteps[region] = copies.baseAddress!
+            pipeline.regionSources[region] = plan.source.map(moved)
+            pipeline.regionSinks[region] = plan.sink.map(moved)
+        }
+        return pipeline
     }
 
     /// For each step in render order, the distinct steps whose output it reads: the edges that order

@@ -172,8 +172,12 @@ final class RenderPlan: @unchecked Sendable {
     /// The steps' dependencies, when the plan renders on several threads (nil: in order on
     /// the calling thread); the plan retains it and ``workers``.
     var parallel: Unmanaged<ParallelSchedule>?
-    /// The render workers of a parallel plan.
+    /// The render workers of a parallel or pipelined plan.
     var workers: Unmanaged<RenderWorkerPool>?
+    /// The stages of a pipelined plan (nil: not pipelined); the plan retains it.
+    var pipeline: Unmanaged<PipelineSchedule>?
+    /// Slices each buffer holds: one per pipeline stage (1 when not pipelined).
+    let regions: Int
 
     /// The steps' tables, carved in step order so that one step's share cache lines.
     private let arena = RenderArena()
@@ -181,9 +185,10 @@ final class RenderPlan: @unchecked Sendable {
     private var retained: [AnyObject] = []
 
     init(generation: Int, sliceFrames: Int, steps: Int, maxNodeID: Int32, outputNode: GraphNode,
-         callbacks: [RenderCallback], latency: Int, measuresTime: Bool) {
+         callbacks: [RenderCallback], latency: Int, measuresTime: Bool, regions: Int = 1) {
         self.generation = generation
         self.sliceFrames = sliceFrames
+        self.regions = regions
         assert(MemoryLayout<PlanStep>.stride == 128, "PlanStep is laid out in two cache lines")
         let stepMemory = UnsafeMutableRawPointer.allocate(byteCount: max(1, steps) * MemoryLayout<PlanStep>.stride, alignment: 64)
         self.steps = UnsafeMutableBufferPointer(start: stepMemory.bindMemory(to: PlanStep.self, capacity: steps), count: steps)
@@ -219,6 +224,15 @@ final class RenderPlan: @unchecked Sendable {
         return workers._withUnsafeGuaranteedRef { $0.abandoned.load(ordering: .relaxed) && $0.busy.load(ordering: .relaxed) > 0 }
     }
 
+    /// Makes the plan render its stages one slice apart on `pool`'s workers.
+    /// - Thread: [control] before the plan is published.
+    func renderInPipeline(_ schedule: PipelineSchedule, on pool: RenderWorkerPool) {
+        retain(schedule)
+        retain(pool)
+        pipeline = Unmanaged.passUnretained(schedule)
+        workers = Unmanaged.passUnretained(pool)
+    }
+
     /// Makes the plan render on `pool`'s workers along `schedule`.
     /// - Thread: [control] before the plan is published.
     func renderInParallel(_ schedule: ParallelSchedule, on pool: RenderWorkerPool) {
@@ -244,10 +258,10 @@ final class RenderPlan: @unchecked Sendable {
     /// Keeps `object` alive as long as the plan.
     func retain(_ object: AnyObject) { retained.append(object) }
 
-    /// A zeroed buffer of `channels` × ``sliceFrames`` owned by the plan; returns its
-    /// channel base pointers.
+    /// A zeroed buffer of `channels` × ``sliceFrames`` × ``regions`` owned by the plan;
+    /// returns its channel base pointers (at region 0).
     func makeBuffer(channels: Int) -> UnsafeMutablePointer<UnsafeMutablePointer<Float>> {
-        let owned = OwnedAudioBuffers(channels: channels, capacity: sliceFrames)
+        let owned = OwnedAudioBuffers(channels: channels, capacity: sliceFrames * regions)
         retain(owned)
         let pointers = allocate(UnsafeMutablePointer<Float>.self, count: max(1, channels))
         let view = owned.buffers()

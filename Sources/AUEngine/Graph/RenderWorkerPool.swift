@@ -21,6 +21,8 @@ import Glibc
 final class RenderWorkerPool: @unchecked Sendable {
     /// The work of the open slice, written by the calling thread before it opens it.
     let work: UnsafeMutablePointer<ParallelSlice>
+    /// The ``PipelineSchedule`` whose phase is open instead (0: a parallel slice).
+    let pipelinePhase = Atomic<UInt>(0)
     /// One lane per worker.
     let lanes: [RenderLane]
     /// The lanes unretained, for the render thread (reading an array's element retains it).

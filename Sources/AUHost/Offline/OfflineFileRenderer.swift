@@ -30,6 +30,7 @@ final class OfflineFileRenderer {
     private let input: any OfflineSource
     /// The output, written on a writer thread.
     private let output: OutputPipeline
+    /// Frames per cycle (``cycleFrames(_:chain:)``).
     private let blockSize: Int
     private let fileSampleRate: Double
     private let inputBlock: OwnedAudioBuffers
@@ -71,7 +72,7 @@ final class OfflineFileRenderer {
         self.job = job
         self.chain = chain
         self.input = input
-        blockSize = settings.blockSize
+        blockSize = Self.cycleFrames(settings, chain: chain)
         midiOutputFile = settings.midiOutputFile
         overwrite = settings.overwrite
         self.otherInputs = otherInputs
@@ -103,11 +104,20 @@ final class OfflineFileRenderer {
     /// - Thread: [control]
     static func audioInput(_ job: RenderJob, chain: ChainGraph, settings: RenderSettings) throws(AudioUnitError) -> InputPipeline {
         let threaded = settings.overlapsFileWork
+        let cycle = cycleFrames(settings, chain: chain)
         return InputPipeline(
             input: try AudioFileInput(
                 path: job.input, sampleRate: chain.sampleRate, channels: chain.inputChannels,
-                blockSize: threaded ? max(settings.blockSize, OutputPipeline.slotFrames) : settings.blockSize, quality: settings.converterQuality),
+                blockSize: threaded ? max(cycle, OutputPipeline.slotFrames) : cycle, quality: settings.converterQuality),
             threaded: threaded)
+    }
+
+    /// Frames per cycle: the block (`--block`, the chain's MaximumFramesPerSlice), times the
+    /// slices a pipelined chain wants in one cycle so that its stages overlap
+    /// (``AudioGraph/preferredSlicesPerCycle``). The units see the same slices either way.
+    /// - Thread: [control]
+    static func cycleFrames(_ settings: RenderSettings, chain: ChainGraph) -> Int {
+        settings.blockSize * chain.graph.preferredSlicesPerCycle
     }
 
     deinit {

@@ -21,6 +21,9 @@ enum BenchCommand: Command {
         per cycle and the graph's overhead over the C loop. Then renders two copies of the
         reference chain in parallel branches into the mixer on one thread and with the default
         render workers (one fewer than the cores), in alternating runs, and prints the speed-up.
+        Last, renders the reference chain pipelined (its stages balanced by measured time, one
+        per render worker and the calling thread, in cycles of 16 slices of N frames) against
+        the C loop over the same frames, and prints the pipelined time over the C loop's.
 
           --cycles N         cycles per measurement (default 20000; divided by the node count for large plans, at least 2000)
           --frames N         frames per cycle (default 64)
@@ -93,6 +96,19 @@ enum BenchCommand: Command {
                 format: "speed-up: %.2fx (median of the runs' ratios; range %.2fx to %.2fx)", median(speedups), speedups.min()!, speedups.max()!))
         } catch {
             output.line("two branches: not measured: \(error)")
+        }
+        output.line("")
+        do {
+            let workers = RenderParallelism.machineDefault.workers
+            let runs = try measurePipelinedChain(context.registry, cycles: cycles, frames: frames, workers: workers)
+            output.line("reference chain pipelined (\(runs.stages)), cycles of \(runs.slices) slices of \(frames) frames, medians of \(runs.pipelined.count) alternating runs")
+            output.line(String(format: "C loop      %6.0f ns/slice (one thread)", median(runs.cLoop)))
+            output.line(String(format: "pipelined   %6.0f ns/slice (%d render worker%@ and the calling thread)", median(runs.pipelined), workers, workers == 1 ? "" : "s"))
+            let ratios = zip(runs.pipelined, runs.cLoop).map { $0 / $1 }
+            output.line(String(
+                format: "pipelined time over the C loop's: %.2fx (median of the runs' ratios; range %.2fx to %.2fx)", median(ratios), ratios.min()!, ratios.max()!))
+        } catch {
+            output.line("pipelined chain: not measured: \(error)")
         }
         return 0
     }
@@ -222,10 +238,14 @@ enum BenchCommand: Command {
 
     /// An initialized graph running `units` in series from the application's input to its
     /// output, for cycles of `frames` frames, as `auhost render` and `auhost run` build it
-    /// (timing its nodes on one cycle in 32, for the dump).
-    private static func chainGraph(_ registry: ComponentRegistry, units: [AudioUnit], frames: Int) throws(AudioUnitError) -> AudioGraph {
+    /// (timing its nodes on one cycle in 32, for the dump), single-threaded unless
+    /// `parallelism` says otherwise.
+    static func chainGraph(
+        _ registry: ComponentRegistry, units: [AudioUnit], frames: Int, parallelism: RenderParallelism = .singleThreaded
+    ) throws(AudioUnitError) -> AudioGraph {
         let graph = AudioGraph(registry: registry)
         graph.maximumFramesPerSlice = max(frames, 64)
+        graph.parallelism = parallelism
         do throws(AudioUnitError) {
             let output = try graph.addNode(try registry.instantiate("auou:genr:AUHs"))
             var previous = output
@@ -244,7 +264,7 @@ enum BenchCommand: Command {
     }
 
     /// The C loop over the reference chain.
-    private static func makeCLoop(maximumFrames: Int) throws(AudioUnitError) -> OpaquePointer {
+    static func makeCLoop(maximumFrames: Int) throws(AudioUnitError) -> OpaquePointer {
         var error = [CChar](repeating: 0, count: 512)
         let uris = referenceChain.map { strdup($0) }
         defer { for uri in uris { free(uri) } }

@@ -1,0 +1,45 @@
+import AUHost
+import CLV2ChainLoop
+import Foundation
+
+extension BenchCommand {
+    /// The reference chain pipelined over `workers` render workers and the calling thread,
+    /// in cycles of several slices of `frames` frames (stages balanced by the times measured
+    /// in a warm-up), against the C loop over the same frames, in alternating timed runs:
+    /// ns per slice of each run, the stages and the slices per cycle.
+    static func measurePipelinedChain(
+        _ registry: ComponentRegistry, cycles: Int, frames: Int, workers: Int
+    ) throws(AudioUnitError) -> (pipelined: [Double], cLoop: [Double], stages: String, slices: Int) {
+        let units = try referenceChain.map { uri throws(AudioUnitError) in try registry.instantiate("lv2:" + uri) }
+        let graph = try chainGraph(registry, units: units, frames: frames, parallelism: RenderParallelism(workers: workers))
+        defer { graph.dispose() }
+        let slices = graph.preferredSlicesPerCycle
+        guard slices > 1 else {
+            throw AudioUnitError(.failedInitialization, "the reference chain was not pipelined: \(graph.parallelDecision?.reason ?? "no plan")")
+        }
+        let loop = try makeCLoop(maximumFrames: max(frames, 64))
+        defer { lv2_chain_loop_free(loop) }
+        let cycleFrames = frames * slices
+        let input = OwnedAudioBuffers(channels: 2, capacity: cycleFrames)
+        for channel in 0..<2 {
+            let loopInput = lv2_chain_loop_input(loop, Int32(channel))!
+            for frame in 0..<cycleFrames {
+                let sample = Float(sin(Double(frame % frames) * 0.1)) * 0.3
+                input.buffers()[channel][frame] = sample
+                if frame < frames { loopInput[frame] = sample }
+            }
+        }
+        let bigCycles = max(1, cycles / slices)
+        // Balance the stages by what each plugin measured in a warm-up (the plan is compiled again).
+        withRenderer(graph, input: input, frames: cycleFrames) { render in render(max(64, bigCycles / 4)) }
+        graph.parallelism = RenderParallelism(workers: workers, policy: .always)
+        try graph.update()
+        let stages = (graph.parallelDecision?.stages ?? []).map { "\($0.count)" }.joined(separator: "+") + " plugins"
+        let runs = withRenderer(graph, input: input, frames: cycleFrames) { render in
+            alternate(
+                alternatingRuns, { time(cycles: bigCycles * slices) { render(bigCycles) } },
+                { lv2_chain_loop_time(loop, bigCycles * slices, Int32(frames)) })
+        }
+        return (runs.0, runs.1, stages, slices)
+    }
+}

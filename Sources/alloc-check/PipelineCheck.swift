@@ -1,0 +1,97 @@
+import AUCore
+import AUEngine
+import AULV2
+import CAUSupport
+import Foundation
+
+/// `alloc-check --pipeline`: a serial chain that the plan compiler pipelines (application
+/// input -> built-in EQ -> LV2 x42 fil4 -> LV2 swh sc4 -> LV2 x42 dpl (a latency report) ->
+/// built-in EQ -> output), in slices of a quarter of the cycle, so every cycle runs its stages one slice
+/// apart on the calling thread and the render workers, while the control thread schedules
+/// parameter changes at frames inside the cycle. Counts and watches every thread as the
+/// main check does; prints one `key=value` line and exits as it does.
+/// - Thread: [control]
+enum PipelineCheck {
+    static let equalizer = "http://gareus.org/oss/lv2/fil4#stereo"
+    static let compressor = "http://plugin.org.uk/swh-plugins/sc4"
+
+    static func run(shim: Shim, cycles: Int, frames: Int, warmup: Int, threads: Int, strict: Bool) -> Never {
+        guard frames >= 8 else { fail("--pipeline needs at least 8 frames per cycle (four slices)", status: 64) }
+        if strict { AudioGraph.watchRenderWorkersStrictly() }
+        let registry = ComponentRegistry(providers: [BuiltinUnits(), LV2Provider(lv2Path: nil, probeCacheFile: nil)])
+        let graph = AudioGraph(registry: registry)
+        graph.maximumFramesPerSlice = frames / 4
+        graph.parallelism = RenderParallelism(workers: threads, policy: .always)
+        var nodes: [GraphNode] = []
+        do {
+            let output = try graph.addNode(ComponentDescription(parsing: "auou:genr:AUHs")!, name: "Output")
+            var previous = output
+            for (index, reference) in ["aufx:ipeq:AUHs", "lv2:" + equalizer, "lv2:" + compressor, "lv2:" + CheckGraph.dpl, "aufx:ipeq:AUHs"].enumerated() {
+                let node = try graph.addNode(try registry.instantiate(reference), name: "Stage unit \(index)")
+                try graph.connect(previous, to: node)
+                nodes.append(node)
+                previous = node
+            }
+            try graph.connect(previous, to: output)
+            try graph.initialize()
+        } catch {
+            fail("cannot build the pipelined chain: \(error)", status: 1)
+        }
+        guard let decision = graph.parallelDecision, decision.isPipelined || threads == 0 else {
+            fail("the chain was not pipelined: \(graph.parallelDecision?.reason ?? "no plan")", status: 1)
+        }
+        let input = OwnedAudioBuffers(channels: 2, capacity: frames)
+        for channel in 0..<2 {
+            for frame in 0..<frames { input.buffers()[channel][frame] = Float(sin(Double(frame) * 0.05 + Double(channel))) * 0.25 }
+        }
+        // Before counting: dpl reports its latency when it first runs and the graph compiles
+        // a plan that follows it, and a worker must have taken a stage once: the first pass
+        // through each path instantiates runtime metadata (once per process, allocating, in a
+        // debug build). Rendered here until both happened (at most 2000 cycles).
+        let primed = OwnedAudioBuffers(channels: 2, capacity: frames)
+        var cycle = 0
+        while cycle < 4 || (graph.stepsRenderedByWorkers == 0 && threads > 0 && cycle < 2000) {
+            _ = graph.render(frameCount: frames, timestamp: RenderTimestamp(sampleTime: Double(cycle * frames)), input: input.buffers(), output: primed.buffers())
+            graph.dispatchPendingNotifications()
+            cycle += 1
+        }
+        let loop = RenderLoop(graph: graph, shim: shim, frames: frames, cycles: cycles, warmup: warmup, strict: strict, input: input, driverMIDI: nil)
+        var parameterChanges = 0
+        var lastChangeAt = 0
+        do {
+            while !loop.isFinished {
+                let now = loop.done.load(ordering: .acquiring)
+                if now - lastChangeAt >= 50 {
+                    lastChangeAt = now
+                    for node in nodes {
+                        let unit = try graph.unit(of: node)
+                        // A continuous parameter (not a switch or a list): a seventh of its range at a time.
+                        guard let info = unit.parameters.infos.last(where: { $0.isWritable && $0.maxValue - $0.minValue > 1 }) else { continue }
+                        let value = info.minValue + (info.maxValue - info.minValue) * Float(parameterChanges % 7) / 7
+                        try graph.scheduleParameter(node, info.address, value: value, atFrame: (parameterChanges * 13) % frames)
+                        parameterChanges += 1
+                    }
+                    graph.dispatchPendingNotifications()
+                }
+                usleep(200)
+            }
+        } catch {
+            fail("control thread: \(error)", status: 1)
+        }
+        loop.join()
+        let counts = shim.counts()
+        let workerSteps = graph.stepsRenderedByWorkers
+        graph.dispose()
+        let trapped = strict ? reportTrappedCalls() : 0
+        if loop.strictStatus.load(ordering: .relaxed) != 0 {
+            fail("strict mode: the kernel refused the seccomp filter (errno \(loop.strictStatus.load(ordering: .relaxed)))", status: 3)
+        }
+        report(counts, """
+            trapped=\(trapped) cycles=\(cycles) warmup=\(warmup) frames=\(frames) parameterChanges=\(parameterChanges) \
+            renderFailures=\(loop.failures.load(ordering: .relaxed)) nonFiniteCycles=\(loop.nonFinite.load(ordering: .relaxed)) \
+            threads=\(threads) pipelined=\(decision.isPipelined ? 1 : 0) stages=\(decision.stages.count) workerSteps=\(workerSteps) workerWakes=\(au_futex_render_wakes())
+            """)
+        let clean = counts.mallocs + counts.callocs + counts.reallocs + counts.frees + counts.locks + trapped == 0
+        exit(clean && loop.failures.load(ordering: .relaxed) == 0 && parameterChanges > 0 ? 0 : 1)
+    }
+}

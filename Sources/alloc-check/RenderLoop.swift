@@ -1,0 +1,71 @@
+import AUCore
+import AUEngine
+import CAUSupport
+import Foundation
+import Synchronization
+
+/// The render thread of a check: renders a graph for the warm-up and the counted cycles,
+/// counting (and, in strict mode, watching) from the first counted cycle on, as a driver
+/// would, and records what the control thread reads back.
+/// - Thread: [control] starts it and reads the counters; the render thread runs it.
+final class RenderLoop: @unchecked Sendable {
+    /// Cycles rendered so far.
+    let done = Atomic<Int>(0)
+    let failures = Atomic<Int>(0)
+    /// Cycles whose output held NaN or infinity.
+    let nonFinite = Atomic<Int>(0)
+    /// Events that reached the graph's MIDI output.
+    let midiOutputEvents = Atomic<Int>(0)
+    /// The errno of a refused seccomp filter (0: installed, or not strict).
+    let strictStatus = Atomic<Int32>(0)
+    let cycles: Int
+    private var thread: Thread?
+
+    /// Starts rendering `graph` in cycles of `frames` frames over `input`: `warmup` cycles,
+    /// then `cycles` counted ones; `driverMIDI`, when given, is the driver's MIDI of every cycle.
+    init(graph: AudioGraph, shim: Shim, frames: Int, cycles: Int, warmup: Int, strict: Bool, input: OwnedAudioBuffers, driverMIDI: MIDIEvent?) {
+        self.cycles = cycles + warmup
+        let output = OwnedAudioBuffers(channels: 2, capacity: frames)
+        let total = cycles + warmup
+        let thread = Thread { [self] in
+            let this = self
+            let inputView = input.buffers(frameCount: frames)
+            let outputView = output.buffers(frameCount: frames)
+            let midi = UnsafeMutablePointer<MIDIEvent>.allocate(capacity: 1)
+            if let driverMIDI { midi.initialize(to: driverMIDI) }
+            let midiCount = driverMIDI == nil ? 0 : 1
+            for cycle in 0..<total {
+                // RenderThread.run may count on its own (CAUSupport begins counting when the
+                // shim is loaded): forget what the warm-up counted.
+                if cycle == warmup {
+                    shim.reset()
+                    if strict {
+                        this.strictStatus.store(au_strict_install(), ordering: .relaxed)
+                        au_strict_set_recording(true)
+                    }
+                }
+                if cycle >= warmup { shim.begin() }
+                let status = graph.render(
+                    frameCount: frames, timestamp: RenderTimestamp(sampleTime: Double(cycle * frames)), input: inputView, output: outputView,
+                    midi: UnsafeBufferPointer(start: midi, count: midiCount))
+                this.midiOutputEvents.add(graph.midiOutputFromRender.count, ordering: .relaxed)
+                shim.end()
+                if status != 0 { this.failures.add(1, ordering: .relaxed) }
+                if outputView.containsNonFinite() { this.nonFinite.add(1, ordering: .relaxed) }
+                this.done.store(cycle + 1, ordering: .releasing)
+            }
+            au_strict_set_recording(false)
+            midi.deallocate()
+            withExtendedLifetime(output) {}
+        }
+        self.thread = thread
+        shim.reset()
+        thread.start()
+    }
+
+    /// Whether every cycle has rendered.
+    var isFinished: Bool { done.load(ordering: .acquiring) >= cycles }
+
+    /// Waits for the render thread to end.
+    func join() { while thread?.isFinished == false { usleep(1000) } }
+}
