@@ -380,6 +380,27 @@ struct ParallelRenderTests {
 
     /// Once the graph has rendered, a new plan decides on the measured times (two gains
     /// usually cost far less than a worker's wake, and the graph goes back to one thread).
+    /// Without an edit: once the graph has timed enough cycles, the next dispatch compiles
+    /// the plan again on what the units measured (which way it then goes depends on the
+    /// machine's timing, which a test must not assert), once.
+    @Test("an estimated decision is made again on the measured times once the graph has rendered a while")
+    func estimatedDecisionFollowsMeasuredCosts() throws {
+        let graph = AudioGraph(registry: builtinRegistry())
+        defer { graph.dispose() }
+        graph.parallelism = RenderParallelism(workers: 1)
+        try addSplitMix(graph, left: GainUnit(name: "Left"), right: GainUnit(name: "Right"))
+        try graph.initialize()
+        #expect(graph.parallelDecision?.isMeasured == false)
+        // 7 timed cycles (one in 32) are too few.
+        _ = renderFrames(graph, total: 7 * 32 * 64, block: 64)
+        graph.dispatchPendingNotifications()
+        #expect(graph.parallelDecision?.isMeasured == false)
+        _ = renderFrames(graph, total: 2 * 32 * 64, block: 64)
+        graph.dispatchPendingNotifications()
+        let decision = try #require(graph.parallelDecision)
+        #expect(decision.isMeasured && decision.reason.contains("measured"), "\(decision.reason)")
+    }
+
     @Test("a recompiled plan decides on the measured render times")
     func measuredDecision() throws {
         let graph = AudioGraph(registry: builtinRegistry())

@@ -101,7 +101,8 @@ extension AudioGraph {
     /// plan compensates, it publishes a new plan as ``update()`` does (glitch-free; parallel
     /// paths realigned) and sends a ``GraphNotice/Kind-swift.enum/latencyChanged`` notice —
     /// unless edits wait for ``update()``, which then compiles it (and reports its errors).
-    /// Also frees retired plans and disposes removed units. Call it from a timer or after each
+    /// Once the graph has timed enough cycles, compiles an estimated threads decision again
+    /// on the measured node times (``parallelDecision``). Also frees retired plans and disposes removed units. Call it from a timer or after each
     /// offline block. Returns the graph's notices.
     /// - Thread: [control]
     @discardableResult
@@ -113,6 +114,7 @@ extension AudioGraph {
         }
         for node in model.order { model.nodes[node]?.unit?.dispatchPendingNotifications() }
         if let notice = followLatencyChange() { delivered.append(notice) }
+        followMeasuredCosts()
         let handlers = noticeListeners.sorted { $0.key < $1.key }.map(\.value)
         for notice in delivered { for handler in handlers { handler(notice) } }
         return delivered
