@@ -90,10 +90,8 @@ enum BenchCommand: Command {
             let runs = try measureTwoBranches(context.registry, cycles: cycles, frames: frames, workers: workers)
             output.line("two reference chains in parallel branches into the mixer, \(frames)-frame cycles, medians of \(runs.single.count) alternating runs")
             output.line(String(format: "1 thread    %6.0f ns/cycle", median(runs.single)))
-            output.line(String(format: "%d threads   %6.0f ns/cycle (%d render worker%@ and the calling thread)", workers + 1, median(runs.parallel), workers, workers == 1 ? "" : "s"))
-            let speedups = zip(runs.single, runs.parallel).map { $0 / $1 }
-            output.line(String(
-                format: "speed-up: %.2fx (median of the runs' ratios; range %.2fx to %.2fx)", median(speedups), speedups.min()!, speedups.max()!))
+            output.line(String(format: "%d threads   %6.0f ns/cycle (%@)", workers + 1, median(runs.parallel), threadsLabel(workers)))
+            output.line(ratioLine("speed-up", zip(runs.single, runs.parallel).map { $0 / $1 }))
         } catch {
             output.line("two branches: not measured: \(error)")
         }
@@ -103,10 +101,8 @@ enum BenchCommand: Command {
             let runs = try measurePipelinedChain(context.registry, cycles: cycles, frames: frames, workers: workers)
             output.line("reference chain pipelined (\(runs.stages)), cycles of \(runs.slices) slices of \(frames) frames, medians of \(runs.pipelined.count) alternating runs")
             output.line(String(format: "C loop      %6.0f ns/slice (one thread)", median(runs.cLoop)))
-            output.line(String(format: "pipelined   %6.0f ns/slice (%d render worker%@ and the calling thread)", median(runs.pipelined), workers, workers == 1 ? "" : "s"))
-            let ratios = zip(runs.pipelined, runs.cLoop).map { $0 / $1 }
-            output.line(String(
-                format: "pipelined time over the C loop's: %.2fx (median of the runs' ratios; range %.2fx to %.2fx)", median(ratios), ratios.min()!, ratios.max()!))
+            output.line(String(format: "pipelined   %6.0f ns/slice (%@)", median(runs.pipelined), threadsLabel(workers)))
+            output.line(ratioLine("pipelined time over the C loop's", zip(runs.pipelined, runs.cLoop).map { $0 / $1 }))
         } catch {
             output.line("pipelined chain: not measured: \(error)")
         }
@@ -114,6 +110,14 @@ enum BenchCommand: Command {
     }
 
     static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+    /// `what: 1.74x (median of the runs' ratios; range 1.58x to 1.91x)`.
+    static func ratioLine(_ what: String, _ ratios: [Double]) -> String {
+        String(format: "%@: %.2fx (median of the runs' ratios; range %.2fx to %.2fx)", what, median(ratios), ratios.min()!, ratios.max()!)
+    }
+
+    /// `1 render worker and the calling thread`.
+    static func threadsLabel(_ workers: Int) -> String { "\(workers) render worker\(workers == 1 ? "" : "s") and the calling thread" }
 
     /// `runs` timed runs of `first` and of `second`, alternating, after one warm-up run of
     /// each, so that the machine's drift touches both alike.
