@@ -9,11 +9,19 @@
 # `scripts/bench-live.sh SECONDS threads [ROUNDS]` measures render workers instead: the
 # two-branch graph (Presets/two-branches.json) as one auhost client with `--threads 0`
 # (single-threaded) and `--threads 1` (one render worker beside JACK's thread), alternating
-# for ROUNDS rounds (default 3), each round after an idle server of its own.
+# for ROUNDS rounds (default 3), each round after an idle server of its own, and the floor:
+# one client whose chain is a single built-in gain (what a client costs the server before
+# any DSP).
+#
+# `scripts/bench-live.sh SECONDS pipeline [ROUNDS] [PERIOD]` measures pipelining: the
+# reference chain with `--threads 0` and with `--threads 1 --pipeline` (two stages one
+# period apart), alternating, at PERIOD frames (default 1024).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 mode=${2:-jalv}
+period=64
+[[ $mode == pipeline ]] && period=${4:-1024}
 auhost=${AUHOST:-.build/release/auhost}
 monitor=$(mktemp -d)/jack-monitor
 cc -O2 -o "$monitor" scripts/jack-monitor.c -ljack
@@ -22,7 +30,7 @@ uris=(http://gareus.org/oss/lv2/fil4#stereo http://plugin.org.uk/swh-plugins/sc4
 
 start_server() {
   server=bench-live-$$-$1
-  jackd -R -n "$server" -d dummy -r 48000 -p 64 >/dev/null 2>&1 &
+  jackd -R -n "$server" -d dummy -r 48000 -p "$period" >/dev/null 2>&1 &
   jackd_pid=$!
   for _ in $(seq 100); do JACK_DEFAULT_SERVER=$server jack_lsp >/dev/null 2>&1 && return; sleep 0.1; done
   echo "jackd did not start" >&2; exit 1
@@ -55,8 +63,19 @@ if [[ $mode == threads ]]; then
   for round in $(seq "${3:-3}"); do
     echo "== round $round"
     idle
+    run_auhost "floor" aufx:gain:AUHs --threads 0
     run_auhost "threads0" Presets/two-branches.json --threads 0
     run_auhost "threads1" Presets/two-branches.json --threads 1
+  done
+  exit 0
+fi
+
+if [[ $mode == pipeline ]]; then
+  for round in $(seq "${3:-3}"); do
+    echo "== round $round, $period-frame periods"
+    idle
+    run_auhost "threads0" Presets/reference.json --threads 0
+    run_auhost "pipeline" Presets/reference.json --threads 1 --pipeline
   done
   exit 0
 fi

@@ -21,7 +21,7 @@ enum PipelineCheck {
         let registry = ComponentRegistry(providers: [BuiltinUnits(), LV2Provider(lv2Path: nil, probeCacheFile: nil)])
         let graph = AudioGraph(registry: registry)
         graph.maximumFramesPerSlice = frames / 4
-        graph.parallelism = RenderParallelism(workers: threads, policy: .always)
+        graph.parallelism = RenderParallelism(workers: threads, policy: .always, pipelineStages: threads + 1)
         var nodes: [GraphNode] = []
         do {
             let output = try graph.addNode(ComponentDescription(parsing: "auou:genr:AUHs")!, name: "Output")

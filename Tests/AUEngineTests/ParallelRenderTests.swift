@@ -98,18 +98,20 @@ struct ParallelRenderTests {
     static let threadCounts = [1, 2, 4]
 
     /// Builds a graph with `build`, renders `total` frames in cycles of `block` with
-    /// `workers` render workers (always parallel), and returns the output, the graph's MIDI
-    /// output (frame, status, data1) and the plan's decision.
+    /// `workers` render workers (always parallel; a serial chain pipelined over every thread
+    /// when `pipelines`), and returns the output, the graph's MIDI output (frame, status,
+    /// data1), the plan's decision and the graph's latency.
     func render(
-        workers: Int, total: Int = 6000, block: Int = 512, _ build: (AudioGraph) throws -> Void
-    ) throws -> (audio: [[Float]], midi: [[Int]], decision: ParallelPlanDecision?) {
+        workers: Int, total: Int = 6000, block: Int = 512, pipelines: Bool = false, _ build: (AudioGraph) throws -> Void
+    ) throws -> (audio: [[Float]], midi: [[Int]], decision: ParallelPlanDecision?, latency: Int) {
         let graph = AudioGraph(registry: builtinRegistry())
         defer { graph.dispose() }
         graph.maximumFramesPerSlice = 256
-        graph.parallelism = RenderParallelism(workers: workers, policy: .always)
+        graph.parallelism = RenderParallelism(workers: workers, policy: .always, pipelineStages: pipelines ? workers + 1 : 0)
         try build(graph)
         try graph.initialize()
         let decision = graph.parallelDecision
+        let latency = graph.latencyFrames
         let buffers = OwnedAudioBuffers(channels: 2, capacity: block)
         var audio = [[Float]](repeating: [], count: 2)
         var midi: [[Int]] = []
@@ -122,12 +124,13 @@ struct ParallelRenderTests {
             for event in graph.midiOutputFromRender { midi.append([done + Int(event.offset), Int(event.status), Int(event.data1)]) }
             done += frames
         }
-        return (audio, midi, decision)
+        return (audio, midi, decision, latency)
     }
 
     /// Renders with 0 workers and with each of ``threadCounts`` and requires every output
     /// to be the same, bit for bit; returns the single-threaded render. With `pipelined`,
-    /// the plans with workers must be pipelined instead of parallel.
+    /// the plans with workers must be pipelined instead of parallel, and their output is
+    /// the same as many frames later as their latency grew: (threads - 1) slices of 256.
     @discardableResult
     func expectIdenticalAcrossThreads(
         total: Int = 6000, block: Int = 512, pipelined: Bool = false, _ build: (AudioGraph) throws -> Void
@@ -135,17 +138,19 @@ struct ParallelRenderTests {
         let single = try render(workers: 0, total: total, block: block, build)
         #expect(single.decision?.isParallel == false && single.decision?.isPipelined == false)
         for workers in Self.threadCounts {
-            let parallel = try render(workers: workers, total: total, block: block, build)
+            let parallel = try render(workers: workers, total: total + 1280, block: block, pipelines: pipelined, build)
             let kind = pipelined ? parallel.decision?.isPipelined : parallel.decision?.isParallel
             #expect(kind == true, "\(workers) workers: \(parallel.decision?.reason ?? "no plan")")
+            let added = parallel.latency - single.latency
+            #expect(added == (pipelined ? max(0, (parallel.decision?.stages.count ?? 0) - 1) : 0) * 256, "\(workers) workers: latency \(parallel.latency)")
             for channel in 0..<2 {
-                let (a, b) = (single.audio[channel], parallel.audio[channel])
-                #expect(a.count == b.count)
+                let a = single.audio[channel], b = Array(parallel.audio[channel][added..<(added + total)])
                 let first = a.indices.first { a[$0].bitPattern != b[$0].bitPattern }
                 #expect(first == nil, "\(workers) workers: channel \(channel) differs first at frame \(first ?? -1)")
             }
-            let firstEvent = single.midi.indices.first { $0 >= parallel.midi.count || parallel.midi[$0] != single.midi[$0] }
-            #expect(parallel.midi.count == single.midi.count && firstEvent == nil, "\(workers) workers: MIDI event \(firstEvent ?? -1) differs")
+            let parallelMIDI = parallel.midi.filter { $0[0] < total }
+            let firstEvent = single.midi.indices.first { $0 >= parallelMIDI.count || parallelMIDI[$0] != single.midi[$0] }
+            #expect(parallelMIDI.count == single.midi.count && firstEvent == nil, "\(workers) workers: MIDI event \(firstEvent ?? -1) differs")
         }
         return (single.audio, single.midi)
     }
@@ -191,15 +196,99 @@ struct ParallelRenderTests {
         #expect(abs(result.audio[0][4000] - testSignal(4000 - 37) * 0.125 * 2) < 1e-5)
     }
 
+    /// A live edit while a pipeline holds slices: the plan that is replaced renders the
+    /// slices it took in through their remaining stages before the new one starts, so no
+    /// frame is lost and the latency stays; the output is the single-threaded one, shifted
+    /// by the pipeline's latency, across four swaps (to plans decided on estimates and on
+    /// measured times, the stages cut again).
+    @Test("a plan swapped while its pipeline holds slices hands them on: no frame is lost", arguments: [1, 2, 4])
+    func pipelineSurvivesPlanSwaps(workers: Int) throws {
+        func run(workers: Int) throws -> (audio: [Float], latency: Int) {
+            let graph = AudioGraph(registry: builtinRegistry())
+            defer { graph.dispose() }
+            graph.maximumFramesPerSlice = 256
+            let pipelining = RenderParallelism(workers: workers, policy: .always, pipelineStages: workers + 1)
+            graph.parallelism = pipelining
+            let source = try graph.addNode(SignalSource())
+            var previous = source
+            for index in 0..<4 {
+                let gain = try graph.addNode(GainUnit(name: "Gain \(index)", gain: 0.6 + 0.1 * Float(index)))
+                try graph.connect(previous, to: gain)
+                previous = gain
+            }
+            let output = try graph.addNode(builtin("auou", "genr"))
+            try graph.connect(previous, to: output)
+            try graph.initialize()
+            let latency = graph.latencyFrames
+            let block = 384
+            let buffers = OwnedAudioBuffers(channels: 2, capacity: block)
+            var audio: [Float] = []
+            for cycle in 0..<40 {
+                if workers > 0 && cycle % 10 == 5 {
+                    graph.parallelism = RenderParallelism(workers: workers, policy: cycle % 20 == 5 ? .automatic : .always, pipelineStages: workers + 1)
+                    try graph.update()
+                    #expect(graph.latencyFrames == latency, "cycle \(cycle): \(graph.parallelDecision?.reason ?? "")")
+                }
+                #expect(graph.render(frameCount: block, timestamp: RenderTimestamp(sampleTime: Double(cycle * block)), output: buffers.buffers(frameCount: block)) == 0)
+                audio += buffers.buffers(frameCount: block)[0]
+            }
+            return (audio, latency)
+        }
+        let single = try run(workers: 0)
+        let pipelined = try run(workers: workers)
+        let added = pipelined.latency - single.latency
+        #expect(added == min(workers, 4) * 256)
+        let first = single.audio.indices.dropLast(added).first { single.audio[$0].bitPattern != pipelined.audio[$0 + added].bitPattern }
+        #expect(first == nil, "\(workers) workers: differs first at frame \(first ?? -1)")
+    }
+
+    /// A serial chain that may be pipelined but whose stages do not pay (two format
+    /// converters) renders on one thread, its output delayed as much as the pipeline's would
+    /// be: the latency follows the graph's shape, never what its units happen to cost. The
+    /// application's input comes out exactly that many frames later, in cycles that do not
+    /// line up with the slices.
+    @Test("a serial chain too cheap to pipeline is delayed as its pipeline would be")
+    func cheapChainIsDelayedAsAPipeline() throws {
+        let graph = AudioGraph(registry: builtinRegistry())
+        defer { graph.dispose() }
+        graph.maximumFramesPerSlice = 256
+        graph.parallelism = RenderParallelism(workers: 1, pipelineStages: 2)
+        let output = try graph.addNode(builtin("auou", "genr"))
+        let first = try graph.addNode(builtin("aufc", "conv"))
+        let second = try graph.addNode(builtin("aufc", "conv"))
+        try graph.connect(output, to: first)
+        try graph.connect(first, to: second)
+        try graph.connect(second, to: output)
+        try graph.initialize()
+        let decision = try #require(graph.parallelDecision)
+        #expect(!decision.isPipelined && decision.addedLatencySlices == 1 && decision.reason.contains("delayed 1 slice"), "\(decision.reason)")
+        #expect(graph.latencyFrames == 256)
+        let block = 100
+        let input = OwnedAudioBuffers(channels: 2, capacity: block)
+        let out = OwnedAudioBuffers(channels: 2, capacity: block)
+        var left: [Float] = []
+        for cycle in 0..<30 {
+            for frame in 0..<block { input.buffers()[0][frame] = testSignal(cycle * block + frame) }
+            #expect(graph.render(
+                frameCount: block, timestamp: RenderTimestamp(sampleTime: Double(cycle * block)), input: input.buffers(),
+                output: out.buffers(frameCount: block)) == 0)
+            left += out.buffers(frameCount: block)[0]
+        }
+        #expect(left[0..<256].allSatisfy { $0 == 0 })
+        let wrong = (256..<left.count).first { left[$0] != testSignal($0 - 256) }
+        #expect(wrong == nil, "frame \(wrong ?? -1) is not the input 256 frames earlier")
+    }
+
     /// The application's input through a pipelined chain: each slice's input reaches stage
-    /// 0 in its region, and each slice leaves the last stage for the application's output.
+    /// 0 in its region, and each slice leaves the last stage for the application's output,
+    /// (threads - 1) slices of 64 frames later.
     @Test("a pipelined chain takes the application's input and gives its output slice by slice")
     func pipelinedChainWithInput() throws {
-        func run(workers: Int) throws -> [Float] {
+        func run(workers: Int) throws -> (left: [Float], latency: Int) {
             let graph = AudioGraph(registry: builtinRegistry())
             defer { graph.dispose() }
             graph.maximumFramesPerSlice = 64
-            graph.parallelism = RenderParallelism(workers: workers, policy: .always)
+            graph.parallelism = RenderParallelism(workers: workers, policy: .always, pipelineStages: workers + 1)
             let output = try graph.addNode(builtin("auou", "genr"))
             var previous = output
             for index in 0..<5 {
@@ -232,14 +321,17 @@ struct ParallelRenderTests {
                 extra += 1
             }
             if workers > 0 { #expect(graph.stepsRenderedByWorkers > 0, "no worker took a stage in \(5 + extra) cycles") }
-            return left
+            return (left, graph.latencyFrames)
         }
-        let single = try run(workers: 0)
+        let single = try run(workers: 0).left
         let product: Float = (0..<5).reduce(1) { $0 * (0.5 + 0.25 * Float($1)) }
         #expect(abs(single[4321] - testSignal(4321) * product) < 1e-5)
         for workers in Self.threadCounts {
-            let pipelined = try run(workers: workers)
-            let first = single.indices.first { single[$0].bitPattern != pipelined[$0].bitPattern }
+            let (pipelined, latency) = try run(workers: workers)
+            #expect(latency == min(workers, 5) * 64)
+            // The first `latency` frames are the pipeline's silence.
+            #expect(pipelined[0..<latency].allSatisfy { $0 == 0 })
+            let first = single.indices.dropLast(latency).first { single[$0].bitPattern != pipelined[$0 + latency].bitPattern }
             #expect(first == nil, "\(workers) workers: differs first at frame \(first ?? -1)")
         }
     }
@@ -331,28 +423,33 @@ struct ParallelRenderTests {
         #expect(!cheap.isParallel && cheap.reason.contains("does not pay"), "\(cheap.reason)")
         #expect(try decide(RenderParallelism(workers: 1, policy: .always), builtinsOnly).isParallel)
 
-        let chain = try decide(automatic) { graph in
+        func twoUnitChain(_ graph: AudioGraph) throws {
             let source = try graph.addNode(SignalSource())
             let gain = try graph.addNode(GainUnit())
             let output = try graph.addNode(builtin("auou", "genr"))
             try graph.connect(source, to: gain)
             try graph.connect(gain, to: output)
         }
+        let pipelining = automatic.pipeliningOverEveryThread
+        let chain = try decide(pipelining, twoUnitChain)
         // Two plugin-like units in series (20 us each, estimated): pipelined in two stages.
         #expect(!chain.isParallel && chain.isPipelined && chain.reason.contains("pipelined in 2 stages"), "\(chain.reason)")
         #expect(chain.stages.count == 2 && chain.stages.allSatisfy { $0.count == 1 }, "\(chain.stages)")
-        #expect(chain.branches.count == 1)
+        #expect(chain.branches.count == 1 && chain.addedLatencySlices == 1)
+        // Pipelining adds latency: not unless asked for.
+        let unasked = try decide(automatic, twoUnitChain)
+        #expect(!unasked.isPipelined && unasked.addedLatencySlices == 0 && unasked.reason.contains("not asked for"), "\(unasked.reason)")
         // A unit that follows the transport keeps the chain on one thread, and says so.
-        let following = try decide(automatic) { graph in
+        let following = try decide(pipelining) { graph in
             let source = try graph.addNode(SignalSource())
             let gain = try graph.addNode(TransportFollower())
             let output = try graph.addNode(builtin("auou", "genr"))
             try graph.connect(source, to: gain)
             try graph.connect(gain, to: output)
         }
-        #expect(!following.isPipelined && following.reason.contains("follows the transport"), "\(following.reason)")
+        #expect(!following.isPipelined && following.addedLatencySlices == 0 && following.reason.contains("follows the transport"), "\(following.reason)")
         // So does MIDI between its units.
-        let midi = try decide(automatic) { graph in
+        let midi = try decide(pipelining) { graph in
             let notes = try graph.addNode(NoteGenerator(period: 37))
             let click = try graph.addNode(EventClicker(name: "Click"))
             let output = try graph.addNode(builtin("auou", "genr"))

@@ -43,6 +43,16 @@ import Testing
     @Test func aBadProfileIsAUsageError() {
         let result = bench("--profile", "both")
         #expect(result.status == 64)
-        #expect(result.errors.hasPrefix("auhost: --profile takes graph or cloop, not 'both'"))
+        #expect(result.errors.hasPrefix("auhost: --profile takes graph, cloop or pipeline, not 'both'"))
+    }
+
+    /// The pipelined side alone: the reference chain in stages over the render workers and
+    /// the calling thread, slices counted.
+    @Test func profileRendersThePipelineAlone() {
+        let result = bench("--cycles", "320", "--frames", "256", "--profile", "pipeline")
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.hasPrefix("reference chain pipelined ("), "\(result.output)")
+        #expect(result.output.contains(" and the calling thread: 320 slices of 256 frames, "), "\(result.output)")
+        #expect((number(in: result.output, line: "reference chain", before: " ns/slice") ?? 0) > 0)
     }
 }

@@ -35,7 +35,7 @@ import Testing
         """
 
     @Test func offlineRenderingGivesTheSamplesOfTheLiveRun() throws {
-        try Self.compareOfflineAndLive(chain: Self.chain, threads: nil)
+        try Self.compareOfflineAndLive(chain: Self.chain, arguments: [])
     }
 
     /// The live run renders the branches on 1, 2 and 4 render workers (JACK's real-time
@@ -48,7 +48,40 @@ import Testing
         let decision = try runExecutable(["graph", try Self.write(Self.branches)])
         try #require(decision.status == 0, "\(decision.errors)")
         #expect(decision.output.contains("Threads: parallel on"), "\(decision.output)")
-        try Self.compareOfflineAndLive(chain: Self.branches, threads: threads, period: 1024)
+        try Self.compareOfflineAndLive(chain: Self.branches, arguments: ["--threads", "\(threads)"], period: 1024)
+    }
+
+    /// Built-in equalizers in series: a serial chain that may be pipelined (a native unit may
+    /// read the transport, which a pipeline would show it a slice late, so it may not).
+    static let equalizers = """
+        {"auhost": 1, "name": "Equalizers in series", "sampleRate": 48000,
+         "nodes": [{"id": "eq1", "unit": "aufx:ipeq:AUHs", "parameters": {"band0": 6, "band3": -4}},
+                   {"id": "eq2", "unit": "aufx:ipeq:AUHs", "parameters": {"band5": 5, "band9": -8}},
+                   {"id": "eq3", "unit": "aufx:ipeq:AUHs", "parameters": {"band1": -3, "band7": 4}},
+                   {"id": "eq4", "unit": "aufx:ipeq:AUHs", "parameters": {"band2": 2, "band8": -6}}],
+         "chain": ["eq1", "eq2", "eq3", "eq4"]}
+        """
+
+    /// `auhost run --pipeline` at 1024-frame periods: the serial chain renders in two stages
+    /// one period apart (`status` says `threads=pipelined stages=2` — its units are estimated
+    /// worth a worker until the graph has timed 256 cycles — and the worker takes stages),
+    /// the latency is one period more, and the output is the offline render's on one thread,
+    /// sample for sample, one period later. (Built-in units: an LV2 plugin's output depends on
+    /// how many silent cycles it ran before the input came, which live is never the same.)
+    @Test func pipelinedLiveRunGivesTheSamplesOfOneThreadOnePeriodLater() throws {
+        let period = 1024
+        let plain = try Self.compareOfflineAndLive(chain: Self.equalizers, arguments: ["--threads", "0"], period: period)
+        let pipelined = try Self.compareOfflineAndLive(chain: Self.equalizers, arguments: ["--threads", "1", "--pipeline"], period: period)
+        #expect(pipelined.latency == plain.latency + period, "latency \(pipelined.latency) against \(plain.latency) without --pipeline")
+        // -1 when every run was disturbed (then the samples were compared as far as they went).
+        if pipelined.lag >= 0 && plain.lag >= 0 {
+            #expect(pipelined.lag == plain.lag + period, "the output lines up at \(pipelined.lag), without --pipeline at \(plain.lag)")
+        }
+        #expect(pipelined.statuses.first?.contains("threads=pipelined stages=2") == true, "\(pipelined.statuses)")
+        let steps = Int(pipelined.statuses.last?.split(separator: " ").first { $0.hasPrefix("worker_steps=") }?.dropFirst(13) ?? "") ?? 0
+        #expect(steps > 0, "\(pipelined.statuses)")
+        let refused = try runExecutable(["run", try Self.write(Self.equalizers), "--threads", "0", "--pipeline"])
+        #expect(refused.status == 64 && refused.errors.contains("--pipeline needs a render worker"), "\(refused.errors)")
     }
 
     /// Writes `preset` into a new folder; its path.
@@ -61,12 +94,14 @@ import Testing
     }
 
     /// Renders one second of a deterministic stereo input through `chain` offline on one
-    /// thread, plays it live through `auhost run` (with `--threads threads` when given) and
-    /// requires the same samples. A live run that an xrun or a stalled render worker
-    /// disturbed (a loaded machine) is tried again, up to five runs: the first undisturbed
-    /// run must match exactly; when every run was disturbed, the best must agree for at
-    /// least the first 4096 frames.
-    static func compareOfflineAndLive(chain: String, threads: Int?, period: Int = 64) throws {
+    /// thread, plays it live through `auhost run` (with `arguments`) and requires the same
+    /// samples. A live run that an xrun or a stalled render worker disturbed (a loaded
+    /// machine) is tried again, up to five runs: the first undisturbed run must match
+    /// exactly; when every run was disturbed, the best must agree for at least the first
+    /// 4096 frames. Returns the undisturbed run's lag, latency and `status` replies (-1,
+    /// the latency and the replies of the last run when every run was disturbed).
+    @discardableResult
+    static func compareOfflineAndLive(chain: String, arguments: [String], period: Int = 64) throws -> (lag: Int, latency: Int, statuses: [String]) {
         let frames = 48_000
         // A deterministic stereo input: a chirp on the left, noise on the right.
         var seed: UInt32 = 4_242
@@ -93,32 +128,36 @@ import Testing
         let expected = [Array(rendered.buffers()[0]), Array(rendered.buffers()[1])]
 
         var best = 0
+        var last: (latency: Int, statuses: [String]) = (-1, [])
         for attempt in 1...5 {
-            let run = try liveRun(chain: chain, threads: threads, period: period, left: left, right: right, expected: expected)
+            let run = try liveRun(chain: chain, arguments: arguments, period: period, left: left, right: right, expected: expected)
+            last = (run.latency, run.statuses)
             if !run.disturbance.isEmpty {
                 best = max(best, run.firstDifference ?? frames)
                 continue
             }
             #expect(run.lag % period == 0, "the lag \(run.lag) is not whole periods: the live run was not block-aligned")
             #expect(run.firstDifference == nil, "run \(attempt): the samples differ from frame \(run.firstDifference ?? -1) on")
-            return
+            return (run.lag, run.latency, run.statuses)
         }
         // An xrun drops a cycle of one client and breaks the stream there: the samples must
         // agree up to it (at least the first 4096 frames, which ran before it).
         #expect(best >= 4_096, "five live runs, each disturbed; the best agreed for \(best) frames")
+        return (-1, last.latency, last.statuses)
     }
 
     /// One live run of `left` and `right` through `chain`, compared with `expected`: the lag
     /// at which the live output lines up (-1: nowhere), the first frame of either channel that
-    /// differs (nil: none), and what disturbed the run (xruns, a stalled worker; empty: nothing).
+    /// differs (nil: none), what disturbed the run (xruns, a stalled worker; empty: nothing),
+    /// the latency `status` reported, and its replies before and after the input played.
     static func liveRun(
-        chain: String, threads: Int?, period: Int, left: [Float], right: [Float], expected: [[Float]]
-    ) throws -> (lag: Int, firstDifference: Int?, disturbance: String) {
+        chain: String, arguments: [String], period: Int, left: [Float], right: [Float], expected: [[Float]]
+    ) throws -> (lag: Int, firstDifference: Int?, disturbance: String, latency: Int, statuses: [String]) {
         let frames = left.count
         // Live: a player client feeds the same samples from the first cycle after arming.
         let player = FilePlayer(left: left, right: right)
         let recorded = (left: Recording(capacity: frames * 3), right: Recording(capacity: frames * 3))
-        let rig = try LiveRig(preset: chain, extraArguments: threads.map { ["--threads", "\($0)"] } ?? [], realTime: true, periodFrames: period)
+        let rig = try LiveRig(preset: chain, extraArguments: arguments, realTime: true, periodFrames: period)
         defer { rig.tearDown() }
         _ = try rig.probeOnceRegistered("out_2", probeName: "probe-offline")
         let client = try JACKClient(name: "player", serverName: rig.server.name)
@@ -142,6 +181,7 @@ import Testing
         player.arm()
         try #require(recorded.left.wait(forCount: frames + latency + max(4_096, 4 * period)), "recorded \(recorded.left.count) frames")
         let xruns = try xrunCount(rig) - xrunsBefore
+        let finalStatus = try rig.send("status")
         var disturbance = xruns == 0 ? "" : "\(xruns) xruns"
         if rig.standardError.contains("kept a render worker past the cycle's deadline") { disturbance += " a stalled worker" }
 
@@ -154,7 +194,7 @@ import Testing
         }
         guard lag >= 0 else {
             #expect(!disturbance.isEmpty, "the live output never lines up with the offline one")
-            return (lag, 0, disturbance)
+            return (lag, 0, disturbance, latency, [status, finalStatus])
         }
         var firstDifference: Int?
         for (channel, recording) in [(0, recorded.left), (1, recorded.right)] {
@@ -163,7 +203,7 @@ import Testing
                 firstDifference = min(firstDifference ?? frame, frame)
             }
         }
-        return (lag, firstDifference, disturbance)
+        return (lag, firstDifference, disturbance, latency, [status, finalStatus])
     }
 }
 

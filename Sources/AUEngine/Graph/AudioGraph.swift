@@ -60,6 +60,17 @@ public final class AudioGraph: @unchecked Sendable {
     public var parallelism = RenderParallelism.machineDefault {
         didSet { if parallelism != oldValue { markEdited() } }
     }
+    /// The frames of one slice of a pipelined chain (nil: MaximumFramesPerSlice, as offline):
+    /// its stages render slices this long one after another, and its output is late by
+    /// ``ParallelPlanDecision/addedLatencySlices`` of them. A live driver sets its period,
+    /// so that `--pipeline` costs one period; a change takes effect at the next
+    /// ``initialize()`` or ``update()``.
+    /// - Thread: [control]
+    public var pipelineSliceFrames: Int? {
+        didSet { if pipelineSliceFrames != oldValue { markEdited() } }
+    }
+    /// ``pipelineSliceFrames`` within 1...MaximumFramesPerSlice.
+    var effectivePipelineSliceFrames: Int { min(maximumFramesPerSlice, max(1, pipelineSliceFrames ?? maximumFramesPerSlice)) }
     /// How long a parallel cycle may take, in seconds (0: no limit, the default, as
     /// offline): a render worker still inside a unit then makes the cycle silent, reported
     /// as ``GraphNotice/Kind-swift.enum/workerStalled``. A live driver sets its period.
@@ -87,6 +98,9 @@ public final class AudioGraph: @unchecked Sendable {
     private var followedMeasuredCosts = false
     /// The scheduling policy and priority the workers take (a driver's real-time thread's).
     private var workerScheduling: (policy: Int32, priority: Int32)?
+    /// The output delay of a chain that may be pipelined (shared by the plans while its
+    /// shape holds).
+    private var pipelineDelay: PipelineDelay?
     var noticeListeners: [Int: @Sendable (GraphNotice) -> Void] = [:]
     var nextListener = 1
 
@@ -355,12 +369,15 @@ public final class AudioGraph: @unchecked Sendable {
             runtime.isBypassed.store(model.bypassed.contains(node), ordering: .relaxed)
         }
         let compiler = PlanCompiler(
-            model: model, order: order, runtimes: runtimes, sliceFrames: maximumFramesPerSlice,
+            model: model, order: order, runtimes: runtimes, sliceFrames: maximumFramesPerSlice, pipelineSliceFrames: effectivePipelineSliceFrames,
             generation: generation + 1, measuresTime: measuresRenderTime, parallelism: parallelism,
             timedCycles: renderer.timedCycles.load(ordering: .relaxed))
         let compiled = try compiler.compile(reusing: reuse)
         if let schedule = compiled.schedule { compiled.plan.renderInParallel(schedule, on: pool(workers: parallelism.workers)) }
         if let pipeline = compiled.pipeline { compiled.plan.renderInPipeline(pipeline, on: pool(workers: parallelism.workers)) }
+        if let delay = outputDelay(slices: compiled.report.parallel?.addedLatencySlices ?? 0, channels: compiled.plan.sink?.channels ?? 0) {
+            compiled.plan.delayOutput(through: delay)
+        }
         generation += 1
         reuse = compiled.reuse
         report = compiled.report
@@ -371,6 +388,21 @@ public final class AudioGraph: @unchecked Sendable {
         }
         parameterTargets.publish(targets)
         hasPendingEdits = false
+    }
+
+    /// The output delay of a chain that may be pipelined by `slices` slices: the one the
+    /// running plan uses while its shape holds, so that a new plan takes over what is in it
+    /// (the latency stays and no frame is lost); nil for 0 slices.
+    private func outputDelay(slices: Int, channels: Int) -> PipelineDelay? {
+        let frames = slices * effectivePipelineSliceFrames
+        guard frames > 0 else {
+            pipelineDelay = nil
+            return nil
+        }
+        if let pipelineDelay, pipelineDelay.frames == frames, pipelineDelay.channels == max(1, channels) { return pipelineDelay }
+        let made = PipelineDelay(frames: frames, channels: channels, sliceFrames: maximumFramesPerSlice)
+        pipelineDelay = made
+        return made
     }
 
     /// The pool of `workers` render workers, made when none of that size exists.
@@ -410,9 +442,9 @@ public final class AudioGraph: @unchecked Sendable {
     public var parallelDecision: ParallelPlanDecision? { isInitialized ? report.parallel : nil }
 
     /// Slices of MaximumFramesPerSlice frames a driver's cycle should hold: 16 when the plan
-    /// is pipelined (its stages overlap within a cycle: with 2 stages, 16 slices keep both
-    /// threads busy 94 % of the cycle), else 1. An offline driver that can choose its cycle
-    /// (`auhost render`) renders cycles of this many slices; the units see the same slices.
+    /// is pipelined (the workers stay busy from one phase to the next instead of parking
+    /// between cycles), else 1. An offline driver that can choose its cycle (`auhost render`)
+    /// renders cycles of this many slices; the units see the same slices.
     /// - Thread: [control]
     public var preferredSlicesPerCycle: Int { parallelDecision?.isPipelined == true ? 16 : 1 }
 
@@ -512,6 +544,7 @@ public final class AudioGraph: @unchecked Sendable {
         for node in model.order { model.nodes[node]?.unit?.uninitialize() }
         reuse = PlanCompiler.Reuse()
         workerPool = nil
+        pipelineDelay = nil
         isInitialized = false
         hasPendingEdits = true
     }

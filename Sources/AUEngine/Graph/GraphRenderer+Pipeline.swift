@@ -13,37 +13,44 @@ struct PipelinedCycle {
     var deadline: UInt64
 }
 
-/// Rendering a cycle of several slices through a pipelined plan: in phase `p` stage `s`
-/// renders slice `p - s`, each in its own region of the buffers, the calling thread and
-/// the render workers taking one stage each. The calling thread fills a slice's input
-/// before stage 0 takes it and copies a slice out after the last stage rendered it. Every
-/// step renders every slice exactly as the single-threaded loop does (same slices, times
-/// and parameter events), so the output is the same, sample for sample, and no latency is
-/// added. No allocation and no lock; the one system call is the wake of parked workers.
+/// Rendering a cycle through a pipelined plan: one phase per slice of the cycle; in each,
+/// the new slice enters stage 0 in its region and every slice in flight moves one stage on,
+/// the calling thread and the render workers taking one stage each. The calling thread
+/// fills a slice's input before stage 0 takes it and pushes the slice into the graph's
+/// ``PipelineDelay`` once the last stage rendered it; the cycle's output is popped from the
+/// delay. Every unit renders every slice exactly as the single-threaded loop does (same
+/// slices, times and parameter events, in order), so the output is the same, sample for
+/// sample, the delay's frames later. No allocation and no lock; the one system call is the
+/// wake of parked workers.
 /// - Thread: [render]
 extension GraphRenderer {
-    /// Renders `cycle` through `pipeline`; false when a phase was abandoned (a worker was
-    /// still in a stage at the deadline, reported by name).
-    func renderPipelined(_ cycle: PipelinedCycle, pipeline: PipelineSchedule, pool: RenderWorkerPool) -> Bool {
-        let sliceFrames = pipeline.plan._withUnsafeGuaranteedRef { $0.sliceFrames }
-        let slices = (cycle.frameCount + sliceFrames - 1) / sliceFrames
+    /// Renders `cycle` through `pipeline` into `delay`, and the delay's oldest frames into
+    /// the cycle's output; false when a phase was abandoned (a worker was still in a stage at
+    /// the deadline, reported by name): then the slices in flight are lost and the delay
+    /// starts again from silence.
+    func renderPipelined(_ cycle: PipelinedCycle, pipeline: PipelineSchedule, delay: PipelineDelay, pool: RenderWorkerPool) -> Bool {
+        let sliceFrames = pipeline.sliceFrames
         let stages = pipeline.stageCount
         let lane = Unmanaged.passUnretained(mainLane)
-        for phase in 0..<(slices + stages - 1) {
+        var written = delay.pop(into: cycle.output, at: 0, frames: cycle.frameCount)
+        var offset = 0
+        while offset < cycle.frameCount {
+            let entering = pipeline.positions.pointee.next
+            var time = cycle.timestamp
+            time.sampleTime += Double(offset)
+            let slice = PipelineSchedule.Slice(offset: offset, frames: min(sliceFrames, cycle.frameCount - offset), time: time)
+            pipeline.slices[entering % stages] = slice
+            if let source = pipeline.regionSources[entering % stages] { fill(source.view(slice.frames), from: cycle.input, at: offset, skipping: 0) }
+            pipeline.positions.pointee.next = entering + 1
             var count = 0
             for stage in 0..<stages {
-                let slice = phase - stage
-                guard slice >= 0 && slice < slices else { continue }
-                var time = cycle.timestamp
-                time.sampleTime += Double(slice * sliceFrames)
+                let number = entering - stage
+                guard number >= pipeline.positions.pointee.first else { break }
+                let held = pipeline.slices[number % stages]
                 pipeline.tasks[count] = PipelineSchedule.Task(
-                    stage: Int32(stage), region: Int32(slice % stages), sliceOffset: slice * sliceFrames,
-                    frames: min(sliceFrames, cycle.frameCount - slice * sliceFrames), time: time,
+                    stage: Int32(stage), region: Int32(number % stages), sliceOffset: held.offset, frames: held.frames, time: held.time,
                     events: cycle.events, plainCycle: cycle.plainCycle, measuresTime: cycle.measuresTime)
                 count += 1
-            }
-            if phase < slices, let source = pipeline.regionSources[phase % stages] {
-                fill(source.view(min(sliceFrames, cycle.frameCount - phase * sliceFrames)), from: cycle.input, at: phase * sliceFrames, skipping: 0)
             }
             pipeline.begin(count)
             if count > 1 {
@@ -52,19 +59,53 @@ extension GraphRenderer {
             }
             let finished = renderPhaseTasks(pipeline, lane: lane, pool: pool)
             if count > 1 {
-                guard closeSlice(pool, finished: finished, deadline: cycle.deadline, sampleTime: cycle.timestamp.sampleTime) else { return false }
-            }
-            let last = phase - (stages - 1)
-            if last >= 0 {
-                let frames = min(sliceFrames, cycle.frameCount - last * sliceFrames)
-                var time = cycle.timestamp
-                time.sampleTime += Double(last * sliceFrames)
-                pipeline.plan._withUnsafeGuaranteedRef { plan in
-                    drain(pipeline.regionSinks[last % stages], of: plan, into: cycle.output, at: last * sliceFrames, frames: frames, skipping: 0, time: time)
+                guard closeSlice(pool, finished: finished, deadline: cycle.deadline, sampleTime: cycle.timestamp.sampleTime) else {
+                    pipeline.empty()
+                    delay.reset()
+                    return false
                 }
             }
+            if count == stages { leave(entering - (stages - 1), pipeline: pipeline, delay: delay) }
+            written += delay.pop(into: cycle.output, at: written, frames: cycle.frameCount - written)
+            offset += slice.frames
         }
+        // The slices still in flight lie before the next cycle's start.
+        for number in pipeline.heldSlices { pipeline.slices[number % pipeline.stageCount].offset -= cycle.frameCount }
         return true
+    }
+
+    /// Renders the slices still in flight through their remaining stages on the calling
+    /// thread, oldest first, into `delay`: a plan about to be replaced hands on everything it
+    /// took in, so a live edit loses no frame and keeps the latency.
+    func flushPipeline(_ pipeline: PipelineSchedule, into delay: PipelineDelay) {
+        let lane = Unmanaged.passUnretained(mainLane)
+        let events = eventCount
+        let next = pipeline.positions.pointee.next
+        for number in pipeline.heldSlices {
+            let held = pipeline.slices[number % pipeline.stageCount]
+            for stage in (next - number)..<pipeline.stageCount {
+                renderStage(
+                    PipelineSchedule.Task(
+                        stage: Int32(stage), region: Int32(number % pipeline.stageCount), sliceOffset: held.offset, frames: held.frames,
+                        time: held.time, events: events, plainCycle: events == 0, measuresTime: false),
+                    of: pipeline, lane: lane)
+            }
+            leave(number, pipeline: pipeline, delay: delay)
+        }
+        pipeline.empty()
+    }
+
+    /// Pushes slice `number`, which has been through every stage, into the delay.
+    @inline(__always)
+    private func leave(_ number: Int, pipeline: PipelineSchedule, delay: PipelineDelay) {
+        let held = pipeline.slices[number % pipeline.stageCount]
+        pipeline.plan._withUnsafeGuaranteedRef { plan in
+            if let sink = pipeline.regionSinks[number % pipeline.stageCount] {
+                delay.push(sinkView(sink, of: plan, frames: held.frames, time: held.time), frames: held.frames)
+            } else {
+                delay.push(nil, frames: held.frames)
+            }
+        }
     }
 
     /// Renders tasks of the open phase until none is left to take (true), or the phase is

@@ -145,15 +145,8 @@ final class GraphRenderer: @unchecked Sendable {
             let events = eventCount
             let firstStep = plan.steps.baseAddress, stepCount = plan.steps.count
             let plainCycle = events == 0 && !measuresTime
-            // A cycle of one slice reads and writes the caller's buffers in place (channels
-            // from 0 up to these counts), unless its output overlaps its input.
-            let inPlace = frameCount <= plan.sliceFrames
-            let inputInPlace = plan.sourceBinding?.bind(inPlace && input.map { $0.frameCount >= frameCount } == true ? input : nil) ?? 0
-            let outputInPlace = plan.sinkBinding?.bind(inPlace && !Self.overlap(output, input, frames: frameCount) ? output : nil) ?? 0
-            let routesMIDI = plan.routesMIDI
             var deadline: UInt64 = 0
-            beginMIDICycle(plan, midi: midi, frameCount: frameCount, timestamp: timestamp)
-            if let pipeline = plan.pipeline, let workers = plan.workers, frameCount > plan.sliceFrames {
+            if let pipeline = plan.pipeline, let workers = plan.workers, let delay = plan.outputDelay {
                 if parallelCycleDeadline.load(ordering: .relaxed) > 0 {
                     deadline = (start == 0 ? MonotonicClock.nanoseconds() : start) &+ parallelCycleDeadline.load(ordering: .relaxed)
                 }
@@ -161,12 +154,19 @@ final class GraphRenderer: @unchecked Sendable {
                     frameCount: frameCount, timestamp: timestamp, input: input, output: output, events: events, plainCycle: plainCycle,
                     measuresTime: measuresTime, deadline: deadline)
                 let finished = pipeline._withUnsafeGuaranteedRef { pipeline in
-                    workers._withUnsafeGuaranteedRef { renderPipelined(cycle, pipeline: pipeline, pool: $0) }
+                    workers._withUnsafeGuaranteedRef { pool in delay._withUnsafeGuaranteedRef { renderPipelined(cycle, pipeline: pipeline, delay: $0, pool: pool) } }
                 }
                 if !finished { clear(output, frames: frameCount) }
-                finishCycle(frameCount: frameCount, measuresTime: measuresTime, start: start)
+                finishCycle(frameCount: frameCount, measuresTime: measuresTime, start: start, held: pipeline._withUnsafeGuaranteedRef { $0.heldFrames })
                 return 0
             }
+            // A cycle of one slice reads and writes the caller's buffers in place (channels
+            // from 0 up to these counts), unless its output overlaps its input.
+            let inPlace = frameCount <= plan.sliceFrames
+            let inputInPlace = plan.sourceBinding?.bind(inPlace && input.map { $0.frameCount >= frameCount } == true ? input : nil) ?? 0
+            let outputInPlace = plan.sinkBinding?.bind(inPlace && !Self.overlap(output, input, frames: frameCount) ? output : nil) ?? 0
+            let routesMIDI = plan.routesMIDI
+            beginMIDICycle(plan, midi: midi, frameCount: frameCount, timestamp: timestamp)
             var done = 0
             while done < frameCount {
                 let frames = min(plan.sliceFrames, frameCount - done)
@@ -183,6 +183,7 @@ final class GraphRenderer: @unchecked Sendable {
                     }
                     guard workers._withUnsafeGuaranteedRef({ renderSliceInParallel(slice, pool: $0, deadline: deadline) }) else {
                         clear(output, frames: frameCount)
+                        plan.outputDelay?._withUnsafeGuaranteedRef { $0.reset() }
                         finishCycle(frameCount: frameCount, measuresTime: measuresTime, start: start)
                         return 0
                     }
@@ -199,6 +200,7 @@ final class GraphRenderer: @unchecked Sendable {
                 }
                 if routesMIDI { endMIDISlice(plan, at: done, frameCount: frameCount) }
                 drain(plan.sink, of: plan, into: output, at: done, frames: frames, skipping: outputInPlace, time: sliceTime)
+                plan.outputDelay?._withUnsafeGuaranteedRef { $0.delay(output, at: done, frames: frames) }
                 done += frames
             }
             finishCycle(frameCount: frameCount, measuresTime: measuresTime, start: start)
@@ -234,8 +236,7 @@ final class GraphRenderer: @unchecked Sendable {
             for channel in 0..<output.channelCount { (output.channelPointers[channel] + done).update(repeating: 0, count: frames) }
             return
         }
-        prepareInput(plan, sink, frames: frames, time: time)
-        let view = sink.view(frames)
+        let view = sinkView(sink, of: plan, frames: frames, time: time)
         for channel in skipping..<output.channelCount {
             let target = output.channelPointers[channel] + done
             if channel < view.channelCount {
@@ -246,10 +247,18 @@ final class GraphRenderer: @unchecked Sendable {
         }
     }
 
-    /// Drops the cycle's parameter events and counts the cycle (and its time when measured).
+    /// What reached the output node's input (`sink`) in a slice of `frames` frames.
     @inline(__always)
-    private func finishCycle(frameCount: Int, measuresTime: Bool, start: UInt64) {
-        if eventCount > 0 { retireParameterEvents(frameCount: frameCount) }
+    func sinkView(_ sink: PlanInput, of plan: RenderPlan, frames: Int, time: RenderTimestamp) -> AudioBuffers {
+        prepareInput(plan, sink, frames: frames, time: time)
+        return sink.view(frames)
+    }
+
+    /// Drops the cycle's parameter events, but those of the `held` frames at its end still
+    /// inside a pipeline, and counts the cycle (and its time when measured).
+    @inline(__always)
+    private func finishCycle(frameCount: Int, measuresTime: Bool, start: UInt64, held: Int = 0) {
+        if eventCount > 0 { retireParameterEvents(frameCount: frameCount, held: held) }
         if measuresTime {
             renderNanoseconds.add(MonotonicClock.nanoseconds() &- start, ordering: .relaxed)
             timedCycles.store(timedCycles.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
@@ -300,7 +309,14 @@ final class GraphRenderer: @unchecked Sendable {
         guard pending.load(ordering: .relaxed) != 0, retired.count < retired.capacity else { return }
         let bits = pending.exchange(0, ordering: .acquiringAndReleasing)
         guard bits != 0 else { return }
-        if let old = current { retired.push(UInt(bitPattern: old.toOpaque())) }
+        if let old = current {
+            old._withUnsafeGuaranteedRef { old in
+                if let pipeline = old.pipeline, let delay = old.outputDelay {
+                    pipeline._withUnsafeGuaranteedRef { pipeline in delay._withUnsafeGuaranteedRef { flushPipeline(pipeline, into: $0) } }
+                }
+            }
+            retired.push(UInt(bitPattern: old.toOpaque()))
+        }
         let plan = Unmanaged<RenderPlan>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
         current = plan
         let generation = plan._withUnsafeGuaranteedRef { $0.generation }
@@ -327,12 +343,13 @@ final class GraphRenderer: @unchecked Sendable {
         eventCount = count
     }
 
-    /// Drops the events this cycle applied; later ones move `frameCount` frames closer.
-    private func retireParameterEvents(frameCount: Int) {
+    /// Drops the events this cycle applied; later ones, and those of the last `held` frames
+    /// (slices a pipeline's later stages have yet to render), move `frameCount` frames closer.
+    private func retireParameterEvents(frameCount: Int, held: Int) {
         var kept = 0
         for index in 0..<eventCount {
             var event = events[index]
-            if event.offset >= Int64(frameCount) {
+            if event.offset >= Int64(frameCount - held) {
                 event.offset -= Int64(frameCount)
                 events[kept] = event
                 kept += 1

@@ -3,9 +3,10 @@ import AUCore
 /// What the plan compiler decided about rendering a graph on several threads, and why:
 /// the branches (runs of nodes that follow one another with nothing joining or leaving in
 /// between) and the work per cycle, measured where the graph has rendered, else estimated.
-/// A graph with branches renders them at once; a serial chain may be **pipelined**: cut
-/// into stages that render one slice apart when a cycle holds several slices
-/// (``AudioGraph/preferredSlicesPerCycle``).
+/// A graph with branches renders them at once; a serial chain may be **pipelined** when the
+/// graph's ``RenderParallelism/pipelineStages`` allows it: cut into stages that render one
+/// slice apart, stage `s` on slice `m - s` while stage 0 takes slice `m`, which delays the
+/// output by the stages allowed less one, in slices.
 /// - Thread: [any] (a plain value).
 public struct ParallelPlanDecision: Sendable, Equatable {
     /// True when the plan renders its branches on the render workers and the calling thread.
@@ -14,6 +15,11 @@ public struct ParallelPlanDecision: Sendable, Equatable {
     public var isPipelined = false
     /// The stages of a pipelined chain, in render order (empty otherwise).
     public var stages: [[GraphNode]] = []
+    /// The slices of latency pipelining adds to the graph's output: ``RenderParallelism/stageLimit``
+    /// less one for a serial chain that may be pipelined, also when its stages do not pay
+    /// (its output is then delayed as much), so that the latency follows the graph's shape and
+    /// never what its units happen to cost; 0 otherwise.
+    public var addedLatencySlices = 0
     /// The render workers the plan uses (0 when single-threaded).
     public var workers: Int
     /// Why, in a sentence.
@@ -81,7 +87,12 @@ public struct ParallelPlanDecision: Sendable, Equatable {
             reason = "single-threaded: a serial chain, not pipelined: \(obstacle)"
             return
         }
-        let counts = PipelineSchedule.balancedStages(cost: cost, stageCount: parallelism.workers + 1)
+        guard parallelism.stageLimit > 1 else {
+            reason = "single-threaded: a serial chain, not pipelined: that adds latency, and was not asked for"
+            return
+        }
+        addedLatencySlices = min(parallelism.stageLimit, order.count) - 1
+        let counts = PipelineSchedule.balancedStages(cost: cost, stageCount: addedLatencySlices + 1)
         var start = 0
         var largest = 0.0
         var cut: [[GraphNode]] = []
@@ -92,15 +103,15 @@ public struct ParallelPlanDecision: Sendable, Equatable {
         }
         guard parallelism.policy == .always || work - largest >= Self.worthwhileWork else {
             reason = String(
-                format: "single-threaded: a serial chain whose work beside its largest stage, %.1f us per cycle (%@), does not pay for a worker (%.0f us)",
-                (work - largest) / 1000, kind, Self.worthwhileWork / 1000)
+                format: "single-threaded: a serial chain whose work beside its largest stage, %.1f us per cycle (%@), does not pay for a worker (%.0f us); its output is delayed %d slice(s) as a pipeline's would be",
+                (work - largest) / 1000, kind, Self.worthwhileWork / 1000, addedLatencySlices)
             return
         }
         isPipelined = true
         stages = cut
         workers = parallelism.workers
         let share = work > 0 ? 100 * largest / work : 100
-        reason = "pipelined in \(cut.count) stages on \(workers) worker\(workers == 1 ? "" : "s") and the calling thread, one slice apart in cycles of several slices: the largest stage is \(Int(share.rounded()))% of the \(kind) work"
+        reason = "pipelined in \(cut.count) stages on \(workers) worker\(workers == 1 ? "" : "s") and the calling thread, one slice apart (\(addedLatencySlices) slice\(addedLatencySlices == 1 ? "" : "s") of latency): the largest stage is \(Int(share.rounded()))% of the \(kind) work"
             + (parallelism.policy == .always && work - largest < Self.worthwhileWork ? " (always parallel, as asked)" : "")
     }
 

@@ -1,15 +1,18 @@
 import AUCore
 import Synchronization
 
-/// A serial chain cut into stages that render one slice apart on different threads: in a
-/// cycle of several slices, stage `j` renders slice `m - j` while stage 0 renders slice `m`
-/// (software pipelining, REAPER's anticipative processing within a cycle). Every buffer of
-/// the plan holds one slice per stage (its **regions**): slice `m` lives in region
-/// `m % regions`, so no two stages ever touch the same memory, and a stage's output waits in
-/// its region until the next stage reads it. Each region has its own copy of the steps
-/// (views and channel tables pointing into that region; the units, delay lines and block
-/// adapters shared), so a step renders in a region exactly as it renders on one thread:
-/// the output is the same, sample for sample, and no latency is added.
+/// A serial chain cut into stages that render one slice apart on different threads: stage
+/// `j` renders slice `m - j` while stage 0 renders slice `m` (software pipelining, REAPER's
+/// anticipative processing), across cycles: a slice that entered in one cycle leaves the
+/// last stage in a later one, so the output is `stageCount - 1` slices late (the graph's
+/// ``PipelineDelay`` makes that a constant number of frames). Every buffer of the plan holds
+/// one slice per stage (its **regions**): slice `m` lives in region `m % regions`, so no two
+/// stages ever touch the same memory, and a stage's output waits in its region until the
+/// next stage reads it. Each region has its own copy of the steps (views and channel tables
+/// pointing into that region; the units, delay lines and block adapters shared), so a step
+/// renders in a region exactly as it renders on one thread: each unit sees the slices, times
+/// and parameter events of the single-threaded render, in order, and the output is the same,
+/// sample for sample, only later.
 ///
 /// Per phase the calling thread publishes one task per stage that has a slice, and the
 /// calling thread and the render workers take them with one atomic increment each.
@@ -31,6 +34,8 @@ final class PipelineSchedule: @unchecked Sendable {
     /// Stage `s` renders steps `stageStart[s] ..< stageStart[s + 1]`.
     let stageStart: UnsafeMutableBufferPointer<Int32>
     let stageCount: Int
+    /// The frames of a slice (at most the plan's ``RenderPlan/sliceFrames``, the room of a region).
+    let sliceFrames: Int
     /// The plan (which retains this schedule).
     let plan: Unmanaged<RenderPlan>
     /// The steps of each region (region 0 is the plan's own ``RenderPlan/steps``).
@@ -39,6 +44,19 @@ final class PipelineSchedule: @unchecked Sendable {
     let regionSources: UnsafeMutableBufferPointer<PlanOutput?>
     let regionSinks: UnsafeMutableBufferPointer<PlanInput?>
 
+    /// A slice in the pipeline: where it lies in the cycle being rendered (negative: it came
+    /// in with an earlier cycle), its length and its time.
+    struct Slice: BitwiseCopyable {
+        var offset: Int
+        var frames: Int
+        var time: RenderTimestamp
+    }
+    /// The slices in flight, slice `m` at `m % stageCount`.
+    let slices: UnsafeMutablePointer<Slice>
+    /// The number of the next slice to enter stage 0, and of the first one since the
+    /// pipeline was last emptied (render thread only).
+    let positions: UnsafeMutablePointer<(next: Int, first: Int)>
+
     /// The phase being rendered: its tasks and the next one to take.
     let tasks: UnsafeMutablePointer<Task>
     let taskCount = Atomic<Int32>(0)
@@ -46,8 +64,9 @@ final class PipelineSchedule: @unchecked Sendable {
 
     /// - Parameter stages: the number of steps of each stage, in render order.
     /// - Thread: [control]
-    init(stages: [Int], plan: RenderPlan) {
+    init(stages: [Int], plan: RenderPlan, sliceFrames: Int) {
         stageCount = stages.count
+        self.sliceFrames = sliceFrames
         stageStart = plan.allocate(Int32.self, count: stages.count + 1)
         var start: Int32 = 0
         for (stage, count) in stages.enumerated() {
@@ -61,8 +80,34 @@ final class PipelineSchedule: @unchecked Sendable {
         regionSources.initialize(repeating: nil)
         regionSinks.initialize(repeating: nil)
         tasks = plan.allocate(Task.self, count: stages.count).baseAddress!
+        slices = plan.allocate(Slice.self, count: stages.count).baseAddress!
+        positions = plan.allocate((next: Int, first: Int).self, count: 1).baseAddress!
+        positions.initialize(to: (0, 0))
         self.plan = Unmanaged.passUnretained(plan)
     }
+
+    /// The slices that entered and have not left the last stage, oldest first: slice `m` of
+    /// them has been through stages `0 ..< next - m`.
+    /// - Thread: [render]
+    @inline(__always)
+    var heldSlices: Range<Int> {
+        let (next, first) = positions.pointee
+        return max(first, next - (stageCount - 1))..<next
+    }
+
+    /// The frames of ``heldSlices``.
+    /// - Thread: [render]
+    @inline(__always)
+    var heldFrames: Int {
+        var frames = 0
+        for slice in heldSlices { frames += slices[slice % stageCount].frames }
+        return frames
+    }
+
+    /// Forgets the slices in flight (their regions are left as they are).
+    /// - Thread: [render]
+    @inline(__always)
+    func empty() { positions.pointee.first = positions.pointee.next }
 
     /// Publishes a phase of `count` tasks (written into ``tasks``) before it is opened.
     /// - Thread: [render] the calling thread, while no worker is in a phase.

@@ -50,6 +50,8 @@ struct PlanCompiler {
     let order: [GraphNode]
     let runtimes: [GraphNode: NodeRuntime]
     let sliceFrames: Int
+    /// The frames of a pipelined chain's slice (at most ``sliceFrames``).
+    let pipelineSliceFrames: Int
     let generation: Int
     let measuresTime: Bool
     /// The render workers the graph may use.
@@ -126,7 +128,8 @@ struct PlanCompiler {
         if let outputNode, let connection = model.connection(into: GraphEndpoint(outputNode, bus: 0)) {
             sinkLatency = readyTime(connection.source)
         }
-        report.latency = sinkLatency
+        // A chain that may be pipelined leaves as late as its pipeline allows (PipelineDelay).
+        report.latency = sinkLatency + (report.parallel?.addedLatencySlices ?? 0) * pipelineSliceFrames
 
         let plan = RenderPlan(
             generation: generation, sliceFrames: sliceFrames, steps: order.count,
@@ -264,7 +267,7 @@ struct PlanCompiler {
     /// them whose tables point `region` slices into the same buffers. Units, delay lines,
     /// bypass delays and block adapters are shared: a step renders each slice in turn.
     private func makeRegions(of plan: RenderPlan, stages: [Int]) -> PipelineSchedule {
-        let pipeline = PipelineSchedule(stages: stages, plan: plan)
+        let pipeline = PipelineSchedule(stages: stages, plan: plan, sliceFrames: pipelineSliceFrames)
         let steps = plan.steps
         pipeline.regionSteps[0] = steps.baseAddress!
         pipeline.regionSources[0] = plan.source

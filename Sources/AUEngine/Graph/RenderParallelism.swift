@@ -2,8 +2,9 @@
 import Glibc
 #endif
 
-/// How many render workers a graph may use beside the thread that calls its render, and
-/// whether the plan compiler decides for itself if they pay (``ParallelPlanDecision``).
+/// How many render workers a graph may use beside the thread that calls its render, whether
+/// the plan compiler decides for itself if they pay (``ParallelPlanDecision``), and whether
+/// a serial chain may be pipelined at the price of latency.
 /// - Thread: [any] (a plain value).
 public struct RenderParallelism: Sendable, Equatable, CustomStringConvertible {
     /// - Thread: [any]
@@ -18,11 +19,30 @@ public struct RenderParallelism: Sendable, Equatable, CustomStringConvertible {
     /// Render workers beside the calling thread; 0 renders on the calling thread alone.
     public var workers: Int
     public var policy: Policy
+    /// The most stages a serial chain may be cut into, each rendering one slice
+    /// (MaximumFramesPerSlice frames) after the stage before it: pipelining adds
+    /// `stages - 1` slices of latency, which the graph reports (``AudioGraph/latencyFrames``).
+    /// 0 or 1: never pipelined (the default; `auhost run --pipeline` asks for 2, one period,
+    /// and `auhost render` for one per thread, its latency compensated away).
+    public var pipelineStages: Int
 
     /// - Thread: [any]
-    public init(workers: Int, policy: Policy = .automatic) {
+    public init(workers: Int, policy: Policy = .automatic, pipelineStages: Int = 0) {
         self.workers = max(0, workers)
         self.policy = policy
+        self.pipelineStages = max(0, pipelineStages)
+    }
+
+    /// The stages a serial chain is cut into at most: ``pipelineStages``, no more than the
+    /// threads; 1 when it is not pipelined.
+    /// - Thread: [any]
+    public var stageLimit: Int { workers == 0 ? 1 : max(1, min(pipelineStages, workers + 1)) }
+
+    /// The same workers, pipelining serial chains over as many stages as there are threads
+    /// (offline, where the added latency is compensated away).
+    /// - Thread: [any]
+    public var pipeliningOverEveryThread: RenderParallelism {
+        RenderParallelism(workers: workers, policy: policy, pipelineStages: workers + 1)
     }
 
     /// One worker fewer than the machine's online cores, at least one.
@@ -38,5 +58,6 @@ public struct RenderParallelism: Sendable, Equatable, CustomStringConvertible {
     /// - Thread: [any]
     public var description: String {
         workers == 0 ? "single-threaded" : "\(workers) worker\(workers == 1 ? "" : "s")\(policy == .always ? ", always parallel" : "")"
+            + (stageLimit > 1 ? ", pipelined in up to \(stageLimit) stages" : "")
     }
 }

@@ -178,6 +178,9 @@ final class RenderPlan: @unchecked Sendable {
     var pipeline: Unmanaged<PipelineSchedule>?
     /// Slices each buffer holds: one per pipeline stage (1 when not pipelined).
     let regions: Int
+    /// The graph's constant output delay when its chain may be pipelined (nil: none); the
+    /// plan retains it, and the plans that follow share it while its shape holds.
+    var outputDelay: Unmanaged<PipelineDelay>?
 
     /// The steps' tables, carved in step order so that one step's share cache lines.
     private let arena = RenderArena()
@@ -231,6 +234,13 @@ final class RenderPlan: @unchecked Sendable {
         retain(pool)
         pipeline = Unmanaged.passUnretained(schedule)
         workers = Unmanaged.passUnretained(pool)
+    }
+
+    /// Makes the plan delay its output through `delay`.
+    /// - Thread: [control] before the plan is published.
+    func delayOutput(through delay: PipelineDelay) {
+        retain(delay)
+        outputDelay = Unmanaged.passUnretained(delay)
     }
 
     /// Makes the plan render on `pool`'s workers along `schedule`.

@@ -31,7 +31,8 @@ public final class ChainGraph: @unchecked Sendable {
     /// - Thread: [control]
     /// `nominalFrames` is the block length the driver will usually render (a JACK period),
     /// told to LV2 plugins (`buf-size:nominalBlockLength`); nil: `maximumFrames`.
-    /// `parallelism`: the render workers the graph may use (`--threads`).
+    /// `parallelism`: the render workers the graph may use (`--threads`), and whether it may
+    /// pipeline the chain in slices of `nominalFrames` (of `maximumFrames` without).
     public init(
         _ loaded: LoadedPreset, units: [AudioUnit]? = nil, registry: ComponentRegistry, sampleRate: Double, maximumFrames: Int = 4096,
         nominalFrames: Int? = nil, parallelism: RenderParallelism = .machineDefault
@@ -42,6 +43,7 @@ public final class ChainGraph: @unchecked Sendable {
         let graph = AudioGraph(registry: registry)
         graph.maximumFramesPerSlice = maximumFrames
         graph.parallelism = parallelism
+        graph.pipelineSliceFrames = nominalFrames
         var nodes: [(id: String, node: GraphNode, unit: AudioUnit)] = []
         var bypassed: [GraphNode] = []
         for (node, unit) in zip(loaded.nodes, units) {

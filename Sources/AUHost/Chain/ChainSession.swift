@@ -94,6 +94,7 @@ public final class ChainSession: @unchecked Sendable {
                 let milliseconds = Double(latency) / chain.sampleRate * 1000
                 let faulted = chain.nodes.filter { chain.graph.isFaulted($0.node) }.map(\.id)
                 var words = ["rate=\(Int(chain.sampleRate))", "latency=\(latency)", String(format: "latency_ms=%.2f", milliseconds), "nodes=\(chain.nodes.count)"]
+                words.append(threadWords())
                 if !faulted.isEmpty { words.append("faulted=\(faulted.joined(separator: ","))") }
                 let extra = statusProvider()
                 if !extra.isEmpty { words.append(extra) }
@@ -179,6 +180,14 @@ public final class ChainSession: @unchecked Sendable {
             }
         }
         return words.isEmpty ? ["none"] : words
+    }
+
+    /// How the plan renders: `threads=single`, `threads=parallel` or `threads=pipelined
+    /// stages=N`, and the steps the render workers took so far (`worker_steps=N`).
+    private func threadWords() -> String {
+        let decision = chain.graph.parallelDecision
+        let kind = decision?.isPipelined == true ? "pipelined stages=\(decision!.stages.count)" : decision?.isParallel == true ? "parallel" : "single"
+        return "threads=\(kind) worker_steps=\(chain.graph.stepsRenderedByWorkers)"
     }
 
     private func parameterInfo(_ key: String, of unit: AudioUnit, node: String) throws(ControlCommandError) -> ParameterInfo {

@@ -164,8 +164,9 @@ public final class LiveChain: @unchecked Sendable {
     }
 
     /// The server going away or changing its sample rate since the last call, if it did;
-    /// a new rate mutes the playback at once. Buffer-size changes need nothing: the graph
-    /// renders any period.
+    /// a new rate mutes the playback at once. Buffer-size changes need little: the graph
+    /// renders any period; a chain pipelined by periods takes the new period as its slice
+    /// (its latency follows, on the ports too).
     /// - Thread: [control]
     public func poll() -> Event? {
         if client.serverIsGone { return .serverGone(client.shutdownReason ?? "the server shut down") }
@@ -173,6 +174,12 @@ public final class LiveChain: @unchecked Sendable {
         let current = io.configurationGeneration
         guard current != generation else { return nil }
         generation = current
+        if chain.graph.pipelineSliceFrames != client.bufferSize {
+            chain.graph.pipelineSliceFrames = client.bufferSize
+            try? chain.graph.update()
+            chain.graph.parallelCycleDeadline = Double(client.bufferSize) / chain.sampleRate
+            if io.latencyFrames != chain.latencyFrames { io.latencyFrames = chain.latencyFrames }
+        }
         guard client.sampleRate != chain.sampleRate else { return nil }
         io.isMuted = true
         return .sampleRateChanged(client.sampleRate)

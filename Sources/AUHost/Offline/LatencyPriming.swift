@@ -7,7 +7,8 @@ import AULV2
 /// (`lv2:reportsLatency`), so a fresh graph counts it as 0 and the offline driver would
 /// not compensate it, nor would a live chain tell JACK. The offline driver
 /// (`BatchRenderer`) and the live one (`LiveChain`) both prime. When the chain holds such a
-/// unit, ``prime(_:blockSize:)`` renders one cycle of silence, then uninitializes and
+/// unit, ``prime(_:blockSize:)`` renders one cycle of silence (a pipelined chain one more per
+/// slice its pipeline adds, so that its last stage runs too), then uninitializes and
 /// initializes the graph again: the units start over from a clean state (new LV2
 /// instances; a reset is not enough, some plugins keep counting through deactivate and
 /// activate: x42's MIDI generator played one block early), and the plan is compiled with
@@ -18,7 +19,7 @@ import AULV2
 /// instance that has just started threads of its own races them in some plugins: a chain
 /// of two Guitarix convolvers (GxAmplifier-X, GxCabinet; no latency port) crashed in
 /// libzita-convolver about one start in 300 while every chain with an LV2 unit was primed.
-/// - Thread: [control] (it plays the render thread for the one silent cycle).
+/// - Thread: [control] (it plays the render thread for the silent cycles).
 enum LatencyPriming {
     /// Primes `chain` (initialized, not yet rendered) when a unit reports latency only when
     /// it runs; leaves it started.
@@ -29,9 +30,12 @@ enum LatencyPriming {
         let input = OwnedAudioBuffers(channels: chain.inputChannels, capacity: blockSize)
         let output = OwnedAudioBuffers(channels: chain.outputChannels, capacity: blockSize)
         chain.transport.state = TransportState.counted(sampleTime: 0, sampleRate: chain.sampleRate)
-        let status = chain.graph.render(
-            frameCount: blockSize, timestamp: RenderTimestamp(sampleTime: 0), input: input.buffers(), output: output.buffers())
-        guard status == 0 else { throw AudioUnitError(status: status, context: "the chain failed to render a first cycle") }
+        // A pipelined chain's last stage first renders as many cycles later as it adds slices.
+        for cycle in 0...(chain.graph.parallelDecision?.addedLatencySlices ?? 0) {
+            let status = chain.graph.render(
+                frameCount: blockSize, timestamp: RenderTimestamp(sampleTime: Double(cycle * blockSize)), input: input.buffers(), output: output.buffers())
+            guard status == 0 else { throw AudioUnitError(status: status, context: "the chain failed to render a first cycle") }
+        }
         chain.graph.dispatchPendingNotifications()
         chain.graph.uninitialize()
         try chain.graph.initialize()

@@ -9,7 +9,7 @@ enum BenchCommand: Command {
     static let name = "bench"
     static let summary = "measure the graph renderer: cost per cycle and host overhead per node"
     static let help = """
-        usage: auhost bench graph [--cycles N] [--frames N] [--profile graph|cloop]
+        usage: auhost bench graph [--cycles N] [--frames N] [--profile graph|cloop|pipeline]
 
         Renders plans of 1, 8, 64 and 256 trivial nodes (the built-in Splitter with one
         output: a copy) in a chain, and the same units called directly one after the other
@@ -38,13 +38,24 @@ enum BenchCommand: Command {
     static func run(_ arguments: inout Arguments, _ context: CommandContext) throws(CLIError) -> Int32 {
         let cycles = try arguments.option("--cycles", expected: "a positive number of cycles") { Int($0).flatMap { $0 > 0 ? $0 : nil } } ?? 20_000
         let frames = try arguments.option("--frames", expected: "a frame count in 1...4096") { Int($0).flatMap { (1...4096).contains($0) ? $0 : nil } } ?? 64
-        let profiled = try arguments.option("--profile", expected: "graph or cloop") { ChainSide(rawValue: $0) }
+        let profiled = try arguments.option("--profile", expected: "graph, cloop or pipeline") { ChainSide(rawValue: $0) }
         let what = try arguments.finish(positionals: 1...1, names: "what to measure (graph)")[0]
         guard what == "graph" else { throw .usage("bench measures 'graph', not '\(what)'", command: name) }
         #if DEBUG
         context.errors.line("auhost: warning: this is a debug build; measure with 'swift build -c release'")
         #endif
         let output = context.output
+        if profiled == .pipeline {
+            do {
+                let workers = RenderParallelism.machineDefault.workers
+                let runs = try measurePipelinedChain(context.registry, cycles: cycles, frames: frames, workers: workers, onlyPipelined: true)
+                output.line(String(format: "reference chain pipelined (%@) over %@: %d slices of %d frames, %.0f ns/slice",
+                                   runs.stages, threadsLabel(workers), cycles, frames, runs.pipelined[0]))
+                return 0
+            } catch {
+                throw CLIError("bench: \(error)")
+            }
+        }
         if let profiled {
             do {
                 let cost = try measureReferenceChain(context.registry, cycles: cycles, frames: frames, only: profiled)
@@ -206,7 +217,7 @@ enum BenchCommand: Command {
 
     /// Where the reference chain runs: through the graph or through the C loop.
     enum ChainSide: String {
-        case graph, cloop
+        case graph, cloop, pipeline
     }
 
     /// Alternating runs of each side. On this noisy 2-core VM, the median of 5 ratios moved by

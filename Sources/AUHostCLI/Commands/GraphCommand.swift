@@ -13,12 +13,13 @@ enum GraphCommand: Command {
         PRESET.json may also be a UNIT (lv2:URI, type:subtype:manufacturer or a name) that is
         no file: a chain of that one unit, whose parameters --set PARAM=VALUE sets.
 
-        Loads the chain (with the overrides), builds and initializes its graph without
-        rendering anything, and prints it:
+        Loads the chain (with the overrides), builds and initializes its graph as 'auhost
+        render' does (1024-frame blocks, its render threads: a serial chain pipelined)
+        without rendering anything, and prints it:
 
           (default)     the graph's state dump, like Core Audio's CAShow: every node with
-                        its unit, formats and latency, every connection, the graph's latency
-                        and render order
+                        its unit, formats and latency, every connection, the graph's latency,
+                        render order and threads decision (branches or pipeline stages)
           --dot         the graph in Graphviz DOT, on standard output
           --svg FILE    the graph drawn by Graphviz ('dot -Tsvg') into FILE, written
                         atomically (a temporary file beside it, then renamed into place);
@@ -78,13 +79,15 @@ enum GraphCommand: Command {
         return 0
     }
 
-    /// The chain's graph, initialized at `sampleRate`, the preset's rate or 48 kHz; a unit
-    /// that refuses is an error naming the file. The graph owns the loaded units afterwards.
+    /// The chain's graph as `auhost render` builds it, initialized at `sampleRate`, the
+    /// preset's rate or 48 kHz; a unit that refuses is an error naming the file. The graph
+    /// owns the loaded units afterwards.
     /// - Thread: [control]
     static func build(_ loaded: LoadedPreset, file: String, sampleRate: Double?, registry: ComponentRegistry) throws(CLIError) -> ChainGraph {
         let rate = sampleRate ?? loaded.preset.sampleRate ?? defaultSampleRate
         do {
-            return try ChainGraph(loaded, registry: registry, sampleRate: rate)
+            let settings = RenderSettings()
+            return try ChainGraph(loaded, registry: registry, sampleRate: rate, maximumFrames: settings.blockSize, parallelism: settings.parallelism)
         } catch {
             loaded.dispose()
             throw CLIError("\(file): the chain cannot be built: \(error.message)")

@@ -49,8 +49,10 @@ enum RenderCommand: Command {
           --jobs N             files rendered at once, each through its own graph (default 1)
           --threads N          render workers beside each graph's render thread, 0...64
                                (default: one fewer than the cores, at least 1; 0: one thread),
-                               used when the chain has branches worth it (`auhost graph` says);
-                               the output is the same, sample for sample, whatever N
+                               used when the chain has branches worth it, or pipelined when it
+                               is a serial chain (its stages one block apart, the latency
+                               compensated; `auhost graph` says); the output is the same,
+                               sample for sample, whatever N
           --midi-out FILE      also write what reaches the graph's MIDI output as a Standard
                                MIDI File (format 0, 120 BPM, 960 ticks per quarter; one INPUT only)
           --set N.P=V          set a parameter before rendering (repeatable)
@@ -100,7 +102,7 @@ enum RenderCommand: Command {
         settings.outputChannels = try arguments.option("--channels", expected: "a channel count in \(RenderSettings.channelCounts)") { text in
             Int(text).flatMap { RenderSettings.channelCounts.contains($0) ? $0 : nil }
         }
-        settings.parallelism = try ThreadsOption.parse(&arguments)
+        settings.parallelism = try ThreadsOption.parse(&arguments).pipeliningOverEveryThread
         settings.overwrite = arguments.flag("--force")
         let skipsExisting = arguments.flag("--skip-existing")
         let sets = try arguments.options("--set")

@@ -9,7 +9,7 @@ enum RunCommand: Command {
     static let help = """
         usage: auhost run (PRESET.json | UNIT) [--name N] [--server S] [--connect] [--capture-from P] [--playback-to P]
                           [--midi-connect P]... [--set NODE.PARAM=VALUE]... [--reconnect] [--control PORT]
-                          [--save-dir DIR] [--threads N]
+                          [--save-dir DIR] [--threads N] [--pipeline]
 
         PRESET.json may also be a UNIT (lv2:URI, type:subtype:manufacturer or a name) that is
         no file: a chain of that one unit, whose parameters --set PARAM=VALUE sets.
@@ -35,6 +35,9 @@ enum RunCommand: Command {
           --set N.P=V       set a parameter before starting (repeatable)
           --reconnect       when the server goes away, wait for it and carry on
           \(ThreadsOption.help)
+          --pipeline        let a serial chain render in two stages one period apart, on a
+                            render worker and JACK's thread: one period more latency (reported
+                            on the ports, and in 'status'), up to half the time per period
           --control PORT    also serve the commands on 127.0.0.1:PORT (0: any free port) to clients
                             whose first line is 'auth TOKEN', the token printed on standard error
           --save-dir DIR    the folder 'save FILE' writes into (default: the preset's folder);
@@ -55,6 +58,10 @@ enum RunCommand: Command {
         options.connections.midiFrom = try arguments.options("--midi-connect")
         options.reconnect = arguments.flag("--reconnect")
         options.parallelism = try ThreadsOption.parse(&arguments)
+        if arguments.flag("--pipeline") {
+            guard options.parallelism.workers > 0 else { throw .usage("--pipeline needs a render worker (not --threads 0)", command: name) }
+            options.parallelism.pipelineStages = 2
+        }
         options.controlPort = try arguments.option("--control", expected: "a port number 0...65535") { UInt16($0) }
         let saveDirectory = try arguments.option("--save-dir")
         let sets = try arguments.options("--set")
