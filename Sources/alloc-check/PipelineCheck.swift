@@ -8,7 +8,8 @@ import Foundation
 /// input -> built-in EQ -> LV2 x42 fil4 -> LV2 swh sc4 -> LV2 x42 dpl (a latency report) ->
 /// built-in EQ -> output), in slices of a quarter of the cycle, so every cycle runs its stages one slice
 /// apart on the calling thread and the render workers, while the control thread schedules
-/// parameter changes at frames inside the cycle. Counts and watches every thread as the
+/// parameter changes at frames inside the cycle and swaps plans now and then (the slices in
+/// flight rendered through their remaining stages by the plan that is replaced). Counts and watches every thread as the
 /// main check does; prints one `key=value` line and exits as it does.
 /// - Thread: [control]
 enum PipelineCheck {
@@ -58,6 +59,8 @@ enum PipelineCheck {
         let loop = RenderLoop(graph: graph, shim: shim, frames: frames, cycles: cycles, warmup: warmup, strict: strict, input: input, driverMIDI: nil)
         var parameterChanges = 0
         var lastChangeAt = 0
+        var lastSwapAt = 0
+        var swaps = 0
         do {
             while !loop.isFinished {
                 let now = loop.done.load(ordering: .acquiring)
@@ -73,6 +76,15 @@ enum PipelineCheck {
                     }
                     graph.dispatchPendingNotifications()
                 }
+                // A live edit now and then: a new plan (the stages cut by the measured times,
+                // or the chain on one thread, delayed as a pipeline) that takes over the
+                // slices in flight (the old plan renders them through its remaining stages).
+                if now - lastSwapAt >= max(1, cycles / 10) {
+                    lastSwapAt = now
+                    graph.parallelism.policy = graph.parallelism.policy == .always ? .automatic : .always
+                    try graph.update()
+                    swaps += 1
+                }
                 usleep(200)
             }
         } catch {
@@ -87,7 +99,7 @@ enum PipelineCheck {
             fail("strict mode: the kernel refused the seccomp filter (errno \(loop.strictStatus.load(ordering: .relaxed)))", status: 3)
         }
         report(counts, """
-            trapped=\(trapped) cycles=\(cycles) warmup=\(warmup) frames=\(frames) parameterChanges=\(parameterChanges) \
+            trapped=\(trapped) cycles=\(cycles) warmup=\(warmup) frames=\(frames) parameterChanges=\(parameterChanges) planSwaps=\(swaps) \
             renderFailures=\(loop.failures.load(ordering: .relaxed)) nonFiniteCycles=\(loop.nonFinite.load(ordering: .relaxed)) \
             threads=\(threads) pipelined=\(decision.isPipelined ? 1 : 0) stages=\(decision.stages.count) workerSteps=\(workerSteps) workerWakes=\(au_futex_render_wakes())
             """)

@@ -18,13 +18,21 @@ final class RenderLoop: @unchecked Sendable {
     let midiOutputEvents = Atomic<Int>(0)
     /// The errno of a refused seccomp filter (0: installed, or not strict).
     let strictStatus = Atomic<Int32>(0)
+    /// False while the control thread's warm-up is not over (``finishWarmUp()``): until then
+    /// the warm-up goes on, so that what it does (a first plan swap) is never counted.
+    private let warmUpFinished: Atomic<Bool>
     let cycles: Int
     private var thread: Thread?
 
     /// Starts rendering `graph` in cycles of `frames` frames over `input`: `warmup` cycles,
     /// then `cycles` counted ones; `driverMIDI`, when given, is the driver's MIDI of every cycle.
-    init(graph: AudioGraph, shim: Shim, frames: Int, cycles: Int, warmup: Int, strict: Bool, input: OwnedAudioBuffers, driverMIDI: MIDIEvent?) {
+    /// With `holdsWarmUp`, the warm-up lasts until ``finishWarmUp()`` too.
+    init(
+        graph: AudioGraph, shim: Shim, frames: Int, cycles: Int, warmup: Int, strict: Bool, input: OwnedAudioBuffers, driverMIDI: MIDIEvent?,
+        holdsWarmUp: Bool = false
+    ) {
         self.cycles = cycles + warmup
+        warmUpFinished = Atomic(!holdsWarmUp)
         let output = OwnedAudioBuffers(channels: 2, capacity: frames)
         let total = cycles + warmup
         let thread = Thread { [self] in
@@ -34,7 +42,17 @@ final class RenderLoop: @unchecked Sendable {
             let midi = UnsafeMutablePointer<MIDIEvent>.allocate(capacity: 1)
             if let driverMIDI { midi.initialize(to: driverMIDI) }
             let midiCount = driverMIDI == nil ? 0 : 1
-            for cycle in 0..<total {
+            var extraWarmUp = 0
+            var cycle = 0
+            while cycle < total {
+                let sampleTime = Double((cycle + extraWarmUp) * frames)
+                if cycle == warmup && !this.warmUpFinished.load(ordering: .acquiring) {
+                    _ = graph.render(
+                        frameCount: frames, timestamp: RenderTimestamp(sampleTime: sampleTime), input: inputView, output: outputView,
+                        midi: UnsafeBufferPointer(start: midi, count: midiCount))
+                    extraWarmUp += 1
+                    continue
+                }
                 // RenderThread.run may count on its own (CAUSupport begins counting when the
                 // shim is loaded): forget what the warm-up counted.
                 if cycle == warmup {
@@ -46,13 +64,14 @@ final class RenderLoop: @unchecked Sendable {
                 }
                 if cycle >= warmup { shim.begin() }
                 let status = graph.render(
-                    frameCount: frames, timestamp: RenderTimestamp(sampleTime: Double(cycle * frames)), input: inputView, output: outputView,
+                    frameCount: frames, timestamp: RenderTimestamp(sampleTime: sampleTime), input: inputView, output: outputView,
                     midi: UnsafeBufferPointer(start: midi, count: midiCount))
                 this.midiOutputEvents.add(graph.midiOutputFromRender.count, ordering: .relaxed)
                 shim.end()
                 if status != 0 { this.failures.add(1, ordering: .relaxed) }
                 if outputView.containsNonFinite() { this.nonFinite.add(1, ordering: .relaxed) }
                 this.done.store(cycle + 1, ordering: .releasing)
+                cycle += 1
             }
             au_strict_set_recording(false)
             midi.deallocate()
@@ -62,6 +81,9 @@ final class RenderLoop: @unchecked Sendable {
         shim.reset()
         thread.start()
     }
+
+    /// Ends a warm-up held by the control thread.
+    func finishWarmUp() { warmUpFinished.store(true, ordering: .releasing) }
 
     /// Whether every cycle has rendered.
     var isFinished: Bool { done.load(ordering: .acquiring) >= cycles }

@@ -124,7 +124,23 @@ let cycleCount = cycles + warmup
 // cycle (the note-ons come from the control thread through sendMIDIEvent).
 let renderLoop = RenderLoop(
     graph: graph, shim: shim, frames: frames, cycles: cycles, warmup: warmup, strict: strict, input: input,
-    driverMIDI: MIDIEvent(offset: Int32(frames / 2), status: 0xB0, data1: 1, data2: 64))
+    driverMIDI: MIDIEvent(offset: Int32(frames / 2), status: 0xB0, data1: 1, data2: 64), holdsWarmUp: true)
+// A first plan swap during the warm-up: the render thread's first adoption of a plan that
+// replaces another runs code for the first time (metadata a debug build makes once), which
+// the counted cycles must not see. Without it, whether one came before the counting (a
+// latency report) depended on the machine's timing.
+do {
+    // 0 and 1 stages both mean "never pipelined": a new plan, the same rendering.
+    let parallelism = graph.parallelism
+    graph.parallelism.pipelineStages = parallelism.pipelineStages == 0 ? 1 : 0
+    try graph.update()
+    graph.parallelism = parallelism
+    try graph.update()
+    guard graph.waitUntilUpdated(timeout: 10) else { fail("the warm-up's plan swap was not adopted in 10 s", status: 1) }
+} catch {
+    fail("the warm-up's plan swap failed: \(error)", status: 1)
+}
+renderLoop.finishWarmUp()
 
 // The control thread: parameter changes, bypass and live edits while the render thread runs.
 var parameterChanges = 0
