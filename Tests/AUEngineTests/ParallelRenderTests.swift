@@ -77,16 +77,18 @@ func addSplitMix(_ graph: AudioGraph, left: AudioUnit, right: AudioUnit, rightNa
     return (leftNode, rightNode)
 }
 
-/// Passes audio through after keeping its thread busy for 2 ms (a costly branch).
+/// Passes audio through after keeping its thread busy for `nanoseconds` (2 ms: a costly branch).
 final class BusyUnit: AudioUnit, @unchecked Sendable {
-    init() {
+    let nanoseconds: UInt64
+    init(nanoseconds: UInt64 = 2_000_000) {
+        self.nanoseconds = nanoseconds
         super.init(
             description: effectDescription, name: "Busy", inputs: [.canonical(channels: 2, name: "Input")],
             outputs: [.canonical(channels: 2, name: "Output")], parameters: [])
     }
     override func process(_ context: ProcessContext) -> AudioUnitStatus {
         let start = DispatchTime.now().uptimeNanoseconds
-        while DispatchTime.now().uptimeNanoseconds - start < 2_000_000 {}
+        while DispatchTime.now().uptimeNanoseconds - start < nanoseconds {}
         context.outputs[0].copy(from: context.inputs[0])
         return 0
     }
@@ -378,6 +380,54 @@ struct ParallelRenderTests {
         }
         #expect(result.midi.count == 2 * ((6000 + 36) / 37))
         #expect(result.audio[0][37] > 0 && result.audio[0][36] == 0)
+    }
+
+    /// Workers that cost more than they save: with the calling thread and the worker on one
+    /// CPU (the test pins itself, and the workers inherit it), the calling thread renders
+    /// one branch and waits for the other until the scheduler gives the worker the CPU, so a
+    /// cycle takes longer than its two branches' work. The measured decision keeps the plan
+    /// parallel (0.1 ms beside the longest path); the graph then times 16 cycles of it, finds
+    /// them slower than its work on one thread, and goes back to one thread, saying why. A
+    /// new ``AudioGraph/parallelism`` lets the workers be tried again.
+    @Test("a parallel plan whose workers are measured to cost more than they save goes back to one thread, and says why")
+    func unpaidWorkersAreRefused() throws {
+        // sched_{get,set}affinity are GNU extensions the Glibc module leaves out: from libc.
+        typealias Affinity = @convention(c) (pid_t, Int, UnsafeMutableRawPointer) -> Int32
+        let libc = dlopen(nil, RTLD_NOW)
+        let getAffinity = unsafeBitCast(try #require(dlsym(libc, "sched_getaffinity")), to: Affinity.self)
+        let setAffinity = unsafeBitCast(try #require(dlsym(libc, "sched_setaffinity")), to: Affinity.self)
+        var original = cpu_set_t()
+        try #require(getAffinity(0, MemoryLayout<cpu_set_t>.size, &original) == 0)
+        defer { _ = setAffinity(0, MemoryLayout<cpu_set_t>.size, &original) }
+        var one = cpu_set_t()
+        withUnsafeBytes(of: original) { allowed in
+            withUnsafeMutableBytes(of: &one) { chosen in
+                let index = allowed.firstIndex { $0 != 0 }!
+                chosen[index] = allowed[index] & (~allowed[index] &+ 1)
+            }
+        }
+        try #require(setAffinity(0, MemoryLayout<cpu_set_t>.size, &one) == 0)
+        let graph = AudioGraph(registry: builtinRegistry())
+        defer { graph.dispose() }
+        graph.maximumFramesPerSlice = 256
+        graph.parallelism = RenderParallelism(workers: 1)
+        _ = try addSplitMix(graph, left: BusyUnit(nanoseconds: 100_000), right: BusyUnit(nanoseconds: 100_000))
+        try graph.initialize()
+        let buffers = OwnedAudioBuffers(channels: 2, capacity: 256)
+        var cycle = 0
+        // The measured decision after 8 timed cycles (one in 32), the judgement 16 later.
+        while cycle < 2_000 && graph.parallelDecision?.reason.contains("measured to cost more") != true {
+            _ = graph.render(frameCount: 256, timestamp: RenderTimestamp(sampleTime: Double(cycle * 256)), output: buffers.buffers())
+            graph.dispatchPendingNotifications()
+            cycle += 1
+        }
+        let refused = try #require(graph.parallelDecision)
+        #expect(!refused.isParallel && refused.isMeasured && refused.reason.contains("measured to cost more than they save"), "\(refused.reason) after \(cycle) cycles")
+        let out = renderFrames(graph, total: 512, block: 256, startTime: cycle * 256)
+        #expect(out[0][100] == testSignal(cycle * 256 + 100, channel: 0) * 2)
+        graph.parallelism = RenderParallelism(workers: 2)
+        try graph.update()
+        #expect(graph.parallelDecision?.isParallel == true, "\(graph.parallelDecision?.reason ?? "")")
     }
 
     /// A node that writes NaN on a worker is muted and reported, as on one thread.

@@ -102,7 +102,8 @@ extension AudioGraph {
     /// paths realigned) and sends a ``GraphNotice/Kind-swift.enum/latencyChanged`` notice —
     /// unless edits wait for ``update()``, which then compiles it (and reports its errors).
     /// Once the graph has timed enough cycles, compiles an estimated threads decision again
-    /// on the measured node times (``parallelDecision``). Also frees retired plans and disposes removed units. Call it from a timer or after each
+    /// on the measured node times (``parallelDecision``), and keeps an automatic plan on one
+    /// thread once its workers were measured to cost more than they save. Also frees retired plans and disposes removed units. Call it from a timer or after each
     /// offline block. Returns the graph's notices.
     /// - Thread: [control]
     @discardableResult
@@ -115,6 +116,7 @@ extension AudioGraph {
         for node in model.order { model.nodes[node]?.unit?.dispatchPendingNotifications() }
         if let notice = followLatencyChange() { delivered.append(notice) }
         followMeasuredCosts()
+        followMeasuredPayoff()
         let handlers = noticeListeners.sorted { $0.key < $1.key }.map(\.value)
         for notice in delivered { for handler in handlers { handler(notice) } }
         return delivered

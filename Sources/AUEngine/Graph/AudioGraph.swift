@@ -58,7 +58,11 @@ public final class AudioGraph: @unchecked Sendable {
     /// decides per plan whether they pay (``parallelDecision``); a change takes effect at
     /// the next ``initialize()`` or ``update()``.
     public var parallelism = RenderParallelism.machineDefault {
-        didSet { if parallelism != oldValue { markEdited() } }
+        didSet {
+            guard parallelism != oldValue else { return }
+            workersRefusal = nil
+            markEdited()
+        }
     }
     /// The frames of one slice of a pipelined chain (nil: MaximumFramesPerSlice, as offline):
     /// its stages render slices this long one after another, and its output is late by
@@ -89,13 +93,18 @@ public final class AudioGraph: @unchecked Sendable {
     private var reuse = PlanCompiler.Reuse()
     /// Facts about the latest compiled plan.
     private(set) var report = PlanCompiler.Report()
-    private var generation = 0
+    private(set) var generation = 0
     /// Units of removed nodes, disposed once the render thread adopted a plan without them.
     private var graveyard: [(unit: AudioUnit, generation: Int)] = []
     /// The render workers of the latest parallel plan (older plans keep theirs alive).
     private(set) var workerPool: RenderWorkerPool?
     /// Whether ``followMeasuredCosts()`` compiled the plan again already.
     private var followedMeasuredCosts = false
+    /// Why the render workers were measured to cost more than they save (nil: they were not):
+    /// automatic plans then stay on one thread, until ``parallelism`` changes.
+    var workersRefusal: String?
+    /// The timing counters when the running plan's workers began to be watched (``followMeasuredPayoff()``).
+    var payoffBaseline: PayoffBaseline?
     /// The scheduling policy and priority the workers take (a driver's real-time thread's).
     private var workerScheduling: (policy: Int32, priority: Int32)?
     /// The output delay of a chain that may be pipelined (shared by the plans while its
@@ -371,7 +380,7 @@ public final class AudioGraph: @unchecked Sendable {
         let compiler = PlanCompiler(
             model: model, order: order, runtimes: runtimes, sliceFrames: maximumFramesPerSlice, pipelineSliceFrames: effectivePipelineSliceFrames,
             generation: generation + 1, measuresTime: measuresRenderTime, parallelism: parallelism,
-            timedCycles: renderer.timedCycles.load(ordering: .relaxed))
+            timedCycles: renderer.timedCycles.load(ordering: .relaxed), workersRefusal: workersRefusal)
         let compiled = try compiler.compile(reusing: reuse)
         if let schedule = compiled.schedule { compiled.plan.renderInParallel(schedule, on: pool(workers: parallelism.workers)) }
         if let pipeline = compiled.pipeline { compiled.plan.renderInPipeline(pipeline, on: pool(workers: parallelism.workers)) }
@@ -545,6 +554,7 @@ public final class AudioGraph: @unchecked Sendable {
         reuse = PlanCompiler.Reuse()
         workerPool = nil
         pipelineDelay = nil
+        payoffBaseline = nil
         isInitialized = false
         hasPendingEdits = true
     }

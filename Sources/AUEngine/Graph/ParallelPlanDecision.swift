@@ -41,10 +41,12 @@ public struct ParallelPlanDecision: Sendable, Equatable {
 
     /// Decides for the steps in render order, where `dependencies[i]` are the distinct steps
     /// step `i` reads from and `cost[i]` its work per cycle; `pipelineObstacle` says why a
-    /// serial chain cannot be pipelined (nil: it can).
+    /// serial chain cannot be pipelined (nil: it can); `workersRefusal` why the workers were
+    /// measured not to pay for this graph (nil: they were not), which keeps an automatic
+    /// plan on one thread.
     static func decide(
         order: [GraphNode], dependencies: [[Int]], cost: [Double], isMeasured: Bool, parallelism: RenderParallelism,
-        pipelineObstacle: String? = nil
+        pipelineObstacle: String? = nil, workersRefusal: String? = nil
     ) -> ParallelPlanDecision {
         var longest = [Double](repeating: 0, count: order.count)
         var depth = [Int](repeating: 0, count: order.count)
@@ -61,7 +63,9 @@ public struct ParallelPlanDecision: Sendable, Equatable {
         if parallelism.workers == 0 {
             decision.reason = "single-threaded: no render workers (threads 0)"
         } else if (depth.max() ?? 0) == order.count {
-            decision.decideThePipeline(order: order, cost: cost, kind: kind, parallelism: parallelism, obstacle: pipelineObstacle)
+            decision.decideThePipeline(order: order, cost: cost, kind: kind, parallelism: parallelism, obstacle: pipelineObstacle, refusal: workersRefusal)
+        } else if parallelism.policy == .automatic, let workersRefusal {
+            decision.reason = "single-threaded: \(workersRefusal)"
         } else if parallelism.policy == .always || work - critical >= worthwhileWork {
             decision.isParallel = true
             decision.workers = parallelism.workers
@@ -78,7 +82,9 @@ public struct ParallelPlanDecision: Sendable, Equatable {
 
     /// For a serial chain: stages balanced by cost, one per worker and the calling thread,
     /// when the work beside the largest stage pays for the workers.
-    private mutating func decideThePipeline(order: [GraphNode], cost: [Double], kind: String, parallelism: RenderParallelism, obstacle: String?) {
+    private mutating func decideThePipeline(
+        order: [GraphNode], cost: [Double], kind: String, parallelism: RenderParallelism, obstacle: String?, refusal: String?
+    ) {
         guard order.count >= 2 else {
             reason = "single-threaded: one node"
             return
@@ -100,6 +106,10 @@ public struct ParallelPlanDecision: Sendable, Equatable {
             cut.append(Array(order[start..<(start + count)]))
             largest = max(largest, cost[start..<(start + count)].reduce(0, +))
             start += count
+        }
+        if parallelism.policy == .automatic, let refusal {
+            reason = "single-threaded: \(refusal); its output is delayed \(addedLatencySlices) slice(s) as a pipeline's would be"
+            return
         }
         guard parallelism.policy == .always || work - largest >= Self.worthwhileWork else {
             reason = String(

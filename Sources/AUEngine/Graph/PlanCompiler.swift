@@ -58,6 +58,8 @@ struct PlanCompiler {
     let parallelism: RenderParallelism
     /// Cycles whose node times the runtimes hold (0: none measured yet).
     let timedCycles: UInt64
+    /// Why the graph's render workers were measured not to pay (nil: they were not).
+    let workersRefusal: String?
 
     static func latencyFrames(of unit: AudioUnit) -> Int {
         let rate = (unit.formats(.output).first ?? unit.formats(.input).first)?.sampleRate ?? 48_000
@@ -116,7 +118,7 @@ struct PlanCompiler {
         })
         report.parallel = ParallelPlanDecision.decide(
             order: order, dependencies: dependencies, cost: cost, isMeasured: measured, parallelism: parallelism,
-            pipelineObstacle: pipelineObstacle(midiNodes: midiNodes, midiConnections: report.midiConnections))
+            pipelineObstacle: pipelineObstacle(midiNodes: midiNodes, midiConnections: report.midiConnections), workersRefusal: workersRefusal)
         let stageCounts = report.parallel?.isPipelined == true ? report.parallel!.stages.map(\.count) : nil
 
         // Callbacks, in a fixed order.
