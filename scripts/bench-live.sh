@@ -10,7 +10,7 @@
 # two-branch graph (Presets/two-branches.json) as one auhost client with `--threads 0`
 # (single-threaded) and `--threads 1` (one render worker beside JACK's thread), alternating
 # for ROUNDS rounds (default 3), each round after an idle server of its own, and the floor:
-# one client whose chain is a single built-in gain (what a client costs the server before
+# one client whose chain is a single built-in EQ (what a client costs the server before
 # any DSP).
 #
 # `scripts/bench-live.sh SECONDS pipeline [ROUNDS] [PERIOD]` measures pipelining: the
@@ -45,17 +45,22 @@ idle() {
   stop_server
 }
 
-# run_auhost LABEL PRESET [ARGUMENTS...]: one auhost client on a fresh server, watched.
+# run_auhost LABEL PRESET [ARGUMENTS...]: one auhost client on a fresh server, watched; then
+# the graph's own load over the same seconds (`status` at the start and at the end).
 run_auhost() {
-  local label=$1 preset=$2
+  local label=$1 preset=$2 replies
   shift 2
   echo "== $label: $seconds s"
   start_server auhost
-  sleep "$((seconds + 30))" | "$auhost" run "$preset" --server "$server" --connect "$@" >/dev/null 2>&1 &
+  replies=$(mktemp)
+  (sleep 3; echo status; sleep "$seconds"; echo status; sleep 30) | "$auhost" run "$preset" --server "$server" --connect "$@" >"$replies" 2>/dev/null &
   auhost_pid=$!
   sleep 3
   echo "$label  $("$monitor" "$server" "$seconds")"
+  sleep 0.5
+  echo "$label  $(tail -1 "$replies" | grep -o 'graph_load=[^ ]*') $(tail -1 "$replies" | grep -o 'threads=[a-z]*')"
   kill "$auhost_pid"; wait "$auhost_pid" 2>/dev/null || true
+  rm -f "$replies"
   stop_server
 }
 
@@ -63,7 +68,7 @@ if [[ $mode == threads ]]; then
   for round in $(seq "${3:-3}"); do
     echo "== round $round"
     idle
-    run_auhost "floor" aufx:gain:AUHs --threads 0
+    run_auhost "floor" aufx:ipeq:AUHs --threads 0
     run_auhost "threads0" Presets/two-branches.json --threads 0
     run_auhost "threads1" Presets/two-branches.json --threads 1
   done

@@ -205,12 +205,15 @@ public final class LiveChain: @unchecked Sendable {
         return notices
     }
 
-    /// The live facts for a `status` reply, as `key=value` words: DSP load, xruns, period
-    /// and render errors.
+    /// The live facts for a `status` reply, as `key=value` words: JACK's DSP load, the
+    /// graph's own (its render time over the audio's, since the last `status`), xruns,
+    /// period and render errors.
     /// - Thread: [control]
     public var statusWords: String {
         let dropped = io.droppedMIDIOutputCount
-        return String(format: "dsp=%.1f%% xruns=%d period=%d errors=%d", client.cpuLoad, client.xrunCount, client.bufferSize, io.renderErrorCount)
+        return String(
+            format: "dsp=%.1f%% graph_load=%.2f%% xruns=%d period=%d errors=%d", client.cpuLoad, 100 * chain.graph.cpuLoad, client.xrunCount,
+            client.bufferSize, io.renderErrorCount)
             + (dropped > 0 ? " midi_out_dropped=\(dropped)" : "")
     }
 

@@ -37,7 +37,8 @@ enum RunCommand: Command {
           \(ThreadsOption.help)
           --pipeline        let a serial chain render in two stages one period apart, on a
                             render worker and JACK's thread: one period more latency (reported
-                            on the ports, and in 'status'), up to half the time per period
+                            on the ports, and in 'status'); a period costs its larger stage,
+                            not the whole chain
           --control PORT    also serve the commands on 127.0.0.1:PORT (0: any free port) to clients
                             whose first line is 'auth TOKEN', the token printed on standard error
           --save-dir DIR    the folder 'save FILE' writes into (default: the preset's folder);
