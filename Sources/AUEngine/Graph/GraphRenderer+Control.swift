@@ -39,12 +39,22 @@ extension GraphRenderer {
     /// - Thread: [control]
     func enable() { isEnabled.store(true, ordering: .sequentiallyConsistent) }
 
-    /// Stops render calls (new ones return at once), waits for those in progress, and
-    /// releases every plan. Afterwards the render side holds nothing.
+    /// Stops render calls (new ones return at once), waits for those in progress and for
+    /// render workers still in a pipeline's last phase, and releases every plan. Afterwards the render side holds nothing.
     /// - Thread: [control]
     func disable() {
         isEnabled.store(false, ordering: .sequentiallyConsistent)
         while activeRenders.load(ordering: .sequentiallyConsistent) != 0 { Self.pause() }
+        // A pipeline's phase left open to the workers: closed, and the workers in it waited for.
+        let poolBits = deferredPool.exchange(0, ordering: .acquiringAndReleasing)
+        deferredPipeline.store(0, ordering: .relaxed)
+        deferredRetirement.store(-1, ordering: .relaxed)
+        if poolBits != 0 {
+            Unmanaged<RenderWorkerPool>.fromOpaque(UnsafeRawPointer(bitPattern: poolBits)!)._withUnsafeGuaranteedRef { pool in
+                pool.closeSlice()
+                while pool.busy.load(ordering: .sequentiallyConsistent) != 0 { Self.pause() }
+            }
+        }
         current?.release()
         current = nil
         let bits = pending.exchange(0, ordering: .acquiringAndReleasing)

@@ -14,14 +14,19 @@ struct PipelinedCycle {
 }
 
 /// Rendering a cycle through a pipelined plan: one phase per slice of the cycle; in each,
-/// the new slice enters stage 0 in its region and every slice in flight moves one stage on,
-/// the calling thread and the render workers taking one stage each. The calling thread
-/// fills a slice's input before stage 0 takes it and pushes the slice into the graph's
-/// ``PipelineDelay`` once the last stage rendered it; the cycle's output is popped from the
-/// delay. Every unit renders every slice exactly as the single-threaded loop does (same
-/// slices, times and parameter events, in order), so the output is the same, sample for
-/// sample, the delay's frames later. No allocation and no lock; the one system call is the
-/// wake of parked workers.
+/// the new slice enters stage 0 in its region and every slice in flight moves one stage on.
+/// The calling thread renders the deepest stage that has a slice and pushes the slice that
+/// leaves the last stage into the graph's ``PipelineDelay``; the render workers take the
+/// earlier stages, and the calling thread does not wait for them: the next phase does,
+/// before it hands their regions on, taking any task no worker took. So the workers' stages
+/// of a cycle's last slice go on after the render call returns (REAPER's anticipative
+/// processing): live, JACK's thread renders the last stage of the previous period while a
+/// worker renders the first stages of this one during the rest of the period, and a worker
+/// that wakes late costs nothing as long as it is done by the next period. Every unit
+/// renders every slice exactly as the single-threaded loop does (same slices, times and
+/// parameter events, in order), so the output is the same, sample for sample, the delay's
+/// frames later. No allocation and no lock; the one system call is the wake of parked
+/// workers.
 /// - Thread: [render]
 extension GraphRenderer {
     /// Renders `cycle` through `pipeline` into `delay`, and the delay's oldest frames into
@@ -35,6 +40,8 @@ extension GraphRenderer {
         var written = delay.pop(into: cycle.output, at: 0, frames: cycle.frameCount)
         var offset = 0
         while offset < cycle.frameCount {
+            // The last phase's stages wrote the regions this one reads.
+            guard finishDeferredPhase(deadline: cycle.deadline, sampleTime: cycle.timestamp.sampleTime, retiring: false) else { return false }
             let entering = pipeline.positions.pointee.next
             var time = cycle.timestamp
             time.sampleTime += Double(offset)
@@ -42,36 +49,66 @@ extension GraphRenderer {
             pipeline.slices[entering % stages] = slice
             if let source = pipeline.regionSources[entering % stages] { fill(source.view(slice.frames), from: cycle.input, at: offset, skipping: 0) }
             pipeline.positions.pointee.next = entering + 1
-            var count = 0
-            for stage in 0..<stages {
-                let number = entering - stage
-                guard number >= pipeline.positions.pointee.first else { break }
-                let held = pipeline.slices[number % stages]
-                pipeline.tasks[count] = PipelineSchedule.Task(
-                    stage: Int32(stage), region: Int32(number % stages), sliceOffset: held.offset, frames: held.frames, time: held.time,
-                    events: cycle.events, plainCycle: cycle.plainCycle, measuresTime: cycle.measuresTime)
-                count += 1
-            }
-            pipeline.begin(count)
-            if count > 1 {
+            let deepest = min(stages - 1, entering - pipeline.positions.pointee.first)
+            for stage in 0..<deepest { pipeline.tasks[stage] = task(stage, entering: entering, of: pipeline, cycle: cycle) }
+            if deepest > 0 {
+                pipeline.begin(deepest)
                 pool.pipelinePhase.store(UInt(bitPattern: Unmanaged.passUnretained(pipeline).toOpaque()), ordering: .relaxed)
                 pool.openSlice()
+                deferredPool.store(UInt(bitPattern: Unmanaged.passUnretained(pool).toOpaque()), ordering: .relaxed)
+                deferredPipeline.store(UInt(bitPattern: Unmanaged.passUnretained(pipeline).toOpaque()), ordering: .relaxed)
             }
-            let finished = renderPhaseTasks(pipeline, lane: lane, pool: pool)
-            if count > 1 {
-                guard closeSlice(pool, finished: finished, deadline: cycle.deadline, sampleTime: cycle.timestamp.sampleTime) else {
-                    pipeline.empty()
-                    delay.reset()
-                    return false
-                }
-            }
-            if count == stages { leave(entering - (stages - 1), pipeline: pipeline, delay: delay) }
+            renderStage(task(deepest, entering: entering, of: pipeline, cycle: cycle), of: pipeline, lane: lane)
+            if deepest == stages - 1 { leave(entering - (stages - 1), pipeline: pipeline, delay: delay) }
             written += delay.pop(into: cycle.output, at: written, frames: cycle.frameCount - written)
             offset += slice.frames
         }
         // The slices still in flight lie before the next cycle's start.
         for number in pipeline.heldSlices { pipeline.slices[number % pipeline.stageCount].offset -= cycle.frameCount }
         return true
+    }
+
+    /// Stage `stage`'s task in the phase where slice `entering` entered.
+    @inline(__always)
+    private func task(_ stage: Int, entering: Int, of pipeline: PipelineSchedule, cycle: PipelinedCycle) -> PipelineSchedule.Task {
+        let number = entering - stage
+        let held = pipeline.slices[number % pipeline.stageCount]
+        return PipelineSchedule.Task(
+            stage: Int32(stage), region: Int32(number % pipeline.stageCount), sliceOffset: held.offset, frames: held.frames, time: held.time,
+            events: cycle.events, plainCycle: cycle.plainCycle, measuresTime: cycle.measuresTime)
+    }
+
+    /// Waits for the phase left open to the workers, if any, after taking the tasks none of
+    /// them took; then, when `retiring`, drops the parameter events of the cycle that left it
+    /// (kept until its workers were done with them). False when a worker was still in a
+    /// stage at `deadline` (0: none): the phase is abandoned, reported by name, the slices in
+    /// flight forgotten and the delay primed again.
+    @inline(__always)
+    func finishDeferredPhase(deadline: UInt64, sampleTime: Double, retiring: Bool = true) -> Bool {
+        var finished = true
+        let bits = deferredPipeline.load(ordering: .relaxed)
+        if bits != 0 {
+            let pipeline = Unmanaged<PipelineSchedule>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
+            let pool = Unmanaged<RenderWorkerPool>.fromOpaque(UnsafeRawPointer(bitPattern: deferredPool.load(ordering: .relaxed))!)
+            deferredPipeline.store(0, ordering: .relaxed)
+            deferredPool.store(0, ordering: .relaxed)
+            pool._withUnsafeGuaranteedRef { pool in
+                pipeline._withUnsafeGuaranteedRef { pipeline in
+                    let taken = renderPhaseTasks(pipeline, lane: Unmanaged.passUnretained(mainLane), pool: pool)
+                    finished = closeSlice(pool, finished: taken, deadline: deadline, sampleTime: sampleTime)
+                    if !finished {
+                        pipeline.empty()
+                        pipeline.plan._withUnsafeGuaranteedRef { $0.outputDelay?._withUnsafeGuaranteedRef { $0.reset() } }
+                    }
+                }
+            }
+        }
+        let frames = deferredRetirement.load(ordering: .relaxed)
+        if retiring && frames >= 0 {
+            deferredRetirement.store(-1, ordering: .relaxed)
+            if eventCount > 0 { retireParameterEvents(frameCount: frames, held: finished ? deferredHeld.load(ordering: .relaxed) : 0) }
+        }
+        return finished
     }
 
     /// Renders the slices still in flight through their remaining stages on the calling

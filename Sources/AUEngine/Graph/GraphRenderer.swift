@@ -56,6 +56,15 @@ final class GraphRenderer: @unchecked Sendable {
     /// render worker that has not finished by then makes the cycle silent. Set by a driver
     /// with a period (JACK); offline renders wait.
     let parallelCycleDeadline = Atomic<UInt64>(0)
+    /// A pipelined plan's phase still open to the render workers when its cycle returned
+    /// (``PipelineSchedule`` and ``RenderWorkerPool`` pointers, 0: none), and the parameter
+    /// events that cycle leaves to retire (its frames and held frames) once it is done:
+    /// the workers render the first stages of the cycle's last slice while the driver goes
+    /// on (GraphRenderer+Pipeline.swift).
+    let deferredPipeline = Atomic<UInt>(0)
+    let deferredPool = Atomic<UInt>(0)
+    let deferredRetirement = Atomic<Int>(-1)
+    let deferredHeld = Atomic<Int>(0)
 
     /// Cycles rendered; of them, those timed and the time they took, for the dump.
     let cycles = Atomic<UInt64>(0)
@@ -139,6 +148,12 @@ final class GraphRenderer: @unchecked Sendable {
             }
             let measuresTime = plan.measuresTime && cycles.load(ordering: .relaxed) % GraphRenderer.timingInterval == 0
             let start = measuresTime ? MonotonicClock.nanoseconds() : 0
+            // The workers finish what the last cycle left them before the events change.
+            guard finishDeferredPhase(deadline: cycleDeadline(start), sampleTime: timestamp.sampleTime) else {
+                clear(output, frames: frameCount)
+                finishCycle(frameCount: frameCount, measuresTime: measuresTime, start: start)
+                return 0
+            }
             if pendingEvents.load(ordering: .acquiring) != 0 { takeParameterEvents() }
             // Read once per cycle, not once per step: each step starts after a plugin's run()
             // evicted the lines they live in.
@@ -147,9 +162,7 @@ final class GraphRenderer: @unchecked Sendable {
             let plainCycle = events == 0 && !measuresTime
             var deadline: UInt64 = 0
             if let pipeline = plan.pipeline, let workers = plan.workers, let delay = plan.outputDelay {
-                if parallelCycleDeadline.load(ordering: .relaxed) > 0 {
-                    deadline = (start == 0 ? MonotonicClock.nanoseconds() : start) &+ parallelCycleDeadline.load(ordering: .relaxed)
-                }
+                deadline = cycleDeadline(start)
                 let cycle = PipelinedCycle(
                     frameCount: frameCount, timestamp: timestamp, input: input, output: output, events: events, plainCycle: plainCycle,
                     measuresTime: measuresTime, deadline: deadline)
@@ -157,7 +170,10 @@ final class GraphRenderer: @unchecked Sendable {
                     workers._withUnsafeGuaranteedRef { pool in delay._withUnsafeGuaranteedRef { renderPipelined(cycle, pipeline: pipeline, delay: $0, pool: pool) } }
                 }
                 if !finished { clear(output, frames: frameCount) }
-                finishCycle(frameCount: frameCount, measuresTime: measuresTime, start: start, held: pipeline._withUnsafeGuaranteedRef { $0.heldFrames })
+                // The events stay until the workers are done with the cycle (finishDeferredPhase).
+                deferredHeld.store(pipeline._withUnsafeGuaranteedRef { $0.heldFrames }, ordering: .relaxed)
+                deferredRetirement.store(frameCount, ordering: .relaxed)
+                finishCycle(frameCount: frameCount, measuresTime: measuresTime, start: start, retiresEvents: false)
                 return 0
             }
             // A cycle of one slice reads and writes the caller's buffers in place (channels
@@ -178,9 +194,7 @@ final class GraphRenderer: @unchecked Sendable {
                     let slice = ParallelSlice(
                         plan: Unmanaged.passUnretained(plan), schedule: schedule, measuresTime: measuresTime, plainCycle: plainCycle,
                         events: events, sliceOffset: done, frames: frames, time: sliceTime)
-                    if deadline == 0, parallelCycleDeadline.load(ordering: .relaxed) > 0 {
-                        deadline = (start == 0 ? MonotonicClock.nanoseconds() : start) &+ parallelCycleDeadline.load(ordering: .relaxed)
-                    }
+                    if deadline == 0 { deadline = cycleDeadline(start) }
                     guard workers._withUnsafeGuaranteedRef({ renderSliceInParallel(slice, pool: $0, deadline: deadline) }) else {
                         clear(output, frames: frameCount)
                         plan.outputDelay?._withUnsafeGuaranteedRef { $0.reset() }
@@ -254,11 +268,18 @@ final class GraphRenderer: @unchecked Sendable {
         return sink.view(frames)
     }
 
-    /// Drops the cycle's parameter events, but those of the `held` frames at its end still
-    /// inside a pipeline, and counts the cycle (and its time when measured).
+    /// The deadline of a cycle that started at `start` (0: now), 0 without one.
     @inline(__always)
-    private func finishCycle(frameCount: Int, measuresTime: Bool, start: UInt64, held: Int = 0) {
-        if eventCount > 0 { retireParameterEvents(frameCount: frameCount, held: held) }
+    func cycleDeadline(_ start: UInt64) -> UInt64 {
+        let limit = parallelCycleDeadline.load(ordering: .relaxed)
+        return limit == 0 ? 0 : (start == 0 ? MonotonicClock.nanoseconds() : start) &+ limit
+    }
+
+    /// Drops the cycle's parameter events (unless a pipeline's workers still read them, when
+    /// not `retiresEvents`) and counts the cycle (and its time when measured).
+    @inline(__always)
+    private func finishCycle(frameCount: Int, measuresTime: Bool, start: UInt64, retiresEvents: Bool = true) {
+        if retiresEvents && eventCount > 0 { retireParameterEvents(frameCount: frameCount, held: 0) }
         if measuresTime {
             renderNanoseconds.add(MonotonicClock.nanoseconds() &- start, ordering: .relaxed)
             timedCycles.store(timedCycles.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
@@ -311,7 +332,8 @@ final class GraphRenderer: @unchecked Sendable {
         guard bits != 0 else { return }
         if let old = current {
             old._withUnsafeGuaranteedRef { old in
-                if let pipeline = old.pipeline, let delay = old.outputDelay {
+                if let pipeline = old.pipeline, let delay = old.outputDelay,
+                   finishDeferredPhase(deadline: cycleDeadline(0), sampleTime: timestamp.sampleTime, retiring: false) {
                     pipeline._withUnsafeGuaranteedRef { pipeline in delay._withUnsafeGuaranteedRef { flushPipeline(pipeline, into: $0) } }
                 }
             }
@@ -345,7 +367,7 @@ final class GraphRenderer: @unchecked Sendable {
 
     /// Drops the events this cycle applied; later ones, and those of the last `held` frames
     /// (slices a pipeline's later stages have yet to render), move `frameCount` frames closer.
-    private func retireParameterEvents(frameCount: Int, held: Int) {
+    func retireParameterEvents(frameCount: Int, held: Int) {
         var kept = 0
         for index in 0..<eventCount {
             var event = events[index]
