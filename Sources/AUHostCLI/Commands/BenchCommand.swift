@@ -45,22 +45,9 @@ enum BenchCommand: Command {
         context.errors.line("auhost: warning: this is a debug build; measure with 'swift build -c release'")
         #endif
         let output = context.output
-        if profiled == .pipeline {
-            do {
-                let workers = RenderParallelism.machineDefault.workers
-                let runs = try measurePipelinedChain(context.registry, cycles: cycles, frames: frames, workers: workers, onlyPipelined: true)
-                output.line(String(format: "reference chain pipelined (%@) over %@: %d slices of %d frames, %.0f ns/slice",
-                                   runs.stages, threadsLabel(workers), cycles, frames, runs.pipelined[0]))
-                return 0
-            } catch {
-                throw CLIError("bench: \(error)")
-            }
-        }
         if let profiled {
             do {
-                let cost = try measureReferenceChain(context.registry, cycles: cycles, frames: frames, only: profiled)
-                output.line(String(format: "reference chain through the %@: %d cycles of %d frames, %.0f ns/cycle",
-                                   profiled == .graph ? "graph" : "C loop", cycles, frames, (cost.graph + cost.cLoop)[0]))
+                output.line(try profile(profiled, context.registry, cycles: cycles, frames: frames))
                 return 0
             } catch {
                 throw CLIError("bench: \(error)")
@@ -118,6 +105,21 @@ enum BenchCommand: Command {
             output.line("pipelined chain: not measured: \(error)")
         }
         return 0
+    }
+
+    /// One run of one side of the reference chain (`--profile`): its line.
+    static func profile(_ side: ChainSide, _ registry: ComponentRegistry, cycles: Int, frames: Int) throws(AudioUnitError) -> String {
+        if side == .pipeline {
+            let workers = RenderParallelism.machineDefault.workers
+            let runs = try measurePipelinedChain(registry, cycles: cycles, frames: frames, workers: workers, onlyPipelined: true)
+            return String(
+                format: "reference chain pipelined (%@) over %@: %d slices of %d frames, %.0f ns/slice",
+                runs.stages, threadsLabel(workers), cycles, frames, runs.pipelined[0])
+        }
+        let cost = try measureReferenceChain(registry, cycles: cycles, frames: frames, only: side)
+        return String(
+            format: "reference chain through the %@: %d cycles of %d frames, %.0f ns/cycle",
+            side == .graph ? "graph" : "C loop", cycles, frames, (cost.graph + cost.cLoop)[0])
     }
 
     static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
