@@ -50,7 +50,7 @@ extension GraphRenderer {
             if let source = pipeline.regionSources[entering % stages] { fill(source.view(slice.frames), from: cycle.input, at: offset, skipping: 0) }
             pipeline.positions.pointee.next = entering + 1
             let deepest = min(stages - 1, entering - pipeline.positions.pointee.first)
-            for stage in 0..<deepest { pipeline.tasks[stage] = task(stage, entering: entering, of: pipeline, cycle: cycle) }
+            for stage in 0..<deepest { pipeline.tasks[stage] = task(stage, slice: entering - stage, of: pipeline, events: cycle.events, plainCycle: cycle.plainCycle, measuresTime: cycle.measuresTime) }
             if deepest > 0 {
                 pipeline.begin(deepest)
                 pool.pipelinePhase.store(UInt(bitPattern: Unmanaged.passUnretained(pipeline).toOpaque()), ordering: .relaxed)
@@ -58,7 +58,9 @@ extension GraphRenderer {
                 deferredPool.store(UInt(bitPattern: Unmanaged.passUnretained(pool).toOpaque()), ordering: .relaxed)
                 deferredPipeline.store(UInt(bitPattern: Unmanaged.passUnretained(pipeline).toOpaque()), ordering: .relaxed)
             }
-            renderStage(task(deepest, entering: entering, of: pipeline, cycle: cycle), of: pipeline, lane: lane)
+            renderStage(
+                task(deepest, slice: entering - deepest, of: pipeline, events: cycle.events, plainCycle: cycle.plainCycle, measuresTime: cycle.measuresTime),
+                of: pipeline, lane: lane)
             if deepest == stages - 1 { leave(entering - (stages - 1), pipeline: pipeline, delay: delay) }
             written += delay.pop(into: cycle.output, at: written, frames: cycle.frameCount - written)
             offset += slice.frames
@@ -68,14 +70,14 @@ extension GraphRenderer {
         return true
     }
 
-    /// Stage `stage`'s task in the phase where slice `entering` entered.
+    /// Stage `stage`'s task on slice `number`, in its region, at its offset and time, with
+    /// the parameter events and the kind of cycle it renders in.
     @inline(__always)
-    private func task(_ stage: Int, entering: Int, of pipeline: PipelineSchedule, cycle: PipelinedCycle) -> PipelineSchedule.Task {
-        let number = entering - stage
+    private func task(_ stage: Int, slice number: Int, of pipeline: PipelineSchedule, events: Int, plainCycle: Bool, measuresTime: Bool) -> PipelineSchedule.Task {
         let held = pipeline.slices[number % pipeline.stageCount]
         return PipelineSchedule.Task(
             stage: Int32(stage), region: Int32(number % pipeline.stageCount), sliceOffset: held.offset, frames: held.frames, time: held.time,
-            events: cycle.events, plainCycle: cycle.plainCycle, measuresTime: cycle.measuresTime)
+            events: events, plainCycle: plainCycle, measuresTime: measuresTime)
     }
 
     /// Waits for the phase left open to the workers, if any, after taking the tasks none of
@@ -119,14 +121,7 @@ extension GraphRenderer {
         let events = eventCount
         let next = pipeline.positions.pointee.next
         for number in pipeline.heldSlices {
-            let held = pipeline.slices[number % pipeline.stageCount]
-            for stage in (next - number)..<pipeline.stageCount {
-                renderStage(
-                    PipelineSchedule.Task(
-                        stage: Int32(stage), region: Int32(number % pipeline.stageCount), sliceOffset: held.offset, frames: held.frames,
-                        time: held.time, events: events, plainCycle: events == 0, measuresTime: false),
-                    of: pipeline, lane: lane)
-            }
+            for stage in (next - number)..<pipeline.stageCount { renderStage(task(stage, slice: number, of: pipeline, events: events, plainCycle: events == 0, measuresTime: false), of: pipeline, lane: lane) }
             leave(number, pipeline: pipeline, delay: delay)
         }
         pipeline.empty()

@@ -14,8 +14,10 @@ import Synchronization
 /// and parameter events of the single-threaded render, in order, and the output is the same,
 /// sample for sample, only later.
 ///
-/// Per phase the calling thread publishes one task per stage that has a slice, and the
-/// calling thread and the render workers take them with one atomic increment each.
+/// Per phase the calling thread renders the deepest stage that has a slice itself and
+/// publishes the earlier stages as tasks, which the render workers (and the calling thread,
+/// for any left untaken when the next phase needs their regions) take with one atomic
+/// increment each.
 /// - Thread: [control] builds it; [render] the calling thread and the render workers run it.
 final class PipelineSchedule: @unchecked Sendable {
     /// One stage's share of a phase: its slice and the region that slice lives in.
