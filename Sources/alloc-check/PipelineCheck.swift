@@ -56,6 +56,18 @@ enum PipelineCheck {
             graph.dispatchPendingNotifications()
             cycle += 1
         }
+        // And a plan swap: the first adoption of a plan that replaces a pipelined one (the
+        // flush of its slices in flight) runs here too, whatever the timing.
+        graph.parallelism.pipelineStages = threads + 2
+        do {
+            try graph.update()
+        } catch {
+            fail("cannot swap the pipelined plan: \(error)", status: 1)
+        }
+        for _ in 0..<4 {
+            _ = graph.render(frameCount: frames, timestamp: RenderTimestamp(sampleTime: Double(cycle * frames)), input: input.buffers(), output: primed.buffers())
+            cycle += 1
+        }
         let loop = RenderLoop(graph: graph, shim: shim, frames: frames, cycles: cycles, warmup: warmup, strict: strict, input: input, driverMIDI: nil)
         var parameterChanges = 0
         var lastChangeAt = 0
@@ -76,12 +88,15 @@ enum PipelineCheck {
                     }
                     graph.dispatchPendingNotifications()
                 }
-                // A live edit now and then: a new plan (the stages cut by the measured times,
-                // or the chain on one thread, delayed as a pipeline) that takes over the
-                // slices in flight (the old plan renders them through its remaining stages).
+                // A live edit now and then: a new pipelined plan (its stages cut again by the
+                // measured times) that takes over the slices in flight (the old plan renders
+                // them through its remaining stages). Always pipelined: an automatic plan may be
+                // judged not to pay on a loaded machine and go to one thread, whose first
+                // cycles would then be counted (a debug build makes metadata once per path).
+                // Stages allowed beyond the threads change nothing but make a new plan.
                 if now - lastSwapAt >= max(1, cycles / 10) {
                     lastSwapAt = now
-                    graph.parallelism.policy = graph.parallelism.policy == .always ? .automatic : .always
+                    graph.parallelism.pipelineStages = graph.parallelism.pipelineStages == threads + 1 ? threads + 2 : threads + 1
                     try graph.update()
                     swaps += 1
                 }
