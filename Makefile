@@ -47,14 +47,12 @@ release:
 demo: build
 	@bash scripts/demo.sh $(BIN)
 
-# Builds, runs every test, then builds and runs the outside packages in Examples/. The
-# release alloc-check (with its shim, the native Gain and Arpeggiator, and the LV2 fixtures) is built first: only optimized
-# code can show that the render path makes no retain (AllocationTests).
+# Builds (debug with the tests, and the release products the release-only tests need: only
+# optimized code can show that the render path makes no retain), runs the CPU-bound suites in
+# parallel and then the live ones one at a time, builds and runs Examples/, and prints where
+# the time went (scripts/test.sh). AUHOST_FUZZ_ITERATIONS=N runs the fuzzers' long mode.
 test: deps
-	$(SWIFT) build
-	for product in auhost alloc-check AllocCounter AUHostGain AUHostArpeggiator LV2Fixtures; do $(SWIFT) build -c release --product $$product || exit 1; done
-	$(SWIFT) test
-	bash scripts/run-examples.sh
+	bash scripts/test.sh
 
 install: release
 	$(MAKE) install-files INSTALL_FROM=.build/release

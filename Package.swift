@@ -43,7 +43,7 @@ let coreTargets: [Target] = [
     // The `auhost` tool's arguments, output and commands, over the AUHost library.
     .target(name: "AUHostCLI", dependencies: ["AUHost", "CLV2ChainLoop"]),
     .executableTarget(name: "auhost", dependencies: ["AUHostCLI"]),
-    .testTarget(name: "AUCoreTests", dependencies: ["AUCore", "AUEngine"]),
+    .testTarget(name: "AUCoreTests", dependencies: ["AUCore", "AUEngine", "AUTestSupport"]),
     .testTarget(name: "AUHostTests", dependencies: ["AUHost", "AUTestSupport"]),
     .testTarget(name: "AUHostCLITests", dependencies: ["AUHostCLI", "AUTestSupport"]),
     .testTarget(name: "AUEngineTests", dependencies: ["AUEngine", "AUCore", "AUTestSupport"]),
@@ -66,7 +66,7 @@ let coreProducts: [Product] = [
 
 let lv2Targets: [Target] = [
     .target(name: "AULV2", dependencies: ["AUCore", "AUEngine", "CLilv", "CAUSupport"]),
-    .testTarget(name: "AULV2Tests", dependencies: ["AULV2", "AUCore", "AUEngine"]),
+    .testTarget(name: "AULV2Tests", dependencies: ["AULV2", "AUCore", "AUEngine", "AUTestSupport"]),
     // Fixture plugins for the failure modes (bad Turtle, missing binary, missing feature,
     // NULL instance, crash in run); the tests copy the .so into temporary bundles.
     .target(name: "LV2Fixtures", path: "Tests/LV2Fixtures"),
@@ -91,7 +91,7 @@ let nativeTargets: [Target] = [
     .target(name: "AUPluginSDK", dependencies: ["CAUPluginABI"]),
     // The loader: dlopen, ABI check, NativeProvider and NativeUnit.
     .target(name: "AUNative", dependencies: ["AUCore", "CAUPluginABI"]),
-    .testTarget(name: "AUNativeTests", dependencies: ["AUNative", "AUCore", "AUHostCLI"]),
+    .testTarget(name: "AUNativeTests", dependencies: ["AUNative", "AUCore", "AUHostCLI", "AUTestSupport"]),
 ] + nativeUnits.map { .target(name: "AUHost\($0)", dependencies: ["AUPluginSDK"], path: "Plugins/\($0)") }
 
 let nativeProducts: [Product] = [.library(name: "AUPluginSDK", targets: ["AUPluginSDK"])]

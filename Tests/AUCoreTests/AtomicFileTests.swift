@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AUTestSupport
 @testable import AUCore
 
 /// A new empty folder of its own for one test (tests run in parallel).
@@ -25,7 +26,7 @@ private func contents(_ folder: String) -> [String] {
 private func deadProcessID() throws -> Int32 {
     let child = Process()
     child.executableURL = URL(fileURLWithPath: "/bin/true")
-    try child.run()
+    try ChildProcess.launch(child)
     child.waitUntilExit()
     return child.processIdentifier
 }

@@ -4,6 +4,7 @@ import AUHost
 import AUHostCLI
 import Foundation
 import Testing
+import AUTestSupport
 
 /// Runs the CLI in-process over the built-in units and returns (status, stdout, stderr).
 func runCLI(_ arguments: String...) -> (status: Int32, output: String, errors: String) {
@@ -102,23 +103,12 @@ func runExecutable(_ arguments: [String], environment: [String: String] = [:]) t
 }
 
 /// Runs a program to its end, in `directory` if given, with `environment` over this
-/// process's, and returns (status, stdout, stderr).
+/// process's, and returns (status, stdout, stderr); a run that outlives 10 minutes is killed.
 func runProcess(
     _ executable: URL, _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil
 ) throws -> (status: Int32, output: String, errors: String) {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    if let directory { process.currentDirectoryURL = directory }
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let output = out.fileHandleForReading.readDataToEndOfFile()
-    let errors = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+    let outcome = try ChildProcess.run(executable, arguments, environment: environment, directory: directory)
+    return (outcome.status, outcome.output, outcome.errors)
 }
 
 @Suite struct ExecutableTests {

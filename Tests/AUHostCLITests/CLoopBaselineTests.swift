@@ -40,7 +40,7 @@ import Testing
         let loop = Process()
         loop.executableURL = try auhostExecutable().deletingLastPathComponent().appendingPathComponent("lv2-chain-bench")
         loop.arguments = ["--file", input, theirs, "--block", "1024"]
-        try loop.run()
+        try ChildProcess.launch(loop)
         loop.waitUntilExit()
         #expect(loop.terminationStatus == 0)
 

@@ -250,7 +250,7 @@ private final class ControlRig: @unchecked Sendable {
             guard let self else { return }
             lock.withLock { errorText += text }
         }
-        try process.run()
+        try ChildProcess.launch(process)
     }
 
     var standardError: String { lock.withLock { errorText } }

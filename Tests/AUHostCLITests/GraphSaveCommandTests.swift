@@ -4,6 +4,7 @@ import AUHostCLI
 import AUPresets
 import Foundation
 import Testing
+import AUTestSupport
 
 /// `auhost graph` and `auhost save`, run as the real executable over the shipped presets.
 @Suite struct GraphSaveCommandTests {
@@ -27,7 +28,7 @@ import Testing
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ChildProcess.launch(process)
         let svg = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: svg, as: UTF8.self))

@@ -61,7 +61,7 @@ import Testing
             output.fileHandleForReading.readabilityHandler = nil
             errors.fileHandleForReading.readabilityHandler = nil
         }
-        try process.run()
+        try ChildProcess.launch(process)
         var started = false
         for _ in 0..<400 where process.isRunning {
             if errorText.value.contains("auhost: running '") { started = true; break }

@@ -16,12 +16,15 @@ import Testing
     /// window), 106⅔ in a 1,024-frame period (a period lost or repeated moves it by 240°).
     static let sine = 5_000.0
 
-    /// A C4 held for four beats, then the same again: the song `auhost play --loop` plays.
+    /// A C4 on every beat for nine tenths of it, eight beats: the song `auhost play --loop`
+    /// plays. A bank loaded live starts without the notes the old one held, so a note starts
+    /// in every half second the test listens to.
     static func middleC(_ path: String) throws {
         var sequence = MusicSequence()
         var track = MusicTrack()
-        track.addMIDINoteEvent(at: 0, MIDINoteMessage(channel: 0, note: 60, velocity: 100, duration: 3.5))
-        track.addMIDINoteEvent(at: 4, MIDINoteMessage(channel: 0, note: 60, velocity: 100, duration: 3.5))
+        for beat in 0..<8 {
+            track.addMIDINoteEvent(at: Double(beat), MIDINoteMessage(channel: 0, note: 60, velocity: 100, duration: 0.9))
+        }
         sequence.tracks = [track]
         try sequence.write(to: path, overwrite: true)
     }
@@ -61,10 +64,11 @@ import Testing
                     im -= window * Double(sample) * sin(angle)
                 }
                 return (re * re + im * im).squareRoot()
-            }.max()!
+            }.max() ?? 0
             return 20 * log10(max(strongest, 1e-12))
         }
-        return levels.map { $0 - levels.max()! }
+        let strongest = levels.max() ?? 0
+        return levels.map { $0 - strongest }
     }
 
     @Test("load NODE gm and set NODE program 41 while the song plays: the sine beside the sampler goes on without a discontinuity, the sampler's output changes",
@@ -87,16 +91,18 @@ import Testing
             defer { rig.tearDown() }
             try #require(rig.waitForStandardError("auhost: playing"), "\(rig.standardError)")
             try rig.connectTester()
-            Thread.sleep(forTimeInterval: 0.5)
+            // Waits are on the frames recorded (a loaded machine's wall time says little).
+            try #require(rig.through.wait(forCount: 24_000), "the loopback stalled at \(rig.through.count) frames")
             let xruns = try xrunCount(rig)
             let start = rig.through.count
-            Thread.sleep(forTimeInterval: 1)
+            try #require(rig.through.wait(forCount: start + 48_000), "the loopback stalled at \(rig.through.count) frames")
             let loadAt = rig.through.count
             #expect(try rig.send("load gm gm").hasPrefix("ok soundbank="))
-            Thread.sleep(forTimeInterval: 1.5)
+            let loadedAt = rig.through.count
+            try #require(rig.through.wait(forCount: loadedAt + 72_000), "the loopback stalled at \(rig.through.count) frames")
             let setAt = rig.through.count
             #expect(try rig.send("set gm program 41") == "ok 41")
-            Thread.sleep(forTimeInterval: 1.5)
+            try #require(rig.through.wait(forCount: setAt + 72_000), "the loopback stalled at \(rig.through.count) frames")
             let end = rig.through.count
             guard try xrunCount(rig) == xruns else {
                 if attempt == 5 { Issue.record("every run had an xrun: \(rig.standardError)") }
@@ -104,15 +110,16 @@ import Testing
             }
             let recorded = Array(rig.through.samples[0..<end])
             let windows = Self.sineWindows(recorded[start..<end])
+            try #require(!windows.isEmpty, "no window recorded")
             let magnitude = windows.map(\.magnitude).sorted()[windows.count / 2]
             let phase = windows[0].phase
             // -12 dBFS from the tone generator, summed by the mixer at unity.
             #expect(abs(20 * log10(magnitude / 0.2512)) < 0.5, "the sine's amplitude \(magnitude)")
-            let worstMagnitude = windows.map { abs(20 * log10($0.magnitude / magnitude)) }.max()!
-            let worstPhase = windows.map { abs(remainder($0.phase - phase, 2 * Double.pi)) }.max()!
+            let worstMagnitude = windows.map { abs(20 * log10($0.magnitude / magnitude)) }.max() ?? 0
+            let worstPhase = windows.map { abs(remainder($0.phase - phase, 2 * Double.pi)) }.max() ?? 0
             #expect(worstMagnitude < 0.2 && worstPhase < 0.05, "the sine moved by \(worstMagnitude) dB, \(worstPhase) rad")
             // The sampler: silent before its bank, heard after; the violin is not the piano.
-            let before = Self.residual(recorded[start..<loadAt]), piano = Self.residual(recorded[(loadAt + 24_000)..<setAt])
+            let before = Self.residual(recorded[start..<loadAt]), piano = Self.residual(recorded[(loadedAt + 24_000)..<setAt])
             #expect(before < 1e-4 && piano > 1e-3, "the sampler's level before the load \(before), after \(piano)")
             let pianoPartials = Self.partials(recorded[(setAt - 24_000)..<setAt])
             let violinPartials = Self.partials(recorded[(end - 24_000)..<end])

@@ -38,7 +38,7 @@ final class MIDIMonitor: @unchecked Sendable {
             """
         let rig = try LiveRig(preset: chain, extraArguments: ["--midi-connect", "late-keyboard:midi_out"])
         let sent = NoteSender(.noteOn(69, velocity: 100, offset: 10))
-        let recording = Recording(capacity: 48_000 * 20)
+        let recording = Recording(capacity: 48_000 * 60)
         let monitor = MIDIMonitor()
         var keyboard: JACKTestClient?
         defer {
@@ -52,7 +52,7 @@ final class MIDIMonitor: @unchecked Sendable {
         let midiOut = try client.registerPort("midi_out", kind: .midi, direction: .playback)
         let midiIn = try client.registerPort("midi_in", kind: .midi, direction: .capture)
         keyboard = try JACKTestClient(client: client, captureChannels: 1, playbackChannels: 0) { frames, capture, _ in
-            midiOut.writeMIDI(sent.eventsThisCycle(), frames: frames)
+            midiOut.writeMIDI(sent.eventsThisCycle(frames: frames), frames: frames)
             monitor.read(midiIn, frames: frames)
             recording.append(capture[0])
         }
@@ -67,11 +67,9 @@ final class MIDIMonitor: @unchecked Sendable {
             if !connected { Thread.sleep(forTimeInterval: 0.05) }
         }
         #expect(connected, "the late keyboard was not connected to midi_in")
-        sent.arm()
-        let start = recording.count
+        let start = try #require(recording.firstSound(whileSending: sent), "the synth stayed silent after \(sent.sent.load(ordering: .relaxed)) note-ons")
         try #require(recording.wait(forCount: start + 24_000), "recorded \(recording.count - start) of 24000 frames")
         let samples = Array(recording.samples[(start + 4_800)..<(start + 24_000)])
-        #expect(samples.map(abs).max() ?? 0 > 0.05, "the synth stayed silent")
         var periods: [Double] = []
         var last: Double?
         for index in 1..<samples.count where samples[index - 1] < 0 && samples[index] >= 0 {
@@ -82,7 +80,10 @@ final class MIDIMonitor: @unchecked Sendable {
         periods.sort()
         let frequency = periods.isEmpty ? 0 : 48_000 / periods[periods.count / 2]
         #expect(abs(frequency - 880) < 2, "measured \(frequency) Hz for A4 transposed an octave up")
-        #expect(monitor.noteOns.load(ordering: .relaxed) == 1 && monitor.lastNote.load(ordering: .relaxed) == 81,
-                "midi_out carried \(monitor.noteOns.load(ordering: .relaxed)) note-ons, the last \(monitor.lastNote.load(ordering: .relaxed))")
+        // Every note-on auhost took in left on midi_out once, transposed (a cycle the loaded
+        // server skips may lose one on the way in: never more out than were sent).
+        let noteOns = monitor.noteOns.load(ordering: .relaxed), sentCount = sent.sent.load(ordering: .relaxed)
+        #expect(noteOns >= 1 && noteOns <= sentCount && monitor.lastNote.load(ordering: .relaxed) == 81,
+                "midi_out carried \(noteOns) note-ons for \(sentCount) sent, the last \(monitor.lastNote.load(ordering: .relaxed))")
     }
 }

@@ -21,6 +21,8 @@ final class LiveRig: @unchecked Sendable {
     private var replies: [String] = []
     private let replyLock = NSLock()
     private var errorText = ""
+    /// The folder the preset was written into, removed by ``tearDown()``.
+    private var presetFolder: URL?
 
     /// Starts a server, runs `prepare` with its name (clients that must exist before auhost
     /// starts), then launches `auhost run`, or `auhost play SONG --preset` when `song` is given.
@@ -32,9 +34,15 @@ final class LiveRig: @unchecked Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let file = directory.appendingPathComponent("chain.json")
         try preset.write(to: file, atomically: true, encoding: .utf8)
-        try self.init(
-            chain: file.path, song: song, extraArguments: extraArguments, environment: environment, realTime: realTime,
-            periodFrames: periodFrames, executable: executable, prepare: prepare)
+        do {
+            try self.init(
+                chain: file.path, song: song, extraArguments: extraArguments, environment: environment, realTime: realTime,
+                periodFrames: periodFrames, executable: executable, prepare: prepare)
+        } catch {
+            try? FileManager.default.removeItem(at: directory)
+            throw error
+        }
+        presetFolder = directory
     }
 
     /// As ``init(preset:song:extraArguments:environment:realTime:periodFrames:executable:prepare:)``
@@ -66,7 +74,7 @@ final class LiveRig: @unchecked Sendable {
             self.errorText += text
             self.replyLock.unlock()
         }
-        try process.run()
+        try ChildProcess.launch(process)
     }
 
     var standardError: String {
@@ -154,29 +162,80 @@ final class LiveRig: @unchecked Sendable {
         return process.isRunning ? nil : process.terminationStatus
     }
 
+    /// Ends auhost (SIGTERM, then SIGKILL after 10 s), the tester and the server; removes
+    /// the preset's folder.
     func tearDown() {
         tester?.stop()
         tester = nil
         if process.isRunning { process.terminate() }
-        _ = waitForExit()
+        if waitForExit() == nil {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
         server.stop()
+        if let presetFolder { try? FileManager.default.removeItem(at: presetFolder) }
     }
 }
 
-/// Lets one MIDI event through once armed: the test arms it, the render side sends it.
+/// Sends one MIDI event once armed, and again every 100 ms (4,800 frames at 48 kHz) until
+/// disarmed: a cycle the loaded machine's dummy server skips for one client can lose an
+/// event, so a test sends until it hears the result, then disarms.
 final class NoteSender: @unchecked Sendable {
-    private let state = Atomic<Int>(0)  // 0 idle, 1 armed, 2 sent
+    private let armed = Atomic<Bool>(false)
+    /// How many times the event was sent.
+    let sent = Atomic<Int>(0)
+    private var framesToNext = 0
     private let event: UnsafeMutablePointer<MIDIEvent>
     init(_ event: MIDIEvent) {
         self.event = .allocate(capacity: 1)
         self.event.initialize(to: event)
     }
     deinit { event.deallocate() }
-    func arm() { state.store(1, ordering: .releasing) }
-    /// The event in the first cycle after arming, else nothing.
-    func eventsThisCycle() -> UnsafeBufferPointer<MIDIEvent> {
-        let send = state.compareExchange(expected: 1, desired: 2, ordering: .acquiringAndReleasing).exchanged
+    func arm() { armed.store(true, ordering: .releasing) }
+    func disarm() { armed.store(false, ordering: .releasing) }
+    /// The event in the first cycle after arming and every 4,800 frames after, else nothing.
+    /// Called from the sending client's process callback only.
+    func eventsThisCycle(frames: Int) -> UnsafeBufferPointer<MIDIEvent> {
+        guard armed.load(ordering: .acquiring) else {
+            framesToNext = 0
+            return UnsafeBufferPointer(start: event, count: 0)
+        }
+        let send = framesToNext <= 0
+        if send {
+            framesToNext = 4_800
+            sent.add(1, ordering: .relaxed)
+        }
+        framesToNext -= frames
         return UnsafeBufferPointer(start: event, count: send ? 1 : 0)
+    }
+}
+
+extension Recording {
+    /// Waits until a sample from frame `start` on is louder than `threshold`, up to `timeout`
+    /// seconds of wall time; the first such frame, or nil.
+    /// - Thread: control (the test's).
+    func firstSound(from start: Int, above threshold: Float, timeout: TimeInterval = 20) -> Int? {
+        let deadline = Date().addingTimeInterval(timeout)
+        var next = start
+        while Date() < deadline {
+            let end = count
+            while next < end {
+                if abs(samples[next]) > threshold { return next }
+                next += 1
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return nil
+    }
+
+    /// Arms `sender`, waits (up to 20 s) for the recording to sound louder than 0.05 from
+    /// now on, then disarms it; the first frame that sounded, or nil.
+    /// - Thread: control (the test's).
+    func firstSound(whileSending sender: NoteSender) -> Int? {
+        let start = count
+        sender.arm()
+        defer { sender.disarm() }
+        return firstSound(from: start, above: 0.05)
     }
 }
 
@@ -403,13 +462,13 @@ final class NoiseSource: @unchecked Sendable {
             """
         // The keyboard exists before auhost starts, so that --midi-connect finds it.
         let sent = NoteSender(.noteOn(69, velocity: 100, offset: 10))
-        let recording = Recording(capacity: 48_000 * 20)
+        let recording = Recording(capacity: 48_000 * 60)
         var keyboard: JACKTestClient?
         let rig = try LiveRig(preset: synthChain, extraArguments: ["--midi-connect", "keyboard:midi_out"]) { server in
             let client = try JACKClient(name: "keyboard", serverName: server)
             let midiOut = try client.registerPort("midi_out", kind: .midi, direction: .playback)
             keyboard = try JACKTestClient(client: client, captureChannels: 1, playbackChannels: 0) { frames, capture, _ in
-                midiOut.writeMIDI(sent.eventsThisCycle(), frames: frames)
+                midiOut.writeMIDI(sent.eventsThisCycle(frames: frames), frames: frames)
                 recording.append(capture[0])
             }
             try keyboard?.start()
@@ -420,18 +479,15 @@ final class NoiseSource: @unchecked Sendable {
             rig.tearDown()
         }
         // auhost says it runs once its ports exist and are connected (midi_in to the keyboard
-        // among them): only then is its out_1 there to connect (a loaded machine once took
-        // longer than the port wait alone allowed).
+        // among them): only then is its out_1 there to connect.
         try #require(rig.waitForStandardError("auhost: running"), "auhost did not start: \(rig.standardError)")
         let probe = try rig.probeOnceRegistered(probeName: "probe-midi")
         let keyboardCapture = try #require(keyboard?.capturePorts.first?.fullName)
         try probe.connect("\(rig.clientName):out_1", to: keyboardCapture)
-        Thread.sleep(forTimeInterval: 0.2)
-        sent.arm()
-        let start = recording.count
+        let start = try #require(recording.firstSound(whileSending: sent), "the synth stayed silent after \(sent.sent.load(ordering: .relaxed)) note-ons")
+        // The pitch from 100 ms after the note sounded, over 400 ms.
         try #require(recording.wait(forCount: start + 24_000), "recorded \(recording.count - start) of 24000 frames")
         let samples = Array(recording.samples[(start + 4_800)..<(start + 24_000)])
-        #expect(samples.map(abs).max() ?? 0 > 0.05, "the synth stayed silent")
         // Per 50 ms block, the median period between rising zero crossings (interpolated);
         // then the median over eight blocks. Under load the dummy server's xruns cut the
         // recording: a cut spoils one or two periods, never the median of twenty.
@@ -445,6 +501,7 @@ final class NoiseSource: @unchecked Sendable {
             let periods = zip(crossings.dropFirst(), crossings).map { $0 - $1 }.sorted()
             if periods.count > 4 { estimates.append(48_000 / periods[periods.count / 2]) }
         }
+        try #require(!estimates.isEmpty, "no block of the recording had a pitch")
         let frequency = estimates.sorted()[estimates.count / 2]
         #expect(abs(frequency - 440) < 1, "measured \(frequency) Hz for A4 (blocks: \(estimates))")
     }

@@ -45,7 +45,9 @@ import Testing
     /// branches' measured work stays worth a worker when the graph decides again on it.
     @Test(arguments: [1, 2, 4])
     func liveRenderWorkersGiveTheSamplesOfOneThread(threads: Int) throws {
-        let decision = try runExecutable(["graph", try Self.write(Self.branches)])
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let decision = try runExecutable(["graph", try Self.write(Self.branches, into: folder)])
         try #require(decision.status == 0, "\(decision.errors)")
         #expect(decision.output.contains("Threads: parallel on"), "\(decision.output)")
         try Self.compareOfflineAndLive(chain: Self.branches, arguments: ["--threads", "\(threads)"], period: 1024)
@@ -80,17 +82,16 @@ import Testing
         #expect(pipelined.statuses.first?.contains("threads=pipelined stages=2") == true, "\(pipelined.statuses)")
         let steps = Int(pipelined.statuses.last?.split(separator: " ").first { $0.hasPrefix("worker_steps=") }?.dropFirst(13) ?? "") ?? 0
         #expect(steps > 0, "\(pipelined.statuses)")
-        let refused = try runExecutable(["run", try Self.write(Self.equalizers), "--threads", "0", "--pipeline"])
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let refused = try runExecutable(["run", try Self.write(Self.equalizers, into: folder), "--threads", "0", "--pipeline"])
         #expect(refused.status == 64 && refused.errors.contains("--pipeline needs a render worker"), "\(refused.errors)")
     }
 
-    /// Writes `preset` into a new folder; its path.
-    static func write(_ preset: String) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-offline-live-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let file = directory.appendingPathComponent("chain.json")
-        try preset.write(to: file, atomically: true, encoding: .utf8)
-        return file.path
+    /// Writes `preset` as chain.json into `folder`; its path.
+    static func write(_ preset: String, into folder: TemporaryFolder) throws -> String {
+        try preset.write(toFile: folder.file("chain.json"), atomically: true, encoding: .utf8)
+        return folder.file("chain.json")
     }
 
     /// Renders one second of a deterministic stereo input through `chain` offline on one
@@ -110,7 +111,9 @@ import Testing
             seed = seed &* 1_664_525 &+ 1_013_904_223
             return (Float(seed >> 8) / Float(1 << 24) - 0.5) * 0.3
         }
-        let presetFile = URL(fileURLWithPath: try write(chain))
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let presetFile = URL(fileURLWithPath: try write(chain, into: folder))
         let directory = presetFile.deletingLastPathComponent()
         let inputFile = directory.appendingPathComponent("in.wav").path
         let outputFile = directory.appendingPathComponent("out.wav").path

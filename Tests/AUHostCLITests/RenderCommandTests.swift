@@ -431,7 +431,7 @@ private let lookaheadNode = #"{"id": "limiter", "unit": "http://plugin.org.uk/sw
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = Pipe()
-        try process.run()
+        try ChildProcess.launch(process)
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         var started = false
         for _ in 0..<600 where !started {
@@ -474,7 +474,7 @@ private let lookaheadNode = #"{"id": "limiter", "unit": "http://plugin.org.uk/sw
         process.standardOutput = output
         process.standardError = Pipe()
         try output.fileHandleForReading.close()
-        try process.run()
+        try ChildProcess.launch(process)
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         for _ in 0..<600 where process.isRunning { Thread.sleep(forTimeInterval: 0.05) }
         try #require(!process.isRunning, "the render did not end within 30 s")

@@ -70,7 +70,10 @@ import Testing
         #expect(difference > 0 && difference < 0.01, "largest difference \(difference)")
         #expect(render([preset, folder.file("in.wav"), "-o", folder.file("x.wav"), "--src-quality", "perfect"]).errors.contains("--src-quality takes best, medium or fast"))
     }
+}
 
+/// RenderRateChannelTests's live test: under a jackd of its own, run with the live suites (scripts/test.sh).
+@Suite(.serialized) struct RenderRateChannelLiveTests {
     @Test("live, a preset designed at 44.1 kHz runs at the 48 kHz server's rate and says so")
     func liveRunsAtTheServersRate() throws {
         let rig = try LiveRig(preset: #"{"auhost": 1, "name": "Designed", "sampleRate": 44100, "nodes": [{"id": "g", "unit": "aufx:gain:AUHs"}], "chain": ["g"]}"#)

@@ -130,21 +130,24 @@ import Testing
         #expect(result.status == 0, "\(result.errors)")
         #expect(result.errors.contains("silent (peak below -120 dBFS) though") && result.errors.contains("no instrument sounded the song's notes"), "\(result.errors)")
     }
+}
 
+/// SamplerPresetTests's live test: under a jackd of its own, run with the live suites (scripts/test.sh).
+@Suite(.serialized) struct SamplerPresetLiveTests {
     @Test("live: load and set change the bank and the program while the song plays; a bad bank is an error and the old bank plays on",
-          .enabled(if: gm != nil, "no GM bank (fluid-soundfont-gm)"))
+          .enabled(if: SamplerPresetTests.gm != nil, "no GM bank (fluid-soundfont-gm)"))
     func liveLoadAndSet() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        try Self.chord(folder.file("chord.mid"))
+        try SamplerPresetTests.chord(folder.file("chord.mid"))
         try Data("RIFF0000WAVEfmt ".utf8).write(to: URL(fileURLWithPath: folder.file("fake.sf2")))
-        let rig = try LiveRig(preset: Self.sampler(#", "soundbank": "gm""#), song: folder.file("chord.mid"), extraArguments: ["--loop"])
+        let rig = try LiveRig(preset: SamplerPresetTests.sampler(#", "soundbank": "gm""#), song: folder.file("chord.mid"), extraArguments: ["--loop"])
         defer { rig.tearDown() }
         try #require(rig.waitForStandardError("auhost: playing"), "\(rig.standardError)")
         let refused = try rig.send("load gm \(folder.file("fake.sf2"))")
         #expect(refused.hasPrefix("error: ") && refused.contains("fake.sf2") && refused.contains("not a SoundFont"), "\(refused)")
         #expect(try rig.send("get gm gain").hasPrefix("ok"))
-        let loaded = try rig.send("load gm \(try #require(Self.gm))")
+        let loaded = try rig.send("load gm \(try #require(SamplerPresetTests.gm))")
         #expect(loaded.hasPrefix("ok soundbank="), "\(loaded)")
         #expect(try rig.send("set gm program 41") == "ok 41")
         #expect(try rig.send("set gm program 0").hasPrefix("error: "))

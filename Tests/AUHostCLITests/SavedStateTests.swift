@@ -79,21 +79,6 @@ import Testing
         #"{"auhost": 1, "name": "Amps", "nodes": [{"id": "a", "unit": "\#(amp)", "parameters": {"gain": 6}}, {"id": "b", "unit": "\#(amp)", "parameters": {"gain": -3}}], "chain": ["a", "b"]}"#,
     ]
 
-    @Test("the live save and auhost save write the same file for the same chain (native units; LV2 plugins)", arguments: chains)
-    func liveAndOfflineSaveAgree(chain: String) throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let preset = try folder.preset("chain.json", chain)
-        #expect(try runExecutable(["save", preset, folder.file("offline.json")]).status == 0)
-        let rig = try LiveRig(preset: chain, extraArguments: ["--save-dir", folder.path])
-        defer { rig.tearDown() }
-        #expect(rig.waitForStandardError("auhost: running"), "\(rig.standardError)")
-        #expect(try rig.send("save live.json").hasPrefix("ok saved"))
-        let offline = try String(contentsOfFile: folder.file("offline.json"), encoding: .utf8)
-        let live = try String(contentsOfFile: folder.file("live.json"), encoding: .utf8)
-        #expect(offline == live, "offline:\n\(offline)\nlive:\n\(live)")
-    }
-
     @Test(
         "an LV2 plugin's own state (Calf Fluidsynth's soundfont) is saved without its port values and round-trips",
         .enabled(if: FileManager.default.fileExists(atPath: "/usr/lib/lv2/calf.lv2") && FileManager.default.fileExists(atPath: bank)))
@@ -151,5 +136,23 @@ extension TemporaryFolder {
         nodes[0]["parameters"] = parameters.isEmpty ? nil : parameters
         object["nodes"] = nodes
         try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: self.file(copy)))
+    }
+}
+
+/// SavedStateTests's live test: under a jackd of its own, run with the live suites (scripts/test.sh).
+@Suite(.serialized) struct SavedStateLiveTests {
+    @Test("the live save and auhost save write the same file for the same chain (native units; LV2 plugins)", arguments: SavedStateTests.chains)
+    func liveAndOfflineSaveAgree(chain: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let preset = try folder.preset("chain.json", chain)
+        #expect(try runExecutable(["save", preset, folder.file("offline.json")]).status == 0)
+        let rig = try LiveRig(preset: chain, extraArguments: ["--save-dir", folder.path])
+        defer { rig.tearDown() }
+        #expect(rig.waitForStandardError("auhost: running"), "\(rig.standardError)")
+        #expect(try rig.send("save live.json").hasPrefix("ok saved"))
+        let offline = try String(contentsOfFile: folder.file("offline.json"), encoding: .utf8)
+        let live = try String(contentsOfFile: folder.file("live.json"), encoding: .utf8)
+        #expect(offline == live, "offline:\n\(offline)\nlive:\n\(live)")
     }
 }

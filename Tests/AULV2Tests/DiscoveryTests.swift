@@ -1,6 +1,7 @@
 import AUCore
 import Foundation
 import Testing
+import AUTestSupport
 @testable import AULV2
 
 @Suite struct DiscoveryTests {
@@ -11,7 +12,7 @@ import Testing
         process.executableURL = URL(fileURLWithPath: "/usr/bin/lv2ls")
         let pipe = Pipe()
         process.standardOutput = pipe
-        try process.run()
+        try ChildProcess.launch(process)
         let listed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n").map(String.init)
         process.waitUntilExit()
         #expect(listed.count > 100)

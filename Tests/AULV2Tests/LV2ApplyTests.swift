@@ -2,6 +2,7 @@ import AUCore
 import AUEngine
 import Foundation
 import Testing
+import AUTestSupport
 @testable import AULV2
 
 /// AUHost's rendering of a plugin against lilv's own `lv2apply` on the same input file and
@@ -56,7 +57,7 @@ import Testing
         process.arguments = ["-i", inputFile.path, "-o", outputFile.path]
             + testCase.controls.sorted { $0.key < $1.key }.flatMap { ["-c", $0.key, String($0.value)] } + [testCase.uri]
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        try ChildProcess.launch(process)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         let theirs = try WAVFile.read(outputFile)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AUTestSupport
 
 /// `auhost render` over a plugin whose `run()` never returns (the run-forever fixture)
 /// ends with an error naming the stuck node, and SIGINT still ends it.
@@ -45,7 +46,7 @@ import Testing
             let errors = Pipe()
             process.standardError = errors
             process.standardOutput = FileHandle.nullDevice
-            try process.run()
+            try ChildProcess.launch(process)
             return (process, errors)
         }
 

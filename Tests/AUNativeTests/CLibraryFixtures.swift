@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AUTestSupport
 
 /// Small unit libraries written in C and built in the test with `cc -shared`: a good unit
 /// (proving a unit needs no Swift at all) and one library per failure mode.
@@ -204,7 +205,7 @@ enum CLibraryFixtures {
             + ["-o", library.path, sourceFile.path]
         let errors = Pipe()
         process.standardError = errors
-        try process.run()
+        try ChildProcess.launch(process)
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         try #require(process.terminationStatus == 0, "cc failed for \(name): \(message)")

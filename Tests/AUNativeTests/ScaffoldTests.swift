@@ -4,6 +4,7 @@ import AUHostCLI
 import AUNative
 import Foundation
 import Testing
+import AUTestSupport
 
 /// `auhost new-unit` end to end: scaffold outside the repository, `swift build`, install
 /// into a plugin folder, load, render. Builds the SDK once in the scaffold (about a minute).
@@ -47,7 +48,7 @@ import Testing
         let log = Pipe()
         build.standardOutput = log
         build.standardError = log
-        try build.run()
+        try ChildProcess.launch(build)
         let text = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         build.waitUntilExit()
         try #require(build.terminationStatus == 0, "swift build of the scaffold failed:\n\(text.suffix(3000))")

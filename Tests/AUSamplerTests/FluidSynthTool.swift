@@ -1,6 +1,7 @@
 import AUFiles
 import AUMIDI
 import Foundation
+import AUTestSupport
 
 /// The `fluidsynth` command-line tool (Debian's fluidsynth), FluidSynth's own player: the
 /// reference the sampler is measured against.
@@ -25,7 +26,7 @@ enum FluidSynthTool {
         process.arguments = ["-ni", "-R", "0", "-C", "0", "-r", "48000", "-O", "float", "-T", "wav", "-F", output, generalMIDIBank, song]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ChildProcess.launch(process)
         let deadline = Date().addingTimeInterval(60)
         while process.isRunning && Date() < deadline { usleep(10_000) }
         if process.isRunning {

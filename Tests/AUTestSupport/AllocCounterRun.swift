@@ -13,7 +13,7 @@ public func runUnderAllocCounter(_ executable: URL, arguments: [String], shim: U
     let pipe = Pipe()
     process.standardOutput = pipe
     process.standardError = pipe
-    try process.run()
+    try ChildProcess.launch(process)
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))

@@ -42,7 +42,7 @@ public final class JACKTestServer: @unchecked Sendable {
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ChildProcess.launch(process)
         for _ in 0..<300 {
             if (try? JACKClient(name: "probe", serverName: name)) != nil { return }
             Thread.sleep(forTimeInterval: 0.05)
@@ -59,11 +59,15 @@ public final class JACKTestServer: @unchecked Sendable {
 
     public var pid: Int32 { process.processIdentifier }
 
-    /// Stops the server (SIGTERM to its PID) and waits for it.
+    /// Stops the server (SIGTERM to its PID) and waits for it; one that has not ended
+    /// within 10 s is killed.
     public func stop() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
+        if !ChildProcess.waitForExit(process, timeout: 10) {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
     }
 
     deinit {

@@ -31,7 +31,7 @@ public struct TinyFileSystem {
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
         process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
+        guard (try? ChildProcess.launch(process)) != nil else { return false }
         process.waitUntilExit()
         return process.terminationStatus == 0
     }
