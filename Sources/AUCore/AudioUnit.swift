@@ -199,7 +199,7 @@ open class AudioUnit: @unchecked Sendable {
 
     /// True for units that must render every cycle whole (a plugin that needs fixed block
     /// lengths): parameter events then apply at the cycle's first frame instead of splitting it.
-    /// - Thread: [control]
+    /// - Thread: [any] (read on the render thread: return a constant).
     open var rendersWholeCycles: Bool { false }
 
     /// True for units that apply parameter changes at their frames themselves (a native

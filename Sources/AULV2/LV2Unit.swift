@@ -28,7 +28,7 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     /// Whether the plugin requires every `run()` to be ``fixedBlockFrames`` long.
     public let requiresFixedBlocks: Bool
     /// A fixed-block plugin gets whole cycles: its parameter changes apply at a block's start.
-    /// - Thread: [control]
+    /// - Thread: [any] (read on the render thread).
     public override var rendersWholeCycles: Bool { requiresFixedBlocks }
     /// Whether the plugin's errors and warnings are echoed on standard error.
     public var echoesPluginLog = true
@@ -223,7 +223,8 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
 
     // MARK: - Render
 
-    /// - Thread: [control]
+    /// - Thread: [render] No allocation, no lock: silent for a cycle while the control side holds the
+    ///   instance's gate.
     public override func process(_ context: ProcessContext) -> AudioUnitStatus {
         let bits = backendRenderState.load(ordering: .acquiring)
         guard bits != 0 else { return AudioUnitErrorCode.uninitialized.rawValue }

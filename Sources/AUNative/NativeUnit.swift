@@ -168,7 +168,7 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
 
     /// A native unit applies parameter events at their frames itself (the C ABI carries
     /// their offsets): its render call is not cut at them.
-    /// - Thread: [control]
+    /// - Thread: [any] (read on the render thread).
     override public var takesTimedParameterChanges: Bool { true }
 
     /// A unit that offers AUHOST_EXTENSION_MIDI_OUTPUT sends MIDI: what it writes into the
