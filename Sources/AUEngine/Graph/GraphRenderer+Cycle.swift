@@ -19,16 +19,16 @@ extension GraphRenderer {
             }
             // A render worker still inside a unit of an abandoned cycle: the plan it renders
             // stays, and cycles are silent until it returns.
-            if let current, current._withUnsafeGuaranteedRef({ $0.hasStalledWorker }) {
+            if let plan = current.reference, plan._withUnsafeGuaranteedRef({ $0.hasStalledWorker }) {
                 clear(output, frames: frameCount)
                 return 0
             }
             adoptPendingPlan(timestamp)
-            guard let current else {
+            guard let plan = current.reference else {
                 clear(output, frames: frameCount)
                 return AudioUnitErrorCode.uninitialized.rawValue
             }
-            return current._withUnsafeGuaranteedRef { plan in
+            return plan._withUnsafeGuaranteedRef { plan in
                 renderPlan(plan, frameCount: frameCount, timestamp: timestamp, input: input, output: output, midi: midi)
             }
         }
@@ -204,20 +204,14 @@ extension GraphRenderer {
     /// Takes a published plan, retiring the current one (when the retire ring has room).
     @inline(__always)
     private func adoptPendingPlan(_ timestamp: RenderTimestamp) {
-        guard pending.load(ordering: .relaxed) != 0, retired.count < retired.capacity else { return }
-        let bits = pending.exchange(0, ordering: .acquiringAndReleasing)
-        guard bits != 0 else { return }
-        if let old = current {
-            old._withUnsafeGuaranteedRef { old in
-                if let pipeline = old.pipeline, let delay = old.outputDelay,
-                   finishDeferredPhase(deadline: cycleDeadline(0), sampleTime: timestamp.sampleTime, retiring: false) {
-                    pipeline._withUnsafeGuaranteedRef { pipeline in delay._withUnsafeGuaranteedRef { flushPipeline(pipeline, into: $0) } }
-                }
+        guard !pending.isEmpty, retired.count < retired.capacity, let plan = pending.exchange(nil) else { return }
+        current.reference?._withUnsafeGuaranteedRef { old in
+            if let pipeline = old.pipeline, let delay = old.outputDelay,
+               finishDeferredPhase(deadline: cycleDeadline(0), sampleTime: timestamp.sampleTime, retiring: false) {
+                pipeline._withUnsafeGuaranteedRef { pipeline in delay._withUnsafeGuaranteedRef { flushPipeline(pipeline, into: $0) } }
             }
-            retired.push(UInt(bitPattern: old.toOpaque()))
         }
-        let plan = Unmanaged<RenderPlan>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
-        current = plan
+        if let old = current.exchange(plan) { retired.push(old) }
         let generation = plan._withUnsafeGuaranteedRef { $0.generation }
         adoptedGeneration.store(generation, ordering: .releasing)
         report(GraphNotice(kind: .planAdopted, node: GraphNode(rawValue: 0), status: Int32(truncatingIfNeeded: generation), sampleTime: timestamp.sampleTime))

@@ -5,28 +5,22 @@ import Synchronization
 /// exchange, renders the current one, and hands retired plans back through a ring so that
 /// the control thread frees them. Also carries parameter events in and notices out.
 ///
-/// Publishing: the control thread stores a retained plan pointer in `pending`; the render
-/// thread takes it with an exchange at the top of a cycle, pushes the plan it replaces into
-/// `retired`, and records the generation it adopted. A plan published before the render
+/// Publishing: the control thread puts a retained plan in the ``RenderSlot`` `pending`; the
+/// render thread takes it with an exchange at the top of a cycle into its own slot,
+/// `current`, pushes the plan it replaces into `retired`, and records the generation it
+/// adopted. A plan published before the render
 /// thread took the previous one replaces it (the control thread releases the one never seen).
 /// - Thread: [render] ``render(frameCount:timestamp:input:output:)``; [control] the rest, on
 ///   the control thread.
 final class GraphRenderer: @unchecked Sendable {
-    /// A retained `RenderPlan` pointer waiting for the render thread, or 0.
-    let pending = Atomic<UInt>(0)
-    /// The plan the render thread renders (render thread only, except while disabled).
-    /// Kept in an atomic word of this object rather than a stored `var`: a class's stored
-    /// `var` costs an exclusivity check on every access.
-    var current: Unmanaged<RenderPlan>? {
-        get {
-            let bits = currentBits.load(ordering: .relaxed)
-            return bits == 0 ? nil : Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
-        }
-        set { currentBits.store(newValue.map { UInt(bitPattern: $0.toOpaque()) } ?? 0, ordering: .relaxed) }
-    }
-    private let currentBits = Atomic<UInt>(0)
+    /// A retained plan waiting for the render thread.
+    let pending = RenderSlot<RenderPlan>()
+    /// The retained plan the render thread renders (render thread only, except while
+    /// disabled). A slot rather than a stored `var`: a class's stored `var` costs an
+    /// exclusivity check on every access.
+    let current = RenderSlot<RenderPlan>()
     /// Plans the render thread replaced, for the control thread to release.
-    let retired = RealTimeRing<UInt>(minimumCapacity: 64)
+    let retired = RealTimeRing<Unmanaged<RenderPlan>>(minimumCapacity: 64)
     /// The generation of the plan the render thread renders (-1: none yet).
     let adoptedGeneration = Atomic<Int>(-1)
     /// Render calls in progress.
