@@ -30,7 +30,7 @@ extension AudioUnit {
     /// first frame); empty for a unit without MIDI output or while uninitialized.
     /// - Thread: [render], right after the render call. No retain.
     public var midiOutputFromRender: UnsafeBufferPointer<MIDIEvent> {
-        guard let reference = renderResourcesReference else { return UnsafeBufferPointer(start: nil, count: 0) }
+        guard let reference = renderResourcesSlot.reference else { return UnsafeBufferPointer(start: nil, count: 0) }
         return reference._withUnsafeGuaranteedRef { $0.midiOutput?.pointee.events ?? UnsafeBufferPointer(start: nil, count: 0) }
     }
 
@@ -38,7 +38,7 @@ extension AudioUnit {
     /// ``AudioUnit/eventCapacity``, since the unit was initialized.
     /// - Thread: [any] (a count the render thread updates; read it as a hint).
     public var droppedMIDIOutputEvents: Int {
-        guard let reference = renderResourcesReference else { return 0 }
+        guard let reference = renderResourcesSlot.reference else { return 0 }
         return reference._withUnsafeGuaranteedRef { $0.midiOutput?.pointee.dropped ?? 0 }
     }
 
@@ -46,13 +46,13 @@ extension AudioUnit {
     /// of notes at once) and dropped, since the unit was initialized.
     /// - Thread: [any] (a count the render thread updates; read it as a hint).
     public var droppedMIDIInputEvents: Int {
-        guard let reference = renderResourcesReference else { return 0 }
+        guard let reference = renderResourcesSlot.reference else { return 0 }
         return reference._withUnsafeGuaranteedRef { $0.droppedMIDIInput }
     }
 
     /// The host's transport at the top of this cycle, nil when the host gives none.
     /// - Thread: [render] No retain.
     public var currentTransport: TransportState? {
-        hostTransportReference?._withUnsafeGuaranteedRef { $0.state }
+        hostTransportSlot.reference?._withUnsafeGuaranteedRef { $0.state }
     }
 }

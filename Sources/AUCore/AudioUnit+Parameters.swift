@@ -95,7 +95,6 @@ extension AudioUnit {
     #if !DEBUG
     @_noLocks
     #endif
-    /// - Thread: [control]
     public func setParameterFromRender(at index: Int, value: Float) -> Float {
         let parameters = unretainedParameters
         let old = parameters._withUnsafeGuaranteedRef { $0.value(at: index) }
@@ -119,7 +118,6 @@ extension AudioUnit {
     #if !DEBUG
     @_noLocks
     #endif
-    /// - Thread: [control]
     public func scheduleParameterFromRender(at index: Int, value: Float, offset: Int) -> Bool {
         let event = ParameterEvent(index: Int32(index), offset: Int32(offset), duration: 0, startValue: .nan, value: value)
         guard unretainedRenderParameterEvents._withUnsafeGuaranteedRef({ $0.push(event) }) else {

@@ -8,7 +8,7 @@ extension AudioUnit {
     /// - Thread: [render] No allocation, no lock.
     public func render(flags: inout RenderFlags, timestamp: RenderTimestamp, outputBus: Element, buffers: AudioBuffers) -> AudioUnitStatus {
         RenderThread.run {
-            guard let reference = renderResourcesReference else { return AudioUnitErrorCode.uninitialized.rawValue }
+            guard let reference = renderResourcesSlot.reference else { return AudioUnitErrorCode.uninitialized.rawValue }
             let frames = buffers.frameCount
             guard frames <= renderLimits.load(ordering: .relaxed) >> 32 else { return AudioUnitErrorCode.tooManyFramesToProcess.rawValue }
             renderNotifies.notify(flags.union(.preRender), timestamp: timestamp, bus: outputBus, buffers: buffers)
@@ -91,7 +91,7 @@ extension AudioUnit {
         outputs: UnsafeBufferPointer<AudioBuffers>, midi: UnsafeBufferPointer<MIDIEvent>, buffersStamp: UInt64 = 0
     ) -> AudioUnitStatus {
         assert(RenderThread.isCurrent, "renderCycleFromGraph called outside RenderThread.run")
-        guard let reference = renderResourcesReference else { return AudioUnitErrorCode.uninitialized.rawValue }
+        guard let reference = renderResourcesSlot.reference else { return AudioUnitErrorCode.uninitialized.rawValue }
         let limits = renderLimits.load(ordering: .relaxed)
         guard frameCount <= limits >> 32 else { return AudioUnitErrorCode.tooManyFramesToProcess.rawValue }
         guard inputs.count << 16 | outputs.count == limits & 0xFFFF_FFFF else { return AudioUnitErrorCode.invalidElement.rawValue }

@@ -19,16 +19,16 @@ open class AudioUnit: @unchecked Sendable {
     // They are atomics stored in the unit itself: reading a class `var` would cost an
     // exclusivity check and a retain, and a separate allocation another line.
 
-    /// The render resources' address, 0 while uninitialized. With the one below, written on
-    /// the control thread only while no render runs (initialize, uninitialize).
-    let renderResourcesBits = Atomic<UInt>(0)
+    /// The render resources, published on the control thread only while no render runs
+    /// (initialize, uninitialize), as the limits below.
+    let renderResourcesSlot = RenderSlot<RenderResources>()
     /// MaximumFramesPerSlice in the high 32 bits, the input bus count in the next 16, the
     /// output bus count in the low 16.
     let renderLimits = Atomic<Int>(AudioUnit.defaultMaximumFramesPerSlice << 32)
-    /// Where a backend keeps its render-side state (an LV2 unit: its plugin instance), as
-    /// an address, 0 while it has none: read in this first cache line rather than in the
-    /// subclass's fields, which come after all of these.
-    public let backendRenderState = Atomic<UInt>(0)
+    /// Where a backend publishes its render-side state (an LV2 unit: its plugin instance),
+    /// empty while it has none: read in this first cache line rather than in the subclass's
+    /// fields, which come after all of these.
+    package let backendRenderState = RenderSlot<AnyObject>()
     /// Events pushed into the four event rings and not yet taken by the render thread
     /// (may dip below zero while a push is being counted): one load tells an idle cycle
     /// that there is nothing to take, without touching the rings.
@@ -101,25 +101,17 @@ open class AudioUnit: @unchecked Sendable {
         didSet {
             renderLimits.store(
                 maximumFrames << 32 | (renderResources?.inputs.count ?? 0) << 16 | (renderResources?.outputs.count ?? 0), ordering: .relaxed)
-            renderResourcesBits.store(renderResources.map { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) } ?? 0, ordering: .releasing)
+            renderResourcesSlot.publish(renderResources)
         }
-    }
-
-    /// The render resources without retaining them, nil while uninitialized.
-    /// - Thread: [render]
-    @inline(__always)
-    var renderResourcesReference: Unmanaged<RenderResources>? {
-        let bits = renderResourcesBits.load(ordering: .acquiring)
-        return bits == 0 ? nil : Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
     }
 
     /// The host's transport, read by units that follow tempo and position (LV2
     /// `time:Position`, native transport info). Set before initialize; nil: none.
     /// - Thread: [control] (set); render (read).
     public var hostTransport: HostTransport? {
-        didSet { hostTransportReference = hostTransport.map { Unmanaged.passUnretained($0) } }
+        didSet { hostTransportSlot.publish(hostTransport) }
     }
-    var hostTransportReference: Unmanaged<HostTransport>?
+    let hostTransportSlot = RenderSlot<HostTransport>()
 
     /// Whether the unit reads ``hostTransport`` while it renders. A driver publishes the
     /// transport once per cycle, so the plan compiler pipelines no chain with such a unit
@@ -199,7 +191,7 @@ open class AudioUnit: @unchecked Sendable {
 
     /// True for units that must render every cycle whole (a plugin that needs fixed block
     /// lengths): parameter events then apply at the cycle's first frame instead of splitting it.
-    /// - Thread: [control]
+    /// - Thread: [any] (read on the render thread: return a constant).
     open var rendersWholeCycles: Bool { false }
 
     /// True for units that apply parameter changes at their frames themselves (a native

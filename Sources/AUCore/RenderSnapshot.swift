@@ -4,8 +4,8 @@ import Glibc
 #endif
 
 /// A list of values the control side replaces and the render thread reads, without a lock
-/// on either side of the render: ``publish(_:)`` makes an immutable copy, publishes its
-/// address with one atomic exchange and frees the copy it replaced once no render reads it
+/// on either side of the render: ``publish(_:)`` makes an immutable copy, publishes it in
+/// a ``RenderSlot`` and frees the copy it replaced once no render reads it
 /// (it waits for a render in progress, one cycle at most); ``read(_:)`` counts itself as a
 /// reader while it looks at the current copy. With an empty list a read is one atomic load.
 /// - Thread: [control] for ``publish(_:)``; render for ``read(_:)``.
@@ -23,8 +23,8 @@ package final class RenderSnapshot<Item>: @unchecked Sendable {
         }
     }
 
-    /// The published copy's address, 0 when the list is empty.
-    private let published = Atomic<UInt>(0)
+    /// The published copy, empty when the list is empty.
+    private let published = RenderSlot<Copy>()
     /// Renders reading the copy now.
     private let readers = Atomic<Int>(0)
     /// The published copy, kept alive here (control side).
@@ -36,7 +36,7 @@ package final class RenderSnapshot<Item>: @unchecked Sendable {
     /// Whether nothing is published: one relaxed load, for a caller that skips its set-up.
     /// - Thread: [any]
     @inline(__always)
-    package var isEmpty: Bool { published.load(ordering: .relaxed) == 0 }
+    package var isEmpty: Bool { published.isEmpty }
 
     /// Replaces the list; when it returns, no render reads the previous one (so never from
     /// a render: it would wait for itself).
@@ -45,7 +45,7 @@ package final class RenderSnapshot<Item>: @unchecked Sendable {
         RenderThread.assertNotCurrent("publishing to the render thread (MakeConnection, SetRenderCallback, render notifications)")
         current.withLock { current in
             let copy = items.isEmpty ? nil : Copy(items)
-            published.store(copy.map { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) } ?? 0, ordering: .sequentiallyConsistent)
+            published.publish(copy)
             while readers.load(ordering: .sequentiallyConsistent) != 0 {
                 var pause = timespec(tv_sec: 0, tv_nsec: 50_000)
                 nanosleep(&pause, nil)
@@ -58,11 +58,10 @@ package final class RenderSnapshot<Item>: @unchecked Sendable {
     /// - Thread: [render] No allocation, no lock.
     @inline(__always)
     package func read<Result>(_ body: (UnsafeMutableBufferPointer<Item>) -> Result) -> Result {
-        guard published.load(ordering: .relaxed) != 0 else { return body(UnsafeMutableBufferPointer(start: nil, count: 0)) }
+        guard !published.isEmpty else { return body(UnsafeMutableBufferPointer(start: nil, count: 0)) }
         readers.add(1, ordering: .sequentiallyConsistent)
         defer { readers.subtract(1, ordering: .sequentiallyConsistent) }
-        let bits = published.load(ordering: .sequentiallyConsistent)
-        guard bits != 0 else { return body(UnsafeMutableBufferPointer(start: nil, count: 0)) }
-        return Unmanaged<Copy>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)._withUnsafeGuaranteedRef { body($0.items) }
+        guard let copy = published.reference else { return body(UnsafeMutableBufferPointer(start: nil, count: 0)) }
+        return copy._withUnsafeGuaranteedRef { body($0.items) }
     }
 }

@@ -3,12 +3,12 @@ import CJack
 import Synchronization
 
 /// Where the control thread hands a ``JACKCycle`` to JACK's threads, and what passes
-/// between them while it runs: the published cycle (one atomic pointer), mute and fade
+/// between them while it runs: the published cycle (a ``RenderSlot``), mute and fade
 /// requests in, counts out. It is the context of the process and latency callbacks.
 /// - Thread: [any]; the process thread only loads and adds atomics.
 final class JACKCycleSlot: @unchecked Sendable {
-    /// The published `UnsafeMutablePointer<JACKCycle>`, or 0.
-    private let current = Atomic<UInt>(0)
+    /// The published cycle.
+    private let current = RenderSlot<JACKCycle>()
     let muted = Atomic<Bool>(false)
     let fadeRequested = Atomic<Bool>(false)
     let fadeDone = Atomic<Bool>(false)
@@ -23,8 +23,7 @@ final class JACKCycleSlot: @unchecked Sendable {
     /// free once the process callback can no longer run it (after deactivation).
     /// - Thread: [control]
     func publish(_ cycle: UnsafeMutablePointer<JACKCycle>?) -> UnsafeMutablePointer<JACKCycle>? {
-        let bits = current.exchange(cycle.map { UInt(bitPattern: $0) } ?? 0, ordering: .acquiringAndReleasing)
-        return UnsafeMutablePointer(bitPattern: bits)
+        current.exchange(pointer: cycle)
     }
 
     /// Makes JACK call the published cycle every period, and for latency.
@@ -42,14 +41,12 @@ final class JACKCycleSlot: @unchecked Sendable {
         }, UnsafeMutableRawPointer(client))
         jack_set_process_callback(client, { frames, context in
             let slot = Unmanaged<JACKCycleSlot>.fromOpaque(context!)
-            let bits = slot._withUnsafeGuaranteedRef { $0.current.load(ordering: .acquiring) }
-            guard let cycle = UnsafeMutablePointer<JACKCycle>(bitPattern: bits) else { return 0 }
+            guard let cycle = slot._withUnsafeGuaranteedRef({ $0.current.pointer }) else { return 0 }
             return cycle.pointee.run(frames: frames)
         }, context)
         jack_set_latency_callback(client, { mode, context in
             let slot = Unmanaged<JACKCycleSlot>.fromOpaque(context!)
-            let bits = slot._withUnsafeGuaranteedRef { $0.current.load(ordering: .acquiring) }
-            UnsafeMutablePointer<JACKCycle>(bitPattern: bits)?.pointee.reportLatency(mode: mode)
+            slot._withUnsafeGuaranteedRef { $0.current.pointer }?.pointee.reportLatency(mode: mode)
         }, context)
     }
 }

@@ -28,7 +28,7 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     /// Whether the plugin requires every `run()` to be ``fixedBlockFrames`` long.
     public let requiresFixedBlocks: Bool
     /// A fixed-block plugin gets whole cycles: its parameter changes apply at a block's start.
-    /// - Thread: [control]
+    /// - Thread: [any] (read on the render thread).
     public override var rendersWholeCycles: Bool { requiresFixedBlocks }
     /// Whether the plugin's errors and warnings are echoed on standard error.
     public var echoesPluginLog = true
@@ -125,7 +125,7 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
         startPropertyReports(made)
         made.activate()
         // The render thread finds the instance through the unit's first cache line.
-        backendRenderState.store(UInt(bitPattern: Unmanaged.passUnretained(made).toOpaque()), ordering: .releasing)
+        backendRenderState.publish(made)
     }
 
     /// Frees the instance, keeping the plugin's own state (its properties, through its state
@@ -135,7 +135,7 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     /// Fluidsynth without its soundfont, rendering silence.
     /// - Thread: [control]
     public override func deallocateRenderResources() {
-        backendRenderState.store(0, ordering: .releasing)
+        backendRenderState.publish(nil)
         if let instance, instance.hasStateInterface, pendingState == nil { pendingState = try? capture(instance, directory: nil, portValues: false) }
         if let instance, !instance.hasStateInterface, !propertyValuesSet.isEmpty { resendsPropertyValues = true }
         instance = nil
@@ -223,12 +223,12 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
 
     // MARK: - Render
 
-    /// - Thread: [control]
+    /// - Thread: [render] No allocation, no lock: silent for a cycle while the control side holds the
+    ///   instance's gate.
     public override func process(_ context: ProcessContext) -> AudioUnitStatus {
-        let bits = backendRenderState.load(ordering: .acquiring)
-        guard bits != 0 else { return AudioUnitErrorCode.uninitialized.rawValue }
+        guard let published = backendRenderState.reference(as: LV2Instance.self) else { return AudioUnitErrorCode.uninitialized.rawValue }
         // Not retained: the unit holds the instance for as long as it is published here.
-        return Unmanaged<LV2Instance>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)._withUnsafeGuaranteedRef { instance in
+        return published._withUnsafeGuaranteedRef { instance in
             guard instance.gate.enterRender() else {
                 for output in context.outputs { output.clear() }
                 return 0

@@ -23,11 +23,11 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
     private let parameterIDs: [UInt32]
     private let outputSlots: [Bool]
     private var renderState: NativeRenderState? {
-        didSet { renderStateReference = renderState.map { Unmanaged.passUnretained($0) } }
+        didSet { renderStateSlot.publish(renderState) }
     }
     /// ``renderState`` unretained, for ``process(_:)``: binding the optional itself would
     /// retain and release it every cycle.
-    private var renderStateReference: Unmanaged<NativeRenderState>?
+    private let renderStateSlot = RenderSlot<NativeRenderState>()
     private var sampleRate = 48_000.0
 
     /// True: the ABI hands a native unit the transport on every call, and the host cannot
@@ -168,7 +168,7 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
 
     /// A native unit applies parameter events at their frames itself (the C ABI carries
     /// their offsets): its render call is not cut at them.
-    /// - Thread: [control]
+    /// - Thread: [any] (read on the render thread).
     override public var takesTimedParameterChanges: Bool { true }
 
     /// A unit that offers AUHOST_EXTENSION_MIDI_OUTPUT sends MIDI: what it writes into the
@@ -182,7 +182,7 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
     /// sends on the MIDI it sent.
     /// - Thread: [render] No allocation, no lock; the call into the unit is the trust boundary.
     override public func process(_ context: ProcessContext) -> AudioUnitStatus {
-        guard let reference = renderStateReference, let table, let render = functions.render else { return AudioUnitErrorCode.uninitialized.rawValue }
+        guard let reference = renderStateSlot.reference, let table, let render = functions.render else { return AudioUnitErrorCode.uninitialized.rawValue }
         return reference._withUnsafeGuaranteedRef { state in process(context, state, table, render) }
     }
 

@@ -157,7 +157,7 @@ public final class FormatConverterUnit: AudioUnit, @unchecked Sendable {
         }
     }
 
-    /// - Thread: [control]
+    /// - Thread: [render] No allocation, no lock.
     public override func process(_ context: ProcessContext) -> AudioUnitStatus {
         guard ratio == 1 else { return AudioUnitErrorCode.formatNotSupported.rawValue }
         Self.remix(context.inputs[0], into: context.outputs[0], frames: context.frameCount, equalPower: downmixesAtEqualPower)

@@ -26,11 +26,9 @@ extension AudioGraph {
     /// (published by an update it has not picked up) is dropped. Before initialize, sets
     /// the value at once. Listeners hear of it from ``dispatchPendingNotifications()``. Units
     /// with a fixed block size get it at the start of the block that holds that frame.
-    /// - Thread: [control] while the graph is initialized, any thread but the render thread, also
-    ///   while the control thread edits and updates the graph (it reads the units of the
-    ///   last plan published, under a control-side mutex; lock-free towards the render
-    ///   thread); before, the control thread.
-    /// - Thread: [control]
+    /// - Thread: [control] Any thread but the render thread, also while another edits and
+    ///   updates the graph (it reads the units of the last plan published, under a
+    ///   control-side mutex; lock-free towards the render thread).
     public func scheduleParameter(_ node: GraphNode, _ address: ParameterAddress, value: Float, atFrame frame: Int = 0) throws(AudioUnitError) {
         RenderThread.assertNotCurrent("AudioGraph.scheduleParameter")
         let target: ParameterTargets.Target

@@ -10,9 +10,7 @@ extension GraphRenderer {
     /// Hands `plan` to the render thread (it adopts it at the top of its next cycle).
     /// - Thread: [control]
     func publish(_ plan: RenderPlan) {
-        let bits = UInt(bitPattern: Unmanaged.passRetained(plan).toOpaque())
-        let replaced = pending.exchange(bits, ordering: .acquiringAndReleasing)
-        if replaced != 0 { Unmanaged<RenderPlan>.fromOpaque(UnsafeRawPointer(bitPattern: replaced)!).release() }
+        pending.exchange(Unmanaged.passRetained(plan))?.release()
     }
 
     /// Releases the plans the render thread retired; returns how many.
@@ -20,8 +18,8 @@ extension GraphRenderer {
     @discardableResult
     func collectRetiredPlans() -> Int {
         var count = 0
-        while let bits = retired.pop() {
-            Unmanaged<RenderPlan>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release()
+        while let plan = retired.pop() {
+            plan.release()
             count += 1
         }
         return count
@@ -55,10 +53,8 @@ extension GraphRenderer {
                 while pool.busy.load(ordering: .sequentiallyConsistent) != 0 { Self.pause() }
             }
         }
-        current?.release()
-        current = nil
-        let bits = pending.exchange(0, ordering: .acquiringAndReleasing)
-        if bits != 0 { Unmanaged<RenderPlan>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release() }
+        current.exchange(nil)?.release()
+        pending.exchange(nil)?.release()
         collectRetiredPlans()
         adoptedGeneration.store(-1, ordering: .releasing)
         eventCount = 0

@@ -1,0 +1,37 @@
+import AUCore
+
+/// The render entry point a driver calls each cycle, and what a watchdog reads of it.
+extension AudioGraph {
+    /// Renders `frameCount` frames of the graph into `output` (the output node's input bus 0),
+    /// with `input` as the output node's output bus 0 (silence when nil): the pull of the
+    /// generic output unit, and what a JACK or offline driver calls each cycle. Any frame
+    /// count works; cycles longer than MaximumFramesPerSlice are split. Adopts a newly
+    /// published plan first. Returns 0, or Uninitialized when the graph is not initialized
+    /// (the output is then silent). The render notifications (``addRenderNotify(_:)``) are
+    /// called before and after, and the render time of one cycle in 32 counts towards ``cpuLoad``. `midi` is the
+    /// graph's MIDI input of the cycle (sorted, offsets within it); what reaches the graph's
+    /// MIDI output is in ``midiOutputFromRender`` afterwards.
+    /// - Thread: [render] No allocation, no lock.
+    public func render(
+        frameCount: Int, timestamp: RenderTimestamp, input: AudioBuffers? = nil, output: AudioBuffers,
+        midi: UnsafeBufferPointer<MIDIEvent> = UnsafeBufferPointer(start: nil, count: 0)
+    ) -> AudioUnitStatus {
+        let notifies = !renderNotifies.isEmpty
+        if notifies { renderNotifies.notify(.preRender, timestamp: timestamp, bus: 0, buffers: output) }
+        let timed = cpuLoadMeter.timesThisCycle()
+        let start = timed ? MonotonicClock.nanoseconds() : 0
+        let status = renderer.render(frameCount: frameCount, timestamp: timestamp, input: input, output: output, midi: midi)
+        if timed { cpuLoadMeter.record(nanoseconds: MonotonicClock.nanoseconds() &- start, frames: frameCount) }
+        if notifies { renderNotifies.notify(status == 0 ? .postRender : [.postRender, .postRenderError], timestamp: timestamp, bus: 0, buffers: output) }
+        return status
+    }
+
+    /// The cycles rendered so far and the node the render thread is inside (nil between
+    /// nodes): what a watchdog reads to tell a render that makes progress from one stuck in
+    /// a unit's call.
+    /// - Thread: [any] (two relaxed atomic loads).
+    public var renderActivity: (cycles: UInt64, node: GraphNode?) {
+        let node = renderer.mainLane.renderingNode.load(ordering: .relaxed)
+        return (renderer.cycles.load(ordering: .relaxed), node < 0 ? nil : GraphNode(rawValue: node))
+    }
+}
