@@ -48,7 +48,7 @@ public final class ParameterTable: @unchecked Sendable {
     /// two readings. Acquiring: the values written before the count are seen.
     /// - Thread: [any]; lock-free.
     @inlinable @inline(__always)
-    public var inputChangeCount: UInt64 { inputChanges.load(ordering: .acquiring) }
+    var inputChangeCount: UInt64 { inputChanges.load(ordering: .acquiring) }
 
     @inlinable @inline(__always)
     func countChange(at index: Int) {
