@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// A unit's parameters: their descriptions (fixed at creation) and their current values,
@@ -66,6 +67,22 @@ public final class ParameterTable: @unchecked Sendable {
     /// - Thread: [any]
     public func index(ofIdentifier identifier: String) -> Int? {
         infos.firstIndex { $0.identifier == identifier }
+    }
+
+    /// The parameter with `identifier` (a writable one first when several share it): what a
+    /// preset file's or `--set`'s key names.
+    /// - Thread: [any]
+    public func info(forIdentifier identifier: String) -> ParameterInfo? {
+        let identified = infos.filter { $0.identifier == identifier }
+        return identified.first(where: \.isWritable) ?? identified.first
+    }
+
+    /// The parameter a live command's key names (`get` and `set` alike): the one with that
+    /// identifier (``info(forIdentifier:)``), else the one with that name, compared
+    /// case-insensitively.
+    /// - Thread: [any]
+    public func info(forKey key: String) -> ParameterInfo? {
+        info(forIdentifier: key) ?? infos.first { $0.name.caseInsensitiveCompare(key) == .orderedSame }
     }
 
     /// - Thread: [any]; lock-free.
