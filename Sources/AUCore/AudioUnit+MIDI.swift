@@ -14,18 +14,6 @@ extension AudioUnit {
         pendingEvents.wrappingAdd(1, ordering: .releasing)
     }
 
-    /// Hands MIDI events to the unit's next cycle from the render thread (a JACK driver's
-    /// MIDI input, before the graph renders): offsets are within that cycle. Events beyond
-    /// the queue's capacity are dropped; returns how many were taken.
-    /// - Thread: [render] No allocation, no lock.
-    @discardableResult
-    public func sendMIDIEventsFromRender(_ events: UnsafeBufferPointer<MIDIEvent>) -> Int {
-        var taken = 0
-        for event in events where renderMIDIEvents.push(event) { taken += 1 }
-        pendingEvents.wrappingAdd(taken, ordering: .releasing)
-        return taken
-    }
-
     /// The MIDI the unit sent during its last render call (offsets relative to that call's
     /// first frame); empty for a unit without MIDI output or while uninitialized.
     /// - Thread: [render], right after the render call. No retain.

@@ -137,7 +137,7 @@ extension AudioUnit {
         } else {
             let scheduler = resources.scheduler
             let eventCount = scheduler.takeEvents(from: parameterEvents, renderRing: renderParameterEvents)
-            let midiCount = resources.takeMIDIEvents(from: midiEvents, renderRing: renderMIDIEvents, adding: midi, frameCount: frameCount)
+            let midiCount = resources.takeMIDIEvents(from: midiEvents, adding: midi, frameCount: frameCount)
             pendingEvents.wrappingSubtract(eventCount + midiCount - min(midi.count, AudioUnit.eventCapacity), ordering: .relaxed)
             if eventCount == 0 && scheduler.activeRampCount == 0 || rendersWholeCycles {
                 if eventCount > 0 || scheduler.activeRampCount > 0 { scheduler.applyAtCycleStart(self, eventCount: eventCount, frameCount: frameCount) }

@@ -74,8 +74,6 @@ open class AudioUnit: @unchecked Sendable {
     let listeners = ListenerCenter()
     let parameterEvents = SharedProducerRing<ParameterEvent>(minimumCapacity: AudioUnit.eventCapacity)
     let midiEvents = SharedProducerRing<MIDIEvent>(minimumCapacity: AudioUnit.eventCapacity)
-    /// MIDI a driver hands over on the render thread for the next cycle (single producer).
-    let renderMIDIEvents = RealTimeRing<MIDIEvent>(minimumCapacity: AudioUnit.eventCapacity)
     /// Parameter events the render thread hands over for the next call (a graph's; single producer).
     let renderParameterEvents = RealTimeRing<ParameterEvent>(minimumCapacity: AudioUnit.eventCapacity)
     let notifications = RealTimeRing<UnitNotification>(minimumCapacity: 1024)
@@ -306,7 +304,6 @@ open class AudioUnit: @unchecked Sendable {
         try requireNotDisposed()
         while parameterEvents.pop() != nil {}
         while midiEvents.pop() != nil {}
-        while renderMIDIEvents.pop() != nil {}
         while renderParameterEvents.pop() != nil {}
         pendingEvents.store(0, ordering: .relaxed)
         renderResources?.clearRunningState()

@@ -49,10 +49,6 @@ public final class ComponentRegistry: @unchecked Sendable {
 
     /// The longest reference ``resolve(_:)`` looks up, in characters (a URI is far shorter).
     public static let maximumReferenceLength = 1024
-    /// How many characters of a reference the closest-match search compares (the edit
-    /// distance costs the product of the lengths).
-    public static let comparedReferenceLength = 128
-
     /// Finds the one component a user's reference names: `type:subtype:manufacturer`,
     /// `lv2:URI`, a bare URI, an identifier, or an exact name (case-insensitive if unique).
     /// An unknown reference lists the closest names; an ambiguous one lists the candidates;
@@ -104,38 +100,29 @@ public final class ComponentRegistry: @unchecked Sendable {
     }
 
     /// Every component close to `text`, closest first: those whose name, codes or URI
-    /// contain it or are within a few edits of it (a third of its length, at least two). When
-    /// none is that close, the five nearest. Only the first ``comparedReferenceLength``
+    /// contain it or are within a few edits of it (``isCloseMatch(distance:to:)``). When
+    /// none is that close, the five nearest. Only the first ``comparedNameLength``
     /// characters of `text` and of each key count.
     /// - Thread: [control]
     public func closeMatches(to text: String) -> [Component] {
         let scored = componentsByDistance(to: text)
-        let threshold = max(2, min(text.count, Self.comparedReferenceLength) / 3)
-        let close = scored.prefix { $0.distance <= threshold }
-        return (close.isEmpty ? scored.prefix(5) : close).map(\.component)
+        let close = scored.prefix { isCloseMatch(distance: $0.distance, to: text) }
+        return (close.isEmpty ? scored.prefix(5) : close).map(\.item)
     }
 
     /// Up to `limit` references close to `text`, by edit distance to names, codes and URIs;
-    /// only the first ``comparedReferenceLength`` characters of `text` and of each key count.
+    /// only the first ``comparedNameLength`` characters of `text` and of each key count.
     /// - Thread: [control]
     public func closestMatches(to text: String, limit: Int = 5) -> [String] {
-        componentsByDistance(to: text).prefix(limit).map(\.component.referenceLine)
+        componentsByDistance(to: text).prefix(limit).map(\.item.referenceLine)
     }
 
-    /// Every component with its edit distance to `text` (0 when a key contains it), nearest
+    /// Every component with its distance to `text` (``nearest(_:to:keys:)``), nearest
     /// first, ties by reference line.
-    private func componentsByDistance(to text: String) -> [(distance: Int, component: Component)] {
-        let needle = String(text.prefix(Self.comparedReferenceLength)).lowercased()
-        let scored = components.map { component -> (distance: Int, line: String, component: Component) in
-            let keys = [component.name, component.description.description, component.identifier]
-            let distance = keys.map { key -> Int in
-                let lowered = String(key.prefix(Self.comparedReferenceLength)).lowercased()
-                return lowered.contains(needle) && !needle.isEmpty ? 0 : editDistance(needle, lowered)
-            }.min() ?? .max
-            return (distance, component.referenceLine, component)
+    private func componentsByDistance(to text: String) -> [(distance: Int, item: Component)] {
+        nearest(components.sorted { $0.referenceLine < $1.referenceLine }, to: text) {
+            [$0.name, $0.description.description, $0.identifier]
         }
-        return scored.sorted { $0.distance < $1.distance || ($0.distance == $1.distance && $0.line < $1.line) }
-            .map { ($0.distance, $0.component) }
     }
 
     /// Resolves and instantiates in one step.
@@ -144,21 +131,3 @@ public final class ComponentRegistry: @unchecked Sendable {
         try resolve(reference).instantiate()
     }
 }
-
-/// The Levenshtein distance between two strings, by characters.
-func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var previous = Array(0...b.count)
-    var current = [Int](repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-        current[0] = i
-        for j in 1...b.count {
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-        }
-        swap(&previous, &current)
-    }
-    return previous[b.count]
-}
-

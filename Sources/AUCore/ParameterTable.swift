@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// A unit's parameters: their descriptions (fixed at creation) and their current values,
@@ -44,11 +45,11 @@ public final class ParameterTable: @unchecked Sendable {
         UnsafeMutableRawPointer(values).deallocate()
     }
 
-    /// How many times an input parameter was written; compare two readings to learn whether
-    /// anything changed between them. Acquiring: the values written before the count are seen.
+    /// How many times an input parameter was written; a ``ParameterChangeCursor`` compares
+    /// two readings. Acquiring: the values written before the count are seen.
     /// - Thread: [any]; lock-free.
     @inlinable @inline(__always)
-    public var inputChangeCount: UInt64 { inputChanges.load(ordering: .acquiring) }
+    var inputChangeCount: UInt64 { inputChanges.load(ordering: .acquiring) }
 
     @inlinable @inline(__always)
     func countChange(at index: Int) {
@@ -66,6 +67,22 @@ public final class ParameterTable: @unchecked Sendable {
     /// - Thread: [any]
     public func index(ofIdentifier identifier: String) -> Int? {
         infos.firstIndex { $0.identifier == identifier }
+    }
+
+    /// The parameter with `identifier` (a writable one first when several share it): what a
+    /// preset file's or `--set`'s key names.
+    /// - Thread: [any]
+    public func info(forIdentifier identifier: String) -> ParameterInfo? {
+        let identified = infos.filter { $0.identifier == identifier }
+        return identified.first(where: \.isWritable) ?? identified.first
+    }
+
+    /// The parameter a live command's key names (`get` and `set` alike): the one with that
+    /// identifier (``info(forIdentifier:)``), else the one with that name, compared
+    /// case-insensitively.
+    /// - Thread: [any]
+    public func info(forKey key: String) -> ParameterInfo? {
+        info(forIdentifier: key) ?? infos.first { $0.name.caseInsensitiveCompare(key) == .orderedSame }
     }
 
     /// - Thread: [any]; lock-free.
@@ -90,5 +107,34 @@ public final class ParameterTable: @unchecked Sendable {
         let old = Float(bitPattern: values[index].exchange(value.bitPattern, ordering: .relaxed))
         countChange(at: index)
         return old
+    }
+}
+
+/// Where a render path last looked at a ``ParameterTable``: tells it whether any input
+/// parameter was written since, so that it hands values to its plugin (LV2 control ports,
+/// a native unit's events, FluidSynth's settings) only after something changed. The one way
+/// units notice parameter changes.
+///
+/// Noncopyable, held in a `let` by its one reader (a render state object): looking costs one
+/// relaxed load and, after a change, one store, with no exclusivity check.
+/// - Thread: [render] (one reader); created on [control].
+public struct ParameterChangeCursor: ~Copyable, Sendable {
+    /// The table's input change count when last looked at (`UInt64.max`: never looked).
+    @usableFromInline let seen = Atomic<UInt64>(.max)
+
+    /// A cursor that has seen nothing: its first look reports a change.
+    /// - Thread: [control]
+    public init() {}
+
+    /// Whether an input parameter of `table` was written since the last look (always on the
+    /// first); moves the cursor to now. The values written before the change are visible to
+    /// the caller once this returns true; a write racing the look is reported by the next.
+    /// - Thread: [render]; lock-free.
+    @inlinable @inline(__always)
+    public func advance(over table: ParameterTable) -> Bool {
+        let changes = table.inputChangeCount
+        guard seen.load(ordering: .relaxed) != changes else { return false }
+        seen.store(changes, ordering: .relaxed)
+        return true
     }
 }

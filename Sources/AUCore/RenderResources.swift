@@ -104,12 +104,11 @@ final class RenderResources: @unchecked Sendable {
     /// offset (stable), offsets clamped into the cycle.
     /// - Thread: [render]
     func takeMIDIEvents(
-        from ring: SharedProducerRing<MIDIEvent>, renderRing: RealTimeRing<MIDIEvent>, adding extra: UnsafeBufferPointer<MIDIEvent>, frameCount: Int
+        from ring: SharedProducerRing<MIDIEvent>, adding extra: UnsafeBufferPointer<MIDIEvent>, frameCount: Int
     ) -> Int {
         var count = 0
         for event in extra where count < AudioUnit.eventCapacity { insertMIDI(event, count: &count, frameCount: frameCount) }
         droppedMIDIInput &+= max(0, extra.count - AudioUnit.eventCapacity)
-        while count < AudioUnit.eventCapacity, let event = renderRing.pop() { insertMIDI(event, count: &count, frameCount: frameCount) }
         while count < AudioUnit.eventCapacity, let event = ring.pop() { insertMIDI(event, count: &count, frameCount: frameCount) }
         return count
     }

@@ -45,13 +45,6 @@ public struct JACKPort: @unchecked Sendable {
     /// - Thread: [control]
     public var connectionCount: Int { Int(jack_port_connected(handle)) }
 
-    /// Tells JACK how many frames this port's signal lags (playback) or leads (capture).
-    /// - Thread: [control]
-    public func setLatency(frames: Int) {
-        var range = jack_latency_range_t(min: UInt32(frames), max: UInt32(frames))
-        jack_port_set_latency_range(handle, direction == .playback ? JackPlaybackLatency : JackCaptureLatency, &range)
-    }
-
     /// The latency JACK reports for the port in the given mode, as (min, max) frames.
     /// - Thread: [control]
     public func latency(playback: Bool) -> (min: Int, max: Int) {

@@ -20,10 +20,8 @@ final class LV2Instance: @unchecked Sendable {
     /// Keeps control-side work that must not overlap `run()` (state restore, reset) out of
     /// the render path.
     let gate = RenderGate()
-    /// The parameter table's ``ParameterTable/inputChangeCount`` when the control ports were
-    /// last filled (`UInt64.max`: never). Render thread only; an atomic so that reading it
-    /// costs no exclusivity check.
-    let copiedChanges = Atomic<UInt64>(.max)
+    /// Where the control ports were last filled from the parameter table. Render thread only.
+    let controlCursor = ParameterChangeCursor()
     /// The ``BufferStamp`` of the buffers the audio ports are connected to (0: none known).
     /// Render thread only; an atomic for the same reason.
     let connectedStamp = Atomic<UInt64>(0)
@@ -253,9 +251,7 @@ final class LV2Instance: @unchecked Sendable {
     /// - Thread: [render]
     @inline(__always)
     func copyControlInputs(from parameters: ParameterTable) {
-        let changes = parameters.inputChangeCount
-        guard copiedChanges.load(ordering: .relaxed) != changes else { return }
-        copiedChanges.store(changes, ordering: .relaxed)
+        guard controlCursor.advance(over: parameters) else { return }
         for control in inputControls {
             controls[Int(control.port)] = parameters.value(at: control.slot)
         }

@@ -4,7 +4,7 @@ import CAUPluginABI
 /// Everything ``NativeUnit/process(_:)`` hands to the C render call, allocated when the
 /// unit is initialized: the bus tables and their channel-pointer arrays, the event list of
 /// the call, the list the unit reports output parameters (and the MIDI it sends) into, the
-/// values last sent and those of the call's start.
+/// values last sent and those of the call's start, and where they were last compared.
 /// - Thread: [control] creates and frees it; [render] uses it.
 final class NativeRenderState {
     let inputBuses: UnsafeMutableBufferPointer<auhost_audio_bus>
@@ -20,6 +20,9 @@ final class NativeRenderState {
     let sentValues: UnsafeMutableBufferPointer<Float>
     /// The value each parameter slot has at the start of the current call.
     let startValues: UnsafeMutableBufferPointer<Float>
+    /// Where the values were last compared with those sent: they are compared again only
+    /// after a parameter was written.
+    let parameterCursor = ParameterChangeCursor()
 
     init(inputChannels inputs: [Int], outputChannels outputs: [Int], parameterCount: Int, midiOutputCapacity: Int, eventCapacity: Int) {
         func channelArrays(_ counts: [Int]) -> [UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>?>] {

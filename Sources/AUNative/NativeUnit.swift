@@ -193,21 +193,24 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
         _ context: ProcessContext, _ state: NativeRenderState, _ table: UnsafePointer<auhost_unit>,
         _ render: @convention(c) (UnsafePointer<auhost_unit>?, UnsafePointer<auhost_process>?) -> Int32
     ) -> AudioUnitStatus {
-        // The values at the call's start: the table's, except that a slot the call changes
-        // had the value its first change replaced.
-        for slot in 0..<parameterIDs.count { state.startValues[slot] = parameters.value(at: slot) }
-        var change = context.parameterChanges.count
-        while change > 0 {
-            change -= 1
-            state.startValues[Int(context.parameterChanges[change].slot)] = context.parameterChanges[change].previous
-        }
         var count = 0
-        for slot in 0..<parameterIDs.count where !outputSlots[slot] {
-            let value = state.startValues[slot]
-            if value.bitPattern != state.sentValues[slot].bitPattern {
-                state.sentValues[slot] = value
-                state.events[count] = auhost_event(offset: 0, kind: AUHOST_EVENT_PARAMETER, id: parameterIDs[slot], value: value, midi: (0, 0, 0, 0))
-                count += 1
+        // After a parameter was written (the call's own changes count too), the values at the
+        // call's start: the table's, except that a slot the call changes had the value its
+        // first change replaced; those differing from the values sent go at frame 0.
+        if state.parameterCursor.advance(over: parameters) {
+            for slot in 0..<parameterIDs.count { state.startValues[slot] = parameters.value(at: slot) }
+            var change = context.parameterChanges.count
+            while change > 0 {
+                change -= 1
+                state.startValues[Int(context.parameterChanges[change].slot)] = context.parameterChanges[change].previous
+            }
+            for slot in 0..<parameterIDs.count where !outputSlots[slot] {
+                let value = state.startValues[slot]
+                if value.bitPattern != state.sentValues[slot].bitPattern {
+                    state.sentValues[slot] = value
+                    state.events[count] = auhost_event(offset: 0, kind: AUHOST_EVENT_PARAMETER, id: parameterIDs[slot], value: value, midi: (0, 0, 0, 0))
+                    count += 1
+                }
             }
         }
         // The changes and the MIDI events, merged in offset order (changes first at a tie).

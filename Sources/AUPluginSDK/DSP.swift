@@ -9,13 +9,6 @@ public func decibelsToGain(_ decibels: Float) -> Float {
     decibels <= -144 ? 0 : powf(10, decibels / 20)
 }
 
-/// The decibels of a linear gain (−144 dB for 0).
-/// - Thread: [any]
-@inlinable
-public func gainToDecibels(_ gain: Float) -> Float {
-    gain <= 6.3e-8 ? -144 : 20 * log10f(gain)
-}
-
 /// Replaces a value too small to matter (a denormal on its way) by zero. Use it on
 /// every feedback path: filter states, delay feedback, envelopes.
 /// - Thread: [any]

@@ -1,23 +1,4 @@
-/// A number as a preset file and its messages write it: whole values without a fraction
-/// (`48000`, `-24`), others in the shortest form that reads back to the same Double (`0.1`).
-/// - Thread: [any]
-func formatNumber(_ number: Double) -> String {
-    if number == number.rounded(), abs(number) < 1e15 {
-        return number == 0 ? "0" : String(Int64(number))
-    }
-    return "\(number)"
-}
-
-/// A Float as its shortest decimal, so `0.1` stays `0.1` and not `0.10000000149011612`.
-/// - Thread: [any]
-func formatNumber(_ number: Float) -> String { formatNumber(decimalDouble(number)) }
-
-/// The Double whose shortest decimal form is the Float's: what a captured Float is saved as.
-/// - Thread: [any]
-func decimalDouble(_ number: Float) -> Double {
-    guard number.isFinite else { return Double(number) }
-    return Double("\(number)") ?? Double(number)
-}
+import AUCore
 
 /// Text in double quotes with JSON escapes, shortened past `limit` characters, for messages.
 /// - Thread: [any]
@@ -33,21 +14,12 @@ func quoted(_ text: String, limit: Int = 60) -> String {
 func listing(_ items: [String]) -> String { items.joined(separator: ", ") }
 
 /// "one of: a, b, c" for a short list; for a long one (a mixer's hundreds of parameters)
-/// "one of N, such as: …" naming the few that look most like `text`, so the line stays readable.
+/// "one of N, such as: …" naming the few nearest `text` (AUCore's ``nearest(_:to:keys:)``),
+/// so the line stays readable.
 /// - Thread: [any]
 func choices(_ items: [String], near text: String, limit: Int = 16) -> String {
     guard items.count > limit else { return "one of: \(listing(items))" }
-    let needle = text.lowercased()
-    func score(_ item: String) -> (Int, Int, Int) {
-        let lowered = item.lowercased()
-        let shared = zip(lowered, needle).prefix { $0 == $1 }.count
-        let related = lowered.contains(needle) || needle.contains(lowered)
-        return (related ? 0 : 1, -shared, abs(lowered.count - needle.count))
-    }
-    let closest = items.enumerated().sorted { left, right in
-        let a = score(left.element), b = score(right.element)
-        return a != b ? a < b : left.offset < right.offset
-    }.prefix(6).map(\.element)
+    let closest = nearest(items, to: text) { [$0] }.prefix(6).map(\.item)
     return "one of \(items.count), such as: \(listing(closest))"
 }
 

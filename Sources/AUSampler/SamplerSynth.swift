@@ -30,8 +30,8 @@ final class SamplerSynth: @unchecked Sendable {
     private var appliedInstrument: Int
     /// The parameter values the synthesizer has (render thread), NaN before the first call.
     private let appliedValues: UnsafeMutablePointer<Float>
-    /// The parameter table's change count when ``appliedValues`` were last compared.
-    private var appliedChangeCount = UInt64.max
+    /// Where ``appliedValues`` were last compared with the parameter table.
+    private let parameterCursor = ParameterChangeCursor()
 
     private static let channels: Int32 = 16
     /// How many parameters (`allCases` builds an array at every call).
@@ -172,9 +172,7 @@ final class SamplerSynth: @unchecked Sendable {
     /// Sets what changed since the last call (every parameter on the first). The reverb's
     /// and the chorus's amounts go in one call each, with all four values.
     private func apply(_ parameters: ParameterTable) {
-        let changes = parameters.inputChangeCount
-        guard changes != appliedChangeCount else { return }
-        appliedChangeCount = changes
+        guard parameterCursor.advance(over: parameters) else { return }
         var reverbChanged = false, chorusChanged = false
         for slot in 0..<Self.parameterCount {
             let value = parameters.value(at: slot)

@@ -91,4 +91,30 @@ import Testing
         try unit.reset()
         #expect(renderOnes(unit, frames: 8).samples.allSatisfy { $0 == 1 })
     }
+
+    /// A cursor reports a change on its first look, then only after an input parameter was
+    /// written (the same value too); writes to an output (a meter) are not changes; two
+    /// cursors over one table each see every change.
+    @Test func aChangeCursorSeesInputWritesOnly() {
+        let table = ParameterTable([
+            ParameterInfo(id: 0, identifier: "gain", name: "Gain", min: 0, max: 1, default: 0.5),
+            ParameterInfo(id: 1, identifier: "level", name: "Level", min: 0, max: 1, default: 0, flags: [.isReadable, .isOutput]),
+        ])
+        let cursor = ParameterChangeCursor(), other = ParameterChangeCursor()
+        var looks: [Bool] = []
+        looks.append(cursor.advance(over: table))
+        looks.append(cursor.advance(over: table))
+        table.storeValue(0.5, at: 0)
+        looks.append(cursor.advance(over: table))
+        looks.append(cursor.advance(over: table))
+        table.storeValue(0.9, at: 1)
+        table.exchangeValue(0.1, at: 1)
+        looks.append(cursor.advance(over: table))
+        table.exchangeValue(0.25, at: 0)
+        looks.append(cursor.advance(over: table))
+        #expect(looks == [true, false, true, false, false, true])
+        #expect(table.value(at: 0) == 0.25)
+        let otherLooks = [other.advance(over: table), other.advance(over: table)]
+        #expect(otherLooks == [true, false])
+    }
 }

@@ -30,6 +30,7 @@ func runCLI(_ arguments: String...) -> (status: Int32, output: String, errors: S
 
     @Test(arguments: [
         (["frobnicate"], "unknown command 'frobnicate'"),
+        (["rendr"], "unknown command 'rendr'; did you mean 'render'?"),
         (["list", "--bogus"], "unknown option '--bogus'"),
         (["list", "--type"], "--type needs a value"),
         (["list", "--type", "toolong"], "--type takes a code of 1 to 4 characters, not 'toolong'"),

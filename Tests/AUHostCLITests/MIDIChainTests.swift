@@ -1,6 +1,7 @@
 import AUCore
 import AUFiles
 import AUHostCLI
+import AUMIDI
 import AUTestSupport
 import Foundation
 import Testing
@@ -16,7 +17,7 @@ import Testing
 
     /// A MIDI file of `notes` (frame, status, note, velocity) at 48 kHz.
     static func song(_ path: String, _ notes: [(Int, UInt8, UInt8, UInt8)], endFrame: Int) throws {
-        var writer = StandardMIDIFileWriter(sampleRate: 48_000)
+        var writer = MIDIFrameRecording(sampleRate: 48_000)
         for (frame, status, note, velocity) in notes { writer.append(frame: Int64(frame), status: status, data1: note, data2: velocity) }
         try writer.write(to: path, overwrite: true, endFrame: Int64(endFrame))
     }

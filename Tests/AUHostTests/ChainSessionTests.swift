@@ -90,6 +90,29 @@ import Testing
         #expect(saved.node(id: "eq")?.bypass == true)
     }
 
+    /// `set` and `get` find a parameter the same way, by identifier or by name in any case;
+    /// what `get` prints (the shortest form that reads back to the same Float, not `%g`'s six
+    /// digits) `set` takes back unchanged and `save` writes.
+    @Test func setAndGetNameAParameterAlikeAndAgreeOnItsValue() throws {
+        let session = try session()
+        defer { session.chain.dispose() }
+        #expect(session.reply(to: #"set comp "makeup gain" 3.5"#).reply == "ok 3.5")
+        #expect(session.reply(to: "get comp makeup").reply == "ok 3.5")
+        #expect(session.reply(to: #"get comp "Makeup Gain""#).reply == "ok 3.5")
+        #expect(session.reply(to: "set comp Threshold -12.345678").reply == "ok -12.345678")
+        let printed = session.reply(to: "get comp threshold").reply
+        #expect(printed == "ok -12.345678")
+        #expect(session.reply(to: "set comp threshold " + printed.dropFirst(3)).reply == printed)
+        #expect(session.reply(to: "get comp nothing").reply.hasPrefix("error: node 'comp' has no parameter 'nothing'"))
+        #expect(session.reply(to: "set comp nothing 1").reply.hasPrefix("error: node 'comp' has no parameter 'nothing'"))
+        #expect(session.reply(to: "set comp gain_reduction 1").reply.contains("read-only"))
+        let name = "auhost-session-\(UUID().uuidString).json"
+        #expect(session.reply(to: "save \(name)").reply == "ok saved \(name)")
+        defer { try? FileManager.default.removeItem(at: FileManager.default.temporaryDirectory.appendingPathComponent(name)) }
+        let text = try String(contentsOf: FileManager.default.temporaryDirectory.appendingPathComponent(name), encoding: .utf8)
+        #expect(text.contains(#""threshold": -12.345678"#) && text.contains(#""makeup": 3.5"#), "\(text)")
+    }
+
     /// Every verb `ControlCommand(parsing:)` accepts (the words of its switch's cases, read
     /// from the source, so that a new command cannot be left out) is in the reply to `help`.
     @Test func helpListsEveryCommand() throws {

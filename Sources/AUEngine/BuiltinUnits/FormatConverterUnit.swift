@@ -1,5 +1,4 @@
 import AUCore
-import CSamplerate
 
 /// `aufc:conv:AUHs`: the format converter (Core Audio's AUConverter).
 ///
@@ -7,12 +6,12 @@ import CSamplerate
 /// extra channels silent) and down-mix (to mono: the mean of every input channel; to fewer
 /// channels: output channel `c` is the mean of input channels `c`, `c + M`, `c + 2M`…; or,
 /// with ``downmixesAtEqualPower``, their sum times 1/√n).
-/// Every node of a graph renders the same frames per cycle, so there both buses must have
-/// the same sample rate.
+/// Both buses have the same sample rate: every node of a graph renders the same frames per
+/// cycle, and sample-rate conversion belongs to the file driver (AUFiles'
+/// `SampleRateConverter`).
 ///
 /// At the graph's edge (files, devices) ``convert(_:frameCount:into:capacity:)`` also changes
-/// the sample rate (libsamplerate, quality set by parameter 0 before initialize) and the
-/// sample format: any linear PCM format ``SampleConverter`` reads or writes on either bus
+/// the sample format: any linear PCM format ``SampleConverter`` reads or writes on either bus
 /// (interleaved or not, 16-bit integer, 8.24 fixed point, float).
 /// - Thread: [control] for set-up; ``process(_:)`` and ``convert(_:frameCount:into:capacity:)``
 ///   on the render thread (or the one thread that drives an offline conversion).
@@ -31,22 +30,12 @@ public final class FormatConverterUnit: AudioUnit, @unchecked Sendable {
         }
     }
 
-    /// Parameter 0: libsamplerate's converter (0 best sinc … 2 fastest sinc, 3 zero-order hold, 4 linear).
-    public static let qualityParameter: ParameterID = 0
-
     private var decoder: SampleConverter?
     private var encoder: SampleConverter?
-    private var resampler: OpaquePointer?
-    private var ratio = 1.0
-    private var inputChannels = 0
-    private var outputChannels = 0
     private var chunk = 0
-    /// Planar scratch: decoded input, mixed, resampled output; interleaved scratch for libsamplerate.
+    /// Planar scratch: decoded input, then mixed.
     private var decoded: OwnedAudioBuffers?
     private var mixed: OwnedAudioBuffers?
-    private var resampled: OwnedAudioBuffers?
-    private var interleavedIn: UnsafeMutablePointer<Float>?
-    private var interleavedOut: UnsafeMutablePointer<Float>?
     private var rawOutput: UnsafeMutablePointer<UnsafeMutableRawPointer>?
     private var rawInput: UnsafeMutablePointer<UnsafeRawPointer>?
     /// Whether a down-mix sums at equal power (each folded channel times 1/√n: stereo to
@@ -58,10 +47,7 @@ public final class FormatConverterUnit: AudioUnit, @unchecked Sendable {
     init(description: ComponentDescription) {
         super.init(
             description: description, name: "Format Converter", inputs: [.canonical(channels: 2, name: "Input")],
-            outputs: [.canonical(channels: 2, name: "Output")],
-            parameters: [ParameterInfo(
-                id: Self.qualityParameter, identifier: "quality", name: "Resampling Quality", unit: .indexed, min: 0, max: 4, default: 1,
-                valueStrings: ["Best", "Medium", "Fastest", "Zero-order hold", "Linear"])])
+            outputs: [.canonical(channels: 2, name: "Output")], parameters: [])
     }
 
     /// Any linear PCM format ``SampleConverter`` handles, on either bus.
@@ -70,63 +56,37 @@ public final class FormatConverterUnit: AudioUnit, @unchecked Sendable {
         _ = try SampleConverter(format: format)
     }
 
+    /// Refuses buses of two sample rates: the converter does not resample.
     /// - Thread: [control]
     public override func allocateRenderResources() throws(AudioUnitError) {
         let input = formats(.input)[0], output = formats(.output)[0]
+        guard input.sampleRate == output.sampleRate else {
+            throw AudioUnitError(
+                .formatNotSupported,
+                "\(name) converts \(input.sampleRate) Hz to \(output.sampleRate) Hz; expected one sample rate on both buses (AUFiles' SampleRateConverter resamples)")
+        }
         decoder = try SampleConverter(format: input)
         encoder = try SampleConverter(format: output)
-        inputChannels = input.channelsPerFrame
-        outputChannels = output.channelsPerFrame
-        ratio = output.sampleRate / input.sampleRate
         var frames = 4096
         try? frames = value(of: .maximumFramesPerSlice)
         chunk = frames
-        decoded = OwnedAudioBuffers(channels: inputChannels, capacity: chunk)
-        mixed = OwnedAudioBuffers(channels: outputChannels, capacity: chunk)
-        if ratio != 1 {
-            let outputChunk = Int((Double(chunk) * ratio).rounded(.up)) + 16
-            resampled = OwnedAudioBuffers(channels: outputChannels, capacity: outputChunk)
-            interleavedIn = .allocate(capacity: chunk * outputChannels)
-            interleavedOut = .allocate(capacity: outputChunk * outputChannels)
-            var error: Int32 = 0
-            let quality = Int32(parameters.value(at: 0))
-            resampler = src_new(quality, Int32(outputChannels), &error)
-            guard resampler != nil else {
-                deallocateRenderResources()
-                throw AudioUnitError(.failedInitialization, "\(name): libsamplerate refused \(input.sampleRate) -> \(output.sampleRate) Hz: \(String(cString: src_strerror(error)))")
-            }
-        }
-        rawOutput = .allocate(capacity: max(1, outputChannels))
-        rawInput = .allocate(capacity: max(1, inputChannels))
+        decoded = OwnedAudioBuffers(channels: input.channelsPerFrame, capacity: chunk)
+        mixed = OwnedAudioBuffers(channels: output.channelsPerFrame, capacity: chunk)
+        rawOutput = .allocate(capacity: max(1, output.channelsPerFrame))
+        rawInput = .allocate(capacity: max(1, input.channelsPerFrame))
     }
 
     /// - Thread: [control]
     public override func deallocateRenderResources() {
-        if let resampler { src_delete(resampler) }
-        resampler = nil
-        interleavedIn?.deallocate()
-        interleavedOut?.deallocate()
         rawOutput?.deallocate()
         rawInput?.deallocate()
-        interleavedIn = nil
-        interleavedOut = nil
         rawOutput = nil
         rawInput = nil
         decoded = nil
         mixed = nil
-        resampled = nil
         decoder = nil
         encoder = nil
     }
-
-    /// - Thread: [control]
-    public override func resetState() {
-        if let resampler { src_reset(resampler) }
-    }
-
-    /// The latency of the resampler is small and varies; it is not reported.
-    /// - Thread: [control]
-    public override var latency: Double { 0 }
 
     /// Remixes `frames` frames of `input` channels into `output` channels.
     /// - Thread: [render]
@@ -159,16 +119,15 @@ public final class FormatConverterUnit: AudioUnit, @unchecked Sendable {
 
     /// - Thread: [render] No allocation, no lock.
     public override func process(_ context: ProcessContext) -> AudioUnitStatus {
-        guard ratio == 1 else { return AudioUnitErrorCode.formatNotSupported.rawValue }
         Self.remix(context.inputs[0], into: context.outputs[0], frames: context.frameCount, equalPower: downmixesAtEqualPower)
         return 0
     }
 
     /// Converts up to `frameCount` frames of raw input (in the input bus's format: one buffer
     /// when interleaved, else one per channel) into raw output (the output bus's format),
-    /// writing at most `capacity` frames. Remixes channels, resamples when the rates differ,
-    /// converts sample formats. Returns what it read and wrote; input it did not read (when the
-    /// output filled up) is to be passed again.
+    /// writing at most `capacity` frames. Remixes channels and converts sample formats.
+    /// Returns what it read and wrote; input it did not read (when the output filled up) is
+    /// to be passed again.
     /// - Thread: [render] (no allocation, no lock); requires an initialized unit.
     public func convert(_ input: UnsafeBufferPointer<UnsafeRawPointer>, frameCount: Int, into output: UnsafeBufferPointer<UnsafeMutableRawPointer>, capacity: Int) -> Conversion {
         RenderThread.run {
@@ -186,37 +145,12 @@ public final class FormatConverterUnit: AudioUnit, @unchecked Sendable {
                 }
                 let inputView = UnsafeBufferPointer(start: UnsafePointer(rawInput), count: decoder.bufferCount)
                 let outputView = UnsafeBufferPointer(start: UnsafePointer(rawOutput), count: encoder.bufferCount)
-                if ratio == 1 {
-                    let frames = min(chunk, frameCount - consumed, capacity - produced)
-                    decoder.decode(inputView, frameCount: frames, into: decoded.buffers(frameCount: frames))
-                    Self.remix(decoded.buffers(frameCount: frames), into: mixed.buffers(frameCount: frames), frames: frames)
-                    encoder.encode(mixed.buffers(frameCount: frames), frameCount: frames, into: outputView)
-                    consumed += frames
-                    produced += frames
-                    continue
-                }
-                guard let resampler, let resampled, let interleavedIn, let interleavedOut else { break }
-                let frames = min(chunk, frameCount - consumed)
+                let frames = min(chunk, frameCount - consumed, capacity - produced)
                 decoder.decode(inputView, frameCount: frames, into: decoded.buffers(frameCount: frames))
                 Self.remix(decoded.buffers(frameCount: frames), into: mixed.buffers(frameCount: frames), frames: frames)
-                let planar = mixed.buffers(frameCount: frames)
-                for frame in 0..<frames {
-                    for channel in 0..<outputChannels { interleavedIn[frame * outputChannels + channel] = planar.channelPointers[channel][frame] }
-                }
-                let room = min(resampled.capacity, capacity - produced)
-                var data = SRC_DATA(
-                    data_in: interleavedIn, data_out: interleavedOut, input_frames: frames, output_frames: room,
-                    input_frames_used: 0, output_frames_gen: 0, end_of_input: 0, src_ratio: ratio)
-                if src_process(resampler, &data) != 0 { break }
-                let made = Int(data.output_frames_gen)
-                let out = resampled.buffers(frameCount: made)
-                for frame in 0..<made {
-                    for channel in 0..<outputChannels { out.channelPointers[channel][frame] = interleavedOut[frame * outputChannels + channel] }
-                }
-                encoder.encode(out, frameCount: made, into: outputView)
-                consumed += Int(data.input_frames_used)
-                produced += made
-                if data.input_frames_used == 0 && made == 0 { break }
+                encoder.encode(mixed.buffers(frameCount: frames), frameCount: frames, into: outputView)
+                consumed += frames
+                produced += frames
             }
             return Conversion(consumed: consumed, produced: produced)
         }

@@ -48,15 +48,6 @@ extension AudioGraph {
         markEdited()
     }
 
-    /// Removes every connection (audio and MIDI) and callback (`AUGraphClearConnections`).
-    /// - Thread: [control]
-    public func clearConnections() {
-        model.connections.removeAll()
-        model.midiConnections.removeAll()
-        model.inputCallbacks.removeAll()
-        markEdited()
-    }
-
     /// Every connection, in the order made (`AUGraphGetNumberOfInteractions` …).
     /// - Thread: [control]
     public var connections: [GraphConnection] { model.connections }

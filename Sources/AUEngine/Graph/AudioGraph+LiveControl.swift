@@ -90,9 +90,6 @@ extension AudioGraph {
         return token
     }
 
-    /// - Thread: [control]
-    public func removeNoticeListener(_ token: Int) { noticeListeners[token] = nil }
-
     /// Delivers what the render thread reported since the last call: the graph's notices to
     /// its listeners, and each unit's parameter and property changes to the unit's listeners.
     /// Then follows latency changes: when a unit's `Latency` differs from the one the running

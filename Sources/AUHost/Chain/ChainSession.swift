@@ -4,7 +4,7 @@ import AUPresets
 import Foundation
 
 /// Carries out control commands (``ControlCommand``) on a running chain: set and get
-/// parameters by node id and parameter identifier, bypass nodes, load factory presets,
+/// parameters by node id and parameter identifier or name, bypass nodes, load factory presets,
 /// read meters and status, save the chain as a preset (into ``saveFolder`` only). Every
 /// command has a one-line reply.
 /// - Thread: [control] (one command at a time; the caller serialises).
@@ -55,8 +55,9 @@ public final class ChainSession: @unchecked Sendable {
                     try property.apply(to: unit)
                     return [ControlWords.quoted(property.value.description)]
                 }
+                let info = try parameterInfo(parameter, of: unit, node: id)
                 let resolved = try presetChecked { () throws(PresetError) in
-                    try ParameterOverride(node: id, parameter: parameter, value: value).resolve(against: unit)
+                    try ParameterOverride(node: id, parameter: info.identifier, value: value).resolve(against: unit)
                 }
                 try unit.setParameter(resolved.info.id, value: resolved.value, scope: resolved.info.address.scope, element: resolved.info.address.element)
                 return [format(resolved.value, resolved.info)]
@@ -190,16 +191,16 @@ public final class ChainSession: @unchecked Sendable {
         return "threads=\(kind) worker_steps=\(chain.graph.stepsRenderedByWorkers)"
     }
 
+    /// The parameter `set` and `get` name: by identifier or by name (``ParameterTable/info(forKey:)``).
     private func parameterInfo(_ key: String, of unit: AudioUnit, node: String) throws(ControlCommandError) -> ParameterInfo {
-        if let index = unit.parameters.index(ofIdentifier: key) { return unit.parameters.infos[index] }
-        if let info = unit.parameters.infos.first(where: { $0.name.caseInsensitiveCompare(key) == .orderedSame }) { return info }
+        if let info = unit.parameters.info(forKey: key) { return info }
         let known = unit.parameters.infos.map(\.identifier).joined(separator: ", ")
         throw ControlCommandError("node '\(node)' has no parameter '\(key)'; its parameters are: \(known)")
     }
 
     private func format(_ value: Float, _ info: ParameterInfo) -> String {
         if let name = info.valueString(for: value) { return ControlWords.quoted(name) }
-        return formatValue(value)
+        return formatNumber(value)
     }
 
 

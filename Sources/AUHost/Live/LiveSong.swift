@@ -131,7 +131,7 @@ public final class LiveSong: @unchecked Sendable {
         let beats = player.time
         let position = sequence.barBeatTime(forBeats: beats, subbeatDivisor: 480)
         let bpm = sequence.tempoMap.bpm(atBeats: beats) * player.playRateScalar
-        return "song=\(player.isPlaying ? "playing" : "stopped") position=\(position) beats=\(formatValue(Float(beats))) bpm=\(formatValue(Float(bpm))) sync=\(sync.rawValue)"
+        return "song=\(player.isPlaying ? "playing" : "stopped") position=\(position) beats=\(formatNumber(Float(beats))) bpm=\(formatNumber(Float(bpm))) sync=\(sync.rawValue)"
     }
 
     /// Stops the song and gives up the timebase.

@@ -1,6 +1,7 @@
 import AUCore
 import AUEngine
 import AUFiles
+import AUMIDI
 
 /// Renders one input file through one chain graph into one output file: the offline
 /// driver's loop, which plays the part of the JACK callback.
@@ -237,7 +238,7 @@ final class OfflineFileRenderer {
     /// the audio; its summary line, or nil without `--midi-out`.
     private func writeMIDIOutput() throws(AudioUnitError) -> String? {
         guard let path = midiOutputFile else { return nil }
-        var file = StandardMIDIFileWriter(sampleRate: chain.sampleRate)
+        var file = MIDIFrameRecording(sampleRate: chain.sampleRate)
         for (frame, event) in midiOutput where frame < Int64(midiCutoff) {
             file.append(frame: frame, status: event.status, data1: event.data1, data2: event.data2)
         }

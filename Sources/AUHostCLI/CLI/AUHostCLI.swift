@@ -68,7 +68,7 @@ public enum AUHostCLI {
     }
 
     private static func unknownCommand(_ name: String) -> CLIError {
-        let close = commands.map { $0.name }.filter { $0.hasPrefix(String(name.prefix(2))) }
+        let close = closeNames(to: name, among: commands.map { $0.name }, limit: 3)
         return CLIError(
             "unknown command '\(name)'" + (close.isEmpty ? "" : "; did you mean \(close.map { "'\($0)'" }.joined(separator: " or "))?"),
             hint: "see 'auhost --help'", status: CLIError.usageStatus)

@@ -161,8 +161,8 @@ struct UnitDetails: Encodable {
             let symbol = ParameterUnit.allCases.first { $0.name == parameter.unit }?.symbol ?? ""
             let suffix = symbol.isEmpty ? "" : " \(symbol)"
             var line = "    \(String(parameter.id).leftPadded(to: idWidth))  \(parameter.identifier.padding(toLength: identifierWidth, withPad: " ", startingAt: 0))  \(parameter.name)"
-            line += "  [\(formatValue(parameter.min)) … \(formatValue(parameter.max))\(suffix)]"
-            if parameter.output { line += " output" } else { line += " default \(formatValue(parameter.default))" }
+            line += "  [\(formatNumber(parameter.min)) … \(formatNumber(parameter.max))\(suffix)]"
+            if parameter.output { line += " output" } else { line += " default \(formatNumber(parameter.default))" }
             if parameter.logarithmic { line += " log" }
             if parameter.scope != "global" { line += " (\(parameter.scope) \(parameter.element))" }
             if let strings = parameter.valueStrings { line += "  {\(strings.joined(separator: ", "))}" }

@@ -1,3 +1,5 @@
+import AUCore
+
 /// Where a JSON value starts in its file: 1-based line and column (columns count
 /// characters, not bytes).
 /// - Thread: [any] (a plain value).

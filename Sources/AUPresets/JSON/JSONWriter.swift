@@ -1,3 +1,5 @@
+import AUCore
+
 /// Writes JSON in the one stable layout preset files use: two-space indentation, one
 /// member per line, members in the order given, arrays of plain values (strings, numbers,
 /// booleans) on one line, a final newline. The same value always gives the same bytes.

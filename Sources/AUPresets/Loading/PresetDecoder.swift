@@ -1,3 +1,5 @@
+import AUCore
+
 import Foundation
 
 /// Reads the JSON of a version 1 chain preset into a ``ChainPreset``, reporting every

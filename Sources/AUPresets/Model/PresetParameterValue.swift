@@ -1,3 +1,5 @@
+import AUCore
+
 /// A parameter value as a file writes it: a number in the parameter's own unit, or, for
 /// an indexed parameter, one of its value strings (matched without regard to case).
 /// - Thread: [any] (a plain value).
