@@ -65,7 +65,7 @@ let coreProducts: [Product] = [
 // MARK: - LV2 backend
 
 let lv2Targets: [Target] = [
-    .target(name: "AULV2", dependencies: ["AUCore", "AUEngine", "CLilv", "CAUSupport"]),
+    .target(name: "AULV2", dependencies: ["AUCore", "CLilv", "CAUSupport"]),
     .testTarget(name: "AULV2Tests", dependencies: ["AULV2", "AUCore", "AUEngine"]),
     // Fixture plugins for the failure modes (bad Turtle, missing binary, missing feature,
     // NULL instance, crash in run); the tests copy the .so into temporary bundles.
@@ -124,6 +124,7 @@ let presetTargets: [Target] = [
 // MARK: - MIDI: Standard MIDI Files, MusicSequence, MusicTrack, tempo and time-signature maps
 
 let midiTargets: [Target] = [
+    // The model on AUCore; AUEngine for MusicPlayer alone (the graph's MIDIScheduler).
     .target(name: "AUMIDI", dependencies: ["AUCore", "AUEngine"]),
     .testTarget(name: "AUMIDITests", dependencies: ["AUMIDI", "AUEngine", "AUTestSupport"]),
     // Times reading a one-million-event SMF (docs/BENCHMARKS.md; scripts/mido-read.py reads the same file).
@@ -137,7 +138,7 @@ let samplerTargets: [Target] = [
     // `aumu:samp:AUHs`, Core Audio's AUSampler: SF2 and SF3 banks, a General MIDI module or one instrument.
     // GOMP_parallel: the sampler's one-thread OpenMP regions without libgomp's allocation (OpenMPRegion.swift).
     .target(name: "AUSampler", dependencies: ["AUCore", "CFluidSynth"], linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=GOMP_parallel"])]),
-    .testTarget(name: "AUSamplerTests", dependencies: ["AUSampler", "AUCore", "AUEngine", "AUFiles", "AUMIDI", "AUTestSupport"]),
+    .testTarget(name: "AUSamplerTests", dependencies: ["AUSampler", "AUCore", "AUFiles", "AUMIDI", "AUTestSupport"]),
     // scripts/bench-sampler.sh's tool: writes its General MIDI song (fixed seed) and compares two renders.
     .executableTarget(name: "sampler-bench", dependencies: ["AUCore", "AUMIDI", "AUFiles"], path: "Sources/sampler-bench"),
 ]
