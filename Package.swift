@@ -41,7 +41,7 @@ let coreTargets: [Target] = [
     // offline render driver, the live driver).
     .target(name: "AUHost", dependencies: ["AUCore", "AUEngine", "AULV2", "AUNative", "AUPresets", "AUFiles", "AUJACK", "AUMIDI", "AUSampler"]),
     // The `auhost` tool's arguments, output and commands, over the AUHost library.
-    .target(name: "AUHostCLI", dependencies: ["AUHost", "CLV2ChainLoop"]),
+    .target(name: "AUHostCLI", dependencies: ["AUHost"]),
     .executableTarget(name: "auhost", dependencies: ["AUHostCLI"]),
     .testTarget(name: "AUCoreTests", dependencies: ["AUCore", "AUEngine"]),
     .testTarget(name: "AUHostTests", dependencies: ["AUHost", "AUTestSupport"]),
@@ -52,10 +52,11 @@ let coreTargets: [Target] = [
     // Renders a graph under the shim and reports what the render thread allocated (run by AUEngineTests).
     .executableTarget(name: "alloc-check", dependencies: ["AUEngine", "AUCore", "AULV2", "AUNative", "AUMIDI", "CAUSupport"], path: "Sources/alloc-check"),
     // The benchmark baseline: LV2 plugins in series called by a plain C loop through lilv,
-    // in memory or over files (timed side by side with the graph by `auhost bench graph`).
+    // in memory or over files. Linked by lv2-chain-bench alone.
     .target(name: "CLV2ChainLoop", dependencies: ["CLilv", "CSndfile"], path: "Sources/CLV2ChainLoop", linkerSettings: [.linkedLibrary("m")]),
-    // The reference chain through that loop alone, in memory or over a file.
-    .executableTarget(name: "lv2-chain-bench", dependencies: ["CLV2ChainLoop"], path: "Sources/lv2-chain-bench"),
+    // The reference chain through that loop alone, in memory or over a file; `--serve` is the
+    // C side of `auhost bench graph`, timed on request in this process (CAUSupport: FTZ/DAZ).
+    .executableTarget(name: "lv2-chain-bench", dependencies: ["CLV2ChainLoop", "CAUSupport"], path: "Sources/lv2-chain-bench"),
 ]
 
 let coreProducts: [Product] = [
