@@ -41,7 +41,7 @@ let coreTargets: [Target] = [
     // offline render driver, the live driver).
     .target(name: "AUHost", dependencies: ["AUCore", "AUEngine", "AULV2", "AUNative", "AUPresets", "AUFiles", "AUJACK", "AUMIDI", "AUSampler"]),
     // The `auhost` tool's arguments, output and commands, over the AUHost library.
-    .target(name: "AUHostCLI", dependencies: ["AUHost", "CLV2ChainLoop"]),
+    .target(name: "AUHostCLI", dependencies: ["AUHost"]),
     .executableTarget(name: "auhost", dependencies: ["AUHostCLI"]),
     .testTarget(name: "AUCoreTests", dependencies: ["AUCore", "AUEngine", "AUTestSupport"]),
     .testTarget(name: "AUHostTests", dependencies: ["AUHost", "AUTestSupport"]),
@@ -52,10 +52,11 @@ let coreTargets: [Target] = [
     // Renders a graph under the shim and reports what the render thread allocated (run by AUEngineTests).
     .executableTarget(name: "alloc-check", dependencies: ["AUEngine", "AUCore", "AULV2", "AUNative", "AUMIDI", "CAUSupport"], path: "Sources/alloc-check"),
     // The benchmark baseline: LV2 plugins in series called by a plain C loop through lilv,
-    // in memory or over files (timed side by side with the graph by `auhost bench graph`).
+    // in memory or over files. Linked by lv2-chain-bench alone.
     .target(name: "CLV2ChainLoop", dependencies: ["CLilv", "CSndfile"], path: "Sources/CLV2ChainLoop", linkerSettings: [.linkedLibrary("m")]),
-    // The reference chain through that loop alone, in memory or over a file.
-    .executableTarget(name: "lv2-chain-bench", dependencies: ["CLV2ChainLoop"], path: "Sources/lv2-chain-bench"),
+    // The reference chain through that loop alone, in memory or over a file; `--serve` is the
+    // C side of `auhost bench graph`, timed on request in this process (CAUSupport: FTZ/DAZ).
+    .executableTarget(name: "lv2-chain-bench", dependencies: ["CLV2ChainLoop", "CAUSupport"], path: "Sources/lv2-chain-bench"),
 ]
 
 let coreProducts: [Product] = [
@@ -65,7 +66,7 @@ let coreProducts: [Product] = [
 // MARK: - LV2 backend
 
 let lv2Targets: [Target] = [
-    .target(name: "AULV2", dependencies: ["AUCore", "AUEngine", "CLilv", "CAUSupport"]),
+    .target(name: "AULV2", dependencies: ["AUCore", "CLilv", "CAUSupport"]),
     .testTarget(name: "AULV2Tests", dependencies: ["AULV2", "AUCore", "AUEngine", "AUTestSupport"]),
     // Fixture plugins for the failure modes (bad Turtle, missing binary, missing feature,
     // NULL instance, crash in run); the tests copy the .so into temporary bundles.
@@ -124,6 +125,7 @@ let presetTargets: [Target] = [
 // MARK: - MIDI: Standard MIDI Files, MusicSequence, MusicTrack, tempo and time-signature maps
 
 let midiTargets: [Target] = [
+    // The model on AUCore; AUEngine for MusicPlayer alone (the graph's MIDIScheduler).
     .target(name: "AUMIDI", dependencies: ["AUCore", "AUEngine"]),
     .testTarget(name: "AUMIDITests", dependencies: ["AUMIDI", "AUEngine", "AUTestSupport"]),
     // Times reading a one-million-event SMF (docs/BENCHMARKS.md; scripts/mido-read.py reads the same file).
@@ -137,7 +139,7 @@ let samplerTargets: [Target] = [
     // `aumu:samp:AUHs`, Core Audio's AUSampler: SF2 and SF3 banks, a General MIDI module or one instrument.
     // GOMP_parallel: the sampler's one-thread OpenMP regions without libgomp's allocation (OpenMPRegion.swift).
     .target(name: "AUSampler", dependencies: ["AUCore", "CFluidSynth"], linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=GOMP_parallel"])]),
-    .testTarget(name: "AUSamplerTests", dependencies: ["AUSampler", "AUCore", "AUEngine", "AUFiles", "AUMIDI", "AUTestSupport"]),
+    .testTarget(name: "AUSamplerTests", dependencies: ["AUSampler", "AUCore", "AUFiles", "AUMIDI", "AUTestSupport"]),
     // scripts/bench-sampler.sh's tool: writes its General MIDI song (fixed seed) and compares two renders.
     .executableTarget(name: "sampler-bench", dependencies: ["AUCore", "AUMIDI", "AUFiles"], path: "Sources/sampler-bench"),
 ]

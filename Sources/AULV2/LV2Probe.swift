@@ -1,5 +1,4 @@
 import AUCore
-import AUEngine
 import Foundation
 
 /// Instantiates and runs one plugin to see whether it works: what `auhost probe-unit` does

@@ -1,4 +1,4 @@
-import AUEngine
+import AUCore
 
 /// A track of a sequence, as Core Audio's `MusicTrack`: events kept in time order (events at
 /// the same time keep the order they were added in) and the track's properties. A value:

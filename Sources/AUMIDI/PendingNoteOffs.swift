@@ -1,5 +1,4 @@
 import AUCore
-import AUEngine
 
 /// The notes a player has started and not yet ended: each one's note-off, when it is due
 /// (in song seconds) and where it goes. Fixed capacity, render thread only.

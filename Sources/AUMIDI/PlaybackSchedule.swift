@@ -1,5 +1,4 @@
 import AUCore
-import AUEngine
 
 /// A sequence compiled for the render thread: the tempo and time-signature maps and each
 /// playing track's notes and channel messages in plain memory, with the track's loop, offset

@@ -4,6 +4,10 @@
 //
 //     lv2-chain-bench [CYCLES] [FRAMES]            in memory: prints `c-loop ns/cycle=N` (median of 5 runs)
 //     lv2-chain-bench --file IN OUT [--block N]    reads IN, processes, writes OUT (16-bit) with libsndfile
+//     lv2-chain-bench --serve FRAMES               the C side of `auhost bench graph`: prints `ready`, then
+//                                                  answers each line CYCLES on standard input with the ns
+//                                                  per cycle of that many cycles, until end of input
+#include "au_float.h"
 #include "lv2_chain_loop.h"
 #include <math.h>
 #include <stdio.h>
@@ -19,12 +23,45 @@ static const char *chain[] = {
 };
 
 static int usage(void) {
-    fprintf(stderr, "usage: lv2-chain-bench [CYCLES] [FRAMES<=4096]\n       lv2-chain-bench --file IN OUT [--block N]\n");
+    fprintf(stderr, "usage: lv2-chain-bench [CYCLES] [FRAMES<=4096]\n       lv2-chain-bench --file IN OUT [--block N]\n"
+                    "       lv2-chain-bench --serve FRAMES<=4096\n");
     return 64;
+}
+
+// The input `auhost bench graph` gives the graph: a sine at 0.3 over the first `frames` frames.
+static void fill_input(lv2_chain_loop *loop, int frames) {
+    for (int c = 0; c < 2; c++) {
+        float *input = lv2_chain_loop_input(loop, c);
+        for (int f = 0; f < frames; f++) input[f] = (float)sin(0.1 * f) * 0.3f;
+    }
+}
+
+// Times the chain on request, so that `auhost bench graph` alternates its graph runs with
+// runs of this loop without linking it. Denormals are flushed, as on the graph's side.
+static int serve(int frames) {
+    char error[512];
+    lv2_chain_loop *loop = lv2_chain_loop_new(chain, 5, 48000, frames < 64 ? 64 : frames, error, sizeof error);
+    if (!loop) { fprintf(stderr, "lv2-chain-bench: %s\n", error); return 1; }
+    fill_input(loop, frames);
+    au_enable_flush_denormals();
+    printf("ready\n");
+    fflush(stdout);
+    long cycles;
+    while (scanf("%ld", &cycles) == 1 && cycles > 0) {
+        printf("%.17g\n", lv2_chain_loop_time(loop, cycles, frames));
+        fflush(stdout);
+    }
+    lv2_chain_loop_free(loop);
+    return 0;
 }
 
 int main(int argc, char **argv) {
     char error[512];
+    if (argc > 1 && !strcmp(argv[1], "--serve")) {
+        int frames = argc == 3 ? atoi(argv[2]) : 0;
+        if (frames <= 0 || frames > 4096) return usage();
+        return serve(frames);
+    }
     if (argc > 1 && !strcmp(argv[1], "--file")) {
         if (argc != 4 && !(argc == 6 && !strcmp(argv[4], "--block"))) return usage();
         int block = argc == 6 ? atoi(argv[5]) : 1024;
@@ -41,10 +78,7 @@ int main(int argc, char **argv) {
     if (argc > 3 || cycles <= 0 || frames <= 0 || frames > 4096) return usage();
     lv2_chain_loop *loop = lv2_chain_loop_new(chain, 5, 48000, 4096, error, sizeof error);
     if (!loop) { fprintf(stderr, "lv2-chain-bench: %s\n", error); return 1; }
-    for (int c = 0; c < 2; c++) {
-        float *input = lv2_chain_loop_input(loop, c);
-        for (int f = 0; f < frames; f++) input[f] = 0.3f * sinf(0.1f * (float)f);
-    }
+    fill_input(loop, frames);
     lv2_chain_loop_time(loop, 1000, frames);  // warm-up
     double results[5];
     for (int run = 0; run < 5; run++) results[run] = lv2_chain_loop_time(loop, cycles, frames);

@@ -1,5 +1,4 @@
 import AUCore
-import AUEngine
 import Foundation
 import Testing
 @testable import AULV2

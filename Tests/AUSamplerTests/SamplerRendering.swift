@@ -1,5 +1,4 @@
 import AUCore
-import AUEngine
 import AUSampler
 import Foundation
 

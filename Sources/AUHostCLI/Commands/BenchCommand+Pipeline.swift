@@ -1,5 +1,4 @@
 import AUHost
-import CLV2ChainLoop
 import Foundation
 
 extension BenchCommand {
@@ -18,18 +17,9 @@ extension BenchCommand {
         guard slices > 1 else {
             throw AudioUnitError(.failedInitialization, "the reference chain was not pipelined: \(graph.parallelDecision?.reason ?? "no plan")")
         }
-        let loop = try makeCLoop(maximumFrames: max(frames, 64))
-        defer { lv2_chain_loop_free(loop) }
+        let loop = onlyPipelined ? nil : try CLoopProcess(frames: frames)
         let cycleFrames = frames * slices
-        let input = OwnedAudioBuffers(channels: 2, capacity: cycleFrames)
-        for channel in 0..<2 {
-            let loopInput = lv2_chain_loop_input(loop, Int32(channel))!
-            for frame in 0..<cycleFrames {
-                let sample = Float(sin(Double(frame % frames) * 0.1)) * 0.3
-                input.buffers()[channel][frame] = sample
-                if frame < frames { loopInput[frame] = sample }
-            }
-        }
+        let input = referenceInput(frames: frames, cycleFrames: cycleFrames)
         let bigCycles = max(1, cycles / slices)
         // Balance the stages by what each plugin measured in a warm-up (the plan is compiled again).
         withRenderer(graph, input: input, frames: cycleFrames) { render in render(max(64, bigCycles / 4)) }
@@ -40,8 +30,9 @@ extension BenchCommand {
             if onlyPipelined { return ([time(cycles: bigCycles * slices) { render(bigCycles) }], [Double]()) }
             return alternate(
                 alternatingRuns, { time(cycles: bigCycles * slices) { render(bigCycles) } },
-                { lv2_chain_loop_time(loop, bigCycles * slices, Int32(frames)) })
+                { loop?.time(cycles: bigCycles * slices) ?? .nan })
         }
+        try loop?.close()
         return (runs.0, runs.1, stages, slices)
     }
 }

@@ -1,5 +1,4 @@
 import AUHost
-import CLV2ChainLoop
 import Foundation
 
 /// `auhost bench graph`: what the graph's renderer costs. Build with `-c release` first:
@@ -226,31 +225,34 @@ enum BenchCommand: Command {
     /// ±0.5 % from one invocation to the next; of 15, by ±0.2 %.
     static let alternatingRuns = 15
 
-    /// The reference chain, stereo, through the graph and through the C loop (CLV2ChainLoop)
+    /// The reference chain, stereo, through the graph and through the C loop (``CLoopProcess``)
     /// over the same input, in alternating timed runs (after a warm-up of both), so that the
     /// machine's drift touches both alike; or one run of one side (`only`). Returns ns per
     /// cycle of each run.
     static func measureReferenceChain(_ registry: ComponentRegistry, cycles: Int, frames: Int, only side: ChainSide? = nil) throws(AudioUnitError) -> (graph: [Double], cLoop: [Double]) {
         let graph = try chainGraph(registry, units: referenceChain.map { uri throws(AudioUnitError) in try registry.instantiate("lv2:" + uri) }, frames: frames)
         defer { graph.dispose() }
-        let loop = try makeCLoop(maximumFrames: max(frames, 64))
-        defer { lv2_chain_loop_free(loop) }
-        let input = OwnedAudioBuffers(channels: 2, capacity: frames)
-        for channel in 0..<2 {
-            let loopInput = lv2_chain_loop_input(loop, Int32(channel))!
-            for frame in 0..<frames {
-                let sample = Float(sin(Double(frame) * 0.1)) * 0.3
-                input.buffers()[channel][frame] = sample
-                loopInput[frame] = sample
-            }
-        }
-        return withRenderer(graph, input: input, frames: frames) { render in
+        let loop = side == .graph ? nil : try CLoopProcess(frames: frames)
+        let input = referenceInput(frames: frames, cycleFrames: frames)
+        let runs = withRenderer(graph, input: input, frames: frames) { render in
             func run(_ side: ChainSide) -> Double {
-                side == .graph ? time(cycles: cycles) { render(cycles) } : lv2_chain_loop_time(loop, cycles, Int32(frames))
+                side == .graph ? time(cycles: cycles) { render(cycles) } : loop?.time(cycles: cycles) ?? .nan
             }
             if let side { return side == .graph ? ([run(.graph)], []) : ([], [run(.cloop)]) }
             return alternate(alternatingRuns, { run(.graph) }, { run(.cloop) })
         }
+        try loop?.close()
+        return runs
+    }
+
+    /// The graph's stereo input for cycles of `cycleFrames` frames: the C loop's input (a sine
+    /// over `frames` frames: lv2-chain-bench's `fill_input`), once per `frames` frames.
+    static func referenceInput(frames: Int, cycleFrames: Int) -> OwnedAudioBuffers {
+        let input = OwnedAudioBuffers(channels: 2, capacity: cycleFrames)
+        for channel in 0..<2 {
+            for frame in 0..<cycleFrames { input.buffers()[channel][frame] = Float(sin(Double(frame % frames) * 0.1)) * 0.3 }
+        }
+        return input
     }
 
     /// An initialized graph running `units` in series from the application's input to its
@@ -278,20 +280,6 @@ enum BenchCommand: Command {
             graph.dispose()
             throw error
         }
-    }
-
-    /// The C loop over the reference chain.
-    static func makeCLoop(maximumFrames: Int) throws(AudioUnitError) -> OpaquePointer {
-        var error = [CChar](repeating: 0, count: 512)
-        let uris = referenceChain.map { strdup($0) }
-        defer { for uri in uris { free(uri) } }
-        let made = uris.map { UnsafePointer($0) }.withUnsafeBufferPointer { pointers in
-            lv2_chain_loop_new(pointers.baseAddress, Int32(pointers.count), 48_000, Int32(maximumFrames), &error, error.count)
-        }
-        guard let made else {
-            throw AudioUnitError(.failedInitialization, "the C loop: " + String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-        }
-        return made
     }
 
     /// Calls `body` with a function that renders `graph` over `input` for a number of

@@ -1,8 +1,8 @@
 #ifndef LV2_CHAIN_LOOP_H
 #define LV2_CHAIN_LOOP_H
 /* The benchmark baseline: LV2 plugins run in series by a plain C loop that calls them
- * directly through lilv, with no graph and no Swift. `auhost bench graph` times it side by
- * side with the graph, and `lv2-chain-bench` runs it alone, in memory or over files.
+ * directly through lilv, with no graph and no Swift. `lv2-chain-bench` runs it, in memory,
+ * over files, or on request for `auhost bench graph` (which times it beside the graph).
  * Stereo; every plugin at its default control values.
  * Thread: one thread per loop; nothing here is real-time safe except lv2_chain_loop_run. */
 #include <stddef.h>

@@ -1,4 +1,4 @@
-import AUFiles
+@testable import AUHostCLI
 import Foundation
 import Testing
 

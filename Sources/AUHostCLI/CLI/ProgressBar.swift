@@ -7,13 +7,13 @@ import Foundation
 /// redirected run gets nothing extra. It redraws only when the drawn line changes (once per
 /// percent or bar cell, so a few hundred times at most per run), and ``finish()`` ends the line.
 /// - Thread: [control]; one bar is drawn by one thread at a time.
-public final class ProgressBar {
+final class ProgressBar {
     /// The text before the bar, such as the file being worked on.
-    public var label: String
-    public let total: Int
-    public let width: Int
+    var label: String
+    let total: Int
+    let width: Int
     /// False when the output is not a terminal: every call does nothing.
-    public let isEnabled: Bool
+    let isEnabled: Bool
     private let descriptor: Int32
     private var lastLine = ""
     private var isFinished = false
@@ -23,7 +23,7 @@ public final class ProgressBar {
     ///   - descriptor: where to draw, standard error by default.
     ///   - isEnabled: `nil` (the default) draws when `descriptor` is a terminal.
     /// - Thread: [control]
-    public init(label: String, total: Int, width: Int = 30, descriptor: Int32 = STDERR_FILENO, isEnabled: Bool? = nil) {
+    init(label: String, total: Int, width: Int = 30, descriptor: Int32 = STDERR_FILENO, isEnabled: Bool? = nil) {
         self.label = label
         self.total = max(0, total)
         self.width = max(1, width)
@@ -33,7 +33,7 @@ public final class ProgressBar {
 
     /// Shows `completed` of ``total``, then `status` (such as ``remaining(done:total:elapsedSeconds:)``).
     /// - Thread: [control]
-    public func update(completed: Int, status: String = "") {
+    func update(completed: Int, status: String = "") {
         guard isEnabled, !isFinished else { return }
         let line = Self.line(label: label, completed: completed, total: total, width: width, status: status)
         guard line != lastLine else { return }
@@ -43,14 +43,14 @@ public final class ProgressBar {
 
     /// Draws the last line again, after something else cleared it to print a line of text.
     /// - Thread: [control]
-    public func redraw() {
+    func redraw() {
         guard isEnabled, !isFinished, !lastLine.isEmpty else { return }
         draw("\r\u{1B}[2K" + lastLine)
     }
 
     /// Shows 100% and ends the line.
     /// - Thread: [control]
-    public func finish() {
+    func finish() {
         guard isEnabled, !isFinished else { return }
         update(completed: total, status: "")
         isFinished = true
@@ -59,7 +59,7 @@ public final class ProgressBar {
 
     /// The bar's text for `completed` of `total`, `status` after it (no control characters).
     /// - Thread: [control]
-    public static func line(label: String, completed: Int, total: Int, width: Int, status: String = "") -> String {
+    static func line(label: String, completed: Int, total: Int, width: Int, status: String = "") -> String {
         let fraction = total > 0 ? min(1, max(0, Double(completed) / Double(total))) : 0
         let filled = Int((fraction * Double(width)).rounded(.down))
         let percent = Int((fraction * 100).rounded(.down))
@@ -70,13 +70,13 @@ public final class ProgressBar {
     }
 
     /// The least fraction done before ``remaining(done:total:elapsedSeconds:)`` guesses.
-    public static let leastFractionForEstimate = 0.03
+    static let leastFractionForEstimate = 0.03
 
     /// `ETA 1:05` (or `ETA 1:02:05`): the time left at the speed so far, `done` of `total`
     /// (any unit, such as seconds of audio) in `elapsedSeconds`; `nil` before
     /// ``leastFractionForEstimate`` of the work, when the first speed says little.
     /// - Thread: [any]
-    public static func remaining(done: Double, total: Double, elapsedSeconds: Double) -> String? {
+    static func remaining(done: Double, total: Double, elapsedSeconds: Double) -> String? {
         guard total > 0, done / total >= leastFractionForEstimate, elapsedSeconds > 0 else { return nil }
         let left = Int((elapsedSeconds * max(0, total - done) / done).rounded(.up))
         let seconds = String(format: "%02d", left % 60)

@@ -1,5 +1,3 @@
-import AUCore
-
 /// Renders one initialized unit offline, block by block, through
 /// ``AudioUnit/renderCycleFromDriver(timestamp:frameCount:inputs:outputs:midi:)``: the loop a probe
 /// and the tests use in place of a JACK callback.
