@@ -17,10 +17,12 @@ fail() { echo "run-examples: $*" >&2; exit 1; }
 
 echo "== building the package (the native units GraphToFile loads) and the examples"
 swift build
-for example in GraphToFile PlayLive; do swift build --package-path "Examples/$example"; done
+# One scratch folder for both examples: AUHost, their dependency, is built once for the two.
+examples_build=$root/.build/examples
+for example in GraphToFile PlayLive; do swift build --package-path "Examples/$example" --scratch-path "$examples_build"; done
 
 echo "== GraphToFile"
-AUHOST_PLUGIN_PATH="$root/.build/debug" Examples/GraphToFile/.build/debug/GraphToFile "$work/graph.wav"
+AUHOST_PLUGIN_PATH="$root/.build/debug" "$examples_build/debug/GraphToFile" "$work/graph.wav"
 [ -s "$work/graph.wav" ] || fail "GraphToFile wrote no file"
 # Past the header, some byte is not zero: the file is not silent.
 [ "$(tail -c +1025 "$work/graph.wav" | tr -d '\000' | head -c 16 | wc -c)" -gt 0 ] || fail "GraphToFile wrote silence"
@@ -35,10 +37,10 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 JACK_DEFAULT_SERVER=$server jack_lsp >/dev/null 2>&1 || fail "jackd -n $server did not come up"
-output=$(timeout 30 Examples/PlayLive/.build/debug/PlayLive 2 "$server") || fail "PlayLive failed: $output"
+output=$(timeout 30 "$examples_build/debug/PlayLive" 2 "$server") || fail "PlayLive failed: $output"
 echo "$output"
 grep -Eq "^rendered [1-9][0-9]* frames in [1-9][0-9]* cycles, 0 errors$" <<<"$output" || fail "PlayLive rendered nothing"
-if errors=$(timeout 30 Examples/PlayLive/.build/debug/PlayLive 1 "no-such-server-$$" 2>&1 >/dev/null); then
+if errors=$(timeout 30 "$examples_build/debug/PlayLive" 1 "no-such-server-$$" 2>&1 >/dev/null); then
   fail "PlayLive succeeded without a server"
 fi
 [ "$(wc -l <<<"$errors")" -eq 1 ] || fail "a missing server should give one error line, not: $errors"

@@ -45,12 +45,16 @@ package final class RenderSnapshot<Item>: @unchecked Sendable {
         RenderThread.assertNotCurrent("publishing to the render thread (MakeConnection, SetRenderCallback, render notifications)")
         current.withLock { current in
             let copy = items.isEmpty ? nil : Copy(items)
+            let replaced = current
             published.publish(copy)
             while readers.load(ordering: .sequentiallyConsistent) != 0 {
                 var pause = timespec(tv_sec: 0, tv_nsec: 50_000)
                 nanosleep(&pause, nil)
             }
             current = copy
+            // Held to here explicitly: an optimized build may otherwise free the replaced
+            // copy as soon as it leaves `current`, before the wait above.
+            withExtendedLifetime(replaced) {}
         }
     }
 

@@ -90,19 +90,20 @@ public final class SamplerUnit: AudioUnit, @unchecked Sendable {
         try announce(path: "", instrument: nil)
     }
 
-    /// Publishes `synth` to the render thread and frees the one it replaces once no render
-    /// reads it.
-    private func install(_ synth: SamplerSynth, in current: inout SamplerSynth?) {
-        renderSynth.publish([Unmanaged.passUnretained(synth)])
+    /// Publishes `synth` (nil: none) to the render thread and frees the one it replaces once
+    /// no render reads it. The replaced synthesizer is held to the end explicitly: an
+    /// optimized build may otherwise release it as soon as it leaves `current`, before the
+    /// publish has waited out the render that still plays it.
+    private func install(_ synth: SamplerSynth?, in current: inout SamplerSynth?) {
+        let replaced = current
+        renderSynth.publish(synth.map { [Unmanaged.passUnretained($0)] } ?? [])
         current = synth
+        withExtendedLifetime(replaced) {}
     }
 
     /// Unpublishes the synthesizer and frees it once no render reads it.
     private func uninstall() {
-        current.withLock { current in
-            renderSynth.publish([])
-            current = nil
-        }
+        current.withLock { current in install(nil, in: &current) }
     }
 
     /// Builds the current bank again (same file and instrument) when the sample rate or

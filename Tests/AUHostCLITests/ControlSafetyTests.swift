@@ -29,7 +29,7 @@ import Testing
         let rig = try ControlRig(preset: gainChain, closingStandardOutput: true)
         defer { rig.tearDown() }
         #expect(rig.waitForStandardError("auhost: running '"))
-        rig.input.fileHandleForWriting.write(Data("status\nstatus\n".utf8))
+        try rig.input.fileHandleForWriting.write(contentsOf: Data("status\nstatus\n".utf8))
         #expect(rig.waitForExit() == 1, "\(rig.standardError)")
         #expect(rig.standardError.contains("auhost: standard output is closed"), "\(rig.standardError)")
     }
@@ -267,7 +267,7 @@ private final class ControlRig: @unchecked Sendable {
     /// Sends a command on standard input and waits (up to 10 s) for its reply line.
     func send(_ line: String) throws -> String {
         let before = lock.withLock { replies.count }
-        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+        try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
         for _ in 0..<500 {
             if let reply = lock.withLock({ replies.count > before ? replies[before] : nil }) { return reply }
             Thread.sleep(forTimeInterval: 0.02)
@@ -303,7 +303,7 @@ private struct ControlAccess {
         guard rig.waitForStandardError("auhost: running '") else { throw CLIErrorForTests("the chain did not start: \(rig.standardError)") }
         let lines = rig.standardError.split(separator: "\n")
         let portLine = try #require(lines.first { $0.contains("control port 127.0.0.1:") })
-        port = try #require(UInt16(portLine.split(separator: ":").last!))
+        port = try #require(UInt16(portLine.split(separator: ":").last ?? ""))
         token = String(try #require(lines.first { $0.hasPrefix("auhost: control token ") }).split(separator: " ")[3])
     }
 }

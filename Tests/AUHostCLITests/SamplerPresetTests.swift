@@ -152,4 +152,23 @@ import Testing
         #expect(try rig.send("set gm program 41") == "ok 41")
         #expect(try rig.send("set gm program 0").hasPrefix("error: "))
     }
+
+    @Test("live: 50 bank reloads (load and set soundbank) while a song plays, in the optimized build: every one answers ok and the rig quits cleanly (an optimized build freed the replaced synthesizer while the render thread still played it: exit 139)",
+          .enabled(if: SamplerPresetTests.gm != nil && LiveRunTests.releaseAuhost != nil, "no GM bank, or no up-to-date release auhost (make test builds it)"))
+    func fiftyBankReloadsWhileTheSongPlays() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try SamplerPresetTests.chord(folder.file("chord.mid"))
+        let executable = try #require(LiveRunTests.releaseAuhost).appendingPathComponent("auhost")
+        let rig = try LiveRig(
+            preset: SamplerPresetTests.sampler(#", "soundbank": "gm""#), song: folder.file("chord.mid"), extraArguments: ["--loop"], executable: executable)
+        defer { rig.tearDown() }
+        try #require(rig.waitForStandardError("auhost: playing"), "\(rig.standardError)")
+        for load in 1...50 {
+            let reply = try rig.send(load % 2 == 0 ? "load gm gm" : "set gm soundbank gm")
+            try #require(reply.hasPrefix("ok"), "reload \(load): \(reply)")
+        }
+        #expect(try rig.send("quit") == "ok bye")
+        #expect(rig.waitForExit() == 0, "\(rig.standardError)")
+    }
 }
