@@ -7,14 +7,14 @@
 # Needs a release build (swift build -c release) and the jalv package.
 #
 # `scripts/bench-live.sh SECONDS threads [ROUNDS]` measures render workers instead: the
-# two-branch graph (Presets/two-branches.json) as one auhost client with `--threads 0`
-# (single-threaded) and `--threads 1` (one render worker beside JACK's thread), alternating
+# two-branch graph (Presets/two-branches.json) as one auhost client with `--threads 1`
+# (single-threaded) and `--threads 2` (JACK's thread and one render worker), alternating
 # for ROUNDS rounds (default 3), each round after an idle server of its own, and the floor:
 # one client whose chain is a single built-in EQ (what a client costs the server before
 # any DSP).
 #
 # `scripts/bench-live.sh SECONDS pipeline [ROUNDS] [PERIOD]` measures pipelining: the
-# reference chain with `--threads 0` and with `--threads 1 --pipeline` (two stages one
+# reference chain with `--threads 1` and with `--threads 2 --pipeline` (two stages one
 # period apart), alternating, at PERIOD frames (default 1024).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -58,7 +58,7 @@ run_auhost() {
   sleep 3
   echo "$label  $("$monitor" "$server" "$seconds")"
   sleep 0.5
-  echo "$label  $(tail -1 "$replies" | grep -o 'graph_load=[^ ]*') $(tail -1 "$replies" | grep -o 'threads=[a-z]*')"
+  echo "$label  $(tail -1 "$replies" | grep -o 'graph_load=[^ ]*') $(tail -1 "$replies" | grep -o 'threads=[0-9]* plan=[a-z]*')"
   kill "$auhost_pid"; wait "$auhost_pid" 2>/dev/null || true
   rm -f "$replies"
   stop_server
@@ -68,9 +68,9 @@ if [[ $mode == threads ]]; then
   for round in $(seq "${3:-3}"); do
     echo "== round $round"
     idle
-    run_auhost "floor" aufx:ipeq:AUHs --threads 0
-    run_auhost "threads0" Presets/two-branches.json --threads 0
+    run_auhost "floor" aufx:ipeq:AUHs --threads 1
     run_auhost "threads1" Presets/two-branches.json --threads 1
+    run_auhost "threads2" Presets/two-branches.json --threads 2
   done
   exit 0
 fi
@@ -79,8 +79,8 @@ if [[ $mode == pipeline ]]; then
   for round in $(seq "${3:-3}"); do
     echo "== round $round, $period-frame periods"
     idle
-    run_auhost "threads0" Presets/reference.json --threads 0
-    run_auhost "pipeline" Presets/reference.json --threads 1 --pipeline
+    run_auhost "threads1" Presets/reference.json --threads 1
+    run_auhost "pipeline" Presets/reference.json --threads 2 --pipeline
   done
   exit 0
 fi

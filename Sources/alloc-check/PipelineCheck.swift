@@ -7,7 +7,7 @@ import Foundation
 /// `alloc-check --pipeline`: a serial chain that the plan compiler pipelines (application
 /// input -> built-in EQ -> LV2 x42 fil4 -> LV2 swh sc4 -> LV2 x42 dpl (a latency report) ->
 /// built-in EQ -> output), in slices of a quarter of the cycle, so every cycle runs its stages one slice
-/// apart on the calling thread and the render workers, while the control thread schedules
+/// apart on the calling thread and the render workers (`threads` in all), while the control thread schedules
 /// parameter changes at frames inside the cycle and swaps plans now and then (the slices in
 /// flight rendered through their remaining stages by the plan that is replaced). Counts and watches every thread as the
 /// main check does; prints one `key=value` line and exits as it does.
@@ -22,7 +22,7 @@ enum PipelineCheck {
         let registry = ComponentRegistry(providers: [BuiltinUnits(), LV2Provider(lv2Path: nil, probeCacheFile: nil)])
         let graph = AudioGraph(registry: registry)
         graph.maximumFramesPerSlice = frames / 4
-        graph.parallelism = RenderParallelism(workers: threads, policy: .always, pipelineStages: threads + 1)
+        graph.parallelism = RenderParallelism(threads: threads, policy: .always, pipelineStages: threads)
         var nodes: [GraphNode] = []
         do {
             let output = try graph.addNode(ComponentDescription(parsing: "auou:genr:AUHs")!, name: "Output")
@@ -38,7 +38,7 @@ enum PipelineCheck {
         } catch {
             fail("cannot build the pipelined chain: \(error)", status: 1)
         }
-        guard let decision = graph.parallelDecision, decision.isPipelined || threads == 0 else {
+        guard let decision = graph.parallelDecision, decision.isPipelined || threads == 1 else {
             fail("the chain was not pipelined: \(graph.parallelDecision?.reason ?? "no plan")", status: 1)
         }
         let input = OwnedAudioBuffers(channels: 2, capacity: frames)
@@ -51,14 +51,14 @@ enum PipelineCheck {
         // debug build). Rendered here until both happened (at most 2000 cycles).
         let primed = OwnedAudioBuffers(channels: 2, capacity: frames)
         var cycle = 0
-        while cycle < 4 || (graph.stepsRenderedByWorkers == 0 && threads > 0 && cycle < 2000) {
+        while cycle < 4 || (graph.stepsRenderedByWorkers == 0 && threads > 1 && cycle < 2000) {
             _ = graph.render(frameCount: frames, timestamp: RenderTimestamp(sampleTime: Double(cycle * frames)), input: input.buffers(), output: primed.buffers())
             graph.dispatchPendingNotifications()
             cycle += 1
         }
         // And a plan swap: the first adoption of a plan that replaces a pipelined one (the
         // flush of its slices in flight) runs here too, whatever the timing.
-        graph.parallelism.pipelineStages = threads + 2
+        graph.parallelism.pipelineStages = threads + 1
         do {
             try graph.update()
         } catch {
@@ -96,7 +96,7 @@ enum PipelineCheck {
                 // Stages allowed beyond the threads change nothing but make a new plan.
                 if now - lastSwapAt >= max(1, cycles / 10) {
                     lastSwapAt = now
-                    graph.parallelism.pipelineStages = graph.parallelism.pipelineStages == threads + 1 ? threads + 2 : threads + 1
+                    graph.parallelism.pipelineStages = graph.parallelism.pipelineStages == threads ? threads + 1 : threads
                     try graph.update()
                     swaps += 1
                 }

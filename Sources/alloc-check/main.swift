@@ -11,10 +11,11 @@
 //         [--strict]        also trap every system call but futex wake and the clock (seccomp, render thread only)
 //         [--misbehave allocate|usleep|write|mutex]   the fixture unit does that in its render (proves the check)
 //         [--lv2-fixtures path/to/libLV2Fixtures.so]  adds the LV2 worker fixture (schedules work in every run)
-//         [--threads N]     render workers, always parallel (default 2; 0: the single-threaded renderer);
-//                           every worker is counted and, with --strict, watched
+//         [--threads N]     the threads that render, always parallel (default 3: the render thread and
+//                           2 render workers; 1: the single-threaded renderer); every worker is
+//                           counted and, with --strict, watched
 //         [--pipeline]      instead, a serial chain of built-in and LV2 units pipelined over the
-//                           workers, cycles of four slices, parameter changes inside them (PipelineCheck)
+//                           threads, cycles of four slices, parameter changes inside them (PipelineCheck)
 //     LD_PRELOAD=... alloc-check --self-test     (proves the shim counts: allocates on purpose)
 //
 // Prints one `key=value` line; exits 0 when the render thread made no allocation, free or
@@ -45,7 +46,7 @@ var selfTest = false
 var strict = false
 var misbehaviour = Misbehaviour.none
 var fixtureLibrary: URL?
-var threads = 2
+var threads = 3
 var pipeline = false
 /// Cycles rendered before counting starts: the Swift runtime instantiates generic metadata
 /// (allocating, under its own lock) the first time a type is used, once per process.
@@ -57,7 +58,7 @@ while let argument = arguments.popFirst() {
     case "--warmup": warmup = Int(arguments.popFirst() ?? "") ?? warmup
     case "--self-test": selfTest = true
     case "--threads":
-        guard let value = arguments.popFirst().flatMap({ Int($0) }), value >= 0 else { fail("--threads takes a count of render workers, 0 or more", status: 64) }
+        guard let value = arguments.popFirst().flatMap({ Int($0) }), value >= 1 else { fail("--threads takes the number of threads that render, counted from 1 (one thread)", status: 64) }
         threads = value
     case "--strict": strict = true
     case "--pipeline": pipeline = true
@@ -99,7 +100,7 @@ do {
     if strict { AudioGraph.watchRenderWorkersStrictly() }
     check = try CheckGraph(
         misbehaviour: misbehaviour, lv2Path: fixtureLibrary.map(workerFixtureLV2Path(library:)),
-        parallelism: RenderParallelism(workers: threads, policy: .always))
+        parallelism: RenderParallelism(threads: threads, policy: .always))
 } catch {
     fail("cannot build the graph: \(error)", status: 1)
 }

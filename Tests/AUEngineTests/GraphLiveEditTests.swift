@@ -9,13 +9,13 @@ struct GraphLiveEditTests {
     /// Path A (source A -> mixer input 0, panned hard left) is never edited; path B (source B
     /// -> [gain nodes inserted and removed] -> mixer input 1, panned hard right) is edited
     /// while a render thread runs. The left channel must be exactly source A, every sample.
-    /// With render workers (`workers` > 0) each new plan is adopted between cycles for all
+    /// On several threads (`threads` > 1) each new plan is adopted between cycles for all
     /// of them at once.
-    @Test("inserting and removing nodes while rendering never crashes and never disturbs other paths", arguments: [64, 17], [0, 2])
-    func liveEdits(block: Int, workers: Int) throws {
+    @Test("inserting and removing nodes while rendering never crashes and never disturbs other paths", arguments: [64, 17], [1, 3])
+    func liveEdits(block: Int, threads: Int) throws {
         let graph = AudioGraph(registry: builtinRegistry())
         defer { graph.dispose() }
-        graph.parallelism = RenderParallelism(workers: workers, policy: .always)
+        graph.parallelism = RenderParallelism(threads: threads, policy: .always)
         let sourceA = try graph.addNode(SignalSource(name: "A"))
         let sourceB = try graph.addNode(SignalSource(name: "B", scale: 0.25))
         let mixer = try graph.addNode(builtin("aumx", "mcmx"))
@@ -96,7 +96,7 @@ struct GraphLiveEditTests {
         }
         #expect(worst <= tolerance, "left channel differs first at frame \(firstBad)")
         #expect(graph.nodes.count == 4)
-        #expect(graph.parallelDecision?.isParallel == (workers > 0))
+        #expect(graph.parallelDecision?.isParallel == (threads > 1))
     }
 }
 

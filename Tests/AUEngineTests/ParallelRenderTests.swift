@@ -1,5 +1,5 @@
 import AUCore
-import AUEngine
+@testable import AUEngine
 import Foundation
 import Synchronization
 import Testing
@@ -96,20 +96,20 @@ final class BusyUnit: AudioUnit, @unchecked Sendable {
 
 @Suite("Parallel rendering")
 struct ParallelRenderTests {
-    /// The thread counts every graph is rendered with: 0 is the single-threaded renderer.
-    static let threadCounts = [1, 2, 4]
+    /// The thread counts every graph is rendered with beside 1, the single-threaded renderer.
+    static let threadCounts = [2, 3, 5]
 
     /// Builds a graph with `build`, renders `total` frames in cycles of `block` with
-    /// `workers` render workers (always parallel; a serial chain pipelined over every thread
+    /// `threads` threads (always parallel; a serial chain pipelined over every thread
     /// when `pipelines`), and returns the output, the graph's MIDI output (frame, status,
     /// data1), the plan's decision and the graph's latency.
     func render(
-        workers: Int, total: Int = 6000, block: Int = 512, pipelines: Bool = false, _ build: (AudioGraph) throws -> Void
+        threads: Int, total: Int = 6000, block: Int = 512, pipelines: Bool = false, _ build: (AudioGraph) throws -> Void
     ) throws -> (audio: [[Float]], midi: [[Int]], decision: ParallelPlanDecision?, latency: Int) {
         let graph = AudioGraph(registry: builtinRegistry())
         defer { graph.dispose() }
         graph.maximumFramesPerSlice = 256
-        graph.parallelism = RenderParallelism(workers: workers, policy: .always, pipelineStages: pipelines ? workers + 1 : 0)
+        graph.parallelism = RenderParallelism(threads: threads, policy: .always, pipelineStages: pipelines ? threads : 0)
         try build(graph)
         try graph.initialize()
         let decision = graph.parallelDecision
@@ -129,36 +129,36 @@ struct ParallelRenderTests {
         return (audio, midi, decision, latency)
     }
 
-    /// Renders with 0 workers and with each of ``threadCounts`` and requires every output
+    /// Renders on one thread and on each of ``threadCounts`` and requires every output
     /// to be the same, bit for bit; returns the single-threaded render. With `pipelined`,
-    /// the plans with workers must be pipelined instead of parallel, and their output is
+    /// the plans on several threads must be pipelined instead of parallel, and their output is
     /// the same as many frames later as their latency grew: (threads - 1) slices of 256.
     @discardableResult
     func expectIdenticalAcrossThreads(
         total: Int = 6000, block: Int = 512, pipelined: Bool = false, _ build: (AudioGraph) throws -> Void
     ) throws -> (audio: [[Float]], midi: [[Int]]) {
-        let single = try render(workers: 0, total: total, block: block, build)
+        let single = try render(threads: 1, total: total, block: block, build)
         #expect(single.decision?.isParallel == false && single.decision?.isPipelined == false)
-        for workers in Self.threadCounts {
-            let parallel = try render(workers: workers, total: total + 1280, block: block, pipelines: pipelined, build)
+        for threads in Self.threadCounts {
+            let parallel = try render(threads: threads, total: total + 1280, block: block, pipelines: pipelined, build)
             let kind = pipelined ? parallel.decision?.isPipelined : parallel.decision?.isParallel
-            #expect(kind == true, "\(workers) workers: \(parallel.decision?.reason ?? "no plan")")
+            #expect(kind == true, "\(threads) threads: \(parallel.decision?.reason ?? "no plan")")
             let added = parallel.latency - single.latency
-            #expect(added == (pipelined ? max(0, (parallel.decision?.stages.count ?? 0) - 1) : 0) * 256, "\(workers) workers: latency \(parallel.latency)")
+            #expect(added == (pipelined ? max(0, (parallel.decision?.stages.count ?? 0) - 1) : 0) * 256, "\(threads) threads: latency \(parallel.latency)")
             for channel in 0..<2 {
                 let a = single.audio[channel], b = Array(parallel.audio[channel][added..<(added + total)])
                 let first = a.indices.first { a[$0].bitPattern != b[$0].bitPattern }
-                #expect(first == nil, "\(workers) workers: channel \(channel) differs first at frame \(first ?? -1)")
+                #expect(first == nil, "\(threads) threads: channel \(channel) differs first at frame \(first ?? -1)")
             }
             let parallelMIDI = parallel.midi.filter { $0[0] < total }
             let firstEvent = single.midi.indices.first { $0 >= parallelMIDI.count || parallelMIDI[$0] != single.midi[$0] }
-            #expect(parallelMIDI.count == single.midi.count && firstEvent == nil, "\(workers) workers: MIDI event \(firstEvent ?? -1) differs")
+            #expect(parallelMIDI.count == single.midi.count && firstEvent == nil, "\(threads) threads: MIDI event \(firstEvent ?? -1) differs")
         }
         return (single.audio, single.midi)
     }
 
     /// source → splitter → [gain with a scheduled change | a 37-frame latency] → mixer.
-    @Test("a diamond with latency and parameter events at frames renders bit-identically on 1, 2 and 4 workers")
+    @Test("a diamond with latency and parameter events at frames renders bit-identically on 2, 3 and 5 threads")
     func diamond() throws {
         let result = try expectIdenticalAcrossThreads { graph in
             let gain = try addSplitMix(graph, left: GainUnit(name: "Gain", gain: 0.5), right: LatencyUnit(frames: 37)).left
@@ -176,7 +176,7 @@ struct ParallelRenderTests {
     /// cycles of several 256-frame slices (a whole number of them, a part of one, and one
     /// shorter than a slice): its stages render one slice apart, and the output is the
     /// single-threaded one, bit for bit.
-    @Test("a pipelined chain renders bit-identically on 1, 2 and 4 workers", arguments: [1024, 1000, 200])
+    @Test("a pipelined chain renders bit-identically on 2, 3 and 5 threads", arguments: [1024, 1000, 200])
     func pipelinedChain(block: Int) throws {
         let result = try expectIdenticalAcrossThreads(block: block, pipelined: true) { graph in
             let source = try graph.addNode(SignalSource())
@@ -203,13 +203,13 @@ struct ParallelRenderTests {
     /// frame is lost and the latency stays; the output is the single-threaded one, shifted
     /// by the pipeline's latency, across four swaps (to plans decided on estimates and on
     /// measured times, the stages cut again).
-    @Test("a plan swapped while its pipeline holds slices hands them on: no frame is lost", arguments: [1, 2, 4])
-    func pipelineSurvivesPlanSwaps(workers: Int) throws {
-        func run(workers: Int) throws -> (audio: [Float], latency: Int) {
+    @Test("a plan swapped while its pipeline holds slices hands them on: no frame is lost", arguments: [2, 3, 5])
+    func pipelineSurvivesPlanSwaps(threads: Int) throws {
+        func run(threads: Int) throws -> (audio: [Float], latency: Int) {
             let graph = AudioGraph(registry: builtinRegistry())
             defer { graph.dispose() }
             graph.maximumFramesPerSlice = 256
-            let pipelining = RenderParallelism(workers: workers, policy: .always, pipelineStages: workers + 1)
+            let pipelining = RenderParallelism(threads: threads, policy: .always, pipelineStages: threads)
             graph.parallelism = pipelining
             let source = try graph.addNode(SignalSource())
             var previous = source
@@ -226,8 +226,8 @@ struct ParallelRenderTests {
             let buffers = OwnedAudioBuffers(channels: 2, capacity: block)
             var audio: [Float] = []
             for cycle in 0..<40 {
-                if workers > 0 && cycle % 10 == 5 {
-                    graph.parallelism = RenderParallelism(workers: workers, policy: cycle % 20 == 5 ? .automatic : .always, pipelineStages: workers + 1)
+                if threads > 1 && cycle % 10 == 5 {
+                    graph.parallelism = RenderParallelism(threads: threads, policy: cycle % 20 == 5 ? .automatic : .always, pipelineStages: threads)
                     try graph.update()
                     #expect(graph.latencyFrames == latency, "cycle \(cycle): \(graph.parallelDecision?.reason ?? "")")
                 }
@@ -236,12 +236,12 @@ struct ParallelRenderTests {
             }
             return (audio, latency)
         }
-        let single = try run(workers: 0)
-        let pipelined = try run(workers: workers)
+        let single = try run(threads: 1)
+        let pipelined = try run(threads: threads)
         let added = pipelined.latency - single.latency
-        #expect(added == min(workers, 4) * 256)
+        #expect(added == min(threads - 1, 4) * 256)
         let first = single.audio.indices.dropLast(added).first { single.audio[$0].bitPattern != pipelined.audio[$0 + added].bitPattern }
-        #expect(first == nil, "\(workers) workers: differs first at frame \(first ?? -1)")
+        #expect(first == nil, "\(threads) threads: differs first at frame \(first ?? -1)")
     }
 
     /// A serial chain that may be pipelined but whose stages do not pay (two format
@@ -254,7 +254,7 @@ struct ParallelRenderTests {
         let graph = AudioGraph(registry: builtinRegistry())
         defer { graph.dispose() }
         graph.maximumFramesPerSlice = 256
-        graph.parallelism = RenderParallelism(workers: 1, pipelineStages: 2)
+        graph.parallelism = RenderParallelism(threads: 2, pipelineStages: 2)
         let output = try graph.addNode(builtin("auou", "genr"))
         let first = try graph.addNode(builtin("aufc", "conv"))
         let second = try graph.addNode(builtin("aufc", "conv"))
@@ -286,11 +286,11 @@ struct ParallelRenderTests {
     /// (threads - 1) slices of 64 frames later.
     @Test("a pipelined chain takes the application's input and gives its output slice by slice")
     func pipelinedChainWithInput() throws {
-        func run(workers: Int) throws -> (left: [Float], latency: Int) {
+        func run(threads: Int) throws -> (left: [Float], latency: Int) {
             let graph = AudioGraph(registry: builtinRegistry())
             defer { graph.dispose() }
             graph.maximumFramesPerSlice = 64
-            graph.parallelism = RenderParallelism(workers: workers, policy: .always, pipelineStages: workers + 1)
+            graph.parallelism = RenderParallelism(threads: threads, policy: .always, pipelineStages: threads)
             let output = try graph.addNode(builtin("auou", "genr"))
             var previous = output
             for index in 0..<5 {
@@ -300,8 +300,8 @@ struct ParallelRenderTests {
             }
             try graph.connect(previous, to: output)
             try graph.initialize()
-            #expect(graph.parallelDecision?.isPipelined == (workers > 0), "\(graph.parallelDecision?.reason ?? "")")
-            #expect(graph.preferredSlicesPerCycle == (workers > 0 ? 16 : 1))
+            #expect(graph.parallelDecision?.isPipelined == (threads > 1), "\(graph.parallelDecision?.reason ?? "")")
+            #expect(graph.preferredSlicesPerCycle == (threads > 1 ? 16 : 1))
             let block = 1000
             let input = OwnedAudioBuffers(channels: 2, capacity: block)
             let out = OwnedAudioBuffers(channels: 2, capacity: block)
@@ -316,30 +316,30 @@ struct ParallelRenderTests {
             // The workers take stages: a loaded machine may leave every phase of a few cycles
             // to the calling thread, so more cycles follow until one has (at most 2000).
             var extra = 0
-            while workers > 0 && graph.stepsRenderedByWorkers == 0 && extra < 2000 {
+            while threads > 1 && graph.stepsRenderedByWorkers == 0 && extra < 2000 {
                 _ = graph.render(
                     frameCount: block, timestamp: RenderTimestamp(sampleTime: Double((5 + extra) * block)), input: input.buffers(),
                     output: out.buffers(frameCount: block))
                 extra += 1
             }
-            if workers > 0 { #expect(graph.stepsRenderedByWorkers > 0, "no worker took a stage in \(5 + extra) cycles") }
+            if threads > 1 { #expect(graph.stepsRenderedByWorkers > 0, "no worker took a stage in \(5 + extra) cycles") }
             return (left, graph.latencyFrames)
         }
-        let single = try run(workers: 0).left
+        let single = try run(threads: 1).left
         let product: Float = (0..<5).reduce(1) { $0 * (0.5 + 0.25 * Float($1)) }
         #expect(abs(single[4321] - testSignal(4321) * product) < 1e-5)
-        for workers in Self.threadCounts {
-            let (pipelined, latency) = try run(workers: workers)
-            #expect(latency == min(workers, 5) * 64)
+        for threads in Self.threadCounts {
+            let (pipelined, latency) = try run(threads: threads)
+            #expect(latency == min(threads - 1, 5) * 64)
             // The first `latency` frames are the pipeline's silence.
             #expect(pipelined[0..<latency].allSatisfy { $0 == 0 })
             let first = single.indices.dropLast(latency).first { single[$0].bitPattern != pipelined[$0 + latency].bitPattern }
-            #expect(first == nil, "\(workers) workers: differs first at frame \(first ?? -1)")
+            #expect(first == nil, "\(threads) threads: differs first at frame \(first ?? -1)")
         }
     }
 
     /// Eight strips (source → gain → EQ) into the mixer.
-    @Test("a mixer with eight channel strips renders bit-identically on 1, 2 and 4 workers")
+    @Test("a mixer with eight channel strips renders bit-identically on 2, 3 and 5 threads")
     func eightStrips() throws {
         try expectIdenticalAcrossThreads { graph in
             let mixer = try graph.addNode(builtin("aumx", "mcmx"))
@@ -358,7 +358,7 @@ struct ParallelRenderTests {
 
     /// Notes → two transposers → two clickers into the mixer; both transposers also feed the
     /// graph's MIDI output.
-    @Test("MIDI between units lands on the same frames on 1, 2 and 4 workers", arguments: [512, 17])
+    @Test("MIDI between units lands on the same frames on 2, 3 and 5 threads", arguments: [512, 17])
     func midiBranches(block: Int) throws {
         let result = try expectIdenticalAcrossThreads(block: block) { graph in
             let notes = try graph.addNode(NoteGenerator(period: 37))
@@ -410,7 +410,7 @@ struct ParallelRenderTests {
         let graph = AudioGraph(registry: builtinRegistry())
         defer { graph.dispose() }
         graph.maximumFramesPerSlice = 256
-        graph.parallelism = RenderParallelism(workers: 1)
+        graph.parallelism = RenderParallelism(threads: 2)
         _ = try addSplitMix(graph, left: BusyUnit(nanoseconds: 100_000), right: BusyUnit(nanoseconds: 100_000))
         try graph.initialize()
         let buffers = OwnedAudioBuffers(channels: 2, capacity: 256)
@@ -425,7 +425,7 @@ struct ParallelRenderTests {
         #expect(!refused.isParallel && refused.isMeasured && refused.reason.contains("measured to cost more than they save"), "\(refused.reason) after \(cycle) cycles")
         let out = renderFrames(graph, total: 512, block: 256, startTime: cycle * 256)
         #expect(out[0][100] == testSignal(cycle * 256 + 100, channel: 0) * 2)
-        graph.parallelism = RenderParallelism(workers: 2)
+        graph.parallelism = RenderParallelism(threads: 3)
         try graph.update()
         #expect(graph.parallelDecision?.isParallel == true, "\(graph.parallelDecision?.reason ?? "")")
     }
@@ -435,7 +435,7 @@ struct ParallelRenderTests {
     func nonFiniteOnAWorker() throws {
         let graph = AudioGraph(registry: builtinRegistry())
         defer { graph.dispose() }
-        graph.parallelism = RenderParallelism(workers: 2, policy: .always)
+        graph.parallelism = RenderParallelism(threads: 3, policy: .always)
         let faulty = try addSplitMix(graph, left: NaNUnit(failAt: 700), right: GainUnit(gain: 1)).left
         try graph.initialize()
         #expect(graph.parallelDecision?.isParallel == true)
@@ -457,7 +457,7 @@ struct ParallelRenderTests {
             try graph.initialize()
             return try #require(graph.parallelDecision)
         }
-        let automatic = RenderParallelism(workers: 1)
+        let automatic = RenderParallelism(threads: 2)
         func builtinsOnly(_ graph: AudioGraph) throws {
             // The application's input through two splitters side by side into the mixer.
             let mixer = try graph.addNode(builtin("aumx", "mcmx"))
@@ -471,7 +471,7 @@ struct ParallelRenderTests {
         }
         let cheap = try decide(automatic, builtinsOnly)
         #expect(!cheap.isParallel && cheap.reason.contains("does not pay"), "\(cheap.reason)")
-        #expect(try decide(RenderParallelism(workers: 1, policy: .always), builtinsOnly).isParallel)
+        #expect(try decide(RenderParallelism(threads: 2, policy: .always), builtinsOnly).isParallel)
 
         func twoUnitChain(_ graph: AudioGraph) throws {
             let source = try graph.addNode(SignalSource())
@@ -520,9 +520,25 @@ struct ParallelRenderTests {
             try graph.connect(mixer, to: output)
         }
         let branches = try decide(automatic, twoBranches)
-        #expect(branches.isParallel && !branches.isMeasured, "\(branches.reason)")
+        #expect(branches.isParallel && branches.threads == 2 && !branches.isMeasured, "\(branches.reason)")
         #expect(branches.branches.count == 3)
-        #expect(!(try decide(.singleThreaded, twoBranches)).isParallel)
+        let single = try decide(.singleThreaded, twoBranches)
+        #expect(!single.isParallel && single.threads == 1 && single.reason.contains("one thread asked for"), "\(single.reason)")
+    }
+
+    /// `threads` counts every thread that renders, the calling one included: 1 makes no
+    /// render worker, 2 on a parallel graph exactly one, and the decision says how many render.
+    @Test("RenderParallelism(threads: N) renders on N threads: the calling thread and N - 1 render workers", arguments: [1, 2, 3])
+    func threadsCountTheCallingThread(threads: Int) throws {
+        let graph = AudioGraph(registry: builtinRegistry())
+        defer { graph.dispose() }
+        graph.parallelism = RenderParallelism(threads: threads, policy: .always)
+        _ = try addSplitMix(graph, left: GainUnit(name: "Left"), right: GainUnit(name: "Right"))
+        try graph.initialize()
+        let decision = try #require(graph.parallelDecision)
+        #expect(decision.isParallel == (threads > 1) && decision.threads == threads, "\(decision.reason)")
+        #expect((graph.workerPool?.workerCount ?? 0) == threads - 1)
+        #expect(graph.dump().contains("Threads: \(threads) ("), "\(graph.dump())")
     }
 
     /// Once the graph has rendered, a new plan decides on the measured times (two gains
@@ -534,7 +550,7 @@ struct ParallelRenderTests {
     func estimatedDecisionFollowsMeasuredCosts() throws {
         let graph = AudioGraph(registry: builtinRegistry())
         defer { graph.dispose() }
-        graph.parallelism = RenderParallelism(workers: 1)
+        graph.parallelism = RenderParallelism(threads: 2)
         try addSplitMix(graph, left: GainUnit(name: "Left"), right: GainUnit(name: "Right"))
         try graph.initialize()
         #expect(graph.parallelDecision?.isMeasured == false)
@@ -552,7 +568,7 @@ struct ParallelRenderTests {
     func measuredDecision() throws {
         let graph = AudioGraph(registry: builtinRegistry())
         defer { graph.dispose() }
-        graph.parallelism = RenderParallelism(workers: 1)
+        graph.parallelism = RenderParallelism(threads: 2)
         let mixer = try graph.addNode(builtin("aumx", "mcmx"))
         var gains: [GraphNode] = []
         for branch in 0..<2 {
@@ -584,7 +600,7 @@ struct ParallelRenderTests {
     func stalledWorker() throws {
         let graph = AudioGraph(registry: builtinRegistry())
         defer { graph.dispose() }
-        graph.parallelism = RenderParallelism(workers: 1, policy: .always)
+        graph.parallelism = RenderParallelism(threads: 2, policy: .always)
         let stalling = StallingUnit()
         stalling.caller.store(pthread_self(), ordering: .relaxed)
         let held = try addSplitMix(graph, left: BusyUnit(), right: stalling, rightName: "held").right
@@ -642,7 +658,7 @@ struct ParallelRenderTests {
     func stuckWorkerIsNamedByRenderActivity() throws {
         let graph = AudioGraph(registry: builtinRegistry())
         defer { graph.dispose() }
-        graph.parallelism = RenderParallelism(workers: 1, policy: .always)
+        graph.parallelism = RenderParallelism(threads: 2, policy: .always)
         let stalling = StallingUnit()
         let held = try addSplitMix(graph, left: BusyUnit(), right: stalling, rightName: "held").right
         try graph.initialize()

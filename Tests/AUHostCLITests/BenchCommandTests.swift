@@ -46,13 +46,12 @@ import Testing
         #expect(result.errors.hasPrefix("auhost: --profile takes graph, cloop or pipeline, not 'both'"))
     }
 
-    /// The pipelined side alone: the reference chain in stages over the render workers and
-    /// the calling thread, slices counted.
+    /// The pipelined side alone: the reference chain in stages over the threads, slices counted.
     @Test func profileRendersThePipelineAlone() {
         let result = bench("--cycles", "320", "--frames", "256", "--profile", "pipeline")
         #expect(result.status == 0, "\(result.errors)")
         #expect(result.output.hasPrefix("reference chain pipelined ("), "\(result.output)")
-        #expect(result.output.contains(" and the calling thread: 320 slices of 256 frames, "), "\(result.output)")
+        #expect(result.output.contains(" threads: 320 slices of 256 frames, "), "\(result.output)")
         #expect((number(in: result.output, line: "reference chain", before: " ns/slice") ?? 0) > 0)
     }
 }

@@ -7,8 +7,8 @@ import Synchronization
 import Testing
 
 /// The same chain, input and block size give the same samples offline (`auhost render`)
-/// and live (`auhost run` under jackd), on one thread (64-frame periods) and with render
-/// workers (1024-frame periods).
+/// and live (`auhost run` under jackd), on one thread (64-frame periods) and on several
+/// threads (1024-frame periods).
 @Suite(.serialized) struct OfflineLiveTests {
     static let chain = """
         {"auhost": 1, "name": "Offline and live", "sampleRate": 48000,
@@ -19,8 +19,8 @@ import Testing
         """
 
     /// Two branches of native units from the graph's input into the mixer, then an EQ: a
-    /// graph the plan compiler renders on the workers (`auhost graph` says so: the decision
-    /// is the same for any worker count but 0).
+    /// graph the plan compiler renders on several threads (`auhost graph` says so: the
+    /// decision is the same for any thread count but 1).
     static let branches = """
         {"auhost": 1, "name": "Two branches live", "sampleRate": 48000,
          "nodes": [{"id": "gainA", "unit": "aufx:gain:AUHs", "parameters": {"gain": -3, "smoothing": 0}},
@@ -38,18 +38,18 @@ import Testing
         try Self.compareOfflineAndLive(chain: Self.chain, arguments: [])
     }
 
-    /// The live run renders the branches on 1, 2 and 4 render workers (JACK's real-time
-    /// priority, the period as the deadline); the offline render on one thread
-    /// (`--threads 0`): the samples are the same. At 1024-frame periods: at 64, inside the
+    /// The live run renders the branches on 2, 3 and 5 threads, JACK's and render workers
+    /// with its real-time priority (the period as the deadline); the offline render on one
+    /// thread (`--threads 1`): the samples are the same. At 1024-frame periods: at 64, inside the
     /// whole suite on 2 cores, every run had an xrun within its first 4096 frames, and the
     /// branches' measured work stays worth a worker when the graph decides again on it.
-    @Test(arguments: [1, 2, 4])
+    @Test(arguments: [2, 3, 5])
     func liveRenderWorkersGiveTheSamplesOfOneThread(threads: Int) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let decision = try runExecutable(["graph", try Self.write(Self.branches, into: folder)])
+        let decision = try runExecutable(["graph", try Self.write(Self.branches, into: folder), "--threads", "\(threads)"])
         try #require(decision.status == 0, "\(decision.errors)")
-        #expect(decision.output.contains("Threads: parallel on"), "\(decision.output)")
+        #expect(decision.output.contains("Threads: \(threads) (parallel: "), "\(decision.output)")
         try Self.compareOfflineAndLive(chain: Self.branches, arguments: ["--threads", "\(threads)"], period: 1024)
     }
 
@@ -65,27 +65,28 @@ import Testing
         """
 
     /// `auhost run --pipeline` at 1024-frame periods: the serial chain renders in two stages
-    /// one period apart (`status` says `threads=pipelined stages=2` — its units are estimated
-    /// worth a worker until the graph has timed 256 cycles — and the worker takes stages),
+    /// one period apart (`status` says `threads=2 plan=pipelined stages=2` — its units are
+    /// estimated worth a worker until the graph has timed 256 cycles — and the worker takes stages),
     /// the latency is one period more, and the output is the offline render's on one thread,
     /// sample for sample, one period later. (Built-in units: an LV2 plugin's output depends on
     /// how many silent cycles it ran before the input came, which live is never the same.)
     @Test func pipelinedLiveRunGivesTheSamplesOfOneThreadOnePeriodLater() throws {
         let period = 1024
-        let plain = try Self.compareOfflineAndLive(chain: Self.equalizers, arguments: ["--threads", "0"], period: period)
-        let pipelined = try Self.compareOfflineAndLive(chain: Self.equalizers, arguments: ["--threads", "1", "--pipeline"], period: period)
+        let plain = try Self.compareOfflineAndLive(chain: Self.equalizers, arguments: ["--threads", "1"], period: period)
+        let pipelined = try Self.compareOfflineAndLive(chain: Self.equalizers, arguments: ["--threads", "2", "--pipeline"], period: period)
         #expect(pipelined.latency == plain.latency + period, "latency \(pipelined.latency) against \(plain.latency) without --pipeline")
         // -1 when every run was disturbed (then the samples were compared as far as they went).
         if pipelined.lag >= 0 && plain.lag >= 0 {
             #expect(pipelined.lag == plain.lag + period, "the output lines up at \(pipelined.lag), without --pipeline at \(plain.lag)")
         }
-        #expect(pipelined.statuses.first?.contains("threads=pipelined stages=2") == true, "\(pipelined.statuses)")
+        #expect(pipelined.statuses.first?.contains("threads=2 plan=pipelined stages=2") == true, "\(pipelined.statuses)")
+        #expect(plain.statuses.last?.contains("threads=1 plan=single worker_steps=0") == true, "\(plain.statuses)")
         let steps = Int(pipelined.statuses.last?.split(separator: " ").first { $0.hasPrefix("worker_steps=") }?.dropFirst(13) ?? "") ?? 0
         #expect(steps > 0, "\(pipelined.statuses)")
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let refused = try runExecutable(["run", try Self.write(Self.equalizers, into: folder), "--threads", "0", "--pipeline"])
-        #expect(refused.status == 64 && refused.errors.contains("--pipeline needs a render worker"), "\(refused.errors)")
+        let refused = try runExecutable(["run", try Self.write(Self.equalizers, into: folder), "--threads", "1", "--pipeline"])
+        #expect(refused.status == 64 && refused.errors.contains("--pipeline needs at least 2 threads"), "\(refused.errors)")
     }
 
     /// Writes `preset` as chain.json into `folder`; its path.
@@ -125,7 +126,7 @@ import Testing
         try writer.finish()
 
         // Offline.
-        let offline = try runExecutable(["render", presetFile.path, inputFile, "-o", outputFile, "--block", "\(period)", "--tail", "0", "--bit-depth", "32f", "--threads", "0"])
+        let offline = try runExecutable(["render", presetFile.path, inputFile, "-o", outputFile, "--block", "\(period)", "--tail", "0", "--bit-depth", "32f", "--threads", "1"])
         try #require(offline.status == 0, "\(offline.errors)")
         let rendered = try AudioFileReader(path: outputFile).readAll()
         let expected = [Array(rendered.buffers()[0]), Array(rendered.buffers()[1])]

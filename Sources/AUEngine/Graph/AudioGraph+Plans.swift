@@ -98,7 +98,7 @@ extension AudioGraph {
     /// plugins estimated at 20 µs each may take 6 µs at 64 frames, where waking a worker
     /// costs more than it saves. Once; live edits, as any plan, glitch-free.
     func followMeasuredCosts() {
-        guard isInitialized, !hasPendingEdits, !followedMeasuredCosts, measuresRenderTime, parallelism.workers > 0,
+        guard isInitialized, !hasPendingEdits, !followedMeasuredCosts, measuresRenderTime, parallelism.threads > 1,
               report.parallel?.isMeasured == false, renderer.timedCycles.load(ordering: .relaxed) >= Self.timedCyclesForMeasuredDecision else { return }
         followedMeasuredCosts = true
         hasPendingEdits = true

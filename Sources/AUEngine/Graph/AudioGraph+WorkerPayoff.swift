@@ -46,7 +46,7 @@ extension AudioGraph {
         guard wallPerCycle >= workPerCycle else { return }
         workersRefusal = String(
             format: "the render workers were measured to cost more than they save (a cycle took %.1f us on %d threads; its work adds up to %.1f us)",
-            wallPerCycle / 1000, parallelism.workers + 1, workPerCycle / 1000)
+            wallPerCycle / 1000, parallelism.threads, workPerCycle / 1000)
         markEdited()
         // A plan that fails to compile leaves the running one, and waits as an edit.
         try? update()

@@ -50,10 +50,11 @@ public final class AudioGraph: @unchecked Sendable {
     /// Measure each node's share of render time (for ``dump()``), on one cycle in 32: two
     /// clock reads per node on those cycles.
     public var measuresRenderTime = true
-    /// The render workers the graph may use beside the thread that renders it
-    /// (``RenderParallelism/machineDefault``: one fewer than the cores). The plan compiler
-    /// decides per plan whether they pay (``parallelDecision``); a change takes effect at
-    /// the next ``initialize()`` or ``update()``.
+    /// How many threads may render the graph, the thread that calls its render included
+    /// (``RenderParallelism/machineDefault``: as many as the cores). The plan compiler
+    /// decides per plan whether the render workers pay (``parallelDecision``, whose
+    /// ``ParallelPlanDecision/threads`` says how many threads render); a change takes
+    /// effect at the next ``initialize()`` or ``update()``.
     public var parallelism = RenderParallelism.machineDefault {
         didSet {
             guard parallelism != oldValue else { return }

@@ -6,7 +6,7 @@ extension AudioGraph {
     /// A readable description of the graph, like Core Audio's `CAShow`: state, every node
     /// with its unit, formats, latency, bypass/fault marks and share of render time, every
     /// connection with its compensation delay, input callbacks, the graph's latency and the
-    /// render plan's order and cost.
+    /// render plan's order and cost, and how many threads render it and why.
     /// - Thread: [control]
     public func dump() -> String {
         var lines: [String] = []
@@ -62,7 +62,7 @@ extension AudioGraph {
             let order = report.order.map { model.label($0) }.joined(separator: " -> ")
             lines.append("  Render plan: \(order.isEmpty ? "(empty)" : order), slices of at most \(maximumFramesPerSlice) frames")
             if let decision = report.parallel {
-                lines.append("  Threads: \(decision.reason)")
+                lines.append("  Threads: \(decision.threads) (\(decision.reason))")
                 if decision.branches.count > 1 {
                     for (index, branch) in decision.branches.enumerated() {
                         lines.append("    branch \(index + 1): \(branch.map { model.label($0) }.joined(separator: " -> "))")

@@ -20,8 +20,8 @@ public struct ParallelPlanDecision: Sendable, Equatable {
     /// (its output is then delayed as much), so that the latency follows the graph's shape and
     /// never what its units happen to cost; 0 otherwise.
     public var addedLatencySlices = 0
-    /// The render workers the plan uses (0 when single-threaded).
-    public var workers: Int
+    /// The threads that render the plan, the calling thread included (1 when single-threaded).
+    public var threads: Int
     /// Why, in a sentence.
     public var reason: String
     /// The graph's branches in render order.
@@ -57,20 +57,20 @@ public struct ParallelPlanDecision: Sendable, Equatable {
         let work = cost.reduce(0, +)
         let critical = longest.max() ?? 0
         var decision = ParallelPlanDecision(
-            isParallel: false, workers: 0, reason: "", branches: branches(order: order, dependencies: dependencies),
+            isParallel: false, threads: 1, reason: "", branches: branches(order: order, dependencies: dependencies),
             work: work, criticalPath: critical, isMeasured: isMeasured)
         let kind = isMeasured ? "measured" : "estimated"
-        if parallelism.workers == 0 {
-            decision.reason = "single-threaded: no render workers (threads 0)"
+        if parallelism.threads <= 1 {
+            decision.reason = "single-threaded: one thread asked for"
         } else if (depth.max() ?? 0) == order.count {
             decision.decideThePipeline(order: order, cost: cost, kind: kind, parallelism: parallelism, obstacle: pipelineObstacle, refusal: workersRefusal)
         } else if parallelism.policy == .automatic, let workersRefusal {
             decision.reason = "single-threaded: \(workersRefusal)"
         } else if parallelism.policy == .always || work - critical >= worthwhileWork {
             decision.isParallel = true
-            decision.workers = parallelism.workers
+            decision.threads = parallelism.threads
             let share = work > 0 ? 100 * critical / work : 100
-            decision.reason = "parallel on \(parallelism.workers) worker\(parallelism.workers == 1 ? "" : "s") and the calling thread: the longest path is \(Int(share.rounded()))% of the \(kind) work"
+            decision.reason = "parallel: the longest path is \(Int(share.rounded()))% of the \(kind) work"
                 + (parallelism.policy == .always && work - critical < worthwhileWork ? " (always parallel, as asked)" : "")
         } else {
             decision.reason = String(
@@ -80,7 +80,7 @@ public struct ParallelPlanDecision: Sendable, Equatable {
         return decision
     }
 
-    /// For a serial chain: stages balanced by cost, one per worker and the calling thread,
+    /// For a serial chain: stages balanced by cost, at most one per thread,
     /// when the work beside the largest stage pays for the workers.
     private mutating func decideThePipeline(
         order: [GraphNode], cost: [Double], kind: String, parallelism: RenderParallelism, obstacle: String?, refusal: String?
@@ -119,9 +119,9 @@ public struct ParallelPlanDecision: Sendable, Equatable {
         }
         isPipelined = true
         stages = cut
-        workers = parallelism.workers
+        threads = parallelism.threads
         let share = work > 0 ? 100 * largest / work : 100
-        reason = "pipelined in \(cut.count) stages on \(workers) worker\(workers == 1 ? "" : "s") and the calling thread, one slice apart (\(addedLatencySlices) slice\(addedLatencySlices == 1 ? "" : "s") of latency): the largest stage is \(Int(share.rounded()))% of the \(kind) work"
+        reason = "pipelined in \(cut.count) stages, one slice apart (\(addedLatencySlices) slice\(addedLatencySlices == 1 ? "" : "s") of latency): the largest stage is \(Int(share.rounded()))% of the \(kind) work"
             + (parallelism.policy == .always && work - largest < Self.worthwhileWork ? " (always parallel, as asked)" : "")
     }
 

@@ -2,9 +2,10 @@
 import Glibc
 #endif
 
-/// How many render workers a graph may use beside the thread that calls its render, whether
-/// the plan compiler decides for itself if they pay (``ParallelPlanDecision``), and whether
-/// a serial chain may be pipelined at the price of latency.
+/// How many threads may render a graph (the thread that calls its render and the render
+/// workers beside it), whether the plan compiler decides for itself if the workers pay
+/// (``ParallelPlanDecision``), and whether a serial chain may be pipelined at the price of
+/// latency.
 /// - Thread: [any] (a plain value).
 public struct RenderParallelism: Sendable, Equatable, CustomStringConvertible {
     /// - Thread: [any]
@@ -16,8 +17,9 @@ public struct RenderParallelism: Sendable, Equatable, CustomStringConvertible {
         case always
     }
 
-    /// Render workers beside the calling thread; 0 renders on the calling thread alone.
-    public var workers: Int
+    /// The threads that may render, the calling thread included (at least 1; 1 renders on
+    /// the calling thread alone, `threads - 1` render workers beside it otherwise).
+    public var threads: Int
     public var policy: Policy
     /// The most stages a serial chain may be cut into, each rendering one slice
     /// (MaximumFramesPerSlice frames) after the stage before it: pipelining adds
@@ -26,38 +28,42 @@ public struct RenderParallelism: Sendable, Equatable, CustomStringConvertible {
     /// and `auhost render` for one per thread, its latency compensated away).
     public var pipelineStages: Int
 
+    /// `threads` below 1 is taken as 1.
     /// - Thread: [any]
-    public init(workers: Int, policy: Policy = .automatic, pipelineStages: Int = 0) {
-        self.workers = max(0, workers)
+    public init(threads: Int, policy: Policy = .automatic, pipelineStages: Int = 0) {
+        self.threads = max(1, threads)
         self.policy = policy
         self.pipelineStages = max(0, pipelineStages)
     }
 
+    /// The render workers beside the calling thread.
+    var workers: Int { max(1, threads) - 1 }
+
     /// The stages a serial chain is cut into at most: ``pipelineStages``, no more than the
     /// threads; 1 when it is not pipelined.
     /// - Thread: [any]
-    public var stageLimit: Int { workers == 0 ? 1 : max(1, min(pipelineStages, workers + 1)) }
+    public var stageLimit: Int { max(1, min(pipelineStages, threads)) }
 
-    /// The same workers, pipelining serial chains over as many stages as there are threads
+    /// The same threads, pipelining serial chains over as many stages as there are threads
     /// (offline, where the added latency is compensated away).
     /// - Thread: [any]
     public var pipeliningOverEveryThread: RenderParallelism {
-        RenderParallelism(workers: workers, policy: policy, pipelineStages: workers + 1)
+        RenderParallelism(threads: threads, policy: policy, pipelineStages: threads)
     }
 
-    /// One worker fewer than the machine's online cores, at least one.
+    /// As many threads as the machine has online cores.
     /// - Thread: [any]
     public static var machineDefault: RenderParallelism {
-        RenderParallelism(workers: max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) - 1))
+        RenderParallelism(threads: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     }
 
-    /// Every cycle on the calling thread (`--threads 0`).
+    /// Every cycle on the calling thread (`--threads 1`).
     /// - Thread: [any]
-    public static let singleThreaded = RenderParallelism(workers: 0)
+    public static let singleThreaded = RenderParallelism(threads: 1)
 
     /// - Thread: [any]
     public var description: String {
-        workers == 0 ? "single-threaded" : "\(workers) worker\(workers == 1 ? "" : "s")\(policy == .always ? ", always parallel" : "")"
+        threads == 1 ? "single-threaded" : "\(threads) threads\(policy == .always ? ", always parallel" : "")"
             + (stageLimit > 1 ? ", pipelined in up to \(stageLimit) stages" : "")
     }
 }

@@ -31,7 +31,7 @@ public final class ChainGraph: @unchecked Sendable {
     /// - Thread: [control]
     /// `nominalFrames` is the block length the driver will usually render (a JACK period),
     /// told to LV2 plugins (`buf-size:nominalBlockLength`); nil: `maximumFrames`.
-    /// `parallelism`: the render workers the graph may use (`--threads`), and whether it may
+    /// `parallelism`: the threads that may render the graph (`--threads`), and whether it may
     /// pipeline the chain in slices of `nominalFrames` (of `maximumFrames` without).
     public init(
         _ loaded: LoadedPreset, units: [AudioUnit]? = nil, registry: ComponentRegistry, sampleRate: Double, maximumFrames: Int = 4096,

@@ -183,12 +183,12 @@ public final class ChainSession: @unchecked Sendable {
         return words.isEmpty ? ["none"] : words
     }
 
-    /// How the plan renders: `threads=single`, `threads=parallel` or `threads=pipelined
-    /// stages=N`, and the steps the render workers took so far (`worker_steps=N`).
+    /// How many threads render the plan (`threads=N`) and how (`plan=single`, `plan=parallel`
+    /// or `plan=pipelined stages=N`), and the steps the render workers took so far (`worker_steps=N`).
     private func threadWords() -> String {
         let decision = chain.graph.parallelDecision
         let kind = decision?.isPipelined == true ? "pipelined stages=\(decision!.stages.count)" : decision?.isParallel == true ? "parallel" : "single"
-        return "threads=\(kind) worker_steps=\(chain.graph.stepsRenderedByWorkers)"
+        return "threads=\(decision?.threads ?? 1) plan=\(kind) worker_steps=\(chain.graph.stepsRenderedByWorkers)"
     }
 
     /// The parameter `set` and `get` name: by identifier or by name (``ParameterTable/info(forKey:)``).

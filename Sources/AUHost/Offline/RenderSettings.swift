@@ -5,8 +5,8 @@ import AUFiles
 public struct RenderSettings: Sendable {
     /// Frames per cycle (`--block`): the chain's MaximumFramesPerSlice too.
     public var blockSize = 1024
-    /// The render workers each chain may use (`--threads`; `.singleThreaded` for 0), a
-    /// serial chain pipelined over all the threads: its latency is compensated away.
+    /// The threads that may render each chain (`--threads`; `.singleThreaded` for 1), a
+    /// serial chain pipelined over all of them: its latency is compensated away.
     public var parallelism = RenderParallelism.machineDefault.pipeliningOverEveryThread
     public var tail: TailLength = .auto
     /// The output files' rate (`--sample-rate`); `nil`: each input's own rate.

@@ -3,12 +3,12 @@ import Foundation
 
 extension BenchCommand {
     /// Two copies of the reference chain side by side from the application's input into
-    /// the built-in mixer, rendered single-threaded and with `workers` render workers over
-    /// the same input, in alternating timed runs; ns per cycle of each run.
-    static func measureTwoBranches(_ registry: ComponentRegistry, cycles: Int, frames: Int, workers: Int) throws(AudioUnitError) -> (single: [Double], parallel: [Double]) {
+    /// the built-in mixer, rendered single-threaded and on `threads` threads over the same
+    /// input, in alternating timed runs; ns per cycle of each run.
+    static func measureTwoBranches(_ registry: ComponentRegistry, cycles: Int, frames: Int, threads: Int) throws(AudioUnitError) -> (single: [Double], parallel: [Double]) {
         let single = try branchesGraph(registry, frames: frames, parallelism: .singleThreaded)
         defer { single.dispose() }
-        let parallel = try branchesGraph(registry, frames: frames, parallelism: RenderParallelism(workers: workers))
+        let parallel = try branchesGraph(registry, frames: frames, parallelism: RenderParallelism(threads: threads))
         defer { parallel.dispose() }
         guard parallel.parallelDecision?.isParallel == true else {
             throw AudioUnitError(.failedInitialization, "the two-branch graph did not go parallel: \(parallel.parallelDecision?.reason ?? "no plan")")

@@ -2,16 +2,16 @@ import AUHost
 import Foundation
 
 extension BenchCommand {
-    /// The reference chain pipelined over `workers` render workers and the calling thread,
+    /// The reference chain pipelined over `threads` threads (the calling thread among them),
     /// in cycles of several slices of `frames` frames (stages balanced by the times measured
     /// in a warm-up), against the C loop over the same frames, in alternating timed runs:
     /// ns per slice of each run, the stages and the slices per cycle; or one run of the
     /// pipelined side (`onlyPipelined`).
     static func measurePipelinedChain(
-        _ registry: ComponentRegistry, cycles: Int, frames: Int, workers: Int, onlyPipelined: Bool = false
+        _ registry: ComponentRegistry, cycles: Int, frames: Int, threads: Int, onlyPipelined: Bool = false
     ) throws(AudioUnitError) -> (pipelined: [Double], cLoop: [Double], stages: String, slices: Int) {
         let units = try referenceChain.map { uri throws(AudioUnitError) in try registry.instantiate("lv2:" + uri) }
-        let graph = try chainGraph(registry, units: units, frames: frames, parallelism: RenderParallelism(workers: workers).pipeliningOverEveryThread)
+        let graph = try chainGraph(registry, units: units, frames: frames, parallelism: RenderParallelism(threads: threads).pipeliningOverEveryThread)
         defer { graph.dispose() }
         let slices = graph.preferredSlicesPerCycle
         guard slices > 1 else {
@@ -23,7 +23,7 @@ extension BenchCommand {
         let bigCycles = max(1, cycles / slices)
         // Balance the stages by what each plugin measured in a warm-up (the plan is compiled again).
         withRenderer(graph, input: input, frames: cycleFrames) { render in render(max(64, bigCycles / 4)) }
-        graph.parallelism = RenderParallelism(workers: workers, policy: .always, pipelineStages: workers + 1)
+        graph.parallelism = RenderParallelism(threads: threads, policy: .always, pipelineStages: threads)
         try graph.update()
         let stages = (graph.parallelDecision?.stages ?? []).map { "\($0.count)" }.joined(separator: "+") + " plugins"
         let runs = withRenderer(graph, input: input, frames: cycleFrames) { render in

@@ -18,10 +18,10 @@ enum BenchCommand: Command {
         plugins are installed, through the graph and through a plain C loop that calls
         the same plugins directly through lilv, in alternating runs, and prints both costs
         per cycle and the graph's overhead over the C loop. Then renders two copies of the
-        reference chain in parallel branches into the mixer on one thread and with the default
-        render workers (one fewer than the cores), in alternating runs, and prints the speed-up.
+        reference chain in parallel branches into the mixer on one thread and on as many
+        threads as the cores (at least 2), in alternating runs, and prints the speed-up.
         Last, renders the reference chain pipelined (its stages balanced by measured time, one
-        per render worker and the calling thread, in cycles of 16 slices of N frames) against
+        per thread, in cycles of 16 slices of N frames) against
         the C loop over the same frames, and prints the pipelined time over the C loop's.
 
           --cycles N         cycles per measurement (default 20000; divided by the node count for large plans, at least 2000)
@@ -83,22 +83,20 @@ enum BenchCommand: Command {
         }
         output.line("")
         do {
-            let workers = RenderParallelism.machineDefault.workers
-            let runs = try measureTwoBranches(context.registry, cycles: cycles, frames: frames, workers: workers)
+            let runs = try measureTwoBranches(context.registry, cycles: cycles, frames: frames, threads: parallelThreads)
             output.line("two reference chains in parallel branches into the mixer, \(frames)-frame cycles, medians of \(runs.single.count) alternating runs")
             output.line(String(format: "1 thread    %6.0f ns/cycle", median(runs.single)))
-            output.line(String(format: "%d threads   %6.0f ns/cycle (%@)", workers + 1, median(runs.parallel), threadsLabel(workers)))
+            output.line(String(format: "%d threads   %6.0f ns/cycle", parallelThreads, median(runs.parallel)))
             output.line(ratioLine("speed-up", zip(runs.single, runs.parallel).map { $0 / $1 }))
         } catch {
             output.line("two branches: not measured: \(error)")
         }
         output.line("")
         do {
-            let workers = RenderParallelism.machineDefault.workers
-            let runs = try measurePipelinedChain(context.registry, cycles: cycles, frames: frames, workers: workers)
+            let runs = try measurePipelinedChain(context.registry, cycles: cycles, frames: frames, threads: parallelThreads)
             output.line("reference chain pipelined (\(runs.stages)), cycles of \(runs.slices) slices of \(frames) frames, medians of \(runs.pipelined.count) alternating runs")
             output.line(String(format: "C loop      %6.0f ns/slice (one thread)", median(runs.cLoop)))
-            output.line(String(format: "pipelined   %6.0f ns/slice (%@)", median(runs.pipelined), threadsLabel(workers)))
+            output.line(String(format: "pipelined   %6.0f ns/slice (%d threads)", median(runs.pipelined), parallelThreads))
             output.line(ratioLine("pipelined time over the C loop's", zip(runs.pipelined, runs.cLoop).map { $0 / $1 }))
         } catch {
             output.line("pipelined chain: not measured: \(error)")
@@ -109,11 +107,10 @@ enum BenchCommand: Command {
     /// One run of one side of the reference chain (`--profile`): its line.
     static func profile(_ side: ChainSide, _ registry: ComponentRegistry, cycles: Int, frames: Int) throws(AudioUnitError) -> String {
         if side == .pipeline {
-            let workers = RenderParallelism.machineDefault.workers
-            let runs = try measurePipelinedChain(registry, cycles: cycles, frames: frames, workers: workers, onlyPipelined: true)
+            let runs = try measurePipelinedChain(registry, cycles: cycles, frames: frames, threads: parallelThreads, onlyPipelined: true)
             return String(
-                format: "reference chain pipelined (%@) over %@: %d slices of %d frames, %.0f ns/slice",
-                runs.stages, threadsLabel(workers), cycles, frames, runs.pipelined[0])
+                format: "reference chain pipelined (%@) over %d threads: %d slices of %d frames, %.0f ns/slice",
+                runs.stages, parallelThreads, cycles, frames, runs.pipelined[0])
         }
         let cost = try measureReferenceChain(registry, cycles: cycles, frames: frames, only: side)
         return String(
@@ -128,8 +125,9 @@ enum BenchCommand: Command {
         String(format: "%@: %.2fx (median of the runs' ratios; range %.2fx to %.2fx)", what, median(ratios), ratios.min()!, ratios.max()!)
     }
 
-    /// `1 render worker and the calling thread`.
-    static func threadsLabel(_ workers: Int) -> String { "\(workers) render worker\(workers == 1 ? "" : "s") and the calling thread" }
+    /// The threads the parallel and pipelined measurements render on: as many as the cores,
+    /// at least 2 (the calling thread and a render worker).
+    static var parallelThreads: Int { max(2, RenderParallelism.machineDefault.threads) }
 
     /// `runs` timed runs of `first` and of `second`, alternating, after one warm-up run of
     /// each, so that the machine's drift touches both alike.

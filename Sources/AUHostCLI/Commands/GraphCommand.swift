@@ -8,7 +8,7 @@ enum GraphCommand: Command {
     static let name = "graph"
     static let summary = "show a chain preset's graph: a CAShow-like dump, Graphviz DOT or SVG"
     static let help = """
-        usage: auhost graph (PRESET.json | UNIT) [--dot | --svg FILE] [--sample-rate R] [--set NODE.PARAM=VALUE]...
+        usage: auhost graph (PRESET.json | UNIT) [--dot | --svg FILE] [--sample-rate R] [--threads N] [--set NODE.PARAM=VALUE]...
 
         PRESET.json may also be a UNIT (lv2:URI, type:subtype:manufacturer or a name) that is
         no file: a chain of that one unit, whose parameters --set PARAM=VALUE sets.
@@ -19,13 +19,16 @@ enum GraphCommand: Command {
 
           (default)     the graph's state dump, like Core Audio's CAShow: every node with
                         its unit, formats and latency, every connection, the graph's latency,
-                        render order and threads decision (branches or pipeline stages)
+                        render order, and how many threads render it and why ('Threads: N
+                        (...)', with its branches or pipeline stages)
           --dot         the graph in Graphviz DOT, on standard output
           --svg FILE    the graph drawn by Graphviz ('dot -Tsvg') into FILE, written
                         atomically (a temporary file beside it, then renamed into place);
                         never over a device, a FIFO or PRESET.json; needs Graphviz installed
 
           --sample-rate R  the rate to initialize at (default: the preset's sampleRate, else 48000)
+          --threads N      the threads that may render, as 'auhost render --threads N', 1...64
+                           (default: as many as the cores; 1: one thread)
           --set N.P=V      set a parameter before building (repeatable)
 
         Exits 0 on success; 1 when the preset does not load, the graph cannot be built or
@@ -42,6 +45,7 @@ enum GraphCommand: Command {
         let rate = try arguments.option("--sample-rate", expected: "a sample rate in \(ChainPreset.sampleRateRange) Hz, such as 48000") { text in
             Double(text).flatMap { ChainPreset.sampleRates.contains($0) ? $0 : nil }
         }
+        let parallelism = try ThreadsOption.parse(&arguments).pipeliningOverEveryThread
         let sets = try arguments.options("--set")
         let file = try arguments.finish(positionals: 1...1, names: "a PRESET.json")[0]
         if dot && svg != nil { throw .usage("--dot and --svg are two different outputs; give one", command: name) }
@@ -63,7 +67,7 @@ enum GraphCommand: Command {
         }
 
         let loaded = try PresetCommandSupport.load(file, sets: sets, context: context)
-        let chain = try build(loaded, file: file, sampleRate: rate, registry: context.registry)
+        let chain = try build(loaded, file: file, sampleRate: rate, parallelism: parallelism, registry: context.registry)
         defer { chain.dispose() }
         if let svg, let drawing {
             try draw(chain.graph.dotGraph(), with: drawing.graphviz, into: drawing.file, path: svg)
@@ -80,14 +84,15 @@ enum GraphCommand: Command {
     }
 
     /// The chain's graph as `auhost render` builds it, initialized at `sampleRate`, the
-    /// preset's rate or 48 kHz; a unit that refuses is an error naming the file. The graph
-    /// owns the loaded units afterwards.
+    /// preset's rate or 48 kHz, on `parallelism`'s threads; a unit that refuses is an error
+    /// naming the file. The graph owns the loaded units afterwards.
     /// - Thread: [control]
-    static func build(_ loaded: LoadedPreset, file: String, sampleRate: Double?, registry: ComponentRegistry) throws(CLIError) -> ChainGraph {
+    static func build(
+        _ loaded: LoadedPreset, file: String, sampleRate: Double?, parallelism: RenderParallelism, registry: ComponentRegistry
+    ) throws(CLIError) -> ChainGraph {
         let rate = sampleRate ?? loaded.preset.sampleRate ?? defaultSampleRate
         do {
-            let settings = RenderSettings()
-            return try ChainGraph(loaded, registry: registry, sampleRate: rate, maximumFrames: settings.blockSize, parallelism: settings.parallelism)
+            return try ChainGraph(loaded, registry: registry, sampleRate: rate, maximumFrames: RenderSettings().blockSize, parallelism: parallelism)
         } catch {
             loaded.dispose()
             throw CLIError("\(file): the chain cannot be built: \(error.message)")

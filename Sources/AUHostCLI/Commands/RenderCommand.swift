@@ -47,9 +47,9 @@ enum RenderCommand: Command {
                                song's length is printed before it renders
           --block N            frames per render cycle, 1...16384 (default 1024)
           --jobs N             files rendered at once, each through its own graph (default 1)
-          --threads N          render workers beside each graph's render thread, 0...64
-                               (default: one fewer than the cores, at least 1; 0: one thread),
-                               used when the chain has branches worth it, or pipelined when it
+          --threads N          the threads that render each graph, its render thread included,
+                               1...64 (default: as many as the cores; 1: one thread), used
+                               when the chain has branches worth it, or pipelined when it
                                is a serial chain (its stages one block apart, the latency
                                compensated; `auhost graph` says); the output is the same,
                                sample for sample, whatever N

@@ -35,10 +35,10 @@ enum RunCommand: Command {
           --set N.P=V       set a parameter before starting (repeatable)
           --reconnect       when the server goes away, wait for it and carry on
           \(ThreadsOption.help)
-          --pipeline        let a serial chain render in two stages one period apart, on a
-                            render worker and JACK's thread: one period more latency (reported
-                            on the ports, and in 'status'); a period costs its larger stage,
-                            not the whole chain
+          --pipeline        let a serial chain render in two stages one period apart, on
+                            JACK's thread and a render worker (needs --threads 2 or more): one
+                            period more latency (reported on the ports, and in 'status'); a
+                            period costs its larger stage, not the whole chain
           --control PORT    also serve the commands on 127.0.0.1:PORT (0: any free port) to clients
                             whose first line is 'auth TOKEN', the token printed on standard error
           --save-dir DIR    the folder 'save FILE' writes into (default: the preset's folder);
@@ -60,7 +60,7 @@ enum RunCommand: Command {
         options.reconnect = arguments.flag("--reconnect")
         options.parallelism = try ThreadsOption.parse(&arguments)
         if arguments.flag("--pipeline") {
-            guard options.parallelism.workers > 0 else { throw .usage("--pipeline needs a render worker (not --threads 0)", command: name) }
+            guard options.parallelism.threads >= 2 else { throw .usage("--pipeline needs at least 2 threads (--threads 2 or more)", command: name) }
             options.parallelism.pipelineStages = 2
         }
         options.controlPort = try arguments.option("--control", expected: "a port number 0...65535") { UInt16($0) }

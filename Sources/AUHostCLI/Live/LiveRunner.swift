@@ -18,7 +18,7 @@ final class LiveRunner: @unchecked Sendable {
         var saveFolder = URL(fileURLWithPath: ".")
         /// The song `auhost play` plays, from where, and whether it loops.
         var song: SongOptions?
-        /// The render workers (`--threads`).
+        /// The threads that may render the chain, JACK's included (`--threads`).
         var parallelism = RenderParallelism.machineDefault
     }
 
