@@ -69,8 +69,9 @@ for i in "${!steps[@]}"; do
   total=$((total + seconds[i]))
 done
 printf '%-12s %7d.%d s\n' total $((total / 1000)) $((total % 1000 / 100))
-# The slowest suites, from Swift Testing's "Suite X passed after N seconds" lines.
+# The slowest tests, from Swift Testing's "Test X passed after N seconds" lines (wall time: the
+# first phase's tests run side by side).
 cat "$run_dir"/tests.log "$run_dir"/live-tests.log 2>/dev/null |
-  sed -nE 's/.*Suite "?([A-Za-z0-9_ ]+)"? (passed|failed) after ([0-9.]+) seconds.*/\3 \1 \2/p' |
-  sort -rn | head -8 | awk '{ printf "  %-40s %7.1f s  %s\n", $2, $1, $3 }'
+  sed -nE 's/^.{1,3}Test (.{1,60}).* (passed|failed) after ([0-9.]+) seconds.*/\3|\1|\2/p' |
+  sort -t'|' -k1 -rn | head -8 | awk -F'|' '{ printf "  %7.1f s  %-8s %s\n", $1, $3, $2 }'
 exit "$failed"

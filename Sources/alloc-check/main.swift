@@ -138,6 +138,13 @@ do {
     graph.parallelism = parallelism
     try graph.update()
     guard graph.waitUntilUpdated(timeout: 10) else { fail("the warm-up's plan swap was not adopted in 10 s", status: 1) }
+    // A parallel plan's warm-up lasts until every worker has rendered steps of its own: a
+    // worker's first steps run code for the first time too, and on a loaded machine the
+    // calling thread can render every step of the first hundred cycles alone.
+    let deadline = Date().addingTimeInterval(30)
+    while graph.parallelDecision?.isParallel == true, graph.stepsRenderedByEachWorker.contains(where: { $0 < 50 }), Date() < deadline {
+        Thread.sleep(forTimeInterval: 0.01)
+    }
 } catch {
     fail("the warm-up's plan swap failed: \(error)", status: 1)
 }

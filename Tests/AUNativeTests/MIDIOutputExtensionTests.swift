@@ -9,6 +9,8 @@ import Testing
     /// The C gain unit built for `abiVersion`, with or without the MIDI output extension.
     func cUnit(abiVersion: UInt32, midiOutput: Bool) throws -> AudioUnit {
         let folder = try CLibraryFixtures.makeFolder("midi-output-v\(abiVersion)")
+        // The library stays loaded once instantiated: its folder goes at once.
+        defer { try? FileManager.default.removeItem(at: folder) }
         try CLibraryFixtures.buildGoodUnit(named: "libmidiout.so", in: folder, abiVersion: abiVersion, extraDefines: midiOutput ? ["MIDI_OUTPUT"] : [])
         let found = NativeProvider(searchPath: PluginSearchPath([folder.path])).discoverComponents()
         #expect(found.problems.isEmpty, "\(found.problems)")

@@ -31,8 +31,12 @@ extension AudioGraph {
     /// How many steps the render workers of the current pool have rendered (0 without one):
     /// evidence that a parallel plan really shared its work.
     /// - Thread: [control]
-    public var stepsRenderedByWorkers: UInt64 {
-        workerPool?.lanes.reduce(0) { $0 + $1.stepsRendered.load(ordering: .relaxed) } ?? 0
+    public var stepsRenderedByWorkers: UInt64 { stepsRenderedByEachWorker.reduce(0, +) }
+
+    /// How many steps each render worker of the current pool has rendered (empty without one).
+    /// - Thread: [control]
+    public var stepsRenderedByEachWorker: [UInt64] {
+        workerPool?.lanes.map { $0.stepsRendered.load(ordering: .relaxed) } ?? []
     }
 
     /// Whether the latest plan renders on several threads, and why (nil before initialize).
