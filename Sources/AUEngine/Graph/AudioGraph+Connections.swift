@@ -40,12 +40,17 @@ extension AudioGraph {
     public func disconnect(_ destination: GraphNode, input: Element = 0) throws(AudioUnitError) {
         try requireNotDisposed()
         _ = try model.node(destination)
-        let before = model.connections.count
-        model.connections.removeAll { $0.destination == destination && $0.destinationInputBus == input }
-        guard model.connections.count < before else {
+        guard Self.removeAll(from: &model.connections, where: { $0.destination == destination && $0.destinationInputBus == input }) else {
             throw AudioUnitError(.noConnection, "\(model.label(destination)) input \(input) is not connected")
         }
         markEdited()
+    }
+
+    /// Removes the elements of `list` that `matches`; whether there was one.
+    static func removeAll<Connection>(from list: inout [Connection], where matches: (Connection) -> Bool) -> Bool {
+        let before = list.count
+        list.removeAll(where: matches)
+        return list.count < before
     }
 
     /// Every connection, in the order made (`AUGraphGetNumberOfInteractions` …).

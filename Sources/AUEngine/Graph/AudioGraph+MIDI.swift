@@ -32,9 +32,7 @@ extension AudioGraph {
     /// - Thread: [control]
     public func disconnectMIDI(_ source: MIDIEndpoint, from destination: MIDIEndpoint) throws(AudioUnitError) {
         try requireNotDisposed()
-        let before = model.midiConnections.count
-        model.midiConnections.removeAll { $0.source == source && $0.destination == destination }
-        guard model.midiConnections.count < before else {
+        guard Self.removeAll(from: &model.midiConnections, where: { $0.source == source && $0.destination == destination }) else {
             throw AudioUnitError(.noConnection, "\(PlanCompiler.describe(source, in: model)) sends no MIDI to \(PlanCompiler.describe(destination, in: model))")
         }
         markEdited()
