@@ -264,6 +264,23 @@ struct MIDIRoutingTests {
         try graph.setBypass(true, for: up)
         #expect(cycle(64) == [.init(frame: 80, status: 0x90, note: 62), .init(frame: 120, status: 0x91, note: 63)])
     }
+
+    @Test("the graph's MIDI output merges its sources in time order, a tie in the order the connections were made")
+    func graphOutputFanIn() throws {
+        let graph = AudioGraph(registry: builtinRegistry())
+        defer { graph.dispose() }
+        let sevens = try graph.addNode(NoteGenerator(name: "Sevens", period: 7))
+        let tens = try graph.addNode(NoteGenerator(name: "Tens", period: 10, firstNote: 30))
+        try graph.connectMIDI(.node(sevens), to: .graphOutput)
+        try graph.connectMIDI(.node(tens), to: .graphOutput)
+        try graph.initialize()
+        let buffers = OwnedAudioBuffers(channels: 2, capacity: 64)
+        let status = graph.render(frameCount: 64, timestamp: RenderTimestamp(sampleTime: 0), output: buffers.buffers())
+        try #require(status == 0, "render returned \(status)")
+        let sent = graph.midiOutputFromRender.map { MIDIRecorder.Received(frame: Int($0.offset), status: $0.status, note: $0.data1) }
+        let both = (expectedNotes(period: 7, total: 64) + expectedNotes(period: 10, total: 64, firstNote: 30)).enumerated()
+        #expect(sent == both.sorted { ($0.element.frame, $0.offset) < ($1.element.frame, $1.offset) }.map(\.element))
+    }
 }
 
 @Suite("MIDI between units: system messages")
