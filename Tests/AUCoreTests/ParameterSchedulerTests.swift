@@ -1,17 +1,23 @@
 import AUCore
 import Testing
 
-/// A stereo gain like ``TestGainUnit`` that applies parameter changes at their frames itself
-/// (as a native unit does): it records each call's length and changes.
-final class TimedGainUnit: AudioUnit, @unchecked Sendable {
-    private(set) var calls: [(frames: Int, changes: [ParameterChange])] = []
-
-    init() {
+/// A stereo effect with one parameter, a gain (0...4, 1 by default), that the scheduler tests
+/// record calls of.
+class StereoGainTestUnit: AudioUnit, @unchecked Sendable {
+    init(subtype: FourCharCode, name: String) {
         super.init(
-            description: ComponentDescription(type: "aufx", subtype: "tgnt", manufacturer: "Test"), name: "Timed Gain",
+            description: ComponentDescription(type: "aufx", subtype: subtype, manufacturer: "Test"), name: name,
             inputs: [.canonical(channels: 2, name: "In")], outputs: [.canonical(channels: 2, name: "Out")],
             parameters: [ParameterInfo(id: 0, identifier: "gain", name: "Gain", unit: .linearGain, min: 0, max: 4, default: 1)])
     }
+}
+
+/// A stereo gain like ``TestGainUnit`` that applies parameter changes at their frames itself
+/// (as a native unit does): it records each call's length and changes.
+final class TimedGainUnit: StereoGainTestUnit, @unchecked Sendable {
+    private(set) var calls: [(frames: Int, changes: [ParameterChange])] = []
+
+    init() { super.init(subtype: "tgnt", name: "Timed Gain") }
 
     override var takesTimedParameterChanges: Bool { true }
 
@@ -26,6 +32,25 @@ final class TimedGainUnit: AudioUnit, @unchecked Sendable {
             }
             for channel in 0..<2 { context.outputs[0][channel][frame] = context.inputs[0][channel][frame] * gain }
         }
+        return 0
+    }
+}
+
+/// A stereo pass-through whose cycles the scheduler cuts at parameter events (it takes no
+/// timed changes): it records each call's sample time and length, and the sample time of each
+/// MIDI event it gets (the call's sample time plus the event's offset).
+final class SliceRecordingUnit: StereoGainTestUnit, @unchecked Sendable {
+    private(set) var calls: [(sampleTime: Double, frames: Int)] = []
+    private(set) var midiSampleTimes: [Double] = []
+
+    init() { super.init(subtype: "slcr", name: "Slice Recorder") }
+
+    override var acceptsMIDIInput: Bool { true }
+
+    override func process(_ context: ProcessContext) -> AudioUnitStatus {
+        calls.append((context.timestamp.sampleTime, context.frameCount))
+        for event in context.midiEvents { midiSampleTimes.append(context.timestamp.sampleTime + Double(event.offset)) }
+        context.outputs[0].copy(from: context.inputs[0])
         return 0
     }
 }
@@ -95,5 +120,30 @@ final class TimedGainUnit: AudioUnit, @unchecked Sendable {
         #expect(samples[26..<42].allSatisfy { $0 == 2 })
         #expect(samples[42...].allSatisfy { $0 == 4 })
         #expect(try unit.parameterValue(0) == 4)
+    }
+
+    /// Cut at a parameter event, each piece of the cycle is called at its own sample time, and
+    /// each MIDI event reaches the piece it falls in at its offset within that piece.
+    @Test func eachSliceHasItsSampleTimeAndItsMIDIAtItsOffsets() throws {
+        let unit = SliceRecordingUnit()
+        try unit.initialize()
+        try unit.scheduleParameters([ScheduledParameterEvent(ParameterAddress(0), .immediate(offset: 20, value: 2))])
+        let input = OwnedAudioBuffers(channels: 2, capacity: 64)
+        let output = OwnedAudioBuffers(channels: 2, capacity: 64)
+        var inputs = [input.buffers()]
+        var outputs = [output.buffers()]
+        let midi = [5, 30, 50].map { MIDIEvent(offset: Int32($0), status: 0x90, data1: 60, data2: 100) }
+        let status = inputs.withUnsafeMutableBufferPointer { ins in
+            outputs.withUnsafeMutableBufferPointer { outs in
+                midi.withUnsafeBufferPointer {
+                    unit.renderCycleFromDriver(
+                        timestamp: RenderTimestamp(sampleTime: 1000), frameCount: 64,
+                        inputs: UnsafeBufferPointer(ins), outputs: UnsafeBufferPointer(outs), midi: $0)
+                }
+            }
+        }
+        #expect(status == 0)
+        #expect(unit.calls.map(\.sampleTime) == [1000, 1020] && unit.calls.map(\.frames) == [20, 44], "\(unit.calls)")
+        #expect(unit.midiSampleTimes == [1005, 1030, 1050])
     }
 }

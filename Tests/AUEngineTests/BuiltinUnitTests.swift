@@ -88,6 +88,13 @@ struct BuiltinUnitTests {
         try set(0, 0)
         _ = renderFrames(graph, total: 256, block: 256, startTime: 1024)
         #expect(try unit.parameterValue(4001, scope: .output) == -120)
+        // A stereo input's pan is a balance: the far side at 1 - |pan|, the near side whole.
+        try set(0, 1)
+        for (pan, left, right) in [(Float(-0.5), Float(0.25), Float(0.125)), (0.5, 0.125, 0.25)] {
+            try set(2, pan, input: 1)
+            out = renderFrames(graph, total: 256, block: 256, startTime: 1280)
+            #expect(maxDifference(out[0], Array(repeating: left, count: 256)) <= 1e-6 && maxDifference(out[1], Array(repeating: right, count: 256)) <= 1e-6, "pan \(pan)")
+        }
     }
 
     @Test("iPod EQ: Flat is exact pass-through; Bass Booster lifts lows; Treble Reducer cuts highs")

@@ -264,4 +264,58 @@ struct MIDIRoutingTests {
         try graph.setBypass(true, for: up)
         #expect(cycle(64) == [.init(frame: 80, status: 0x90, note: 62), .init(frame: 120, status: 0x91, note: 63)])
     }
+
+    @Test("the graph's MIDI output merges its sources in time order, a tie in the order the connections were made")
+    func graphOutputFanIn() throws {
+        let graph = AudioGraph(registry: builtinRegistry())
+        defer { graph.dispose() }
+        let sevens = try graph.addNode(NoteGenerator(name: "Sevens", period: 7))
+        let tens = try graph.addNode(NoteGenerator(name: "Tens", period: 10, firstNote: 30))
+        try graph.connectMIDI(.node(sevens), to: .graphOutput)
+        try graph.connectMIDI(.node(tens), to: .graphOutput)
+        try graph.initialize()
+        let buffers = OwnedAudioBuffers(channels: 2, capacity: 64)
+        let status = graph.render(frameCount: 64, timestamp: RenderTimestamp(sampleTime: 0), output: buffers.buffers())
+        try #require(status == 0, "render returned \(status)")
+        let sent = graph.midiOutputFromRender.map { MIDIRecorder.Received(frame: Int($0.offset), status: $0.status, note: $0.data1) }
+        let both = (expectedNotes(period: 7, total: 64) + expectedNotes(period: 10, total: 64, firstNote: 30)).enumerated()
+        #expect(sent == both.sorted { ($0.element.frame, $0.offset) < ($1.element.frame, $1.offset) }.map(\.element))
+    }
+}
+
+@Suite("MIDI between units: system messages")
+struct MIDISystemMessageRoutingTests {
+    /// Clock (F8), Start (FA) and Stop (FC) between notes on channels 1 and 2, at the graph's input.
+    static let input: [MIDIEvent] = [
+        MIDIEvent(offset: 0, status: 0xFA, data1: 0),
+        MIDIEvent(offset: 1, status: 0xF8, data1: 0),
+        MIDIEvent(offset: 2, status: 0x90, data1: 60, data2: 90),
+        MIDIEvent(offset: 3, status: 0x91, data1: 61, data2: 90),
+        MIDIEvent(offset: 4, status: 0xF8, data1: 0),
+        MIDIEvent(offset: 5, status: 0xFC, data1: 0),
+    ]
+
+    /// Through a connection of channel 1 only, and one of every channel moved to channel 5,
+    /// the system messages arrive unchanged; only the channel messages are filtered or moved
+    /// (F8, FA and FC read as channel messages would be channels 9, 11 and 13).
+    @Test("system messages (clock, start, stop) pass unchanged through channel-filtered and remapped connections")
+    func systemMessagesPassUnchanged() throws {
+        let (filtered, remapped) = (MIDIRecorder(name: "Channel 1"), MIDIRecorder(name: "To channel 5"))
+        let graph = try MIDIRoutingTests.graph { graph in
+            let nodes = try [filtered, remapped].map { try graph.addNode($0) }
+            try graph.connectMIDI(.graphInput, to: .node(nodes[0]), channels: MIDIChannelMap(channels: 1...1))
+            try graph.connectMIDI(.graphInput, to: .node(nodes[1]), channels: MIDIChannelMap(channels: 1...16, target: 5))
+            return nodes
+        }
+        defer { graph.dispose() }
+        let buffers = OwnedAudioBuffers(channels: 2, capacity: 64)
+        let status = Self.input.withUnsafeBufferPointer { midi in
+            graph.render(frameCount: 64, timestamp: RenderTimestamp(sampleTime: 0), output: buffers.buffers(), midi: midi)
+        }
+        try #require(status == 0, "render returned \(status)")
+        let system: [MIDIRecorder.Received] = [.init(frame: 0, status: 0xFA, note: 0), .init(frame: 1, status: 0xF8, note: 0)]
+        let end: [MIDIRecorder.Received] = [.init(frame: 4, status: 0xF8, note: 0), .init(frame: 5, status: 0xFC, note: 0)]
+        #expect(filtered.received == system + [.init(frame: 2, status: 0x90, note: 60)] + end)
+        #expect(remapped.received == system + [.init(frame: 2, status: 0x94, note: 60), .init(frame: 3, status: 0x94, note: 61)] + end)
+    }
 }

@@ -307,23 +307,31 @@ struct MusicPlayerTests {
         #expect(throws: AudioUnitError.self) { try player.beats(forHostTime: base) }
     }
 
-    @Test("following the host transport: it starts, jumps while rolling (note-offs, then the song from there), drifts under 0.25 s (the notes go on, the anchor moves) and stops")
-    func followsHostTransport() throws {
-        let transport = HostTransport()
-        let player = MusicPlayer(transport: transport)
-        let recorder = MIDIRecorder()
+    /// A graph of `recorder` that `player` plays into, following `syncSource`: at 120 BPM,
+    /// key 48 + n at beat n for 3/4 of a beat, n = 0...15. The player is started, which
+    /// changes nothing here: the outside transport or clock starts the song.
+    static func followBeats(into recorder: MIDIRecorder, player: MusicPlayer, syncSource: MusicPlayerSyncSource) throws -> AudioGraph {
         let (graph, nodes) = try playerGraph([recorder], player: player)
-        defer { graph.dispose() }
-        // 120 BPM: a beat is 24,000 frames. Key 48 + n at beat n, for 3/4 of a beat.
         var sequence = MusicSequence()
         sequence.tempoTrack.addExtendedTempoEvent(at: 0, bpm: 120)
         var track = MusicTrack()
         for beat in 0..<16 { track.addMIDINoteEvent(at: Double(beat), MIDINoteMessage(channel: 0, note: UInt8(48 + beat), velocity: 100, duration: 0.75)) }
         track.destination = .node(nodes[0])
         sequence.tracks = [track]
-        try player.setSyncSource(.hostTransport)
+        try player.setSyncSource(syncSource)
         player.setSequence(sequence)
-        try player.start()  // changes nothing here: the transport starts the song
+        try player.start()
+        return graph
+    }
+
+    @Test("following the host transport: it starts, jumps while rolling (note-offs, then the song from there), drifts under 0.25 s (the notes go on, the anchor moves) and stops")
+    func followsHostTransport() throws {
+        let transport = HostTransport()
+        let player = MusicPlayer(transport: transport)
+        let recorder = MIDIRecorder()
+        // 120 BPM: a beat is 24,000 frames.
+        let graph = try Self.followBeats(into: recorder, player: player, syncSource: .hostTransport)
+        defer { graph.dispose() }
         // Cycles of 64 frames from `start`; before each, the driver publishes its transport
         // (JACK's, queried at the top of the period), its frame advancing while it rolls.
         let buffers = OwnedAudioBuffers(channels: 2, capacity: 64)
@@ -356,5 +364,41 @@ struct MusicPlayerTests {
         #expect(Array(recorder.received.dropFirst(7)) == [.init(frame: stop, status: 0x80, note: 57)])
         #expect(!player.isPlaying)
         #expect(abs(player.time - Double(stopFrame) / 24_000) < 1e-9)
+    }
+
+    @Test("following MIDI clock at the graph's input: Start plays from the first clock, Stop ends the sounding note, Continue after a song position plays from there, a jump while rolling ends the sounding note and plays from the new position")
+    func followsMIDIClock() throws {
+        let player = MusicPlayer()
+        let recorder = MIDIRecorder()
+        // 120 BPM: a beat is 24,000 frames, a clock 1,000.
+        let graph = try Self.followBeats(into: recorder, player: player, syncSource: .midiClock)
+        defer { graph.dispose() }
+        // What the outside clock sends, by frame: a clock every 1,000 frames throughout.
+        let clock = MIDIEvent(offset: 0, status: 0xF8, data1: 0)
+        var messages: [Int: [MIDIEvent]] = [:]
+        for frame in stride(from: 0, to: 52_000, by: 1000) { messages[frame] = [clock] }
+        messages[0] = [MIDIEvent(offset: 0, status: 0xFA, data1: 0), clock]  // Start: beat 0 at frame 0
+        messages[30_000] = [clock, MIDIEvent(offset: 0, status: 0xFC, data1: 0)]  // Stop
+        // Song position: sixteenth 32 (beat 8), Continue, the first clock there.
+        messages[40_000] = [MIDIEvent(offset: 0, status: 0xF2, data1: 32, data2: 0), MIDIEvent(offset: 0, status: 0xFB, data1: 0), clock]
+        // While rolling, back to beat 0.
+        messages[50_000] = [MIDIEvent(offset: 0, status: 0xF2, data1: 0, data2: 0), clock]
+        // Cycles of 250 frames: every message at a cycle's first frame.
+        let buffers = OwnedAudioBuffers(channels: 2, capacity: 250)
+        for start in stride(from: 0, to: 52_000, by: 250) {
+            let status = (messages[start] ?? []).withUnsafeBufferPointer { midi in
+                graph.render(frameCount: 250, timestamp: RenderTimestamp(sampleTime: Double(start)), output: buffers.buffers(frameCount: 250), midi: midi)
+            }
+            try #require(status == 0, "render failed at \(start): \(status)")
+        }
+        // The recorder gets the graph's input too: only the notes are the player's.
+        let notes = recorder.received.filter { $0.status < 0xF0 }
+        #expect(notes == [
+            .init(frame: 0, status: 0x90, note: 48), .init(frame: 18_000, status: 0x80, note: 48), .init(frame: 24_000, status: 0x90, note: 49),
+            .init(frame: 30_000, status: 0x80, note: 49),
+            .init(frame: 40_000, status: 0x90, note: 56),
+            .init(frame: 50_000, status: 0x80, note: 56), .init(frame: 50_000, status: 0x90, note: 48),
+        ])
+        #expect(player.isPlaying)
     }
 }

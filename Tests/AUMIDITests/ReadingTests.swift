@@ -36,6 +36,29 @@ struct ReadingTests {
         #expect(sequence.seconds(forBeats: sequence.length) == 2)
     }
 
+    /// Deltas of every length a variable-length quantity takes, at each length its smallest
+    /// and largest value, with middle bytes of 0x80 and last bytes of 0x00.
+    static let deltas: [(bytes: [UInt8], ticks: Int)] = [
+        ([0x00], 0), ([0x7F], 127),
+        ([0x81, 0x00], 128), ([0xFF, 0x7F], 16_383),
+        ([0x81, 0x80, 0x00], 16_384), ([0xC0, 0x80, 0x01], 1_048_577), ([0xFF, 0xFF, 0x7F], 2_097_151),
+        ([0x81, 0x80, 0x80, 0x00], 2_097_152), ([0x81, 0x80, 0x80, 0x7F], 2_097_279), ([0xFF, 0xFF, 0xFF, 0x7F], 268_435_455),
+    ]
+
+    @Test("a delta of each variable-length quantity length, with middle bytes 0x80 (81 80 00 is 16,384 ticks), reads to its tick")
+    func everyQuantityLength() throws {
+        // A program change after each delta, its program the delta's index.
+        let track: [UInt8] = Self.deltas.enumerated().flatMap { index, delta -> [UInt8] in delta.bytes + [0xC0, UInt8(index)] } + [0x00, 0xFF, 0x2F, 0x00]
+        let sequence = try MusicSequence.load(bytes: Fixtures.file(format: 0, division: [0x01, 0xE0], tracks: [track]))
+        var tick = 0
+        let expected = Self.deltas.enumerated().map { index, delta in
+            tick += delta.ticks
+            return MusicTrackEvent(timeStamp: Double(tick) / 480, event: .channel(.programChange(channel: 0, program: UInt8(index))))
+        }
+        #expect(sequence.tracks.count == 1)
+        #expect(sequence.tracks.first?.events == expected)
+    }
+
     @Test("format 1: the tempo track's tempo times the other tracks")
     func formatOneTempoTrackTimesTheOthers() throws {
         let tempo: [UInt8] = [0x00, 0xFF, 0x51, 0x03, 0x03, 0xD0, 0x90, 0x00, 0xFF, 0x2F, 0x00]  // 240 BPM: a beat is 0.25 s

@@ -103,4 +103,31 @@ import Testing
         #expect(notes == [60, 64, 67, 72, 76, 79, 76, 72, 67, 64, 60, 64])
         #expect(sent.filter { $0.status == 0x90 }.map(\.frame) == (0..<12).map { $0 * 3000 })
     }
+
+    /// The pattern choices and the notes each plays over two octaves, twelve steps, the keys
+    /// pressed neither rising nor falling (C5, E4, G4).
+    static let patterns: [(name: String, notes: [UInt8])] = [
+        ("Up", [64, 67, 72, 76, 79, 84, 64, 67, 72, 76, 79, 84]),
+        ("Down", [84, 79, 76, 72, 67, 64, 84, 79, 76, 72, 67, 64]),
+        ("Up-Down", [64, 67, 72, 76, 79, 84, 79, 76, 72, 67, 64, 67]),
+        ("As Played", [72, 64, 67, 84, 76, 79, 72, 64, 67, 84, 76, 79]),
+    ]
+
+    /// Every pattern the unit offers: Up and Down sort the keys by pitch, Up-Down bounces
+    /// without repeating its ends, As Played keeps the order they went down in (all at one
+    /// frame, in the order of the events). Each note keeps its key's velocity.
+    @Test(arguments: 0..<4)
+    func everyPatternInItsOrder(pattern: Int) throws {
+        let unit = try arpeggiator(["rate": 3, "pattern": Float(pattern), "octaves": 2, "gate": 50])
+        let index = try #require(unit.parameters.index(ofIdentifier: "pattern"))
+        #expect(unit.parameters.infos[index].valueStrings == Self.patterns.map(\.name))
+        let played: [(note: UInt8, velocity: UInt8)] = [(72, 70), (64, 90), (67, 110)]
+        let input = played.map { (frame: 0, event: MIDIEvent(offset: 0, status: 0x90, data1: $0.note, data2: $0.velocity)) }
+        let sent = try play(unit, frames: 3000 * 12, blockSize: 64, input: input)
+        let ons = sent.filter { $0.status == 0x90 }
+        #expect(ons.map(\.note) == Self.patterns[pattern].notes, "\(Self.patterns[pattern].name)")
+        #expect(ons.map(\.frame) == (0..<12).map { $0 * 3000 })
+        let velocity = Dictionary(uniqueKeysWithValues: played.map { ($0.note % 12, $0.velocity) })
+        #expect(ons.allSatisfy { velocity[$0.note % 12] == $0.velocity }, "\(ons)")
+    }
 }

@@ -158,4 +158,14 @@ import Testing
             loaded.dispose()
         }
     }
+
+    /// A bypassed node is bypassed in every instance made from the preset, not only the one
+    /// the loader checked.
+    @Test func freshInstancesKeepTheBypass() throws {
+        let loaded = try load(preset(nodes: #"{"id": "eq", "unit": "aufx:fxeq:Test", "bypass": true}, {"id": "on", "unit": "aufx:fxeq:Test"}"#, routing: #""chain": ["eq", "on"]"#))
+        defer { loaded.dispose() }
+        let units = try loaded.makeUnits()
+        defer { units.forEach { $0.dispose() } }
+        #expect(try units.map { try $0.value(of: .bypassEffect) } == [true, false])
+    }
 }
