@@ -137,4 +137,15 @@ import Testing
         let missing = verbs.filter { !words.contains($0) }
         #expect(reply.hasPrefix("ok commands: ") && missing.isEmpty, "help leaves out \(missing): \(reply)")
     }
+
+    /// Issue 35: `save .` and `save ""` name no file, and say so (they were called a
+    /// symbolic link leading out of the save folder).
+    @Test func saveWithoutAFileNameSaysSo() throws {
+        let session = try session()
+        defer { session.chain.dispose() }
+        for name in [".", #""""#, "sub/.", "sub/"] {
+            let reply = session.reply(to: "save \(name)").reply
+            #expect(reply.hasPrefix("error: '") && reply.contains("': not a file name; live saves go into "), "\(name): \(reply)")
+        }
+    }
 }
