@@ -103,4 +103,17 @@ import Testing
         }
         #expect(try String(contentsOfFile: folder.file("taken.mid"), encoding: .utf8) == "taken")
     }
+
+    @Test("a song's track sent to \"output\" is what --midi-out writes")
+    func trackToOutputWithMIDIOut() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let chain = try folder.preset("t.json", """
+            {"auhost": 1, "name": "T", "nodes": [{"id": "synth", "unit": "aumu:synt:AUHs"}], "chain": ["synth"], "tracks": {"1": "output"}}
+            """)
+        try Self.song(folder.file("in.mid"))
+        let result = try Self.auhost(["render", chain, folder.file("in.mid"), "-o", folder.file("out.wav"), "--midi-out", folder.file("out.mid"), "--tail", "1"])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("out.mid: 2 MIDI events"), "\(result.output)")
+    }
 }
