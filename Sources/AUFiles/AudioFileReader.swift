@@ -24,6 +24,7 @@ public final class AudioFileReader {
         switch PathCheck.forReading(path) {
         case .missing: throw .file(path, .invalidFilePath, "no such file; expected an audio file to read")
         case .directory: throw .file(path, .invalidFilePath, "is a folder; expected an audio file to read")
+        case .notAFile(let kind): throw .file(path, .invalidFilePath, "is \(kind), not a file; expected an audio file to read")
         case .unreadable: throw .file(path, .invalidFilePath, "permission denied; expected a readable audio file")
         case .readable: break
         }

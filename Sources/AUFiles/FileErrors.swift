@@ -20,16 +20,19 @@ extension AudioUnitError {
     }
 }
 
-/// What the file system says about a path before libsndfile sees it.
+/// What the file system says about a path before libsndfile sees it: a FIFO, a device or
+/// a socket is never opened (reading one may never end).
 /// - Thread: [control]
 enum PathCheck {
-    case missing, directory, unreadable, readable
+    case missing, directory, notAFile(AtomicFile.NodeKind), unreadable, readable
 
     static func forReading(_ path: String) -> PathCheck {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return .missing }
-        if (status.st_mode & S_IFMT) == S_IFDIR { return .directory }
-        return access(path, R_OK) == 0 ? .readable : .unreadable
+        switch AtomicFile.NodeKind(path: path) {
+        case .missing: return .missing
+        case .folder: return .directory
+        case .regularFile: return access(path, R_OK) == 0 ? .readable : .unreadable
+        case let kind: return .notAFile(kind)
+        }
     }
 
     static func isDirectory(_ path: String) -> Bool {

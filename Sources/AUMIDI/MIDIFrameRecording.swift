@@ -109,12 +109,18 @@ public struct MIDIFrameRecording: Sendable {
     /// - Thread: [control]
     public func write(to path: String, overwrite: Bool = false, inputs: [String] = [], endFrame: Int64? = nil) throws(AudioUnitError) {
         do throws(AtomicFileFailure) {
-            let file = try AtomicFile(destination: path, overwrite: overwrite, inputs: inputs)
-            try file.write(data(endFrame: endFrame))
-            try file.commit()
+            try write(into: AtomicFile(destination: path, overwrite: overwrite, inputs: inputs), endFrame: endFrame)
         } catch {
             throw .output(path, error)
         }
+    }
+
+    /// Writes the file into `file`, made (and so checked) before anything was recorded, and
+    /// commits it: `render --midi-out` opens its output before it renders.
+    /// - Thread: [control]
+    public func write(into file: AtomicFile, endFrame: Int64? = nil) throws(AtomicFileFailure) {
+        try file.write(data(endFrame: endFrame))
+        try file.commit()
     }
 
     /// `tick` in beats (quarter notes): a time stamp the writer rounds back to `tick`.

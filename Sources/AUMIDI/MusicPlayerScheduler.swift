@@ -167,6 +167,7 @@ final class MusicPlayerScheduler: MIDIScheduler, @unchecked Sendable {
         side.pointee.anchorSecond = command.schedule.seconds(forBeats: beat)
         side.pointee.anchorFrame = frame
         for index in command.schedule.tracks.indices { command.schedule.tracks[index].seek(to: beat) }
+        command.schedule.rebuildUpcoming()
     }
 
     /// Plays the cycle `[start, end)`: events up to the loop's end, then from its start again.
@@ -194,26 +195,20 @@ final class MusicPlayerScheduler: MIDIScheduler, @unchecked Sendable {
     private func send(_ schedule: PlaybackSchedule, until: Int64, cycleStart: Int64, _ cycle: MIDISchedulingCycle) {
         let tracks = schedule.tracks
         while true {
-            var trackIndex = -1
-            var trackFrame = Int64.max
-            for index in tracks.indices {
-                guard let beat = tracks[index].nextBeat() else { continue }
-                let frame = frame(atSecond: schedule.seconds(forBeats: beat))
-                if frame < trackFrame { (trackIndex, trackFrame) = (index, frame) }
-            }
-            if let off = side.pointee.pending.earliest() {
-                let entry = side.pointee.pending.entries[off]
+            let next = schedule.nextUpcoming
+            let trackFrame = next.map { frame(atSecond: schedule.seconds(forBeats: $0.beat)) } ?? Int64.max
+            if let entry = side.pointee.pending.earliest() {
                 let offFrame = frame(atSecond: entry.second)
                 if offFrame <= trackFrame, offFrame < until {
                     deliver(entry.event, to: entry.destination, atFrame: offFrame, cycleStart: cycleStart, cycle)
-                    side.pointee.pending.remove(at: off)
+                    side.pointee.pending.removeEarliest()
                     continue
                 }
             }
-            guard trackIndex >= 0, trackFrame < until else { return }
+            guard let trackIndex = next?.track, trackFrame < until else { return }
             let track = tracks[trackIndex]
             let event = track.events[track.index]
-            tracks[trackIndex].index += 1
+            schedule.advanceUpcoming()
             deliver(MIDIEvent(offset: 0, status: event.status, data1: event.data1, data2: event.data2),
                     to: track.destination, atFrame: trackFrame, cycleStart: cycleStart, cycle)
             guard event.isNote else { continue }

@@ -72,6 +72,12 @@ final class PlaybackSchedule: @unchecked Sendable {
     let tempo: UnsafeMutableBufferPointer<MusicTempoMap.Segment>
     let signatures: UnsafeMutableBufferPointer<MusicTimeSignatureMap.Segment>
     let tracks: UnsafeMutableBufferPointer<Track>
+    /// The tracks that have an event to come, by that event's beat (ties by track index): a
+    /// binary min-heap, so that finding the next event of a song of 65,534 tracks does not
+    /// scan them all. It matches the tracks' cursors: built here, rebuilt by
+    /// ``rebuildUpcoming()`` after the cursors move, updated by ``advanceUpcoming()``.
+    private let upcoming: UnsafeMutableBufferPointer<(beat: MusicTimeStamp, track: Int)>
+    private var upcomingCount = 0
 
     /// Compiles `sequence`.
     /// - Thread: [control]
@@ -95,12 +101,71 @@ final class PlaybackSchedule: @unchecked Sendable {
                 loopDuration: max(0, track.loopInfo.loopDuration), loopCount: Int(max(0, track.loopInfo.numberOfLoops)),
                 destination: track.destination))
         }
+        upcoming = .allocate(capacity: max(1, playing.count))
+        rebuildUpcoming()
+    }
+
+    /// The track whose event comes next and that event's beat; nil when none is left.
+    /// - Thread: [render]
+    @inline(__always)
+    var nextUpcoming: (beat: MusicTimeStamp, track: Int)? { upcomingCount > 0 ? upcoming[0] : nil }
+
+    /// Puts every track with an event to come into the heap, after the cursors moved (O(n)).
+    /// - Thread: [render]
+    func rebuildUpcoming() {
+        upcomingCount = 0
+        for index in tracks.indices {
+            guard let beat = tracks[index].nextBeat() else { continue }
+            upcoming[upcomingCount] = (beat, index)
+            upcomingCount += 1
+        }
+        var parent = upcomingCount / 2
+        while parent > 0 {
+            parent -= 1
+            siftDown(from: parent)
+        }
+    }
+
+    /// Moves the next track's cursor past its event and re-files the track (O(log n)).
+    /// - Thread: [render]
+    func advanceUpcoming() {
+        guard upcomingCount > 0 else { return }
+        let index = upcoming[0].track
+        tracks[index].index += 1
+        if let beat = tracks[index].nextBeat() {
+            upcoming[0] = (beat, index)
+        } else {
+            upcomingCount -= 1
+            upcoming[0] = upcoming[upcomingCount]
+        }
+        siftDown(from: 0)
+    }
+
+    private func siftDown(from start: Int) {
+        guard start < upcomingCount else { return }
+        let item = upcoming[start]
+        var parent = start
+        while true {
+            var child = 2 * parent + 1
+            guard child < upcomingCount else { break }
+            if child + 1 < upcomingCount, Self.precedes(upcoming[child + 1], upcoming[child]) { child += 1 }
+            guard Self.precedes(upcoming[child], item) else { break }
+            upcoming[parent] = upcoming[child]
+            parent = child
+        }
+        upcoming[parent] = item
+    }
+
+    @inline(__always)
+    private static func precedes(_ one: (beat: MusicTimeStamp, track: Int), _ other: (beat: MusicTimeStamp, track: Int)) -> Bool {
+        one.beat < other.beat || (one.beat == other.beat && one.track < other.track)
     }
 
     deinit {
         RenderThread.assertNotCurrent("PlaybackSchedule.deinit")
         for track in tracks { track.events.baseAddress?.deallocate() }
         tracks.deallocate()
+        upcoming.deallocate()
         tempo.deallocate()
         signatures.deallocate()
     }

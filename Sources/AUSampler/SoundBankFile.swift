@@ -14,18 +14,37 @@ struct SoundBankFile {
     /// The lists a SoundFont's RIFF form holds, in the order the format gives them.
     static let requiredLists = ["INFO", "sdta", "pdta"]
 
+    /// The largest bank read: 1 GiB (the largest General MIDI banks are a few hundred
+    /// MiB). A larger file, real or sparse, is refused before FluidSynth reads it whole.
+    /// - Thread: [any]
+    static let maximumFileSize: UInt64 = 1 << 30
+
+    /// The top-level chunks read before a file is called corrupt.
+    static let maximumTopLevelChunks = 64
+
     /// Checks the file at `path` (relative paths are taken from the current directory).
+    /// What is not a regular file (a folder, a FIFO, a device, a socket) is refused without
+    /// being opened: reading a FIFO may never end.
     init(validating path: String) throws(AudioUnitError) {
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         self.path = absolute
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isFolder) else {
-            throw AudioUnitError(.invalidFilePath, "sound bank '\(absolute)' does not exist")
+        switch AtomicFile.NodeKind(path: absolute) {
+        case .regularFile: break
+        case .missing:
+            var link = stat()
+            guard lstat(absolute, &link) == 0 else { throw AudioUnitError(.invalidFilePath, "sound bank '\(absolute)' does not exist") }
+            throw AudioUnitError(.invalidFilePath, "sound bank '\(absolute)' is a symbolic link that leads nowhere or loops; expected a SoundFont file")
+        case let kind:
+            throw AudioUnitError(.invalidFilePath, "sound bank '\(absolute)' is \(kind), not a file; expected a SoundFont file (.sf2 or .sf3)")
         }
-        guard !isFolder.boolValue, let handle = FileHandle(forReadingAtPath: absolute), let length = try? handle.seekToEnd() else {
-            throw AudioUnitError(.invalidFilePath, "sound bank '\(absolute)' cannot be read (a folder, or no permission)")
+        guard let handle = FileHandle(forReadingAtPath: absolute), let length = try? handle.seekToEnd() else {
+            throw AudioUnitError(.invalidFilePath, "sound bank '\(absolute)' cannot be read (no permission)")
         }
         defer { try? handle.close() }
+        guard length <= Self.maximumFileSize else {
+            throw AudioUnitError(
+                .invalidFile, "sound bank '\(absolute)' is larger than \(Self.maximumFileSize >> 20) MiB (\(length) bytes); expected a SoundFont of at most that size")
+        }
         let header = Self.read(handle, at: 0, count: 12)
         guard header.count == 12, header.prefix(4) == Data("RIFF".utf8), header.suffix(4) == Data("sfbk".utf8) else {
             throw AudioUnitError(
@@ -38,7 +57,14 @@ struct SoundBankFile {
         }
         var lists: [String] = []
         var offset: UInt64 = 12
+        var chunks = 0
         while offset + 8 <= formEnd {
+            // A SoundFont has three; the walk is bounded whatever the sizes say.
+            chunks += 1
+            guard chunks <= Self.maximumTopLevelChunks else {
+                throw AudioUnitError(
+                    .invalidFile, "sound bank '\(absolute)' is corrupt: more than \(Self.maximumTopLevelChunks) chunks in its RIFF form; expected the lists INFO, sdta, pdta")
+            }
             let chunk = Self.read(handle, at: offset, count: 12)
             let size = UInt64(Self.word(chunk, at: 4))
             let end = offset + 8 + size + size % 2

@@ -130,6 +130,33 @@ import Testing
         #expect(admitted)
     }
 
+    /// The limit on authenticating is a deadline, not an idle timeout (issue 35): eight
+    /// clients that never authenticate but send a byte every second lose their slots
+    /// ``ControlServer/authenticationSeconds`` after connecting, told why, and the token
+    /// holder gets in (before, they held every slot for as long as they kept sending).
+    @Test func clientsThatNeverAuthenticateLoseTheirSlotsAtTheDeadline() throws {
+        let token = ControlToken()
+        let server = try ControlServer(port: 0, token: token) { line in ("ok \(line)", false) }
+        defer { server.stop() }
+        let squatters = try (0..<ControlServer.maximumClients).map { _ in try ControlClient(port: server.port) }
+        let started = ContinuousClock.now, deadline = Duration.seconds(ControlServer.authenticationSeconds)
+        var admitted = false, lastByte = started - .seconds(1)
+        while !admitted, ContinuousClock.now - started < deadline + .seconds(8) {
+            if ContinuousClock.now - lastByte >= .seconds(1) {
+                for squatter in squatters { squatter.send("a") }
+                lastByte = .now
+            }
+            if ContinuousClock.now - started >= deadline {
+                let client = try ControlClient(port: server.port)
+                client.send("auth \(token)\n")
+                admitted = client.readLine() == "ok authenticated"
+            }
+            if !admitted { Thread.sleep(forTimeInterval: 0.25) }
+        }
+        #expect(admitted, "the token holder was kept out by clients that never authenticated")
+        #expect(squatters[0].readLine() == "error: no 'auth TOKEN' line within \(ControlServer.authenticationSeconds) s; closing the connection")
+    }
+
     /// stop() ends the accept loop through its wake-up pipe (no thread is left in accept()
     /// on a closed descriptor): new clients are refused, a connected one is told.
     @Test func aStoppedServerRefusesNewClientsAndTellsConnectedOnes() throws {

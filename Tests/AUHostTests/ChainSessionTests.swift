@@ -82,6 +82,7 @@ import Testing
         #expect(session.reply(to: "set comp threshold -12").reply == "ok -12")
         #expect(session.reply(to: "bypass eq on").reply == "ok on")
         let name = "auhost-session-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(at: FileManager.default.temporaryDirectory.appendingPathComponent(name)) }
         #expect(session.reply(to: "save \(name)").reply == "ok saved \(name)")
         #expect(session.reply(to: "save \(name)").reply.hasPrefix("error: \(name): already exists"))
         #expect(session.reply(to: "save \(name) --force").reply == "ok saved \(name)")
@@ -136,5 +137,16 @@ import Testing
         let words = Set(reply.split { !$0.isLetter }.map(String.init))
         let missing = verbs.filter { !words.contains($0) }
         #expect(reply.hasPrefix("ok commands: ") && missing.isEmpty, "help leaves out \(missing): \(reply)")
+    }
+
+    /// Issue 35: `save .` and `save ""` name no file, and say so (they were called a
+    /// symbolic link leading out of the save folder).
+    @Test func saveWithoutAFileNameSaysSo() throws {
+        let session = try session()
+        defer { session.chain.dispose() }
+        for name in [".", #""""#, "sub/.", "sub/"] {
+            let reply = session.reply(to: "save \(name)").reply
+            #expect(reply.hasPrefix("error: '") && reply.contains("': not a file name; live saves go into "), "\(name): \(reply)")
+        }
     }
 }

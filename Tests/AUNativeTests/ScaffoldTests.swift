@@ -131,4 +131,22 @@ import AUTestSupport
         #expect(inside.captured.contains("inside the AUHost SDK"))
         #expect(!FileManager.default.fileExists(atPath: Self.repository.path + "/Plugins/Fine"))
     }
+
+    /// Issue 35: names the package's build would refuse are refused here, a long name says
+    /// so, and a --dir that is no folder is one line naming it.
+    @Test func newUnitRefusesReservedNamesLongNamesAndADirThatIsNoFolder() throws {
+        func refusal(_ arguments: [String]) -> (status: Int32, errors: String) {
+            let errors = TextOutput()
+            let status = AUHostCLI.run(["new-unit"] + arguments + ["--type", "aufx", "--subtype", "fine", "--sdk", Self.repository.path], output: TextOutput(), errors: errors)
+            return (status, errors.captured)
+        }
+        for reserved in ["Swift", "AUPluginSDK", "foundation"] {
+            let refused = refusal([reserved, "--dir", "/nonexistent-auhost-folder"])
+            #expect(refused.status == 64 && refused.errors.contains("NAME '\(reserved)' is taken by the module"), "\(refused.errors)")
+        }
+        let long = refusal([String(repeating: "a", count: 65), "--dir", "/nonexistent-auhost-folder"])
+        #expect(long.status == 64 && long.errors.contains("NAME is 65 characters long; expected at most 64"), "\(long.errors)")
+        let device = refusal(["Fine", "--dir", "/dev/null"])
+        #expect(device.status == 1 && device.errors == "auhost: --dir '/dev/null' is a character device, not a folder; expected the folder to create the package in\n", "\(device.errors)")
+    }
 }

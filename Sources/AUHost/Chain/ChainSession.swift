@@ -161,6 +161,9 @@ public final class ChainSession: @unchecked Sendable {
     private func fileInSaveFolder(_ name: String) throws(ControlCommandError) -> String {
         let folder = saveFolder.resolvingSymlinksInPath().standardizedFileURL.path
         let rule = "live saves go into \(folder); give a file name inside it"
+        guard let last = name.split(separator: "/", omittingEmptySubsequences: false).last, !last.isEmpty, last != "." else {
+            throw ControlCommandError("'\(name)': not a file name; \(rule), such as take.json")
+        }
         guard !name.hasPrefix("/") else { throw ControlCommandError("\(name): an absolute path; \(rule)") }
         guard !name.split(separator: "/").contains("..") else { throw ControlCommandError("\(name): '..' leads out of the save folder; \(rule)") }
         let file = URL(fileURLWithPath: folder, isDirectory: true).appendingPathComponent(name).standardizedFileURL

@@ -115,10 +115,23 @@ public final class LiveSong: @unchecked Sendable {
     /// a beat), in beats; the error names what is expected.
     /// - Thread: [control]
     public func beats(at text: String) throws(AudioUnitError) -> MusicTimeStamp {
+        try Self.beats(at: text, in: sequence)
+    }
+
+    /// The position `text` in `sequence`, in beats: from its start to its end, both
+    /// included (a position past the end would leave the song where nothing plays, and a
+    /// loop that never wraps).
+    /// - Thread: [control]
+    static func beats(at text: String, in sequence: MusicSequence) throws(AudioUnitError) -> MusicTimeStamp {
+        let end = sequence.barBeatTime(forBeats: sequence.length, subbeatDivisor: 480)
         guard let position = CABarBeatTime(parsing: text) else {
             throw AudioUnitError(.invalidPropertyValue, "'\(text)' is not a position; expected BAR[:BEAT[:TICK]] such as 5, 5:3 or 5:3:240 (bars and beats from 1, 480 ticks a beat)")
         }
-        return sequence.beats(for: position)
+        let beats = sequence.beats(for: position)
+        guard beats.isFinite, beats >= 0, beats <= sequence.length else {
+            throw AudioUnitError(.invalidPropertyValue, "'\(text)' is past the song's end; expected a position from 1 to \(end)")
+        }
+        return beats
     }
 
     /// Whether a song that does not loop has played to its end.

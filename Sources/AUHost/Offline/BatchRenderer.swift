@@ -124,8 +124,11 @@ public final class BatchRenderer: @unchecked Sendable {
             if song != nil && !chain.graph.takesMIDIInput {
                 throw AudioUnitError(.invalidFile, "a MIDI file needs a unit that takes MIDI in the chain (an instrument, aumu, or a MIDI processor, aumi), and '\(loaded.preset.name)' has none")
             }
-            if settings.midiOutputFile != nil && !chain.graph.sendsMIDIOutput {
-                throw AudioUnitError(.invalidPropertyValue, "--midi-out: nothing in '\(loaded.preset.name)' sends MIDI to the graph's MIDI output; expected a chain that ends in a unit that sends MIDI, or a \"midi\" connection to \"output\"")
+            // A song's tracks sent to "output" reach the MIDI output through the player,
+            // which the graph gets below.
+            let tracksReachOutput = song != nil && chain.trackDestinations.values.contains(.graphOutput)
+            if settings.midiOutputFile != nil && !chain.graph.sendsMIDIOutput && !tracksReachOutput {
+                throw AudioUnitError(.invalidPropertyValue, "--midi-out: nothing in '\(loaded.preset.name)' sends MIDI to the graph's MIDI output; expected a chain that ends in a unit that sends MIDI, a \"midi\" connection to \"output\", or a MIDI file's track sent there (\"tracks\": {\"1\": \"output\"})")
             }
             try LatencyPriming.prime(chain, blockSize: settings.blockSize)
             let input: any OfflineSource = if let song {

@@ -47,14 +47,19 @@ final class OfflineFileRenderer {
     /// Whether the audio input rose above -120 dBFS somewhere (checked until it did).
     private var inputAudible = false
     /// What reached the graph's MIDI output (with `--midi-out`), at frames since the
-    /// first cycle, and where it goes.
+    /// first cycle (at most ``maximumMIDIOutputEvents``), and the file it goes to, made
+    /// before rendering so that a bad `--midi-out` is refused before any audio is.
     private var midiOutput: [(frame: Int64, event: MIDIEvent)] = []
-    private let midiOutputFile: String?
+    private let midiOutputFile: (path: String, file: AtomicFile)?
     /// The render frame at which the audio written to the output ends (the chain's latency
     /// plus the frames written, at the chain's rate): MIDI from later is not written.
     private var midiCutoff = 0
-    private let overwrite: Bool
-    private let otherInputs: [String]
+    /// The most events `--midi-out` records (a file of at most about 32 MiB); a render
+    /// whose MIDI output passes it fails, its outputs deleted.
+    static let maximumMIDIOutputEvents = 1 << 22
+    /// The most bytes one recorded event takes in the file: a delta of four bytes and a
+    /// message of three, one more for rounding up the bridging text events.
+    static let bytesPerMIDIOutputEvent = 8
     /// How many faults a report lists; the render thread records one per node and fault.
     static let reportedFaults = 10
     /// Cycles between two collections of the render thread's notices (the graph's notice
@@ -74,15 +79,22 @@ final class OfflineFileRenderer {
         self.chain = chain
         self.input = input
         blockSize = Self.cycleFrames(settings, chain: chain)
-        midiOutputFile = settings.midiOutputFile
-        overwrite = settings.overwrite
-        self.otherInputs = otherInputs
         self.fileSampleRate = fileSampleRate
         let threaded = settings.overlapsFileWork
         let file: AudioFileOutput
-        do {
+        do throws(AudioUnitError) {
             let seconds = Double(input.totalFrames) / chain.sampleRate + settings.tail.longestSeconds(reportedTail: Self.reportedTail(of: chain))
-            try OutputSpace.check(job, frames: Int((seconds * fileSampleRate).rounded(.up)), channels: fileChannels)
+            let midiBytes = settings.midiOutputFile == nil ? 0 : Self.maximumMIDIOutputEvents * Self.bytesPerMIDIOutputEvent
+            try OutputSpace.check(job, frames: Int((seconds * fileSampleRate).rounded(.up)), channels: fileChannels, midiOutput: settings.midiOutputFile.map { ($0, midiBytes) })
+            if let path = settings.midiOutputFile {
+                do throws(AtomicFileFailure) {
+                    midiOutputFile = (path, try AtomicFile(destination: path, overwrite: settings.overwrite, inputs: [job.input] + otherInputs))
+                } catch {
+                    throw AudioUnitError.output(path, error)
+                }
+            } else {
+                midiOutputFile = nil
+            }
             file = try AudioFileOutput(
                 path: job.output, encoding: job.encoding,
                 fileSampleRate: fileSampleRate, fileChannels: fileChannels,
@@ -207,7 +219,13 @@ final class OfflineFileRenderer {
                 throw AudioUnitError(status: status, context: "the chain failed to render at frame \(rendered)")
             }
             if midiOutputFile != nil {
-                for event in chain.graph.midiOutputFromRender { midiOutput.append((Int64(rendered) + Int64(event.offset), event)) }
+                let events = chain.graph.midiOutputFromRender
+                guard midiOutput.count + events.count <= Self.maximumMIDIOutputEvents else {
+                    throw AudioUnitError(
+                        .tooManyFramesToProcess,
+                        "--midi-out: more than \(Self.maximumMIDIOutputEvents) MIDI events reached the graph's MIDI output by frame \(rendered); expected a shorter song or fewer events (nothing was written)")
+                }
+                for event in events { midiOutput.append((Int64(rendered) + Int64(event.offset), event)) }
             }
             // Frames still inside the chain's latency belong to no output frame.
             var offset = min(blockSize, max(0, latency - rendered))
@@ -237,12 +255,16 @@ final class OfflineFileRenderer {
     /// (a last cycle past the output's end sends nothing into the file), the file as long as
     /// the audio; its summary line, or nil without `--midi-out`.
     private func writeMIDIOutput() throws(AudioUnitError) -> String? {
-        guard let path = midiOutputFile else { return nil }
+        guard let (path, destination) = midiOutputFile else { return nil }
         var file = MIDIFrameRecording(sampleRate: chain.sampleRate)
         for (frame, event) in midiOutput where frame < Int64(midiCutoff) {
             file.append(frame: frame, status: event.status, data1: event.data1, data2: event.data2)
         }
-        try file.write(to: path, overwrite: overwrite, inputs: [job.input, job.output] + otherInputs, endFrame: Int64(midiCutoff))
+        do throws(AtomicFileFailure) {
+            try file.write(into: destination, endFrame: Int64(midiCutoff))
+        } catch {
+            throw AudioUnitError.output(path, error)
+        }
         let (count, midiOutput) = (file.eventCount, file)
         return "\(job.input) -> \(path): \(count) MIDI event\(count == 1 ? "" : "s"), a Standard MIDI File at \(60_000_000 / midiOutput.microsecondsPerQuarter) BPM, \(midiOutput.ticksPerQuarter) ticks per quarter note"
     }

@@ -57,9 +57,20 @@ public enum AUHostCLI {
                 return 0
             }
             var parsed = Arguments(command: command.name, rest)
-            if let log = try parsed.option("--plugin-log") { try context.output.sendPluginOutput(toFile: log) }
-            return try command.run(&parsed, context)
+            guard let log = try parsed.option("--plugin-log") else { return try command.run(&parsed, context) }
+            let others = rest.enumerated().filter { $0.element != "--plugin-log" && rest[max(0, $0.offset - 1)] != "--plugin-log" && !$0.element.hasPrefix("--plugin-log=") }
+            let created = try context.output.sendPluginOutput(toFile: log, arguments: others.map(\.element))
+            // A log this command made and a failure left empty is not left behind.
+            var status = CLIError.failureStatus
+            defer { if created && status != 0 { removeIfEmpty(log) } }
+            status = try command.run(&parsed, context)
+            return status
         }
+    }
+
+    private static func removeIfEmpty(_ path: String) {
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size == 0 { unlink(path) }
     }
 
     private static func command(named name: String) throws(CLIError) -> any Command.Type {

@@ -1,4 +1,5 @@
 import AUHost
+import Foundation
 import Glibc
 
 /// A line-oriented text sink: standard output, standard error, or a string (tests).
@@ -48,15 +49,46 @@ public final class TextOutput: @unchecked Sendable {
     /// instead of standard error: the file is opened for appending (created when missing)
     /// and descriptor 1 points at it. A sink that did not claim standard output (a test's
     /// string) leaves descriptor 1 alone; the file is still opened, so that a path that
-    /// cannot be opened is the same one error naming it.
+    /// cannot be opened is the same one error naming it. The log is never what the command
+    /// reads or writes: a FIFO, a device, a socket or a folder is refused without being
+    /// opened, and so is any file that another of the command's `arguments` names (an input,
+    /// the preset, an output, however spelt). Returns whether this call created the file.
     /// - Thread: [control]
-    public func sendPluginOutput(toFile path: String) throws(CLIError) {
-        let log = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o666)
+    public func sendPluginOutput(toFile path: String, arguments: [String]) throws(CLIError) -> Bool {
+        guard !path.isEmpty else { throw CLIError("--plugin-log: needs a file name; expected a file to append to") }
+        switch AtomicFile.NodeKind(path: path) {
+        case .missing, .regularFile: break
+        case let kind: throw CLIError("--plugin-log: '\(path)' is \(kind), not a file; expected a regular file to append to")
+        }
+        if let argument = arguments.first(where: { Self.nameSameFile($0, path) }) {
+            throw CLIError("--plugin-log: '\(path)' is also the command's argument '\(argument)'; expected a log that the command neither reads nor writes")
+        }
+        var created = true
+        var log = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0o666)
+        if log < 0, errno == EEXIST {
+            created = false
+            log = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NONBLOCK)
+        }
         guard log >= 0 else {
             throw CLIError("--plugin-log: cannot open '\(path)' for appending: \(String(cString: strerror(errno)))")
         }
         defer { close(log) }
+        var status = stat()
+        guard fstat(log, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw CLIError("--plugin-log: '\(path)' is not a regular file; expected a regular file to append to")
+        }
         if claimedStandardOutput { dup2(log, STDOUT_FILENO) }
+        return created
+    }
+
+    /// Whether `argument` (or the value of `--option=argument`) names the file at `path`:
+    /// the same path once standardized, or the same device and inode.
+    private static func nameSameFile(_ argument: String, _ path: String) -> Bool {
+        let value = argument.hasPrefix("-") ? argument.split(separator: "=", maxSplits: 1).dropFirst().first.map(String.init) : argument
+        guard let value, !value.isEmpty else { return false }
+        if URL(fileURLWithPath: value).standardizedFileURL.path == URL(fileURLWithPath: path).standardizedFileURL.path { return true }
+        var one = stat(), other = stat()
+        return stat(value, &one) == 0 && stat(path, &other) == 0 && one.st_dev == other.st_dev && one.st_ino == other.st_ino
     }
 
     /// The descriptor written to; nil for a sink that captures.

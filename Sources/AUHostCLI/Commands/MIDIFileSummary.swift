@@ -38,6 +38,16 @@ struct MIDIFileSummary: Encodable {
     var lengthBeats: Double
     var lengthBars: Double
     var lengthSeconds: Double
+    /// Tempo events that are not finite and positive (0 microseconds per quarter note) and
+    /// time signatures with a numerator of 0 or a denominator finer than 1/64: the maps
+    /// ignore them, and so does the listing.
+    var ignoredTempos = 0
+    var ignoredTimeSignatures = 0
+
+    /// The JSON's keys (docs/MIDI.md): the ignored events are only counted in the text.
+    private enum CodingKeys: String, CodingKey {
+        case format, division, tracks, tempos, timeSignatures, lengthBeats, lengthBars, lengthSeconds
+    }
 
     init(_ sequence: MusicSequence, format: Int) {
         self.format = format
@@ -50,12 +60,23 @@ struct MIDIFileSummary: Encodable {
         let tempoMap = sequence.tempoMap
         var tempos: [Tempo] = []
         var meters: [Meter] = []
+        // The maps are built once, above: each look-up is a binary search, not a new map
+        // per event (20,000 time signatures took 18 s).
         for event in sequence.tempoTrack.events {
-            let position = sequence.barBeatTime(forBeats: event.timeStamp, subbeatDivisor: 480)
             switch event.event {
             case .tempo(let tempo):
+                guard tempo.bpm.isFinite, tempo.bpm > 0 else {
+                    ignoredTempos += 1
+                    continue
+                }
+                let position = signatures.barBeatTime(forBeats: event.timeStamp, subbeatDivisor: 480)
                 tempos.append(Tempo(beat: event.timeStamp, position: position.description, seconds: tempoMap.seconds(forBeats: event.timeStamp), bpm: tempo.bpm))
             case .meta(.timeSignature(let signature)):
+                guard signature.numerator > 0, signature.denominatorPower <= 6 else {
+                    ignoredTimeSignatures += 1
+                    continue
+                }
+                let position = signatures.barBeatTime(forBeats: event.timeStamp, subbeatDivisor: 480)
                 meters.append(Meter(beat: event.timeStamp, bar: position.bar, signature: "\(signature.numerator)/\(signature.denominator)"))
             default: break
             }
@@ -101,12 +122,14 @@ struct MIDIFileSummary: Encodable {
         var lines = ["\(file): format \(format), \(division)"]
         let bars = String(format: "%.2f", lengthBars)
         lines.append("  length:  \(Self.number(lengthBeats)) beats, \(bars) bars, \(String(format: "%.3f", lengthSeconds)) s")
-        lines.append("  tempo:   " + tempos.map { "\(Self.number($0.bpm)) BPM at \($0.position) (\(String(format: "%.3f", $0.seconds)) s)" }.joined(separator: ", "))
-        lines.append("  meter:   " + timeSignatures.map { "\($0.signature) from bar \($0.bar)" }.joined(separator: ", "))
+        lines.append("  tempo:   " + tempos.map { "\(Self.number($0.bpm)) BPM at \($0.position) (\(String(format: "%.3f", $0.seconds)) s)" }.joined(separator: ", ")
+            + (ignoredTempos == 0 ? "" : "; \(ignoredTempos) tempo event\(ignoredTempos == 1 ? "" : "s") of 0 microseconds per quarter note ignored"))
+        lines.append("  meter:   " + timeSignatures.map { "\($0.signature) from bar \($0.bar)" }.joined(separator: ", ")
+            + (ignoredTimeSignatures == 0 ? "" : "; \(ignoredTimeSignatures) invalid time signature\(ignoredTimeSignatures == 1 ? "" : "s") (numerator 0, or finer than 1/64) ignored"))
         lines.append("  tracks:  \(tracks.count)")
         for track in tracks {
-            var line = "    \(track.number): \(track.name.map { "'\($0)'" } ?? "(no name)")"
-            if let instrument = track.instrument { line += " instrument '\(instrument)'" }
+            var line = "    \(track.number): \(track.name.map { "'\(Self.escaped($0))'" } ?? "(no name)")"
+            if let instrument = track.instrument { line += " instrument '\(Self.escaped(instrument))'" }
             line += track.channels.isEmpty ? ", no channel" : ", channel\(track.channels.count == 1 ? "" : "s") " + track.channels.map(String.init).joined(separator: ",")
             let programs = track.programs.keys.sorted { Int($0) ?? 0 < Int($1) ?? 0 }
                 .map { "\($0): \(track.programs[$0, default: []].map(String.init).joined(separator: ","))" }
@@ -115,6 +138,25 @@ struct MIDIFileSummary: Encodable {
             lines.append(line)
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `text` safe to print on a terminal: control characters (escape sequences, newlines,
+    /// C1 controls) and the backslash are written as `\n`, `\e`, `\x7f`, `\u{9b}`, `\\`.
+    static func escaped(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x5C: result += "\\\\"
+            case 0x0A: result += "\\n"
+            case 0x0D: result += "\\r"
+            case 0x09: result += "\\t"
+            case 0x1B: result += "\\e"
+            case 0..<0x20, 0x7F: result += "\\x" + String(format: "%02x", scalar.value)
+            case 0x80..<0xA0: result += "\\u{" + String(scalar.value, radix: 16) + "}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 
     /// At most three decimals, without trailing zeros: `4`, `4.5`, `13.875`.

@@ -45,6 +45,14 @@ enum NewUnitCommand: Command {
         byte >= 0x21 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "'") && byte != UInt8(ascii: "\\")
     }
 
+    /// Module names a unit's package cannot take: the standard library's and the
+    /// toolchain's modules and the SDK's own (compared ignoring case, as targets are).
+    static let reservedNames = [
+        "Swift", "SwiftShims", "SwiftGlibc", "Glibc", "Musl", "Foundation", "FoundationEssentials", "FoundationInternationalization",
+        "FoundationNetworking", "FoundationXML", "CoreFoundation", "Dispatch", "Synchronization", "Observation", "Distributed",
+        "RegexBuilder", "Testing", "XCTest", "_Concurrency", "_StringProcessing", "AUPluginSDK", "CAUPluginABI",
+    ]
+
     static func run(_ arguments: inout Arguments, _ context: CommandContext) throws(CLIError) -> Int32 {
         let type = try arguments.option("--type") ?? ""
         let subtype = try arguments.option("--subtype") ?? ""
@@ -53,8 +61,14 @@ enum NewUnitCommand: Command {
         let explicitSDK = try arguments.option("--sdk")
         let unitName = try arguments.finish(positionals: 1...1, names: "a NAME")[0]
 
-        guard unitName.range(of: "^[A-Za-z][A-Za-z0-9_]{0,63}$", options: .regularExpression) != nil else {
+        guard unitName.range(of: "^[A-Za-z][A-Za-z0-9_]*$", options: .regularExpression) != nil else {
             throw .usage("NAME must start with a letter and hold only letters, digits and _ (it names a Swift module), not '\(unitName)'", command: name)
+        }
+        guard unitName.count <= 64 else {
+            throw .usage("NAME is \(unitName.count) characters long; expected at most 64", command: name)
+        }
+        if let taken = reservedNames.first(where: { $0.lowercased() == unitName.lowercased() }) {
+            throw .usage("NAME '\(unitName)' is taken by the module \(taken) that the unit's package builds with; choose another name", command: name)
         }
         guard supportedTypes[type] != nil else {
             throw .usage("--type takes aufx, aumf, augn, aumu or aumi, not '\(type)'", command: name)
@@ -67,6 +81,10 @@ enum NewUnitCommand: Command {
         }
         guard let sdk = sdkPath(explicit: explicitSDK) else {
             throw CLIError("cannot find the AUHost SDK to build against", hint: "pass --sdk PATH (an installed SDK, PREFIX/share/auhost/sdk, or an AUHost checkout), set AUHOST_SDK, or run `make install`")
+        }
+        switch AtomicFile.NodeKind(path: directory) {
+        case .folder, .missing: break
+        case let kind: throw CLIError("--dir '\(directory)' is \(kind), not a folder; expected the folder to create the package in")
         }
         let folder = URL(fileURLWithPath: directory).standardizedFileURL.appendingPathComponent(unitName)
         if folder.path.hasPrefix(sdk.path + "/") {

@@ -123,6 +123,10 @@ enum RenderCommand: Command {
         if settings.midiOutputFile != nil && jobs.count != 1 {
             throw .usage("--midi-out takes one INPUT (it names one file)", command: name)
         }
+        if let midi = settings.midiOutputFile, let audio = jobs.first?.output,
+           URL(fileURLWithPath: midi).standardizedFileURL.path == URL(fileURLWithPath: audio).standardizedFileURL.path {
+            throw .usage("--midi-out '\(midi)' is the audio output too; expected a file of its own", command: name)
+        }
         if settings.overwrite && skipsExisting {
             throw .usage("--force and --skip-existing cannot be used together", command: name)
         }

@@ -22,6 +22,8 @@ final class ControlConnection: @unchecked Sendable {
     /// How far `pending` is known to hold no newline.
     private var scanned = 0
     private var isAtEnd = false
+    /// When the input ends whatever the client sends (``endInput(at:)``); nil: never.
+    private var deadline: ContinuousClock.Instant?
 
     /// Takes over `socket` (closed by ``close()``).
     init(socket: Int32) { self.socket = socket }
@@ -46,6 +48,20 @@ final class ControlConnection: @unchecked Sendable {
                     scanned = 0
                 }
                 return .line(String(decoding: pending, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+            if let deadline {
+                // Each read waits at most until the deadline: a byte now and then does not
+                // move it, as it would move a per-read timeout.
+                let left = ContinuousClock.now.duration(to: deadline)
+                guard left > .zero else {
+                    isAtEnd = true
+                    pending.removeAll()
+                    scanned = 0
+                    continue
+                }
+                let micros = max(1, left.components.seconds * 1_000_000 + left.components.attoseconds / 1_000_000_000_000)
+                var timeout = timeval(tv_sec: Int(micros / 1_000_000), tv_usec: Int(micros % 1_000_000))
+                setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             }
             let count = read(socket, &buffer, buffer.count)
             if count < 0, errno == EINTR { continue }
@@ -80,6 +96,16 @@ final class ControlConnection: @unchecked Sendable {
         var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
+
+    /// Ends the input at `deadline` (nil: no deadline, and no limit on each read): a line
+    /// not complete by then is no line.
+    func endInput(at deadline: ContinuousClock.Instant?) {
+        self.deadline = deadline
+        if deadline == nil { limitReads(to: 0) }
+    }
+
+    /// Whether the input ended at its deadline.
+    var passedDeadline: Bool { deadline.map { ContinuousClock.now >= $0 } ?? false }
 
     /// Closes the connection.
     func close() { _ = Glibc.close(socket) }

@@ -5,8 +5,9 @@ import Glibc
 /// Serves the control protocol on 127.0.0.1 only: one line in, one reply line out.
 ///
 /// A client's first line must be `auth TOKEN` (``ControlToken``, printed on standard error
-/// by `auhost run`); without it, or with a wrong token, or without a line within
-/// ``authenticationSeconds``, the client gets one error line and is closed. At most
+/// by `auhost run`); without it, or with a wrong token, or without that line complete
+/// within ``authenticationSeconds`` of connecting (a deadline: sending a byte now and then
+/// does not extend it), the client gets one error line and is closed. At most
 /// ``maximumClients`` clients at a time, each on its own thread; one more gets one error
 /// line and is closed. A line longer than 64 KiB (``ControlConnection/maximumLineLength``)
 /// gets an error and closes its connection. The handler is called for one line at a time
@@ -131,8 +132,12 @@ public final class ControlServer: @unchecked Sendable {
     /// long); false when it was refused
     /// (the connection is then closed after draining, see ``ControlConnection/closeAfterRefusal()``).
     private func serve(_ connection: ControlConnection) -> Bool {
-        connection.limitReads(to: Self.authenticationSeconds)
-        guard case .line(let first) = connection.nextLine() else { return true }
+        connection.endInput(at: .now + .seconds(Self.authenticationSeconds))
+        guard case .line(let first) = connection.nextLine() else {
+            guard connection.passedDeadline else { return true }
+            connection.send("error: no 'auth TOKEN' line within \(Self.authenticationSeconds) s; closing the connection")
+            return false
+        }
         let words = first.split(separator: " ", omittingEmptySubsequences: true)
         guard words.count == 2, words[0] == "auth" else {
             connection.send("error: authenticate first: the first line must be 'auth TOKEN' with the token auhost printed on standard error; closing the connection")
@@ -142,7 +147,7 @@ public final class ControlServer: @unchecked Sendable {
             connection.send("error: wrong token; closing the connection")
             return false
         }
-        connection.limitReads(to: 0)
+        connection.endInput(at: nil)
         guard connection.send("ok authenticated") else { return true }
         while true {
             switch connection.nextLine() {
