@@ -36,6 +36,9 @@ extension LV2Unit {
             throw AudioUnitError(.invalidPropertyValue, "\(pluginURI): the ClassInfo's LV2 state belongs to \(snapshot.pluginURI ?? "no plugin")")
         }
         snapshot.forEachPortValue(setPortValue)
+        // The state replaces the property values set before it; those set after it win.
+        propertyValuesSet = [:]
+        reassertsAfterRestore = [:]
         if let instance { try restore(snapshot, into: instance) } else { pendingState = snapshot }
     }
 

@@ -59,6 +59,11 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     var propertyValuesReported: [String: PropertyParameterValue] = [:]
     /// The last instance had no state interface: the next gets the values set again.
     var resendsPropertyValues = false
+    /// Property values set after a state that a new instance restored, with how many times
+    /// each may still be sent again: the plugin may take the state in after the value (x42
+    /// convoLV2 loads a restored file on its next run, dropping a file set meanwhile), so a
+    /// report of another value sends the explicit one again (the value set always wins).
+    var reassertsAfterRestore: [String: Int] = [:]
 
     /// Reads the plugin's ports and makes an uninitialized unit.
     /// - Thread: [control]
@@ -119,6 +124,7 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
         if let pending = pendingState {
             try restore(pending, into: made)
             pendingState = nil
+            reassertsAfterRestore = propertyValuesSet.mapValues { _ in Self.reassertLimit }
         } else if mentions.contains(LV2URI.stateLoadDefaultState), let defaults = LilvStateHandle(resource: pluginURI, world: world) {
             try restore(defaults, into: made)
         }
