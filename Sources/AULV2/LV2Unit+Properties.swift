@@ -45,12 +45,13 @@ extension LV2Unit {
     }
 
     /// Whether a property value set has not been reported back by the plugin yet (a file it
-    /// is still loading): the offline renderer runs silent cycles until none is, so that the
+    /// is still loading), or a restored state not taken in yet: the offline renderer runs
+    /// silent cycles until none is, so that the
     /// first frame of a file already goes through the impulse response it was given.
     /// - Thread: [control]
     public var awaitsPropertyReports: Bool {
         readPropertyReports()
-        return propertyValuesSet.keys.contains { propertyValuesReported[$0] == nil }
+        return awaitsRestoredStateReport || propertyValuesSet.keys.contains { propertyValuesReported[$0] == nil }
     }
 
     /// Reads what the plugin reported since the last call.
@@ -61,6 +62,7 @@ extension LV2Unit {
             for (property, value) in patchMessage.reported(in: atom) {
                 guard let entry = patchProperties.entry(urid: property) else { continue }
                 propertyValuesReported[entry.info.identifier] = value
+                awaitsRestoredStateReport = false
                 reports.append((entry, value))
             }
         }

@@ -13,8 +13,10 @@ import Testing
     static let convolver = FilePropertyPresetTests.convolver
     static var installed: Bool { FilePropertyPresetTests.installed }
 
-    /// convoLV2's `ClassInfo` after it loaded `impulse`, base64, as a live save writes it.
-    static func convolverState(impulse: String) throws -> String {
+    /// A `ClassInfo` for convoLV2 naming `impulse` (a file named `ir.wav` or `room.wav`) by
+    /// its absolute path, base64, as an older auhost's live save wrote it: the plugin's state
+    /// saved as an LV2 preset, read back.
+    static func convolverState(impulse: String, scratch: TemporaryFolder) throws -> String {
         let unit = try HostRegistry.make().instantiate(convolver)
         defer { unit.dispose() }
         try unit.setPropertyParameter("impulse", to: .path(impulse))
@@ -24,7 +26,17 @@ import Testing
         let deadline = Date().addingTimeInterval(10)
         while lv2.awaitsPropertyReports, Date() < deadline { _ = try renderer.render(frameCount: 256) }
         #expect(!lv2.awaitsPropertyReports, "convoLV2 did not report its impulse within 10 s")
-        return try unit.saveState(parameterValues: false).base64EncodedString()
+        let bundle = URL(fileURLWithPath: scratch.file("state-\(UUID().uuidString).lv2"))
+        let uri = try lv2.savePreset(label: "old", bundle: bundle)
+        let turtle = try String(contentsOf: try #require(URL(string: uri)), encoding: .utf8)
+        let reader = try HostRegistry.make().instantiate(convolver)
+        defer { reader.dispose() }
+        // The preset names the file relative to the bundle (lilv linked it there): read it
+        // from the file's own folder, so that the state names the file itself.
+        reader.stateFolder = URL(fileURLWithPath: impulse).deletingLastPathComponent()
+        try reader.restoreCustomState(Data(turtle.utf8))
+        reader.stateFolder = nil
+        return try reader.saveState(parameterValues: false).base64EncodedString()
     }
 
     static func writeResponse(_ path: String, _ response: [Float]) throws {
@@ -49,9 +61,36 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder.file("old"), withIntermediateDirectories: true)
         try Self.writeResponse(folder.file("old/room.wav"), room)
         try Self.writeResponse(folder.file("other.wav"), other)
-        let state = try Self.convolverState(impulse: folder.file("old/room.wav"))
+        let state = try Self.convolverState(impulse: folder.file("old/room.wav"), scratch: folder)
         let preset = try folder.preset("p.json", #"{"auhost": 1, "name": "R", "nodes": [{"id": "ir", "unit": "\#(Self.convolver)", "parameters": {"impulse": "other.wav"}, "state": "\#(state)"}], "chain": ["ir"]}"#)
         let (withRoom, withOther) = try Self.correlations(preset, folder: folder, room, other)
         #expect(withOther > 0.99 && withRoom < 0.5, "correlation with the explicit other.wav \(withOther), with the state's room.wav \(withRoom)")
+    }
+
+    @Test("convoLV2: a state saved into a preset folder names its files relative to it; the folder copied with other files plays them; a missing one is an error naming node and file",
+          .enabled(if: installed, "x42-plugins (convoLV2) is not installed"))
+    func statePathsRelativeToThePresetFolder() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let room = FilePropertyPresetTests.impulseResponse()
+        let other = Array(room.reversed())
+        for name in ["a", "b"] { try FileManager.default.createDirectory(atPath: folder.file(name), withIntermediateDirectories: true) }
+        try Self.writeResponse(folder.file("a/ir.wav"), room)
+        let state = try Self.convolverState(impulse: folder.file("a/ir.wav"), scratch: folder)
+        let original = try folder.preset("a/p.json", #"{"auhost": 1, "name": "R", "nodes": [{"id": "cab", "unit": "\#(Self.convolver)", "state": "\#(state)"}], "chain": ["cab"]}"#)
+        let saved = try runExecutable(["save", original, folder.file("a/saved.json")])
+        #expect(saved.status == 0, "\(saved.errors)")
+        let plugin = try SavedStateTests.pluginState(savedIn: folder.file("a/saved.json"))
+        #expect(!plugin.contains(folder.path) && plugin.contains("<ir.wav>"), "the state holds an absolute path: \(plugin)")
+        // The folder copied elsewhere with another ir.wav: the copy plays its own.
+        try Self.writeResponse(folder.file("b/ir.wav"), other)
+        try FileManager.default.copyItem(atPath: folder.file("a/saved.json"), toPath: folder.file("b/saved.json"))
+        let (withRoom, withOther) = try Self.correlations(folder.file("b/saved.json"), folder: folder, room, other)
+        #expect(withOther > 0.99 && withRoom < 0.5, "correlation with the copy's ir.wav \(withOther), with the original's \(withRoom)")
+        // The copy's file deleted: an error naming the node and the file, not a silent render.
+        try FileManager.default.removeItem(atPath: folder.file("b/ir.wav"))
+        let refused = render([folder.file("b/saved.json"), folder.file("click.wav"), "-o", folder.file("x.wav")])
+        #expect(refused.status != 0 && refused.errors.contains("nodes[0].state") && refused.errors.contains(folder.file("b/ir.wav")), "\(refused.errors)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("x.wav")))
     }
 }

@@ -102,14 +102,19 @@ import Testing
         #expect(try Self.pluginState(savedIn: folder.file("again.json")).contains(Self.bank))
     }
 
-    /// Calf Fluidsynth's `ClassInfo` with the GM bank as its soundfont (set through its state
-    /// interface, as a user would), base64, without parameter values.
+    /// Calf Fluidsynth's `ClassInfo` with the GM bank as its soundfont (given through its
+    /// state interface, as a user would), base64, without parameter values.
     static func fluidsynthState() throws -> String {
         let unit = try HostRegistry.make().instantiate(fluidsynth)
         defer { unit.dispose() }
-        try unit.initialize()
-        let turtle = String(decoding: try #require(try unit.saveCustomState()), as: UTF8.self)
-        try unit.restoreCustomState(Data(turtle.replacingOccurrences(of: "<urn:calf:soundfont> \"\"", with: "<urn:calf:soundfont> \"\(bank)\"").utf8))
+        let turtle = """
+            @prefix lv2: <http://lv2plug.in/ns/lv2core#> .
+            @prefix pset: <http://lv2plug.in/ns/ext/presets#> .
+            @prefix state: <http://lv2plug.in/ns/ext/state#> .
+            <urn:auhost:state> a pset:Preset ; lv2:appliesTo <http://calf.sourceforge.net/plugins/Fluidsynth> ;
+                state:state [ <urn:calf:soundfont> "\(bank)" ] .
+            """
+        try unit.restoreCustomState(Data(turtle.utf8))
         return try unit.saveState(parameterValues: false).base64EncodedString()
     }
 

@@ -107,7 +107,7 @@ public final class ChainSession: @unchecked Sendable {
                 return words
             case .save(let name, let force):
                 let file = try fileInSaveFolder(name)
-                let preset = try capture()
+                let preset = try capture(into: URL(fileURLWithPath: file).deletingLastPathComponent())
                 do {
                     try PresetWriter.save(preset, to: file, force: force)
                 } catch {
@@ -144,10 +144,11 @@ public final class ChainSession: @unchecked Sendable {
         return song
     }
 
-    /// The chain as it is now, as a preset (graph bypass included).
+    /// The chain as it is now, as a preset (graph bypass included) to be saved into `folder`
+    /// (file paths inside states are written relative to it).
     /// - Thread: [control]
-    public func capture() throws(ControlCommandError) -> ChainPreset {
-        var preset = try presetChecked { () throws(PresetError) in try chain.loaded.capture() }
+    public func capture(into folder: URL? = nil) throws(ControlCommandError) -> ChainPreset {
+        var preset = try presetChecked { () throws(PresetError) in try chain.loaded.capture(PresetCapture(folder: folder)) }
         for index in preset.nodes.indices {
             let node = preset.nodes[index]
             if let entry = chain.nodes.first(where: { $0.id == node.id }) {
