@@ -93,4 +93,22 @@ import Testing
         #expect(refused.status != 0 && refused.errors.contains("nodes[0].state") && refused.errors.contains(folder.file("b/ir.wav")), "\(refused.errors)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("x.wav")))
     }
+
+    @Test("the sampler: an explicit program and bank win over a state that says others")
+    func samplerExplicitValuesWinOverState() throws {
+        let registry = HostRegistry.make()
+        let source = try registry.instantiate("aumu:samp:AUHs")
+        defer { source.dispose() }
+        try source.setPropertyParameter("program", to: .int(41))
+        try source.setPropertyParameter("bank", to: .int(8))
+        let state = try source.saveState(parameterValues: false).base64EncodedString()
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = try folder.preset("s.json", #"{"auhost": 1, "name": "S", "nodes": [{"id": "s", "unit": "aumu:samp:AUHs", "state": "\#(state)", "program": 5, "bank": 0}], "chain": ["s"]}"#)
+        let loaded = try PresetLoader(registry: registry).load(file: file)
+        defer { loaded.dispose() }
+        let unit = try #require(loaded.nodes.first?.unit)
+        #expect(unit.propertyParameterValue("program") == .int(5))
+        #expect(unit.propertyParameterValue("bank") == .int(0))
+    }
 }
