@@ -48,7 +48,12 @@ enum PresetCommandSupport {
         }
         let code = String(describing: component.description.subtype).lowercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber) }
         let id = code.isEmpty || code == "input" || code == "output" ? "unit" : code
-        return ChainPreset(name: component.name, nodes: [PresetNode(id: id, unit: reference)], routing: .chain([id]))
+        var node = PresetNode(id: id, unit: reference)
+        // The sampler alone plays the system's General MIDI bank, not silence (--set soundbank=… changes it).
+        if component.description == SamplerUnits.description, SamplerUnit.defaultGeneralMIDIBank != nil {
+            node.parameters.append(PresetParameter(key: "soundbank", value: .named("gm")))
+        }
+        return ChainPreset(name: component.name, nodes: [node], routing: .chain([id]))
     }
 
     /// One line per problem, at most ``maximumProblemLines`` and a count of the rest; a
