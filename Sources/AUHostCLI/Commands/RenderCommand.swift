@@ -181,6 +181,8 @@ enum RenderCommand: Command {
                     out.line(report.summary)
                     if let midi = report.midiOutputSummary { out.line(midi) }
                     for warning in report.warnings { errors.line("auhost: warning: \(warning)") }
+                case .failure(let error) where renderer.cancellation.isCancelled && error.code == .cannotDoInCurrentContext:
+                    break // not rendered for the interrupt: the one line after the batch says so
                 case .failure(let error):
                     errors.line("auhost: \(error.message)")
                 }
