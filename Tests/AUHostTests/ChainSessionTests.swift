@@ -47,18 +47,21 @@ import Testing
     }
 
     /// `get` reads what `set`, `load` and a preset write, in the form `set` takes back:
-    /// property parameters (a sampler's program and bank, convoLV2's impulse), bypass; an
-    /// unknown key lists the close ones.
+    /// property parameters (a sampler's program and bank, convoLV2's impulse), bypass; keys
+    /// resolve case-insensitively when unambiguous; an unknown key lists the close ones.
     @Test func getReadsPropertiesAndBypassAsSetTakesThem() throws {
         let registry = HostRegistry.make()
         let convolver = FileManager.default.fileExists(atPath: "/usr/lib/lv2/convo.lv2")
         let cab = convolver ? #", {"id": "cab", "unit": "lv2:http://gareus.org/oss/lv2/convoLV2#Mono"}"# : ""
-        let preset = #"{"auhost": 1, "name": "Get", "nodes": [{"id": "samp", "unit": "aumu:samp:AUHs", "program": 5}, {"id": "g", "unit": "aufx:gain:AUHs"}\#(cab)], "chain": ["samp", "g"\#(convolver ? #", "cab""# : "")]}"#
+        let preset = #"{"auhost": 1, "name": "Get", "nodes": [{"id": "samp", "unit": "aumu:samp:AUHs", "program": 5}, {"id": "g", "unit": "aufx:gain:AUHs", "parameters": {"GAIN": -6}}\#(cab)], "chain": ["samp", "g"\#(convolver ? #", "cab""# : "")]}"#
         let chain = try ChainGraph(try loadPreset(preset, registry: registry), registry: registry, sampleRate: 48_000)
         defer { chain.dispose() }
         try chain.graph.start()
         let session = ChainSession(chain: chain, registry: registry, saveFolder: FileManager.default.temporaryDirectory)
         #expect(session.reply(to: "get samp program").reply == "ok 5")
+        // Keys resolve case-insensitively when unambiguous, in the preset (GAIN) and live.
+        #expect(session.reply(to: "get g gain").reply == "ok -6")
+        #expect(session.reply(to: "set samp PROGRAM 7").reply == "ok 7")
         #expect(session.reply(to: "set samp program 41").reply == "ok 41")
         #expect(session.reply(to: "get samp Program").reply == "ok 41")
         #expect(session.reply(to: "set samp bank 8").reply.hasPrefix("ok"))
