@@ -111,4 +111,51 @@ import Testing
         #expect(unit.propertyParameterValue("program") == .int(5))
         #expect(unit.propertyParameterValue("bank") == .int(0))
     }
+
+    @Test("a fixture that keeps a file in its state: auhost save writes the path relative to the preset; the copied folder's file is the one restored; a missing one is an error")
+    func fixtureStatePathFollowsTheFolder() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let plugins = URL(fileURLWithPath: folder.file("lv2"))
+        try writeFixtureBundle("path-state", name: "Fixture Path State", into: plugins)
+        let environment = ["LV2_PATH": plugins.path, "XDG_CACHE_HOME": folder.file("cache")]
+        func auhost(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+            try runProcess(try auhostExecutable(), arguments, environment: environment)
+        }
+        let info = try auhost(["info", "lv2:urn:auhost:fixture:path-state"])
+        let code = try #require(info.output.split(whereSeparator: \.isWhitespace).first { $0.filter { $0 == ":" }.count == 2 }, "\(info.output)\(info.errors)").split(separator: ":")
+        for name in ["a", "b"] { try FileManager.default.createDirectory(atPath: folder.file(name), withIntermediateDirectories: true) }
+        try Data(count: 3).write(to: URL(fileURLWithPath: folder.file("a/data.bin")))
+        try Data(count: 7).write(to: URL(fileURLWithPath: folder.file("b/data.bin")))
+        // The state an older auhost saved: the file by its absolute path.
+        let turtle = """
+            @prefix lv2: <http://lv2plug.in/ns/lv2core#> .
+            @prefix pset: <http://lv2plug.in/ns/ext/presets#> .
+            @prefix state: <http://lv2plug.in/ns/ext/state#> .
+            <urn:auhost:state> a pset:Preset ; lv2:appliesTo <urn:auhost:fixture:path-state> ;
+                state:state [ <urn:auhost:fixture:path-state#file> <\(URL(fileURLWithPath: folder.file("a/data.bin")).absoluteString)> ] .
+            """
+        let classInfo: [String: Any] = [
+            "version": 1, "type": String(code[0]), "subtype": String(code[1]), "manufacturer": String(code[2]), "name": "Fixture Path State",
+            "preset": "", "parameters": [String: Float](), "custom": Data(turtle.utf8).base64EncodedString(),
+        ]
+        let state = try JSONSerialization.data(withJSONObject: classInfo).base64EncodedString()
+        let original = try folder.preset("a/p.json", #"{"auhost": 1, "name": "F", "nodes": [{"id": "f", "unit": "lv2:urn:auhost:fixture:path-state", "state": "\#(state)"}], "chain": ["f"]}"#)
+        try writeAudio(folder.file("in.wav"), sampleRate: 48_000, channels: 1, frames: 4_800) { _, _ in 0 }
+        func level(_ preset: String) throws -> Float? {
+            let result = try auhost(["render", preset, folder.file("in.wav"), "-o", folder.file("out.wav"), "--tail", "0", "--force", "--bit-depth", "32f"])
+            #expect(result.status == 0, "\(result.errors)")
+            return try readAudio(folder.file("out.wav")).samples[0].last
+        }
+        #expect(try level(original) == 3)
+        let saved = try auhost(["save", original, folder.file("a/saved.json")])
+        #expect(saved.status == 0, "\(saved.errors)")
+        let plugin = try SavedStateTests.pluginState(savedIn: folder.file("a/saved.json"))
+        #expect(plugin.contains("<data.bin>") && !plugin.contains(folder.path), "\(plugin)")
+        try FileManager.default.copyItem(atPath: folder.file("a/saved.json"), toPath: folder.file("b/saved.json"))
+        #expect(try level(folder.file("b/saved.json")) == 7)
+        try FileManager.default.removeItem(atPath: folder.file("b/data.bin"))
+        let refused = try auhost(["render", folder.file("b/saved.json"), folder.file("in.wav"), "-o", folder.file("x.wav")])
+        #expect(refused.status != 0 && refused.errors.contains("nodes[0].state") && refused.errors.contains(folder.file("b/data.bin")), "\(refused.errors)")
+    }
 }
