@@ -38,7 +38,7 @@ extension LV2Unit {
         guard snapshot.pluginURI == pluginURI else {
             throw AudioUnitError(.invalidPropertyValue, "\(pluginURI): the ClassInfo's LV2 state belongs to \(snapshot.pluginURI ?? "no plugin")")
         }
-        for path in snapshot.turtle().map { Self.filePaths(in: $0) } ?? [] where !FileManager.default.fileExists(atPath: path) {
+        for path in snapshot.turtle().map(Self.filePaths(in:)) ?? [] where !FileManager.default.fileExists(atPath: path) {
             throw AudioUnitError(.invalidFilePath, "\(name): the state names the file \(path), which does not exist")
         }
         snapshot.forEachPortValue(setPortValue)
