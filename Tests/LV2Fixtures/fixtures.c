@@ -14,6 +14,7 @@
 #include <lv2/atom/atom.h>
 #include <lv2/atom/util.h>
 #include <lv2/buf-size/buf-size.h>
+#include <lv2/log/log.h>
 #include <lv2/options/options.h>
 #include <lv2/state/state.h>
 #include <lv2/time/time.h>
@@ -350,6 +351,38 @@ static void cleanup_path_state(LV2_Handle instance) {
     free(self);
 }
 
+/* The failed-start fixture: logs an error through log:log from its first run(), as a
+   plugin does that could not start a thread it needs, and outputs silence. */
+typedef struct {
+    const float *input;
+    float *output;
+    const LV2_Log_Log *log;
+    LV2_URID error;
+    int spoke;
+} FailedStart;
+
+static LV2_Handle instantiate_failed_start(const LV2_Descriptor *descriptor, double rate, const char *bundle,
+                                           const LV2_Feature *const *features) {
+    (void)descriptor; (void)rate; (void)bundle;
+    const LV2_URID_Map *map = find_feature(features, LV2_URID__map);
+    const LV2_Log_Log *log = find_feature(features, LV2_LOG__log);
+    if (!map || !log) return NULL;
+    FailedStart *self = calloc(1, sizeof(FailedStart));
+    if (!self) return NULL;
+    self->log = log;
+    self->error = map->map(map->handle, LV2_LOG__Error);
+    return self;
+}
+
+static void run_failed_start(LV2_Handle instance, uint32_t frames) {
+    FailedStart *self = (FailedStart *)instance;
+    if (!self->spoke) {
+        self->log->printf(self->log->handle, self->error, "cannot start the convolution thread: Operation not permitted\n");
+        self->spoke = 1;
+    }
+    for (uint32_t i = 0; i < frames; ++i) self->output[i] = 0;
+}
+
 static const LV2_Descriptor descriptors[] = {
     {"urn:auhost:fixture:passthrough", instantiate_passthrough, connect_port, NULL, run_passthrough, NULL, cleanup, NULL},
     {"urn:auhost:fixture:needs-feature", instantiate_passthrough, connect_port, NULL, run_passthrough, NULL, cleanup, NULL},
@@ -366,6 +399,7 @@ static const LV2_Descriptor descriptors[] = {
     {"urn:auhost:fixture:nominal-block", instantiate_nominal_block, connect_port, NULL, run_nominal_block, NULL, cleanup, NULL},
     {"urn:auhost:fixture:chatty", instantiate_chatty, connect_port, NULL, run_chatty, NULL, cleanup, NULL},
     {"urn:auhost:fixture:transport", instantiate_transport, connect_transport, NULL, run_transport, NULL, cleanup, NULL},
+    {"urn:auhost:fixture:failed-start", instantiate_failed_start, connect_port, NULL, run_failed_start, NULL, cleanup, NULL},
     {"urn:auhost:fixture:path-state", instantiate_path_state, connect_port, NULL, run_path_state, NULL, cleanup_path_state, path_state_extension_data},
 };
 
