@@ -123,6 +123,7 @@ import Testing
         #expect(session.reply(to: "set comp threshold -12").reply == "ok -12")
         #expect(session.reply(to: "bypass eq on").reply == "ok on")
         let name = "auhost-session-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(at: FileManager.default.temporaryDirectory.appendingPathComponent(name)) }
         #expect(session.reply(to: "save \(name)").reply == "ok saved \(name)")
         #expect(session.reply(to: "save \(name)").reply.hasPrefix("error: \(name): already exists"))
         #expect(session.reply(to: "save \(name) --force").reply == "ok saved \(name)")
