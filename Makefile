@@ -15,7 +15,8 @@ BIN := .build/$(CONFIG)/auhost
 
 # Where `make install` puts things: PREFIX/bin/auhost, the native units in
 # PREFIX/lib/auhost/plugins (an installed auhost looks there: Sources/AUNative/PluginSearchPath.swift),
-# and the SDK package `auhost new-unit` builds against in PREFIX/share/auhost/sdk. DESTDIR
+# the SDK package `auhost new-unit` builds against in PREFIX/share/auhost/sdk, and the
+# shipped presets and songs in PREFIX/share/auhost/presets (`auhost run vocal`). DESTDIR
 # stages the whole tree elsewhere (packaging); INSTALL_FROM is the build folder copied from.
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -24,6 +25,7 @@ UNITS := $(notdir $(wildcard Plugins/*))
 BINDIR := $(DESTDIR)$(PREFIX)/bin
 PLUGINDIR := $(DESTDIR)$(PREFIX)/lib/auhost/plugins
 SDKDIR := $(DESTDIR)$(PREFIX)/share/auhost/sdk
+PRESETDIR := $(DESTDIR)$(PREFIX)/share/auhost/presets
 
 .PHONY: all deps build release demo test install install-files uninstall clean
 
@@ -66,11 +68,14 @@ install-files:
 	install -m 644 SDK/Package.swift $(SDKDIR)/Package.swift
 	cp -RL SDK/Sources $(SDKDIR)/Sources
 	chmod -R u+rwX,go+rX,go-w $(SDKDIR)
+	install -d $(PRESETDIR)
+	install -m 644 Presets/*.json Presets/*.mid $(PRESETDIR)/
 
 uninstall:
 	rm -f $(BINDIR)/auhost
 	rm -f $(foreach unit,$(UNITS),$(PLUGINDIR)/libAUHost$(unit).so)
 	rm -rf $(SDKDIR)
+	rm -rf $(PRESETDIR)
 	-rmdir $(PLUGINDIR) $(DESTDIR)$(PREFIX)/lib/auhost $(DESTDIR)$(PREFIX)/share/auhost 2>/dev/null
 
 clean:

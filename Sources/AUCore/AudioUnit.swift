@@ -219,6 +219,13 @@ open class AudioUnit: @unchecked Sendable {
         throw AudioUnitError(.invalidPropertyValue, "\(name) has no factory preset \(preset)")
     }
 
+    /// The folder that file paths inside the unit's saved state (``saveCustomState()``,
+    /// ``restoreCustomState(_:)``) are relative to: the folder of the preset that holds the
+    /// state, so that a preset folder moved or copied as a whole plays its own files. Nil:
+    /// paths stay absolute.
+    /// - Thread: [control]
+    public var stateFolder: URL?
+
     /// State beyond parameter values (a sample path, a table…), saved in `ClassInfo`.
     /// - Thread: [control]
     open func saveCustomState() throws(AudioUnitError) -> Data? { nil }

@@ -79,10 +79,19 @@ public final class ParameterTable: @unchecked Sendable {
 
     /// The parameter a live command's key names (`get` and `set` alike): the one with that
     /// identifier (``info(forIdentifier:)``), else the one with that name, compared
-    /// case-insensitively.
+    /// case-insensitively, else the one identifier equal to it but for case.
     /// - Thread: [any]
     public func info(forKey key: String) -> ParameterInfo? {
-        info(forIdentifier: key) ?? infos.first { $0.name.caseInsensitiveCompare(key) == .orderedSame }
+        info(forIdentifier: key) ?? infos.first { $0.name.caseInsensitiveCompare(key) == .orderedSame } ?? info(forIdentifierIgnoringCase: key)
+    }
+
+    /// The parameter whose identifier is `key` but for case, when only one identifier is;
+    /// nil when none or several are (`Q` and `q`).
+    /// - Thread: [any]
+    public func info(forIdentifierIgnoringCase key: String) -> ParameterInfo? {
+        let identifiers = Set(infos.map(\.identifier).filter { $0.caseInsensitiveCompare(key) == .orderedSame })
+        guard identifiers.count == 1, let identifier = identifiers.first else { return nil }
+        return info(forIdentifier: identifier)
     }
 
     /// - Thread: [any]; lock-free.

@@ -45,22 +45,48 @@ extension LV2Unit {
     }
 
     /// Whether a property value set has not been reported back by the plugin yet (a file it
-    /// is still loading): the offline renderer runs silent cycles until none is, so that the
+    /// is still loading), or a restored state not taken in yet: the offline renderer runs
+    /// silent cycles until none is, so that the
     /// first frame of a file already goes through the impulse response it was given.
     /// - Thread: [control]
     public var awaitsPropertyReports: Bool {
         readPropertyReports()
-        return propertyValuesSet.keys.contains { propertyValuesReported[$0] == nil }
+        return awaitsRestoredStateReport || propertyValuesSet.keys.contains { propertyValuesReported[$0] == nil }
     }
 
     /// Reads what the plugin reported since the last call.
     /// - Thread: [control]
     func readPropertyReports() {
+        var reports: [(LV2PatchProperties.Entry, PropertyParameterValue)] = []
         patchChannel?.receive { atom in
             for (property, value) in patchMessage.reported(in: atom) {
-                if let entry = patchProperties.entry(urid: property) { propertyValuesReported[entry.info.identifier] = value }
+                guard let entry = patchProperties.entry(urid: property) else { continue }
+                propertyValuesReported[entry.info.identifier] = value
+                awaitsRestoredStateReport = false
+                reports.append((entry, value))
             }
         }
+        for (entry, value) in reports { reassertIfRestoreWon(entry, reported: value) }
+    }
+
+    /// How many times a property value set after a restored state is sent again when the
+    /// plugin reports another value (a plugin that reports a path its own way gets its
+    /// file again at most this often, not forever).
+    static let reassertLimit = 2
+
+    /// Sends the value set for `entry` again when the plugin reported another after taking
+    /// in a restored state (``reassertsAfterRestore``); stops once it reports the value set.
+    private func reassertIfRestoreWon(_ entry: LV2PatchProperties.Entry, reported: PropertyParameterValue) {
+        let identifier = entry.info.identifier
+        guard let left = reassertsAfterRestore[identifier], let wanted = propertyValuesSet[identifier] else { return }
+        guard reported != wanted, left > 0, let message = patchMessage.set(property: entry.urid, to: wanted, as: entry.atomType),
+              patchChannel?.send(message) == true
+        else {
+            reassertsAfterRestore[identifier] = nil
+            return
+        }
+        reassertsAfterRestore[identifier] = left - 1
+        propertyValuesReported[identifier] = nil
     }
 
     /// Before a new instance's first run: the values set again when the last instance kept

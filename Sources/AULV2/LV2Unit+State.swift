@@ -7,21 +7,22 @@ import Foundation
 extension LV2Unit {
     // MARK: - ClassInfo
 
-    /// The plugin's own state as Turtle: the properties it saves through its state
-    /// interface, without port values (the parameters say those, and a saved preset lists
-    /// them itself); the pending state when the unit has no instance. Nil when there is
-    /// nothing beyond the ports (no state interface, or no property saved).
+    /// The plugin's own state as Turtle, as the unit was given it (the last `ClassInfo`
+    /// restored), not as the running plugin would report it now: a saved preset says the
+    /// same whatever the moment, live or offline, and a plugin's own defaults (a reverb's
+    /// preset name) and what its property parameters say are not repeated. File URIs under
+    /// ``stateFolder`` are written relative to it. Nil when the unit was given no state with
+    /// properties.
     /// - Thread: [control]
     func savePluginState() throws(AudioUnitError) -> Data? {
-        let snapshot: LilvStateHandle
-        if let instance {
-            guard instance.hasStateInterface else { return nil }
-            snapshot = try capture(instance, directory: nil, portValues: false)
-        } else {
-            guard let pendingState else { return nil }
-            snapshot = pendingState
-        }
-        return snapshot.propertyCount > 0 ? try turtle(snapshot) : nil
+        guard let givenState, givenState.propertyCount > 0 else { return nil }
+        return try turtle(givenState, base: stateFolder.map(Self.baseURI))
+    }
+
+    /// `folder`'s `file:` URI ending in `/`: the base that state file URIs are relative to.
+    static func baseURI(_ folder: URL) -> String {
+        let uri = folder.standardizedFileURL.absoluteString
+        return uri.hasSuffix("/") ? uri : uri + "/"
     }
 
     /// Restores what ``saveCustomState()`` saved: into the instance now (between cycles),
@@ -29,13 +30,22 @@ extension LV2Unit {
     /// elsewhere, or saved before states left them out) become parameter values.
     /// - Thread: [control]
     func restorePluginState(_ data: Data) throws(AudioUnitError) {
-        guard let text = String(data: data, encoding: .utf8), let snapshot = LilvStateHandle(turtle: text, world: world) else {
+        // Relative file URIs (a state saved with a ``stateFolder``) start from this unit's.
+        let base = stateFolder.map { "@base <\(Self.baseURI($0))> .\n" } ?? ""
+        guard let text = String(data: data, encoding: .utf8), let snapshot = LilvStateHandle(turtle: base + text, world: world) else {
             throw AudioUnitError(.invalidPropertyValue, "\(pluginURI): the ClassInfo's LV2 state does not parse as lilv state Turtle")
         }
         guard snapshot.pluginURI == pluginURI else {
             throw AudioUnitError(.invalidPropertyValue, "\(pluginURI): the ClassInfo's LV2 state belongs to \(snapshot.pluginURI ?? "no plugin")")
         }
+        for path in snapshot.turtle().map(Self.filePaths(in:)) ?? [] where !FileManager.default.fileExists(atPath: path) {
+            throw AudioUnitError(.invalidFilePath, "\(name): the state names the file \(path), which does not exist")
+        }
         snapshot.forEachPortValue(setPortValue)
+        givenState = snapshot
+        // The state replaces the property values set before it; those set after it win.
+        propertyValuesSet = [:]
+        reassertsAfterRestore = [:]
         if let instance { try restore(snapshot, into: instance) } else { pendingState = snapshot }
     }
 
@@ -137,8 +147,16 @@ extension LV2Unit {
         return made
     }
 
-    private func turtle(_ snapshot: LilvStateHandle) throws(AudioUnitError) -> Data {
-        guard let text = snapshot.turtle() else {
+    /// The paths of the `file:` URIs in a state's Turtle (written absolute, without a base).
+    static func filePaths(in turtle: String) -> [String] {
+        turtle.split(separator: "<").compactMap { piece -> String? in
+            guard piece.hasPrefix("file://"), let end = piece.firstIndex(of: ">") else { return nil }
+            return URL(string: String(piece[..<end]))?.path
+        }
+    }
+
+    private func turtle(_ snapshot: LilvStateHandle, base: String?) throws(AudioUnitError) -> Data {
+        guard let text = snapshot.turtle(base: base) else {
             throw AudioUnitError(.invalidPropertyValue, "\(pluginURI): lilv could not write the state as Turtle")
         }
         return Data(text.utf8)

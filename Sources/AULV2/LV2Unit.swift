@@ -41,6 +41,8 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     var instance: LV2Instance?
     /// State waiting for an instance: restored right after instantiation.
     var pendingState: LilvStateHandle?
+    /// The state last given through `ClassInfo`: what ``saveCustomState()`` saves.
+    var givenState: LilvStateHandle?
     /// The factory presets, read on first use.
     var presetCache: [(uri: String, label: String)]?
     /// The plugin's patch properties (its property parameters) and the channel their
@@ -59,6 +61,14 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     var propertyValuesReported: [String: PropertyParameterValue] = [:]
     /// The last instance had no state interface: the next gets the values set again.
     var resendsPropertyValues = false
+    /// Property values set after a state that a new instance restored, with how many times
+    /// each may still be sent again: the plugin may take the state in after the value (x42
+    /// convoLV2 loads a restored file on its next run, dropping a file set meanwhile), so a
+    /// report of another value sends the explicit one again (the value set always wins).
+    var reassertsAfterRestore: [String: Int] = [:]
+    /// A new instance took in a state with properties and has not reported a property
+    /// since: the offline renderer waits, as for a value set (``awaitsPropertyReports``).
+    var awaitsRestoredStateReport = false
 
     /// Reads the plugin's ports and makes an uninitialized unit.
     /// - Thread: [control]
@@ -119,6 +129,8 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
         if let pending = pendingState {
             try restore(pending, into: made)
             pendingState = nil
+            reassertsAfterRestore = propertyValuesSet.mapValues { _ in Self.reassertLimit }
+            awaitsRestoredStateReport = patchChannel != nil && pending.propertyCount > 0
         } else if mentions.contains(LV2URI.stateLoadDefaultState), let defaults = LilvStateHandle(resource: pluginURI, world: world) {
             try restore(defaults, into: made)
         }

@@ -1,5 +1,7 @@
 import AUHost
+import AUTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// Batches in daily use: `--output-dir` is made when missing, `--skip-existing` renders only
@@ -66,5 +68,44 @@ import Testing
         summary.audioSeconds = 8.4
         #expect(summary.text == "batch: 2 of 4 files rendered (1 failed, 1 skipped), 0:08.4 of audio in 2.0 s, 4.2× real time")
         #expect(BatchSummary(outcomes: [], skipped: 0, elapsedSeconds: 0).text == "batch: 0 of 0 files rendered, 0:00.0 of audio in 0.0 s")
+    }
+
+    @Test("an interrupted batch prints one line for what was not rendered, not one per file")
+    func anInterruptedBatchPrintsOneLine() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let inputs = try (0..<300).map { index in
+            let path = folder.file("in\(index).wav")
+            try writeAudio(path, sampleRate: 48_000, channels: 1, frames: 12_000) { _, frame in Float(frame % 100) / 200 }
+            return path
+        }
+        let chain = try folder.preset("gain.json", preset(gainNode, chain: ["gain"]))
+        let process = Process()
+        process.executableURL = try auhostExecutable()
+        process.arguments = ["render", chain] + inputs + ["--output-dir", folder.file("out"), "--jobs", "1"]
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        let printed = Mutex(""), errorText = Mutex("")
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let text = String(decoding: handle.availableData, as: UTF8.self)
+            printed.withLock { $0 += text }
+        }
+        errors.fileHandleForReading.readabilityHandler = { handle in
+            let text = String(decoding: handle.availableData, as: UTF8.self)
+            errorText.withLock { $0 += text }
+        }
+        try ChildProcess.launch(process)
+        // Interrupted once the first file is out.
+        let deadline = Date().addingTimeInterval(60)
+        while printed.withLock({ !$0.contains("\n") }), Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        process.interrupt()
+        #expect(ChildProcess.waitForExit(process, timeout: 30), "auhost did not stop after the interrupt")
+        output.fileHandleForReading.readabilityHandler = nil
+        errors.fileHandleForReading.readabilityHandler = nil
+        let rest = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let lines = (errorText.withLock { $0 } + rest).split(separator: "\n").filter { !$0.contains("\r") && !$0.isEmpty }
+        #expect(process.terminationStatus != 0)
+        #expect(lines.count == 1 && lines.first?.contains("interrupted;") == true, "\(lines)")
     }
 }

@@ -212,3 +212,35 @@ import AUTestSupport
         #expect(Set(trim.parameters.map(\.key)) == ["gain", "smoothing"])
     }
 }
+
+/// `auhost graph --live` shows the plan and latency `auhost run` uses: checked against a
+/// running `auhost run`'s `status` under a jackd of its own (run with the live suites).
+@Suite(.serialized) struct GraphLivePlanLiveTests {
+    static let reference = ShippedPresets.folder.appendingPathComponent("reference.json").path
+
+    /// The number after `prefix` in `text` (`latency=` in a status, `Latency: ` in a dump).
+    static func number(after prefix: String, in text: String) -> Int? {
+        guard let range = text.range(of: prefix) else { return nil }
+        return Int(text[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    @Test("graph --live --period 64 reports the latency and plan run reports; offline graph pipelines, --live does not without --pipeline")
+    func graphLiveAgreesWithRun() throws {
+        let offline = try runExecutable(["graph", Self.reference, "--threads", "2"])
+        let live = try runExecutable(["graph", Self.reference, "--threads", "2", "--live", "--period", "64"])
+        let pipelined = try runExecutable(["graph", Self.reference, "--threads", "2", "--live", "--period", "64", "--pipeline"])
+        #expect(offline.status == 0 && live.status == 0 && pipelined.status == 0, "\(offline.errors)\(live.errors)\(pipelined.errors)")
+        #expect(offline.output.contains("pipelined in") && !live.output.contains("pipelined in") && pipelined.output.contains("pipelined in"), "\(live.output)")
+        let shown = try #require(Self.number(after: "Latency: ", in: live.output), "\(live.output)")
+        #expect(Self.number(after: "Latency: ", in: pipelined.output) == shown + 64, "\(pipelined.output)")
+        let refused = try runExecutable(["graph", Self.reference, "--period", "64"])
+        #expect(refused.status == 64 && refused.errors.contains("add --live"), "\(refused.errors)")
+
+        let rig = try LiveRig(chain: Self.reference, extraArguments: ["--threads", "2"])
+        defer { rig.tearDown() }
+        #expect(rig.waitForStandardError("auhost: running"), "\(rig.standardError)")
+        let status = try rig.send("status")
+        #expect(Self.number(after: "latency=", in: status) == shown, "run: \(status); graph --live: \(shown)")
+        #expect(status.contains("plan=single") || status.contains("plan=parallel"), "\(status)")
+    }
+}

@@ -53,6 +53,13 @@ import Testing
             #expect(attributes[.type] as? FileAttributeType == .typeRegular, "\(file)")
         }
 
+        // The shipped presets and songs, found by name (`auhost graph vocal`).
+        for name in ShippedPresets.files + ["gm-song.mid"] {
+            #expect(files.fileExists(atPath: prefix + "/share/auhost/presets/" + name), "\(name)")
+        }
+        let byName = try runInstalled(prefix + "/bin/auhost", ["graph", "vocal"], home: home)
+        #expect(byName.status == 0, "\(byName.errors)")
+
         let version = try runInstalled(prefix + "/bin/auhost", ["--version"], home: home)
         #expect(version.status == 0, "\(version.errors)")
         #expect(version.output.hasPrefix("auhost "), "\(version.output)")

@@ -64,4 +64,20 @@ import Testing
         #expect(refused.status == 1)
         #expect(refused.errors == "auhost: --plugin-log: cannot open '\(nowhere)' for appending: No such file or directory\n", "\(refused.errors)")
     }
+
+    @Test("a plugin that logged an error and rendered silence is named in the silent-output warning, with what it said")
+    func silenceAfterAPluginErrorNamesThePlugin() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let plugins = URL(fileURLWithPath: folder.file("lv2"))
+        try writeFixtureBundle("failed-start", name: "Fixture Failed Start", into: plugins)
+        let chain = try folder.preset("c.json", #"{"auhost": 1, "name": "C", "nodes": [{"id": "conv", "unit": "lv2:urn:auhost:fixture:failed-start"}], "chain": ["conv"]}"#)
+        try writeAudio(folder.file("in.wav"), sampleRate: 48_000, channels: 1, frames: 4_800) { _, frame in Float(frame % 100) / 200 }
+        let result = try runProcess(
+            try auhostExecutable(), ["render", chain, folder.file("in.wav"), "-o", folder.file("out.wav"), "--tail", "0"],
+            environment: ["LV2_PATH": plugins.path, "XDG_CACHE_HOME": folder.file("cache")])
+        #expect(result.status == 0, "\(result.errors)")
+        let warning = result.errors.split(separator: "\n").first { $0.contains("silent (peak below") } ?? ""
+        #expect(warning.contains("'conv' (Fixture Failed Start) logged \"cannot start the convolution thread: Operation not permitted\""), "\(result.errors)")
+    }
 }

@@ -102,14 +102,19 @@ import Testing
         #expect(try Self.pluginState(savedIn: folder.file("again.json")).contains(Self.bank))
     }
 
-    /// Calf Fluidsynth's `ClassInfo` with the GM bank as its soundfont (set through its state
-    /// interface, as a user would), base64, without parameter values.
+    /// Calf Fluidsynth's `ClassInfo` with the GM bank as its soundfont (given through its
+    /// state interface, as a user would), base64, without parameter values.
     static func fluidsynthState() throws -> String {
         let unit = try HostRegistry.make().instantiate(fluidsynth)
         defer { unit.dispose() }
-        try unit.initialize()
-        let turtle = String(decoding: try #require(try unit.saveCustomState()), as: UTF8.self)
-        try unit.restoreCustomState(Data(turtle.replacingOccurrences(of: "<urn:calf:soundfont> \"\"", with: "<urn:calf:soundfont> \"\(bank)\"").utf8))
+        let turtle = """
+            @prefix lv2: <http://lv2plug.in/ns/lv2core#> .
+            @prefix pset: <http://lv2plug.in/ns/ext/presets#> .
+            @prefix state: <http://lv2plug.in/ns/ext/state#> .
+            <urn:auhost:state> a pset:Preset ; lv2:appliesTo <http://calf.sourceforge.net/plugins/Fluidsynth> ;
+                state:state [ <urn:calf:soundfont> "\(bank)" ] .
+            """
+        try unit.restoreCustomState(Data(turtle.utf8))
         return try unit.saveState(parameterValues: false).base64EncodedString()
     }
 
@@ -154,5 +159,50 @@ extension TemporaryFolder {
         let offline = try String(contentsOfFile: folder.file("offline.json"), encoding: .utf8)
         let live = try String(contentsOfFile: folder.file("live.json"), encoding: .utf8)
         #expect(offline == live, "offline:\n\(offline)\nlive:\n\(live)")
+    }
+
+    /// Saves `chain` with `auhost save` and live twice (at once, and after a second of
+    /// audio through the chain) into `folder`; the three files' texts.
+    static func savedThreeWays(_ chain: String, folder: TemporaryFolder) throws -> (offline: String, early: String, late: String) {
+        let offline = try runExecutable(["save", chain, folder.file("offline.json")])
+        #expect(offline.status == 0, "\(offline.errors)")
+        let rig = try LiveRig(chain: chain, extraArguments: ["--save-dir", folder.path])
+        defer { rig.tearDown() }
+        #expect(rig.waitForStandardError("auhost: running"), "\(rig.standardError)")
+        #expect(try rig.send("save early.json").hasPrefix("ok saved"))
+        try rig.connectTester()
+        #expect(rig.through.wait(forCount: 48_000), "a second of audio did not come through")
+        #expect(try rig.send("save late.json").hasPrefix("ok saved"))
+        func text(_ name: String) throws -> String { try String(contentsOfFile: folder.file(name), encoding: .utf8) }
+        return (try text("offline.json"), try text("early.json"), try text("late.json"))
+    }
+
+    @Test("the live save (at once and after a second of audio) and auhost save write the same bytes for every shipped preset", arguments: ShippedPresets.files)
+    func shippedPresetsSaveAlike(name: String) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let saved = try Self.savedThreeWays(ShippedPresets.folder.appendingPathComponent(name).path, folder: folder)
+        #expect(saved.offline == saved.early && saved.early == saved.late, "offline:\n\(saved.offline)\nearly:\n\(saved.early)\nlate:\n\(saved.late)")
+    }
+
+    @Test("a chain of stateful LV2 plugins (convoLV2 with a state and its own impulse, Calf Fluidsynth with a soundfont state) saves alike live and offline",
+          .enabled(if: FilePropertyPresetTests.installed && FileManager.default.fileExists(atPath: "/usr/lib/lv2/calf.lv2") && FileManager.default.fileExists(atPath: SavedStateTests.bank)))
+    func statefulLV2ChainSavesAlike() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let response = FilePropertyPresetTests.impulseResponse()
+        try FileManager.default.createDirectory(atPath: folder.file("old"), withIntermediateDirectories: true)
+        try PresetStateTests.writeResponse(folder.file("old/ir.wav"), response)
+        try PresetStateTests.writeResponse(folder.file("room.wav"), response)
+        let convolverState = try PresetStateTests.convolverState(impulse: folder.file("old/ir.wav"), scratch: folder)
+        let chain = try folder.preset("chain.json", #"""
+            {"auhost": 1, "name": "Stateful", "nodes": [
+             {"id": "gm", "unit": "\#(SavedStateTests.fluidsynth)", "state": "\#(try SavedStateTests.fluidsynthState())"},
+             {"id": "cab", "unit": "\#(FilePropertyPresetTests.convolver)", "parameters": {"impulse": "room.wav"}, "state": "\#(convolverState)"}],
+             "chain": ["gm", "cab"]}
+            """#)
+        let saved = try Self.savedThreeWays(chain, folder: folder)
+        #expect(saved.offline == saved.early && saved.early == saved.late, "offline:\n\(saved.offline)\nearly:\n\(saved.early)\nlate:\n\(saved.late)")
+        #expect(saved.offline.contains(#""impulse": "room.wav""#) && !saved.offline.contains(folder.path), "\(saved.offline)")
     }
 }

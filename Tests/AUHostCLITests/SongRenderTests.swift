@@ -26,6 +26,21 @@ import Testing
         try sequence.write(to: path, overwrite: true)
     }
 
+    @Test("render SONG.mid -o out.wav (no preset) plays the song through the General MIDI sampler; the one-unit form with the sampler plays the GM bank",
+          .enabled(if: SamplerUnit.defaultGeneralMIDIBank != nil, "no system General MIDI bank"))
+    func songWithoutAPresetPlaysTheGMSampler() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try Self.song(folder.file("song.mid"), bpm: 120, tracks: [[(0, 60, 1), (1, 64, 1)]])
+        for arguments in [[folder.file("song.mid")], ["aumu:samp:AUHs", folder.file("song.mid")]] {
+            let result = render(arguments + ["-o", folder.file("out.wav"), "--force"])
+            #expect(result.status == 0, "\(arguments): \(result.errors)")
+            let samples = try readAudio(folder.file("out.wav")).samples
+            let peak = samples.flatMap { $0 }.map(abs).max() ?? 0
+            #expect(peak > 0.01, "\(arguments): peak \(peak): silence")
+        }
+    }
+
     @Test("a native unit sees the song's tempo offline: the arpeggiator steps sixteenths at 90 BPM, not 120")
     func nativeUnitSeesTheSongsTempo() throws {
         let folder = try TemporaryFolder()

@@ -46,6 +46,47 @@ import Testing
         #expect(session.reply(to: "get cab band1_shape").reply == printed)
     }
 
+    /// `get` reads what `set`, `load` and a preset write, in the form `set` takes back:
+    /// property parameters (a sampler's program and bank, convoLV2's impulse), bypass; keys
+    /// resolve case-insensitively when unambiguous; an unknown key lists the close ones.
+    @Test func getReadsPropertiesAndBypassAsSetTakesThem() throws {
+        let registry = HostRegistry.make()
+        let convolver = FileManager.default.fileExists(atPath: "/usr/lib/lv2/convo.lv2")
+        let cab = convolver ? #", {"id": "cab", "unit": "lv2:http://gareus.org/oss/lv2/convoLV2#Mono"}"# : ""
+        let preset = #"{"auhost": 1, "name": "Get", "nodes": [{"id": "samp", "unit": "aumu:samp:AUHs", "program": 5}, {"id": "g", "unit": "aufx:gain:AUHs", "parameters": {"GAIN": -6}}\#(cab)], "chain": ["samp", "g"\#(convolver ? #", "cab""# : "")]}"#
+        let chain = try ChainGraph(try loadPreset(preset, registry: registry), registry: registry, sampleRate: 48_000)
+        defer { chain.dispose() }
+        try chain.graph.start()
+        let session = ChainSession(chain: chain, registry: registry, saveFolder: FileManager.default.temporaryDirectory)
+        #expect(session.reply(to: "get samp program").reply == "ok 5")
+        // Keys resolve case-insensitively when unambiguous, in the preset (GAIN) and live.
+        #expect(session.reply(to: "get g gain").reply == "ok -6")
+        #expect(session.reply(to: "set samp PROGRAM 7").reply == "ok 7")
+        #expect(session.reply(to: "set samp program 41").reply == "ok 41")
+        #expect(session.reply(to: "get samp Program").reply == "ok 41")
+        #expect(session.reply(to: "set samp bank 8").reply.hasPrefix("ok"))
+        #expect(session.reply(to: "get samp bank").reply == "ok 8")
+        #expect(session.reply(to: "get g bypass").reply == "ok off")
+        #expect(session.reply(to: "bypass g on").reply.hasPrefix("ok"))
+        #expect(session.reply(to: "get g bypass").reply == "ok on")
+        let misspelt = session.reply(to: "get samp progrm").reply
+        #expect(misspelt.hasPrefix("error: node 'samp' has no parameter 'progrm'; did you mean 'program'"), "\(misspelt)")
+        guard convolver else { return }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-get-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let impulse = folder.appendingPathComponent("ir.wav").path
+        try Data(Self.silentWave).write(to: URL(fileURLWithPath: impulse))
+        #expect(session.reply(to: "load cab \(impulse)").reply.hasPrefix("ok"))
+        let got = session.reply(to: "get cab impulse").reply
+        #expect(got == "ok \(impulse)", "\(got)")
+        #expect(session.reply(to: "set cab impulse " + got.dropFirst(3)).reply.hasPrefix("ok"))
+    }
+
+    /// A 44-byte WAV header and one silent 16-bit mono frame at 48 kHz.
+    static let silentWave: [UInt8] = Array("RIFF".utf8) + [38, 0, 0, 0] + Array("WAVEfmt ".utf8) + [16, 0, 0, 0, 1, 0, 1, 0, 0x80, 0xBB, 0, 0, 0, 0x77, 1, 0, 2, 0, 16, 0]
+        + Array("data".utf8) + [2, 0, 0, 0, 0, 0]
+
     @Test func quotedWordsSplitAndQuoteBack() throws {
         #expect(try ControlWords.split("set  a \"b c\"\t\"d\\\"e\\\\\" \"\"") == ["set", "a", "b c", #"d"e\"#, ""])
         for word in ["plain", "Low Shelf", #"say "hi""#, #"back\slash"#, "", "tab\there"] {

@@ -52,10 +52,14 @@ import Testing
         let unit = try #require(try registry.instantiate("lv2:" + fluidsynth) as? LV2Unit)
         defer { unit.dispose() }
         try unit.initialize()
-        // The plugin's own state (lilv Turtle), its soundfont set, restored into the plugin.
-        let turtle = String(decoding: try #require(try unit.saveCustomState()), as: UTF8.self)
+        // The plugin's own state as an LV2 preset (lilv Turtle), its soundfont set, given back.
+        let bundle = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-gm-\(UUID().uuidString).lv2")
+        defer { try? FileManager.default.removeItem(at: bundle) }
+        let turtle = try String(contentsOf: try #require(URL(string: try unit.savePreset(label: "gm", bundle: bundle))), encoding: .utf8)
         #expect(turtle.contains("<urn:calf:soundfont> \"\""))
+        unit.stateFolder = bundle // the preset's URIs are relative to its bundle
         try unit.restoreCustomState(Data(turtle.replacingOccurrences(of: "<urn:calf:soundfont> \"\"", with: "<urn:calf:soundfont> \"\(bank)\"").utf8))
+        unit.stateFolder = nil
         #expect(String(decoding: try #require(try unit.saveCustomState()), as: UTF8.self).contains(bank))
         return try unit.saveState()
     }

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -13,7 +14,9 @@
 #include <lv2/atom/atom.h>
 #include <lv2/atom/util.h>
 #include <lv2/buf-size/buf-size.h>
+#include <lv2/log/log.h>
 #include <lv2/options/options.h>
+#include <lv2/state/state.h>
 #include <lv2/time/time.h>
 #include <lv2/urid/urid.h>
 #include <lv2/worker/worker.h>
@@ -273,6 +276,113 @@ static void run_transport(LV2_Handle instance, uint32_t frames) {
     for (uint32_t i = 0; i < frames; ++i) self->output[i] = value;
 }
 
+/* The data of the feature `uri` among `features`, or NULL. */
+static const void *find_feature(const LV2_Feature *const *features, const char *uri) {
+    for (int i = 0; features && features[i]; ++i) {
+        if (strcmp(features[i]->URI, uri) == 0) return features[i]->data;
+    }
+    return NULL;
+}
+
+/* A file named in its state: restore() reads the path (atom:Path, made absolute through the
+   host's or lilv's map_path) and run() writes the file's size in bytes into every output
+   sample (0 with none, -1 when the file does not exist); save() stores it back abstract. */
+typedef struct {
+    const float *input;
+    float *output;
+    LV2_URID file, atomPath;
+    char *path;
+    float size;
+} PathState;
+
+static LV2_Handle instantiate_path_state(const LV2_Descriptor *descriptor, double rate, const char *bundle,
+                                         const LV2_Feature *const *features) {
+    (void)descriptor; (void)rate; (void)bundle;
+    const LV2_URID_Map *map = find_feature(features, LV2_URID__map);
+    if (!map) return NULL;
+    PathState *self = calloc(1, sizeof(PathState));
+    if (!self) return NULL;
+    self->file = map->map(map->handle, "urn:auhost:fixture:path-state#file");
+    self->atomPath = map->map(map->handle, LV2_ATOM__Path);
+    return self;
+}
+
+static void run_path_state(LV2_Handle instance, uint32_t frames) {
+    PathState *self = (PathState *)instance;
+    for (uint32_t i = 0; i < frames; ++i) self->output[i] = self->size;
+}
+
+static LV2_State_Status save_path_state(LV2_Handle instance, LV2_State_Store_Function store, LV2_State_Handle handle,
+                                        uint32_t flags, const LV2_Feature *const *features) {
+    (void)flags;
+    PathState *self = (PathState *)instance;
+    const LV2_State_Map_Path *map = find_feature(features, LV2_STATE__mapPath);
+    if (!self->path || !map) return LV2_STATE_SUCCESS;
+    char *abstract = map->abstract_path(map->handle, self->path);
+    store(handle, self->file, abstract, strlen(abstract) + 1, self->atomPath, LV2_STATE_IS_POD | LV2_STATE_IS_PORTABLE);
+    free(abstract);
+    return LV2_STATE_SUCCESS;
+}
+
+static LV2_State_Status restore_path_state(LV2_Handle instance, LV2_State_Retrieve_Function retrieve, LV2_State_Handle handle,
+                                           uint32_t flags, const LV2_Feature *const *features) {
+    (void)flags;
+    PathState *self = (PathState *)instance;
+    size_t size = 0;
+    uint32_t type = 0, valueFlags = 0;
+    const char *value = retrieve(handle, self->file, &size, &type, &valueFlags);
+    const LV2_State_Map_Path *map = find_feature(features, LV2_STATE__mapPath);
+    if (!value || type != self->atomPath || !map) return LV2_STATE_SUCCESS;
+    free(self->path);
+    self->path = map->absolute_path(map->handle, value);
+    struct stat info;
+    self->size = self->path && stat(self->path, &info) == 0 ? (float)info.st_size : -1.0f;
+    return LV2_STATE_SUCCESS;
+}
+
+static const void *path_state_extension_data(const char *uri) {
+    static const LV2_State_Interface state = {save_path_state, restore_path_state};
+    return strcmp(uri, LV2_STATE__interface) == 0 ? &state : NULL;
+}
+
+static void cleanup_path_state(LV2_Handle instance) {
+    PathState *self = (PathState *)instance;
+    free(self->path);
+    free(self);
+}
+
+/* The failed-start fixture: logs an error through log:log from its first run(), as a
+   plugin does that could not start a thread it needs, and outputs silence. */
+typedef struct {
+    const float *input;
+    float *output;
+    const LV2_Log_Log *log;
+    LV2_URID error;
+    int spoke;
+} FailedStart;
+
+static LV2_Handle instantiate_failed_start(const LV2_Descriptor *descriptor, double rate, const char *bundle,
+                                           const LV2_Feature *const *features) {
+    (void)descriptor; (void)rate; (void)bundle;
+    const LV2_URID_Map *map = find_feature(features, LV2_URID__map);
+    const LV2_Log_Log *log = find_feature(features, LV2_LOG__log);
+    if (!map || !log) return NULL;
+    FailedStart *self = calloc(1, sizeof(FailedStart));
+    if (!self) return NULL;
+    self->log = log;
+    self->error = map->map(map->handle, LV2_LOG__Error);
+    return self;
+}
+
+static void run_failed_start(LV2_Handle instance, uint32_t frames) {
+    FailedStart *self = (FailedStart *)instance;
+    if (!self->spoke) {
+        self->log->printf(self->log->handle, self->error, "cannot start the convolution thread: Operation not permitted\n");
+        self->spoke = 1;
+    }
+    for (uint32_t i = 0; i < frames; ++i) self->output[i] = 0;
+}
+
 static const LV2_Descriptor descriptors[] = {
     {"urn:auhost:fixture:passthrough", instantiate_passthrough, connect_port, NULL, run_passthrough, NULL, cleanup, NULL},
     {"urn:auhost:fixture:needs-feature", instantiate_passthrough, connect_port, NULL, run_passthrough, NULL, cleanup, NULL},
@@ -289,6 +399,8 @@ static const LV2_Descriptor descriptors[] = {
     {"urn:auhost:fixture:nominal-block", instantiate_nominal_block, connect_port, NULL, run_nominal_block, NULL, cleanup, NULL},
     {"urn:auhost:fixture:chatty", instantiate_chatty, connect_port, NULL, run_chatty, NULL, cleanup, NULL},
     {"urn:auhost:fixture:transport", instantiate_transport, connect_transport, NULL, run_transport, NULL, cleanup, NULL},
+    {"urn:auhost:fixture:failed-start", instantiate_failed_start, connect_port, NULL, run_failed_start, NULL, cleanup, NULL},
+    {"urn:auhost:fixture:path-state", instantiate_path_state, connect_port, NULL, run_path_state, NULL, cleanup_path_state, path_state_extension_data},
 };
 
 LV2_SYMBOL_EXPORT const LV2_Descriptor *lv2_descriptor(uint32_t index) {

@@ -62,7 +62,16 @@ public final class ChainSession: @unchecked Sendable {
                 try unit.setParameter(resolved.info.id, value: resolved.value, scope: resolved.info.address.scope, element: resolved.info.address.element)
                 return [format(resolved.value, resolved.info)]
             case .get(let id, let parameter):
-                let unit = try chain.node(id).unit
+                let node = try chain.node(id)
+                let unit = node.unit
+                // What `set`, `load` and a preset write, in the form `set` takes back: a
+                // property parameter (a file, a sampler's program), then bypass.
+                if let property = unit.propertyParameters.first(where: { $0.identifier.caseInsensitiveCompare(parameter) == .orderedSame }) {
+                    return [ControlWords.quoted(unit.propertyParameterValue(property.identifier)?.description ?? "")]
+                }
+                if parameter.caseInsensitiveCompare("bypass") == .orderedSame, unit.parameters.info(forKey: parameter) == nil {
+                    return [chain.graph.isBypassed(node.node) ? "on" : "off"]
+                }
                 let info = try parameterInfo(parameter, of: unit, node: id)
                 let value = try unit.parameterValue(info.id, scope: info.address.scope, element: info.address.element)
                 return [format(value, info)]
@@ -107,7 +116,7 @@ public final class ChainSession: @unchecked Sendable {
                 return words
             case .save(let name, let force):
                 let file = try fileInSaveFolder(name)
-                let preset = try capture()
+                let preset = try capture(into: URL(fileURLWithPath: file).deletingLastPathComponent())
                 do {
                     try PresetWriter.save(preset, to: file, force: force)
                 } catch {
@@ -144,10 +153,11 @@ public final class ChainSession: @unchecked Sendable {
         return song
     }
 
-    /// The chain as it is now, as a preset (graph bypass included).
+    /// The chain as it is now, as a preset (graph bypass included) to be saved into `folder`
+    /// (file paths inside states are written relative to it).
     /// - Thread: [control]
-    public func capture() throws(ControlCommandError) -> ChainPreset {
-        var preset = try presetChecked { () throws(PresetError) in try chain.loaded.capture() }
+    public func capture(into folder: URL? = nil) throws(ControlCommandError) -> ChainPreset {
+        var preset = try presetChecked { () throws(PresetError) in try chain.loaded.capture(PresetCapture(folder: folder)) }
         for index in preset.nodes.indices {
             let node = preset.nodes[index]
             if let entry = chain.nodes.first(where: { $0.id == node.id }) {
@@ -197,8 +207,10 @@ public final class ChainSession: @unchecked Sendable {
     /// The parameter `set` and `get` name: by identifier or by name (``ParameterTable/info(forKey:)``).
     private func parameterInfo(_ key: String, of unit: AudioUnit, node: String) throws(ControlCommandError) -> ParameterInfo {
         if let info = unit.parameters.info(forKey: key) { return info }
-        let known = unit.parameters.infos.map(\.identifier).joined(separator: ", ")
-        throw ControlCommandError("node '\(node)' has no parameter '\(key)'; its parameters are: \(known)")
+        let names = unit.parameters.infos.map(\.identifier) + unit.propertyParameters.map(\.identifier)
+        let close = closeNames(to: key, among: names, limit: 3)
+        let known = close.isEmpty ? "its parameters are: \(names.joined(separator: ", "))" : "did you mean \(close.map { "'\($0)'" }.joined(separator: " or "))?"
+        throw ControlCommandError("node '\(node)' has no parameter '\(key)'; \(known)")
     }
 
     private func format(_ value: Float, _ info: ParameterInfo) -> String {

@@ -20,10 +20,11 @@ import AULV2
 /// of two Guitarix convolvers (GxAmplifier-X, GxCabinet; no latency port) crashed in
 /// libzita-convolver about one start in 300 while every chain with an LV2 unit was primed.
 /// - Thread: [control] (it plays the render thread for the silent cycles).
-enum LatencyPriming {
+public enum LatencyPriming {
     /// Primes `chain` (initialized, not yet rendered) when a unit reports latency only when
     /// it runs; leaves it started.
-    static func prime(_ chain: ChainGraph, blockSize: Int) throws(AudioUnitError) {
+    /// - Thread: [control]
+    public static func prime(_ chain: ChainGraph, blockSize: Int) throws(AudioUnitError) {
         try chain.graph.start()
         defer { settleProperties(chain, blockSize: blockSize) }
         guard chain.nodes.contains(where: { ($0.unit as? LV2Unit)?.reportsLatencyWhenRun == true }) else { return }

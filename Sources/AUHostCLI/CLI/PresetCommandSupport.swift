@@ -8,11 +8,13 @@ enum PresetCommandSupport {
     /// connections); a last line counts the rest.
     static let maximumProblemLines = 50
 
-    /// Loads `file` against the registry with the `--set` arguments applied; problems become
-    /// one error line each. A `file` that does not exist and does not end in `.json` may name
+    /// Loads `given` (a file, or a shipped preset's name: ``installedPreset(_:)``) against the
+    /// registry with the `--set` arguments applied; problems become one error line each. A
+    /// `file` that does not exist and does not end in `.json` may name
     /// a unit (`lv2:URI`, `type:subtype:manufacturer` or a name): it becomes a chain of that
     /// one unit (``oneUnitChain(_:_:)``), whose parameters `--set PARAM=VALUE` sets.
-    static func load(_ file: String, sets: [String], context: CommandContext) throws(CLIError) -> LoadedPreset {
+    static func load(_ given: String, sets: [String], context: CommandContext) throws(CLIError) -> LoadedPreset {
+        let file = installedPreset(given) ?? given
         let unit = try oneUnitChain(file, context)
         do throws(PresetError) {
             let nodeSets = unit.map { chain in sets.map { $0.split(separator: "=", maxSplits: 1).first?.contains(".") == true ? $0 : "\(chain.nodes[0].id).\($0)" } }
@@ -23,6 +25,14 @@ enum PresetCommandSupport {
         } catch {
             throw CLIError(lines(error, file: file))
         }
+    }
+
+    /// The shipped preset a bare name gives (`vocal`: `PREFIX/share/auhost/presets/vocal.json`
+    /// of an installed auhost) when no file has that name; nil otherwise.
+    static func installedPreset(_ name: String) -> String? {
+        guard !name.contains("/"), AtomicFile.NodeKind(path: name) == .missing, let prefix = PluginSearchPath.installPrefix() else { return nil }
+        let file = prefix + "/share/auhost/presets/" + (name.lowercased().hasSuffix(".json") ? name : name + ".json")
+        return AtomicFile.NodeKind(path: file) == .missing ? nil : file
     }
 
     /// The one-node chain `reference` names when it is no file but a unit (nil for a file or
@@ -38,7 +48,12 @@ enum PresetCommandSupport {
         }
         let code = String(describing: component.description.subtype).lowercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber) }
         let id = code.isEmpty || code == "input" || code == "output" ? "unit" : code
-        return ChainPreset(name: component.name, nodes: [PresetNode(id: id, unit: reference)], routing: .chain([id]))
+        var node = PresetNode(id: id, unit: reference)
+        // The sampler alone plays the system's General MIDI bank, not silence (--set soundbank=… changes it).
+        if component.description == SamplerUnits.description, SamplerUnit.defaultGeneralMIDIBank != nil {
+            node.parameters.append(PresetParameter(key: "soundbank", value: .named("gm")))
+        }
+        return ChainPreset(name: component.name, nodes: [node], routing: .chain([id]))
     }
 
     /// One line per problem, at most ``maximumProblemLines`` and a count of the rest; a

@@ -8,7 +8,8 @@ enum GraphCommand: Command {
     static let name = "graph"
     static let summary = "show a chain preset's graph: a CAShow-like dump, Graphviz DOT or SVG"
     static let help = """
-        usage: auhost graph (PRESET.json | UNIT) [--dot | --svg FILE] [--sample-rate R] [--threads N] [--set NODE.PARAM=VALUE]...
+        usage: auhost graph (PRESET.json | UNIT) [--dot | --svg FILE] [--sample-rate R] [--threads N]
+                            [--live [--period N] [--pipeline]] [--set NODE.PARAM=VALUE]...
 
         PRESET.json may also be a UNIT (lv2:URI, type:subtype:manufacturer or a name) that is
         no file: a chain of that one unit, whose parameters --set PARAM=VALUE sets.
@@ -29,6 +30,9 @@ enum GraphCommand: Command {
           --sample-rate R  the rate to initialize at (default: the preset's sampleRate, else 48000)
           --threads N      the threads that may render, as 'auhost render --threads N', 1...64
                            (default: as many as the cores; 1: one thread)
+          --live           the plan and latency 'auhost run' uses (with the same --threads
+                           and --pipeline): periods of --period N frames (default \(defaultPeriod)),
+                           a serial chain pipelined only with --pipeline
           --set N.P=V      set a parameter before building (repeatable)
 
         Exits 0 on success; 1 when the preset does not load, the graph cannot be built or
@@ -38,6 +42,9 @@ enum GraphCommand: Command {
 
     /// The rate a chain is initialized at when neither the preset nor `--sample-rate` names one.
     static let defaultSampleRate = 48_000.0
+    /// `--live`'s period when `--period` names none (jackd's default), and the periods it takes.
+    static let defaultPeriod = 1024
+    static let periods = 16...8192
 
     static func run(_ arguments: inout Arguments, _ context: CommandContext) throws(CLIError) -> Int32 {
         let dot = arguments.flag("--dot")
@@ -45,10 +52,19 @@ enum GraphCommand: Command {
         let rate = try arguments.option("--sample-rate", expected: "a sample rate in \(ChainPreset.sampleRateRange) Hz, such as 48000") { text in
             Double(text).flatMap { ChainPreset.sampleRates.contains($0) ? $0 : nil }
         }
-        let parallelism = try ThreadsOption.parse(&arguments).pipeliningOverEveryThread
+        let threads = try ThreadsOption.parse(&arguments)
+        let live = arguments.flag("--live")
+        let pipeline = arguments.flag("--pipeline")
+        let period = try arguments.option("--period", expected: "a period in \(periods) frames, such as 256") { text in
+            Int(text).flatMap { periods.contains($0) ? $0 : nil }
+        }
         let sets = try arguments.options("--set")
         let file = try arguments.finish(positionals: 1...1, names: "a PRESET.json")[0]
         if dot && svg != nil { throw .usage("--dot and --svg are two different outputs; give one", command: name) }
+        if !live && (period != nil || pipeline) { throw .usage("--period and --pipeline describe the live plan; add --live", command: name) }
+        if pipeline && threads.threads < 2 { throw .usage("--pipeline needs at least 2 threads (--threads 2 or more)", command: name) }
+        var parallelism = live ? threads : threads.pipeliningOverEveryThread
+        if pipeline { parallelism.pipelineStages = 2 }
         // Everything that can fail before the (slow) load: the destination, Graphviz.
         var drawing: (file: AtomicFile, graphviz: URL)?
         if let svg {
@@ -67,7 +83,7 @@ enum GraphCommand: Command {
         }
 
         let loaded = try PresetCommandSupport.load(file, sets: sets, context: context)
-        let chain = try build(loaded, file: file, sampleRate: rate, parallelism: parallelism, registry: context.registry)
+        let chain = try build(loaded, file: file, sampleRate: rate, parallelism: parallelism, registry: context.registry, period: live ? period ?? defaultPeriod : nil)
         defer { chain.dispose() }
         if let svg, let drawing {
             try draw(chain.graph.dotGraph(), with: drawing.graphviz, into: drawing.file, path: svg)
@@ -83,16 +99,28 @@ enum GraphCommand: Command {
         return 0
     }
 
-    /// The chain's graph as `auhost render` builds it, initialized at `sampleRate`, the
+    /// The chain's graph as `auhost render` builds it — or, with a `period`, as `auhost run`
+    /// does on a server of that period (blocks up to 4096 frames, the plugins told the period,
+    /// one silent cycle so that they report their latency) — initialized at `sampleRate`, the
     /// preset's rate or 48 kHz, on `parallelism`'s threads; a unit that refuses is an error
     /// naming the file. The graph owns the loaded units afterwards.
     /// - Thread: [control]
     static func build(
-        _ loaded: LoadedPreset, file: String, sampleRate: Double?, parallelism: RenderParallelism, registry: ComponentRegistry
+        _ loaded: LoadedPreset, file: String, sampleRate: Double?, parallelism: RenderParallelism, registry: ComponentRegistry, period: Int? = nil
     ) throws(CLIError) -> ChainGraph {
         let rate = sampleRate ?? loaded.preset.sampleRate ?? defaultSampleRate
-        do {
-            return try ChainGraph(loaded, registry: registry, sampleRate: rate, maximumFrames: RenderSettings().blockSize, parallelism: parallelism)
+        do throws(AudioUnitError) {
+            guard let period else {
+                return try ChainGraph(loaded, registry: registry, sampleRate: rate, maximumFrames: RenderSettings().blockSize, parallelism: parallelism)
+            }
+            let chain = try ChainGraph(loaded, registry: registry, sampleRate: rate, maximumFrames: max(4096, period), nominalFrames: period, parallelism: parallelism)
+            do throws(AudioUnitError) {
+                try LatencyPriming.prime(chain, blockSize: period)
+            } catch {
+                chain.dispose()
+                throw error
+            }
+            return chain
         } catch {
             loaded.dispose()
             throw CLIError("\(file): the chain cannot be built: \(error.message)")

@@ -14,7 +14,9 @@ enum RenderCommand: Command {
                              [--threads N] [--midi-out FILE.mid] [--set NODE.PARAM=VALUE]... [--force | --skip-existing]
 
         PRESET.json may also be a UNIT (lv2:URI, type:subtype:manufacturer or a name) that is
-        no file: a chain of that one unit, whose parameters --set PARAM=VALUE sets.
+        no file: a chain of that one unit, whose parameters --set PARAM=VALUE sets. Without
+        either, a MIDI song (SONG.mid first) plays through the General MIDI sampler, as in
+        `auhost play`.
 
         Renders each INPUT (anything libsndfile reads) through the chain and writes the result
         atomically: a temporary file renamed into place, never over an existing file without
@@ -105,8 +107,13 @@ enum RenderCommand: Command {
         settings.parallelism = try ThreadsOption.parse(&arguments).pipeliningOverEveryThread
         settings.overwrite = arguments.flag("--force")
         let skipsExisting = arguments.flag("--skip-existing")
-        let sets = try arguments.options("--set")
-        let positionals = try arguments.finish(positionals: 2...Int.max, names: "a PRESET.json and at least one INPUT")
+        let givenSets = try arguments.options("--set")
+        let given = try arguments.finish(positionals: 1...Int.max, names: "a PRESET.json and at least one INPUT")
+        // A MIDI song where the preset goes: the General MIDI module `auhost play` uses.
+        let songFirst = [".mid", ".midi", ".smf"].contains { given[0].lowercased().hasSuffix($0) }
+        let positionals = songFirst ? [PlayCommand.defaultChain.unit] + given : given
+        guard positionals.count >= 2 else { throw .usage("'render' needs a PRESET.json and at least one INPUT", command: name) }
+        let sets = (songFirst ? PlayCommand.defaultChain.sets : []) + givenSets
         let destination: OutputPlan.Destination
         switch (output, outputDirectory) {
         case (let file?, nil): destination = .file(file)
@@ -178,6 +185,8 @@ enum RenderCommand: Command {
                     out.line(report.summary)
                     if let midi = report.midiOutputSummary { out.line(midi) }
                     for warning in report.warnings { errors.line("auhost: warning: \(warning)") }
+                case .failure(let error) where renderer.cancellation.isCancelled && error.code == .cannotDoInCurrentContext:
+                    break // not rendered for the interrupt: the one line after the batch says so
                 case .failure(let error):
                     errors.line("auhost: \(error.message)")
                 }

@@ -1,4 +1,5 @@
 import AUHost
+import Foundation
 
 /// `auhost save`: loads a chain preset (with `--set` overrides), captures the chain as its
 /// units are then, and writes it as a new preset file, atomically and never over an
@@ -43,7 +44,8 @@ enum SaveCommand: Command {
         defer { loaded.dispose() }
         var preset: ChainPreset
         do {
-            preset = try loaded.capture(PresetCapture(parameters: all ? .all : .changedFromDefaults))
+            let folder = URL(fileURLWithPath: destination).deletingLastPathComponent()
+            preset = try loaded.capture(PresetCapture(parameters: all ? .all : .changedFromDefaults, folder: folder))
         } catch {
             throw CLIError(PresetCommandSupport.lines(error, file: file))
         }

@@ -91,12 +91,14 @@ final class LilvStateHandle: @unchecked Sendable {
         }
     }
 
-    /// The state as Turtle (the `ClassInfo` custom data), or nil.
-    func turtle() -> String? {
+    /// The state as Turtle (the `ClassInfo` custom data), or nil; file URIs under `base` (a
+    /// directory's `file:` URI ending in `/`) are written relative to it.
+    func turtle(base: String? = nil) -> String? {
         world.locked {
-            guard let text = lilv_state_to_string(world.raw, world.urids.mapFeatureData, world.urids.unmapFeatureData, raw, "urn:auhost:state", nil) else {
-                return nil
+            let made = withOptionalCString(base) { base in
+                lilv_state_to_string(world.raw, world.urids.mapFeatureData, world.urids.unmapFeatureData, raw, "urn:auhost:state", base)
             }
+            guard let text = made else { return nil }
             defer { lilv_free(text) }
             return String(cString: text)
         }

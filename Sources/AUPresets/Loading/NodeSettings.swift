@@ -8,8 +8,9 @@ public struct NodeSettings: Sendable {
     /// Bus counts changed so the connections fit (a mixer's inputs, a splitter's outputs).
     public var elementCounts: [Scope: Int] = [:]
     public var factoryPreset: UnitPreset?
-    /// `ClassInfo` to restore.
+    /// `ClassInfo` to restore, and the folder its relative file paths start from (the preset's).
     public var state: Data?
+    public var stateFolder: URL?
     /// Property parameters (files, named values), then the overrides', checked against the unit.
     public var properties: [ResolvedProperty] = []
     /// The file's parameters, then the overrides, each checked against the unit.
@@ -25,6 +26,7 @@ public struct NodeSettings: Sendable {
         for scope in [Scope.input, .output] {
             if let count = elementCounts[scope] { try unit.setValue(count, for: .elementCount, scope: scope) }
         }
+        unit.stateFolder = stateFolder
         if let state { try unit.setValue(state, for: .classInfo) }
         if let factoryPreset { try unit.setValue(factoryPreset, for: .presentPreset) }
         for property in properties { try property.apply(to: unit) }

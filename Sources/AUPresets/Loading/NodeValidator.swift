@@ -64,6 +64,8 @@ struct NodeValidator {
             return result
         }
         result.unit = unit
+        unit.stateFolder = folder
+        result.settings.stateFolder = folder
         if let state = node.state {
             do {
                 try unit.setValue(state, for: .classInfo)

@@ -12,12 +12,12 @@ public struct ParameterIssue: Error, Sendable {
 /// both preset files and `--set` overrides go through, so they speak alike.
 /// - Thread: [control]
 enum ParameterCheck {
-    /// The parameter a key names (its identifier: ``ParameterTable/info(forIdentifier:)``)
-    /// and the value to set, or what is wrong.
+    /// The parameter a key names (its identifier: ``ParameterTable/info(forIdentifier:)``,
+    /// else the one equal to it but for case) and the value to set, or what is wrong.
     static func resolve(key: String, value: PresetParameterValue, unit: AudioUnit) throws(ParameterIssue) -> ResolvedParameter {
         let infos = unit.parameters.infos
         let writable = infos.filter(\.isWritable).map(\.identifier)
-        guard let info = unit.parameters.info(forIdentifier: key) else {
+        guard let info = unit.parameters.info(forIdentifier: key) ?? unit.parameters.info(forIdentifierIgnoringCase: key) else {
             if writable.isEmpty {
                 throw ParameterIssue(kind: .unknownParameter, message: "unknown parameter; '\(unit.name)' has no parameters that can be set")
             }

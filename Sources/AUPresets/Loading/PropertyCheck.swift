@@ -21,11 +21,13 @@ public struct ResolvedProperty: Hashable, Sendable {
 /// and the live `set` and `load` go through.
 /// - Thread: [control]
 public enum PropertyCheck {
-    /// The property `key` names on `unit` and the value to set (paths against `folder`),
-    /// nil when `key` names no property of the unit; throws what is wrong with the value.
+    /// The property `key` names on `unit` (its identifier, or the one equal to it but for
+    /// case) and the value to set (paths against `folder`), nil when `key` names no
+    /// property of the unit; throws what is wrong with the value.
     /// - Thread: [control]
     public static func resolve(key: String, value: PresetParameterValue, unit: AudioUnit, folder: URL) throws(ParameterIssue) -> ResolvedProperty? {
-        guard let info = unit.propertyParameters.first(where: { $0.identifier == key }) else { return nil }
+        let sameButCase = unit.propertyParameters.filter { $0.identifier.caseInsensitiveCompare(key) == .orderedSame }
+        guard let info = unit.propertyParameters.first(where: { $0.identifier == key }) ?? (sameButCase.count == 1 ? sameButCase.first : nil) else { return nil }
         guard info.isWritable else {
             throw ParameterIssue(kind: .readOnlyParameter, message: "'\(key)' is a property '\(unit.name)' only reports; it cannot be set")
         }
@@ -47,7 +49,7 @@ public enum PropertyCheck {
         guard let resolved else {
             throw ParameterIssue(kind: .wrongType, message: "expected \(expectation(info)) for '\(info.name)', found \(value)")
         }
-        return ResolvedProperty(identifier: key, value: resolved)
+        return ResolvedProperty(identifier: info.identifier, value: resolved)
     }
 
     /// Where a file named on the command line or the command channel is found from.

@@ -59,11 +59,15 @@ public struct PresetCapture: Sendable {
 
     public var parameters: ParameterSelection
     public var state: StateSelection
+    /// The folder the preset is saved into: file paths inside a state are written relative
+    /// to it (nil: as each unit's ``AudioUnit/stateFolder`` has them).
+    public var folder: URL?
 
     /// - Thread: [control]
-    public init(parameters: ParameterSelection = .changedFromDefaults, state: StateSelection = .whenCustom) {
+    public init(parameters: ParameterSelection = .changedFromDefaults, state: StateSelection = .whenCustom, folder: URL? = nil) {
         self.parameters = parameters
         self.state = state
+        self.folder = folder
     }
 
     /// A whole chain; `routing` is written in the `chain` form when it is a simple chain
@@ -100,6 +104,9 @@ public struct PresetCapture: Sendable {
             if try unit.value(of: .bypassEffect) { node.bypass = true }
             let keepsCustomState = try unit.saveCustomState() != nil && !unit.parametersHoldCustomState
             if state == .always || (state == .whenCustom && keepsCustomState) {
+                let kept = unit.stateFolder
+                defer { unit.stateFolder = kept }
+                if let folder { unit.stateFolder = folder }
                 node.state = try unit.saveState(parameterValues: false)
             }
         } catch {
