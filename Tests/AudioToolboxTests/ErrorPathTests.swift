@@ -1,0 +1,6 @@
+import AudioToolbox
+import Testing
+
+@Suite struct AudioToolboxErrorPathTests {
+    @Test func placeholder() {}
+}
