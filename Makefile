@@ -24,6 +24,11 @@ UNITS := $(notdir $(wildcard Plugins/*))
 BINDIR := $(DESTDIR)$(PREFIX)/bin
 PLUGINDIR := $(DESTDIR)$(PREFIX)/lib/auhost/plugins
 SDKDIR := $(DESTDIR)$(PREFIX)/share/auhost/sdk
+# AudioToolbox's C API (docs/AUDIOTOOLBOX.md): headers, libAudioToolbox.so, AudioToolbox.pc.
+AT_HEADERS := AudioToolbox AudioUnit CoreAudio CoreFoundation MacTypes.h
+INCLUDEDIR := $(DESTDIR)$(PREFIX)/include
+LIBDIR := $(DESTDIR)$(PREFIX)/lib
+PKGCONFIGDIR := $(LIBDIR)/pkgconfig
 
 .PHONY: all deps build release demo test install install-files uninstall clean
 
@@ -66,11 +71,16 @@ install-files:
 	install -m 644 SDK/Package.swift $(SDKDIR)/Package.swift
 	cp -RL SDK/Sources $(SDKDIR)/Sources
 	chmod -R u+rwX,go+rX,go-w $(SDKDIR)
+	install -d $(INCLUDEDIR) $(PKGCONFIGDIR)
+	for header in $(AT_HEADERS); do cp -R include/$$header $(INCLUDEDIR)/ || exit 1; done
+	install -m 755 $(INSTALL_FROM)/libAudioToolbox.so $(LIBDIR)/libAudioToolbox.so
+	printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\n\nName: AudioToolbox\nDescription: Apple'"'"'s AudioToolbox C API over AUHost\nVersion: 1.0.0\nCflags: -I$${includedir} -Wno-multichar\nLibs: -L$${libdir} -Wl,-rpath,$${libdir} -lAudioToolbox -lm\n' '$(PREFIX)' > $(PKGCONFIGDIR)/AudioToolbox.pc
 
 uninstall:
 	rm -f $(BINDIR)/auhost
 	rm -f $(foreach unit,$(UNITS),$(PLUGINDIR)/libAUHost$(unit).so)
-	rm -rf $(SDKDIR)
+	rm -rf $(SDKDIR) $(foreach header,$(AT_HEADERS),$(INCLUDEDIR)/$(header))
+	rm -f $(LIBDIR)/libAudioToolbox.so $(PKGCONFIGDIR)/AudioToolbox.pc
 	-rmdir $(PLUGINDIR) $(DESTDIR)$(PREFIX)/lib/auhost $(DESTDIR)$(PREFIX)/share/auhost 2>/dev/null
 
 clean:
