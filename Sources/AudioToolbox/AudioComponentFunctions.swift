@@ -85,7 +85,11 @@ public func _AudioComponentInstanceDispose(_ inInstance: OpaquePointer?) -> OSSt
     withUnit(inInstance) { handle in
         if handle.graph != nil { return kAUGraphErr_CannotDoInCurrentContext }
         stopStandalone(handle)
-        handle.unit.dispose()
+        if let graph = handle.soloGraph {
+            graph.dispose()  // a standalone JACK unit belongs to its private graph
+        } else {
+            handle.unit.dispose()
+        }
         UnitHandle.unregister(handle)
         Unmanaged.passUnretained(handle).release()
         return noErr

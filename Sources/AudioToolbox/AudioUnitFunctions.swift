@@ -90,17 +90,22 @@ public func _AudioUnitRender(
         }
         let buffers = AudioBuffers(channelPointers: pointers, frameCount: frames)
         let timestamp = RenderTimestamp(inTimeStamp.pointee)
-        let render = { () -> OSStatus in
-            if let graph = handle.graph, let node = handle.node, node == graph.graph.outputNode {
-                return graph.graph.render(frameCount: frames, timestamp: timestamp, output: buffers)
-            }
-            var flags = RenderFlags(rawValue: ioActionFlags?.pointee ?? 0)
-            let status = handle.unit.render(flags: &flags, timestamp: timestamp, outputBus: Int(inOutputBusNumber), buffers: buffers)
-            ioActionFlags?.pointee = flags.rawValue
-            return status
-        }
-        return RenderThread.isCurrent ? render() : RenderThread.run(render)
+        if RenderThread.isCurrent { return pull(handle, ioActionFlags, timestamp, Int(inOutputBusNumber), buffers) }
+        return RenderThread.run { pull(handle, ioActionFlags, timestamp, Int(inOutputBusNumber), buffers) }
     }
+}
+
+/// One pull of `AudioUnitRender`: the graph when the unit is a graph's output node, else the unit.
+private func pull(
+    _ handle: UnitHandle, _ ioActionFlags: UnsafeMutablePointer<UInt32>?, _ timestamp: RenderTimestamp, _ bus: Int, _ buffers: AudioBuffers
+) -> OSStatus {
+    if let graph = handle.graph, let node = handle.node, node == graph.graph.outputNode {
+        return graph.graph.render(frameCount: buffers.frameCount, timestamp: timestamp, output: buffers)
+    }
+    var flags = RenderFlags(rawValue: ioActionFlags?.pointee ?? 0)
+    let status = handle.unit.render(flags: &flags, timestamp: timestamp, outputBus: bus, buffers: buffers)
+    ioActionFlags?.pointee = flags.rawValue
+    return status
 }
 
 /// `AudioUnitAddPropertyListener`: called after each change of the property, on the thread

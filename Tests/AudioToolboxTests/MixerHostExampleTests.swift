@@ -12,12 +12,8 @@ import Testing
 @Suite struct MixerHostExampleTests {
     @Test func theSeedProgramPlaysEachToneWhenItShould() throws {
         let build = AudioToolboxBuild.directory
-        let folder = try AudioToolboxBuild.scratchFolder("mixerhost")
+        let (folder, run, wav) = try AudioToolboxBuild.runExampleToFile("CoreAudioMixerHost")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let program = folder.appendingPathComponent("mixerhost")
-        try AudioToolboxBuild.compileC(AudioToolboxBuild.root.appendingPathComponent("Examples/CoreAudioMixerHost/main.c"), to: program)
-        let wav = folder.appendingPathComponent("out.wav")
-        let run = try ChildProcess.run(program, [], environment: ["AUHOST_DEVICE": "file:\(wav.path)"], timeout: 60)
         #expect(run.status == 0, "\(run.output)\n\(run.errors)")
         #expect(run.output.contains("mixer input 0: 44100 Hz 'lpcm' flags 0xC"), "\(run.output)")
         #expect(run.output.contains("Input callbacks:"), "CAShow prints the graph: \(run.output)")
@@ -49,6 +45,24 @@ import Testing
     }
 }
 
+/// Examples/CoreAudioSineWave: the textbook program, the default output unit alone with a
+/// render callback in 16-bit interleaved stereo and AudioOutputUnitStart, written to a file:
+/// two seconds of 440 Hz at 0.5 (above 0.35 at 0.5 s and 1.5 s, nothing at 880 Hz).
+@Suite struct SineWaveExampleTests {
+    @Test func theDefaultOutputUnitPlaysItsCallbackAlone() throws {
+        let (folder, run, wav) = try AudioToolboxBuild.runExampleToFile("CoreAudioSineWave")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(run.status == 0, "\(run.output)\n\(run.errors)")
+        let (rate, left) = try WAVSamples.readFirstChannel(wav)
+        #expect(Double(left.count) / rate > 1.8)
+        for start in [0.5, 1.5] where Int(start * rate) + 4096 <= left.count {
+            let slice = Array(left[Int(start * rate)..<(Int(start * rate) + 4096)])
+            #expect(Goertzel.amplitude(of: 440, in: slice, sampleRate: rate) > 0.35)
+            #expect(Goertzel.amplitude(of: 880, in: slice, sampleRate: rate) < 0.02)
+        }
+    }
+}
+
 /// Where the library under test is and how a C client is built against it.
 enum AudioToolboxBuild {
     static let root = ReleaseBuild.root
@@ -59,6 +73,17 @@ enum AudioToolboxBuild {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("audiotoolbox-\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
+    }
+
+    /// Compiles Examples/`name`/main.c into a scratch folder and runs it with
+    /// AUHOST_DEVICE=file: (out.wav there); the caller removes the folder.
+    static func runExampleToFile(_ name: String) throws -> (folder: URL, run: ChildProcess.Outcome, wav: URL) {
+        let folder = try scratchFolder(name)
+        let program = folder.appendingPathComponent(name)
+        try compileC(root.appendingPathComponent("Examples/\(name)/main.c"), to: program)
+        let wav = folder.appendingPathComponent("out.wav")
+        let run = try ChildProcess.run(program, [], environment: ["AUHOST_DEVICE": "file:\(wav.path)"], timeout: 60)
+        return (folder, run, wav)
     }
 
     /// Compiles a C program against include/ and the built library (its RUNPATH names the build folder).
