@@ -42,13 +42,18 @@ final class GraphHandle: @unchecked Sendable {
     /// Drops the handles of units the graph no longer holds.
     func releaseUnits(_ nodes: [GraphNode]) {
         for node in nodes {
-            if let handle = units.removeValue(forKey: node) { UnitHandle.unregister(handle) }
+            if let handle = units.removeValue(forKey: node) {
+                handle.pulledGraph = nil
+                UnitHandle.unregister(handle)
+            }
         }
     }
 
     /// The output node's unit when it is a device: it plays this graph.
     func attachDevice() {
+        for handle in units.values { handle.pulledGraph = nil }
         guard let output = graph.outputNode, let unit = try? graph.unit(of: output) else { return }
+        units[output]?.pulledGraph = Unmanaged.passUnretained(graph)
         if let device = unit as? PacedDeviceUnit { device.graph = graph }
         if let jack = unit as? JACKIOUnit { jack.graph = graph }
     }
@@ -322,6 +327,7 @@ public func _AUGraphClearConnections(_ inGraph: OpaquePointer?) -> OSStatus {
 public func _AUGraphUpdate(_ inGraph: OpaquePointer?, _ outIsUpdated: UnsafeMutablePointer<UInt8>?) -> OSStatus {
     withGraph(inGraph) { handle throws(AudioUnitError) in
         try handle.graph.update()
+        handle.attachDevice()
         if let outIsUpdated {
             outIsUpdated.pointee = 1
         } else if handle.graph.isRunning {

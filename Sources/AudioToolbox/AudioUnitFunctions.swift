@@ -99,8 +99,8 @@ public func _AudioUnitRender(
 private func pull(
     _ handle: UnitHandle, _ ioActionFlags: UnsafeMutablePointer<UInt32>?, _ timestamp: RenderTimestamp, _ bus: Int, _ buffers: AudioBuffers
 ) -> OSStatus {
-    if let graph = handle.graph, let node = handle.node, node == graph.graph.outputNode {
-        return graph.graph.render(frameCount: buffers.frameCount, timestamp: timestamp, output: buffers)
+    if let graph = handle.pulledGraph {
+        return graph._withUnsafeGuaranteedRef { $0.render(frameCount: buffers.frameCount, timestamp: timestamp, output: buffers) }
     }
     var flags = RenderFlags(rawValue: ioActionFlags?.pointee ?? 0)
     let status = handle.unit.render(flags: &flags, timestamp: timestamp, outputBus: bus, buffers: buffers)

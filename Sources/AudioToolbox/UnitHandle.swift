@@ -17,6 +17,9 @@ final class UnitHandle: @unchecked Sendable {
     /// The graph that owns the unit, and its node there.
     weak var graph: GraphHandle?
     var node: GraphNode?
+    /// The graph `AudioUnitRender` renders when this unit is its output node (set when the
+    /// graph initializes): read on the render thread without a look-up.
+    var pulledGraph: Unmanaged<AudioGraph>?
     /// Formats the application set that the unit does not render in: converted at the bus.
     var clientFormats: [BusKey: StreamFormat] = [:]
     /// The C render callbacks set on input buses (to rebuild when a client format changes).
