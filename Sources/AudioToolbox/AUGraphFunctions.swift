@@ -13,6 +13,8 @@ final class GraphHandle: @unchecked Sendable {
     var units: [GraphNode: UnitHandle] = [:]
     var storages: [CallbackStorage] = []
     var notifies: [(proc: AURenderCallback, data: UnsafeMutableRawPointer?, token: RenderNotifyToken)] = []
+    /// Delivers render-side notifications while the graph runs.
+    var pump: NotificationPump?
 
     init() {
         // An AUGraph renders on the thread that pulls it, as Apple's does.
@@ -63,6 +65,8 @@ final class GraphHandle: @unchecked Sendable {
 /// a pointer that is no live graph.
 func withGraph(_ pointer: OpaquePointer?, _ body: (GraphHandle) throws(AudioUnitError) -> OSStatus) -> OSStatus {
     guard let pointer else { return kAudio_ParamError }
+    apiLock.lock()
+    defer { apiLock.unlock() }
     guard let handle = GraphHandle.live.withLock({ $0[GraphHandle.key(pointer)] }) else { return kAudio_ParamError }
     do {
         return try body(handle)
@@ -88,6 +92,8 @@ public func _NewAUGraph(_ outGraph: UnsafeMutablePointer<OpaquePointer?>?) -> OS
 @_cdecl("DisposeAUGraph")
 public func _DisposeAUGraph(_ inGraph: OpaquePointer?) -> OSStatus {
     withGraph(inGraph) { handle in
+        handle.pump?.stop()
+        handle.pump = nil
         handle.graph.dispose()
         handle.releaseUnits(Array(handle.units.keys))
         _ = GraphHandle.live.withLock { $0.removeValue(forKey: GraphHandle.key(handle.pointer)) }
@@ -209,6 +215,8 @@ public func _AUGraphInitialize(_ inGraph: OpaquePointer?) -> OSStatus {
 @_cdecl("AUGraphUninitialize")
 public func _AUGraphUninitialize(_ inGraph: OpaquePointer?) -> OSStatus {
     withGraph(inGraph) { handle in
+        handle.pump?.stop()
+        handle.pump = nil
         handle.graph.uninitialize()
         return noErr
     }
@@ -221,6 +229,7 @@ public func _AUGraphUninitialize(_ inGraph: OpaquePointer?) -> OSStatus {
 public func _AUGraphStart(_ inGraph: OpaquePointer?) -> OSStatus {
     withGraph(inGraph) { handle throws(AudioUnitError) in
         try handle.graph.start()
+        if handle.pump == nil { handle.pump = NotificationPump(graph: handle.graph) }
         if let output = handle.graph.outputNode, let jack = try? handle.graph.unit(of: output) as? JACKIOUnit {
             try? jack.connectToSystem()
         }
@@ -234,6 +243,8 @@ public func _AUGraphStart(_ inGraph: OpaquePointer?) -> OSStatus {
 public func _AUGraphStop(_ inGraph: OpaquePointer?) -> OSStatus {
     withGraph(inGraph) { handle in
         handle.graph.stop()
+        handle.pump?.stop()
+        handle.pump = nil
         return noErr
     }
 }
@@ -401,6 +412,8 @@ public func _AUGraphRemoveRenderNotify(_ inGraph: OpaquePointer?, _ inProc: AURe
 @_cdecl("CAShow")
 public func _CAShow(_ inObject: UnsafeMutableRawPointer?) -> OSStatus {
     guard let inObject else { return kAudio_ParamError }
+    apiLock.lock()
+    defer { apiLock.unlock() }
     let pointer = OpaquePointer(inObject)
     if let graph = GraphHandle.live.withLock({ $0[GraphHandle.key(pointer)] }) {
         print("AudioUnitGraph \(inObject):")

@@ -65,6 +65,8 @@ public func _AudioComponentCopyName(_ inComponent: OpaquePointer?, _ outName: Un
 @_cdecl("AudioComponentInstanceNew")
 public func _AudioComponentInstanceNew(_ inComponent: OpaquePointer?, _ outInstance: UnsafeMutablePointer<OpaquePointer?>?) -> OSStatus {
     guard let entry = AppleComponents.entry(inComponent), let outInstance else { return kAudio_ParamError }
+    apiLock.lock()
+    defer { apiLock.unlock() }
     do {
         let handle = UnitHandle(unit: try entry.component.instantiate(), entry: entry)
         UnitHandle.register(handle)

@@ -95,7 +95,6 @@ final class PacedDeviceUnit: EngineUnit, AudioOutputUnit, @unchecked Sendable {
             if let writer, writeError == nil {
                 do { try writer.write(view) } catch { writeError = error }
             }
-            graph?.dispatchPendingNotificationsQuietly()
             deadline += periodNanoseconds
             let now = DispatchTime.now().uptimeNanoseconds
             if deadline > now {
@@ -106,9 +105,4 @@ final class PacedDeviceUnit: EngineUnit, AudioOutputUnit, @unchecked Sendable {
         }
         finished.signal()
     }
-}
-
-extension AudioGraph {
-    /// Delivers what the render thread left for listeners (called off the render thread).
-    func dispatchPendingNotificationsQuietly() { _ = dispatchPendingNotifications() }
 }

@@ -91,6 +91,8 @@ struct StatusError: Error {
 
 /// Runs `body` with the live handle of `pointer`, or returns the lookup's status.
 func withUnit(_ pointer: OpaquePointer?, _ body: (UnitHandle) throws(AudioUnitError) -> OSStatus) -> OSStatus {
+    apiLock.lock()
+    defer { apiLock.unlock() }
     switch UnitHandle.lookup(pointer) {
     case .failure(let error): return error.status
     case .success(let handle):
