@@ -59,11 +59,34 @@ public func _AudioUnitSetParameter(_ inUnit: OpaquePointer?, _ inID: UInt32, _ i
     }
 }
 
-/// `AudioUnitScheduleParameters`: immediate and ramped events.
+/// `AudioUnitScheduleParameters`: immediate and ramped events for the unit's next render,
+/// from the control side. From a render callback or notification (where Apple's hosts often
+/// call it) it returns kAudioUnitErr_CannotDoInCurrentContext: not offered yet.
 /// - Thread: [control]
 @_cdecl("AudioUnitScheduleParameters")
 public func _AudioUnitScheduleParameters(_ inUnit: OpaquePointer?, _ inEvents: UnsafePointer<AudioUnitParameterEvent>?, _ inCount: UInt32) -> OSStatus {
-    kAudio_UnimplementedError
+    if RenderThread.isCurrent { return kAudioUnitErr_CannotDoInCurrentContext }
+    return withUnit(inUnit) { handle throws(AudioUnitError) in
+        guard let inEvents else { return inCount == 0 ? noErr : kAudio_ParamError }
+        var events: [ScheduledParameterEvent] = []
+        for event in UnsafeBufferPointer(start: inEvents, count: Int(inCount)) {
+            guard let scope = Scope(c: event.scope) else { return kAudioUnitErr_InvalidScope }
+            let address = ParameterAddress(event.parameter, scope: scope, element: Int(event.element))
+            switch event.eventType {
+            case kParameterEvent_Immediate:
+                let immediate = event.eventValues.immediate
+                events.append(ScheduledParameterEvent(address, .immediate(offset: Int(immediate.bufferOffset), value: immediate.value)))
+            case kParameterEvent_Ramped:
+                let ramp = event.eventValues.ramp
+                events.append(ScheduledParameterEvent(address, .ramped(
+                    startOffset: Int(ramp.startBufferOffset), duration: Int(ramp.durationInFrames), startValue: ramp.startValue, endValue: ramp.endValue)))
+            default:
+                return kAudio_ParamError
+            }
+        }
+        try handle.unit.scheduleParameters(events)
+        return noErr
+    }
 }
 
 /// `AudioUnitRender`: pulls `inNumberFrames` from output bus `inOutputBusNumber` into

@@ -94,6 +94,21 @@ import Testing
         size = 8
         #expect(AudioUnitGetProperty(mixer, kAudioUnitProperty_Latency, kAudioUnitScope_Global, 0, &latency, &size) == noErr)
         #expect(latency == 0)
+        // A ramp scheduled for the next render: the bus volume goes from 0.5 to 1 over it.
+        var ramp = AudioUnitParameterEvent()
+        ramp.scope = kAudioUnitScope_Input
+        ramp.element = 0
+        ramp.parameter = kMultiChannelMixerParam_Volume
+        ramp.eventType = kParameterEvent_Ramped
+        ramp.eventValues.ramp = .init(startBufferOffset: 0, durationInFrames: UInt32(frames), startValue: 0.5, endValue: 1)
+        #expect(AudioUnitScheduleParameters(mixer, &ramp, 1) == noErr)
+        list[0] = AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(frames * 4), mData: left)
+        list[1] = AudioBuffer(mNumberChannels: 1, mDataByteSize: UInt32(frames * 4), mData: right)
+        timestamp.mSampleTime = Float64(4 * frames)  // a new time: the same one is served from the unit's last render
+        var rampFlags: AudioUnitRenderActionFlags = 0
+        #expect(AudioUnitRender(output, &rampFlags, &timestamp, 0, UInt32(frames), list.unsafeMutablePointer) == noErr)
+        #expect(left[0] < 0.14 && abs(left[frames - 1] - 0.25) < 0.01, "ramped: \(left[0]) … \(left[frames / 2]) … \(left[frames - 1])")
+
         #expect(AudioUnitUninitialize(output) == noErr)
         #expect(AudioUnitReset(mixer, kAudioUnitScope_Global, 0) == noErr)
     }
