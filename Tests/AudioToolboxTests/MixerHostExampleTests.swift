@@ -45,6 +45,26 @@ import Testing
     }
 }
 
+/// The headers and the library serve C++ programs too: the seed program compiled by `c++`
+/// as C++17 runs to its end with AUHOST_DEVICE=null (the audio discarded, paced).
+@Suite struct CPlusPlusClientTests {
+    @Test func theSeedProgramBuildsAndRunsAsCPlusPlus() throws {
+        let folder = try AudioToolboxBuild.scratchFolder("cxx")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let program = folder.appendingPathComponent("mixerhost")
+        let build = AudioToolboxBuild.libraryDirectory
+        let cxx = try ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/c++"),
+            ["-x", "c++", "-std=c++17", "-Wall", "-Werror", "-Wno-multichar", "-Wno-unused-parameter", "-I", AudioToolboxBuild.root.appendingPathComponent("include").path,
+             AudioToolboxBuild.root.appendingPathComponent("Examples/CoreAudioMixerHost/main.c").path, "-L", build.path, "-lAudioToolbox",
+             "-Wl,-rpath,\(build.path)", "-o", program.path],
+            timeout: 120)
+        #expect(cxx.status == 0, "\(cxx.errors)")
+        let run = try ChildProcess.run(program, [], environment: ["AUHOST_DEVICE": "null"], timeout: 60)
+        #expect(run.status == 0 && run.output.contains("stopped (was running: 1)"), "\(run.output)\n\(run.errors)")
+    }
+}
+
 /// Examples/CoreAudioSineWave: the textbook program, the default output unit alone with a
 /// render callback in 16-bit interleaved stereo and AudioOutputUnitStart, written to a file:
 /// two seconds of 440 Hz at 0.5 (above 0.35 at 0.5 s and 1.5 s, nothing at 880 Hz).
@@ -86,12 +106,15 @@ enum AudioToolboxBuild {
         return (folder, run, wav)
     }
 
+    /// The folder that holds libAudioToolbox.so: this test binary's, else .build/debug.
+    static var libraryDirectory: URL {
+        FileManager.default.fileExists(atPath: directory.appendingPathComponent("libAudioToolbox.so").path)
+            ? directory : root.appendingPathComponent(".build/debug")
+    }
+
     /// Compiles a C program against include/ and the built library (its RUNPATH names the build folder).
     static func compileC(_ source: URL, to output: URL) throws {
-        var build = directory
-        if !FileManager.default.fileExists(atPath: build.appendingPathComponent("libAudioToolbox.so").path) {
-            build = root.appendingPathComponent(".build/debug")
-        }
+        let build = libraryDirectory
         let cc = try ChildProcess.run(
             URL(fileURLWithPath: "/usr/bin/cc"),
             ["-std=c11", "-Wall", "-Werror", "-Wno-multichar", "-Wno-unused-parameter", "-D_DEFAULT_SOURCE", "-I", root.appendingPathComponent("include").path,
