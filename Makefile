@@ -26,6 +26,11 @@ BINDIR := $(DESTDIR)$(PREFIX)/bin
 PLUGINDIR := $(DESTDIR)$(PREFIX)/lib/auhost/plugins
 SDKDIR := $(DESTDIR)$(PREFIX)/share/auhost/sdk
 PRESETDIR := $(DESTDIR)$(PREFIX)/share/auhost/presets
+# AudioToolbox's C API (docs/AUDIOTOOLBOX.md): headers, libAudioToolbox.so, AudioToolbox.pc.
+AT_HEADERS := AudioToolbox AudioUnit CoreAudio CoreFoundation MacTypes.h
+INCLUDEDIR := $(DESTDIR)$(PREFIX)/include
+LIBDIR := $(DESTDIR)$(PREFIX)/lib
+PKGCONFIGDIR := $(LIBDIR)/pkgconfig
 
 .PHONY: all deps build release demo test install install-files uninstall clean
 
@@ -70,12 +75,18 @@ install-files:
 	chmod -R u+rwX,go+rX,go-w $(SDKDIR)
 	install -d $(PRESETDIR)
 	install -m 644 Presets/*.json Presets/*.mid $(PRESETDIR)/
+	install -d $(INCLUDEDIR) $(PKGCONFIGDIR)
+	for header in $(AT_HEADERS); do cp -R include/$$header $(INCLUDEDIR)/ || exit 1; done
+	install -m 755 $(INSTALL_FROM)/libAudioToolbox.so $(LIBDIR)/libAudioToolbox.so
+	printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\n\nName: AudioToolbox\nDescription: Apple'"'"'s AudioToolbox C API over AUHost\nVersion: 1.0.0\nCflags: -I$${includedir} -Wno-multichar\nLibs: -L$${libdir} -Wl,-rpath,$${libdir} -lAudioToolbox -lm\n' '$(PREFIX)' > $(PKGCONFIGDIR)/AudioToolbox.pc
 
 uninstall:
 	rm -f $(BINDIR)/auhost
 	rm -f $(foreach unit,$(UNITS),$(PLUGINDIR)/libAUHost$(unit).so)
 	rm -rf $(SDKDIR)
 	rm -rf $(PRESETDIR)
+	rm -rf $(SDKDIR) $(foreach header,$(AT_HEADERS),$(INCLUDEDIR)/$(header))
+	rm -f $(LIBDIR)/libAudioToolbox.so $(PKGCONFIGDIR)/AudioToolbox.pc
 	-rmdir $(PLUGINDIR) $(DESTDIR)$(PREFIX)/lib/auhost $(DESTDIR)$(PREFIX)/share/auhost 2>/dev/null
 
 clean:

@@ -144,6 +144,16 @@ let samplerTargets: [Target] = [
     .executableTarget(name: "sampler-bench", dependencies: ["AUCore", "AUMIDI", "AUFiles"], path: "Sources/sampler-bench"),
 ]
 
+// MARK: - AudioToolbox: Apple's C API and Swift module over AUHost (docs/AUDIOTOOLBOX.md)
+
+let audioToolboxTargets: [Target] = [
+    // Apple's headers under Apple's names (include/ is a link to its include folder).
+    .target(name: "CAudioToolbox", path: "Sources/CAudioToolbox"),
+    // The C functions (@_cdecl) over the engine, and the Swift overlays: libAudioToolbox.so.
+    .target(name: "AudioToolbox", dependencies: ["CAudioToolbox", "AUCore", "AUEngine", "AUJACK", "AUFiles"]),
+    .testTarget(name: "AudioToolboxTests", dependencies: ["AudioToolbox", "AUTestSupport"]),
+]
+
 let package = Package(
     name: "AUHost",
     products: [
@@ -152,6 +162,8 @@ let package = Package(
         .library(name: "AUHost", targets: ["AUHost"]),
     ] + ["AUCore", "AUEngine", "AULV2", "AUNative", "AUJACK", "AUFiles", "AUPresets", "AUMIDI", "AUSampler"].map {
         .library(name: $0, targets: [$0])
-    } + coreProducts + nativeProducts + lv2Products,
+    } + coreProducts + nativeProducts + lv2Products
+      + [.library(name: "AudioToolbox", type: .dynamic, targets: ["AudioToolbox"])],
     targets: cTargets + coreTargets + lv2Targets + nativeTargets + presetTargets + jackTargets + fileTargets + midiTargets + samplerTargets
+      + audioToolboxTargets
 )

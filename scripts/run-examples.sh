@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds and runs the outside packages in Examples/ against this one: GraphToFile renders a
 # graph into a file (which must exist and not be silent); PlayLive plays a tone for ~2 s on
-# a jackd of its own (-d dummy), and must fail with one line when the server is missing.
+# a jackd of its own (-d dummy), and must fail with one line when the server is missing;
+# CoreAudioSwift renders an AUGraph offline through the AudioToolbox C API from Swift.
 # Exits non-zero on any failure. Needs jackd (jackd2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +20,7 @@ echo "== building the package (the native units GraphToFile loads) and the examp
 swift build
 # One scratch folder for both examples: AUHost, their dependency, is built once for the two.
 examples_build=$root/.build/examples
-for example in GraphToFile PlayLive; do swift build --package-path "Examples/$example" --scratch-path "$examples_build"; done
+for example in GraphToFile PlayLive CoreAudioSwift; do swift build --package-path "Examples/$example" --scratch-path "$examples_build"; done
 
 echo "== GraphToFile"
 AUHOST_PLUGIN_PATH="$root/.build/debug" "$examples_build/debug/GraphToFile" "$work/graph.wav"
@@ -45,4 +46,7 @@ if errors=$(timeout 30 "$examples_build/debug/PlayLive" 1 "no-such-server-$$" 2>
 fi
 [ "$(wc -l <<<"$errors")" -eq 1 ] || fail "a missing server should give one error line, not: $errors"
 echo "$errors (as expected)"
+echo "== CoreAudioSwift (Swift written for Apple's AudioToolbox, docs/AUDIOTOOLBOX.md)"
+output=$("$examples_build/debug/CoreAudioSwift") || fail "CoreAudioSwift failed: $output"
+echo "$output"
 echo "== examples ok"

@@ -1,0 +1,105 @@
+internal import AUCore
+internal import AUEngine
+internal import AUJACK
+import Synchronization
+import Glibc
+
+/// One audio component as `AudioComponent` hands it out: Apple's description and the AUHost
+/// unit behind it. Entries live as long as the process (an `AudioComponent` never dangles).
+final class ComponentEntry: @unchecked Sendable {
+    let component: Component
+    init(_ component: Component) { self.component = component }
+    var pointer: OpaquePointer { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
+}
+
+/// Apple's units by Apple's descriptions (manufacturer `appl`), each made by a real AUHost
+/// unit, then AUHost's own built-in units under theirs (`AUHs`).
+enum AppleComponents {
+    static let apple: AUCore.FourCharCode = "appl"
+
+    /// The Apple descriptions AUHost serves and the built-in unit (subtype, type) behind each.
+    static let builtinMappings: [(type: AUCore.FourCharCode, subtype: AUCore.FourCharCode, name: String, builtin: AUCore.FourCharCode)] = [
+        ("auou", "genr", "AUGenericOutput", "genr"),
+        ("aumx", "mcmx", "AUMultiChannelMixer", "mcmx"),
+        ("aufx", "ipeq", "AUiPodEQ", "ipeq"),
+        ("aufc", "conv", "AUConverter", "conv"),
+        ("aufc", "splt", "AUSplitter", "splt"),
+    ]
+    /// Apple's device output units: all play on the output device (AUHOST_DEVICE).
+    static let deviceOutputs: [(subtype: AUCore.FourCharCode, name: String)] = [
+        ("rioc", "AURemoteIO"), ("def ", "AUDefaultOutput"), ("sys ", "AUSystemOutput"), ("ahal", "AUHAL"),
+        ("vpio", "AUVoiceProcessingIO"),
+    ]
+
+    /// The registry every AUGraph and `AudioComponentFindNext` use, made once.
+    static let registry: ComponentRegistry = {
+        let registry = ComponentRegistry()
+        let builtins = BuiltinUnits().discoverComponents().components
+        for mapping in builtinMappings {
+            guard let builtin = builtins.first(where: { $0.description.subtype == mapping.builtin }) else { continue }
+            registry.register(Component(
+                description: ComponentDescription(type: mapping.type, subtype: mapping.subtype, manufacturer: apple),
+                name: "Apple: \(mapping.name)", manufacturerName: "Apple", version: BuiltinUnits.version, format: .builtin,
+                identifier: "appl:\(mapping.name)", category: builtin.category,
+                factory: { () throws(AudioUnitError) -> EngineUnit in try builtin.instantiate() }))
+        }
+        for output in deviceOutputs {
+            registry.register(Component(
+                description: ComponentDescription(type: "auou", subtype: output.subtype, manufacturer: apple),
+                name: "Apple: \(output.name)", manufacturerName: "Apple", version: BuiltinUnits.version, format: .builtin,
+                identifier: "appl:\(output.name)", category: "Output",
+                factory: { () throws(AudioUnitError) -> EngineUnit in try OutputDevice.makeUnit() }))
+        }
+        for builtin in builtins { registry.register(builtin) }
+        return registry
+    }()
+
+    /// One entry per registered component, in the registry's order.
+    static let entries: [ComponentEntry] = registry.components.map(ComponentEntry.init)
+
+    /// The live entry behind an `AudioComponent`, or nil.
+    static func entry(_ pointer: OpaquePointer?) -> ComponentEntry? {
+        guard let pointer else { return nil }
+        return entries.first { $0.pointer == pointer }
+    }
+
+    /// The entry of a component, by identity of its description.
+    static func entry(for description: ComponentDescription) -> ComponentEntry? {
+        entries.first { $0.component.description == description }
+    }
+}
+
+/// Where output units play (`AUHOST_DEVICE`): JACK (default), a WAV file, or nowhere.
+enum OutputDevice {
+    enum Kind: Equatable {
+        case jack
+        case file(String)
+        case null
+    }
+
+    /// Read from the environment each time a unit is made.
+    static var kind: Kind {
+        guard let value = getenv("AUHOST_DEVICE").map({ String(cString: $0) }), !value.isEmpty, value != "jack" else { return .jack }
+        if value == "null" { return .null }
+        if value.hasPrefix("file:") { return .file(String(value.dropFirst(5))) }
+        return .jack
+    }
+
+    /// A new device output unit: the JACK I/O unit (connected to the server now), or a
+    /// paced device that writes to a file or discards.
+    static func makeUnit() throws(AudioUnitError) -> EngineUnit {
+        switch kind {
+        case .jack:
+            let unit = JACKIOUnit()
+            unit.clientName = "AudioToolbox"
+            do {
+                try unit.open()
+            } catch {
+                throw AudioUnitError(.failedInitialization, "no JACK server (set AUHOST_DEVICE=file:PATH.wav or null): \(error.message)")
+            }
+            return unit
+        case .file(let path): return PacedDeviceUnit(path: path)
+        case .null: return PacedDeviceUnit(path: nil)
+        }
+    }
+}

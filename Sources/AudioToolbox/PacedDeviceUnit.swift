@@ -1,0 +1,108 @@
+import Foundation
+import Synchronization
+internal import AUCore
+internal import AUEngine
+internal import AUFiles
+
+/// The output device when there is no JACK (`AUHOST_DEVICE=file:PATH.wav` or `null`): an
+/// output unit with a thread of its own that renders, period by period and paced by the
+/// clock, what the unit would play (its graph when it is a graph's output node, else its
+/// own input: a render callback or a connection), and writes it to a WAV file or discards
+/// it. The file appears whole when the unit stops (AtomicFile).
+final class PacedDeviceUnit: EngineUnit, AudioOutputUnit, @unchecked Sendable {
+    static let periodFrames = 512
+    static let defaultSampleRate = 44_100.0
+    let path: String?
+    /// The graph this unit is the output node of (set by AUGraphInitialize).
+    weak var graph: AudioGraph?
+    private let running = Atomic<Bool>(false)
+    private var thread: Thread?
+    private let finished = DispatchSemaphore(value: 0)
+    private var writer: AudioFileWriter?
+    private var sampleTime = 0.0
+    /// What went wrong writing, reported by stop.
+    private(set) var writeError: AudioUnitError?
+
+    init(path: String?) {
+        self.path = path
+        super.init(
+            description: ComponentDescription(type: "auou", subtype: "rioc", manufacturer: "appl"), name: path == nil ? "Null Output" : "File Output",
+            inputs: [.canonical(channels: 2, sampleRate: Self.defaultSampleRate, name: "To device")],
+            outputs: [.canonical(channels: 2, sampleRate: Self.defaultSampleRate, name: "From device")], parameters: [])
+    }
+
+    override func validateFormat(_ format: StreamFormat, scope: Scope, element: Element) throws(AudioUnitError) {
+        try format.validate()
+        guard format.isFloat, !format.isInterleaved, format.bitsPerChannel == 32 else {
+            throw AudioUnitError(.formatNotSupported, "\(name) renders 32-bit float non-interleaved, not \(format)")
+        }
+    }
+
+    override func process(_ context: ProcessContext) -> AudioUnitStatus {
+        context.outputs[0].copy(from: context.inputs[0])
+        return 0
+    }
+
+    var isRunning: Bool { running.load(ordering: .relaxed) }
+
+    func start() throws(AudioUnitError) {
+        guard state == .initialized else { throw AudioUnitError(.uninitialized, "\(name): initialize the unit before starting it") }
+        guard !running.load(ordering: .relaxed) else { return }
+        let format = try busConfiguration(scope: .input, element: 0).format
+        if let path, writer == nil {
+            writer = try AudioFileWriter(
+                path: path, encoding: try AudioFileEncoding(format: .wav, bitDepth: .float32), sampleRate: format.sampleRate,
+                channels: format.channelsPerFrame, overwrite: true, maxFramesPerWrite: Self.periodFrames)
+        }
+        running.store(true, ordering: .relaxed)
+        let buffers = OwnedAudioBuffers(channels: format.channelsPerFrame, capacity: Self.periodFrames)
+        let thread = Thread { [unowned self] in self.run(buffers: buffers, sampleRate: format.sampleRate) }
+        thread.name = "AudioToolbox device"
+        thread.qualityOfService = .userInteractive
+        self.thread = thread
+        thread.start()
+    }
+
+    func stop() {
+        guard running.exchange(false, ordering: .relaxed) else { return }
+        finished.wait()
+        thread = nil
+        do {
+            try writer?.finish()
+        } catch {
+            writeError = error
+        }
+        writer = nil
+    }
+
+    override func deallocateRenderResources() { stop() }
+
+    /// The device thread: a period rendered, written, then a sleep until its deadline.
+    private func run(buffers: OwnedAudioBuffers, sampleRate: Double) {
+        let period = Self.periodFrames
+        let periodNanoseconds = UInt64(Double(period) / sampleRate * 1e9)
+        var deadline = DispatchTime.now().uptimeNanoseconds
+        let view = buffers.buffers(frameCount: period)
+        while running.load(ordering: .relaxed) {
+            let timestamp = RenderTimestamp(sampleTime: sampleTime, hostTime: DispatchTime.now().uptimeNanoseconds, flags: [.sampleTimeValid])
+            let status: AudioUnitStatus = RenderThread.run {
+                if let graph { return graph.render(frameCount: period, timestamp: timestamp, output: view) }
+                var flags = RenderFlags()
+                return self.render(flags: &flags, timestamp: timestamp, outputBus: 0, buffers: view)
+            }
+            if status != 0 { view.clear() }
+            sampleTime += Double(period)
+            if let writer, writeError == nil {
+                do { try writer.write(view) } catch { writeError = error }
+            }
+            deadline += periodNanoseconds
+            let now = DispatchTime.now().uptimeNanoseconds
+            if deadline > now {
+                usleep(UInt32((deadline - now) / 1000))
+            } else if now - deadline > 8 * periodNanoseconds {
+                deadline = now  // far behind (a stall): start counting again from here
+            }
+        }
+        finished.signal()
+    }
+}

@@ -1,0 +1,1 @@
+#include <AudioUnit/AUComponent.h>

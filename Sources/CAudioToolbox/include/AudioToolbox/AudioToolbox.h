@@ -1,0 +1,21 @@
+/* AudioToolbox.h for AUHost's AudioToolbox on Linux (libAudioToolbox.so): the audio half
+   of Apple's AudioToolbox over AUHost. docs/AUDIOTOOLBOX.md lists what works. */
+#ifndef AUHOST_AUDIOTOOLBOX_H
+#define AUHOST_AUDIOTOOLBOX_H
+
+#include <CoreAudio/CoreAudioTypes.h>
+#include <AudioUnit/AudioUnit.h>
+#include <AudioToolbox/AUGraph.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Prints a description of an AUGraph or an AudioUnit to standard output. */
+OSStatus CAShow(void *inObject);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

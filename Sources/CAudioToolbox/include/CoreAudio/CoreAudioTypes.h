@@ -1,0 +1,148 @@
+/* CoreAudioTypes.h for AUHost's AudioToolbox on Linux: Core Audio's data types with
+   Apple's layouts and constant values, written from Apple's public documentation. */
+#ifndef AUHOST_COREAUDIOTYPES_H
+#define AUHOST_COREAUDIOTYPES_H
+
+#include <MacTypes.h>
+#include <CoreFoundation/CoreFoundation.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+AUHOST_ENUM(OSStatus) {
+    kAudio_UnimplementedError = -4,
+    kAudio_FileNotFoundError = -43,
+    kAudio_FilePermissionError = -54,
+    kAudio_TooManyFilesOpenError = -42,
+    kAudio_BadFilePathError = 0x21707468, /* '!pth' */
+    kAudio_ParamError = -50,
+    kAudio_MemFullError = -108
+};
+
+typedef struct AudioValueRange { Float64 mMinimum; Float64 mMaximum; } AudioValueRange;
+
+typedef struct AudioBuffer {
+    UInt32 mNumberChannels;
+    UInt32 mDataByteSize;
+    void *mData;
+} AudioBuffer;
+
+typedef struct AudioBufferList {
+    UInt32 mNumberBuffers;
+    AudioBuffer mBuffers[1]; /* mNumberBuffers of them */
+} AudioBufferList;
+
+typedef Float32 AudioSampleType;
+typedef Float32 AudioUnitSampleType;
+
+typedef UInt32 AudioFormatID;
+typedef UInt32 AudioFormatFlags;
+
+typedef struct AudioStreamBasicDescription {
+    Float64 mSampleRate;
+    AudioFormatID mFormatID;
+    AudioFormatFlags mFormatFlags;
+    UInt32 mBytesPerPacket;
+    UInt32 mFramesPerPacket;
+    UInt32 mBytesPerFrame;
+    UInt32 mChannelsPerFrame;
+    UInt32 mBitsPerChannel;
+    UInt32 mReserved;
+} AudioStreamBasicDescription;
+
+AUHOST_ENUM(AudioFormatID) {
+    kAudioFormatLinearPCM = 0x6C70636D,      /* 'lpcm' */
+    kAudioFormatAC3 = 0x61632D33,            /* 'ac-3' */
+    kAudioFormatAppleIMA4 = 0x696D6134,      /* 'ima4' */
+    kAudioFormatMPEG4AAC = 0x61616320,       /* 'aac ' */
+    kAudioFormatMIDIStream = 0x6D696469,     /* 'midi' */
+    kAudioFormatAppleLossless = 0x616C6163,  /* 'alac' */
+    kAudioFormatULaw = 0x756C6177,           /* 'ulaw' */
+    kAudioFormatALaw = 0x616C6177,           /* 'alaw' */
+    kAudioFormatMPEGLayer3 = 0x2E6D7033,     /* '.mp3' */
+    kAudioFormatFLAC = 0x666C6163,           /* 'flac' */
+    kAudioFormatOpus = 0x6F707573            /* 'opus' */
+};
+
+AUHOST_ENUM(AudioFormatFlags) {
+    kAudioFormatFlagIsFloat = (1U << 0),
+    kAudioFormatFlagIsBigEndian = (1U << 1),
+    kAudioFormatFlagIsSignedInteger = (1U << 2),
+    kAudioFormatFlagIsPacked = (1U << 3),
+    kAudioFormatFlagIsAlignedHigh = (1U << 4),
+    kAudioFormatFlagIsNonInterleaved = (1U << 5),
+    kAudioFormatFlagIsNonMixable = (1U << 6),
+    kAudioFormatFlagsAreAllClear = 0x80000000U,
+
+    kLinearPCMFormatFlagIsFloat = kAudioFormatFlagIsFloat,
+    kLinearPCMFormatFlagIsBigEndian = kAudioFormatFlagIsBigEndian,
+    kLinearPCMFormatFlagIsSignedInteger = kAudioFormatFlagIsSignedInteger,
+    kLinearPCMFormatFlagIsPacked = kAudioFormatFlagIsPacked,
+    kLinearPCMFormatFlagIsAlignedHigh = kAudioFormatFlagIsAlignedHigh,
+    kLinearPCMFormatFlagIsNonInterleaved = kAudioFormatFlagIsNonInterleaved,
+    kLinearPCMFormatFlagIsNonMixable = kAudioFormatFlagIsNonMixable,
+    kLinearPCMFormatFlagsSampleFractionShift = 7,
+    kLinearPCMFormatFlagsSampleFractionMask = (0x3FU << 7),
+    kLinearPCMFormatFlagsAreAllClear = kAudioFormatFlagsAreAllClear,
+
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    kAudioFormatFlagsNativeEndian = kAudioFormatFlagIsBigEndian,
+#else
+    kAudioFormatFlagsNativeEndian = 0,
+#endif
+    kAudioFormatFlagsCanonical = kAudioFormatFlagIsFloat | kAudioFormatFlagsNativeEndian | kAudioFormatFlagIsPacked,
+    kAudioFormatFlagsAudioUnitCanonical = kAudioFormatFlagIsFloat | kAudioFormatFlagsNativeEndian | kAudioFormatFlagIsPacked | kAudioFormatFlagIsNonInterleaved,
+    kAudioFormatFlagsNativeFloatPacked = kAudioFormatFlagIsFloat | kAudioFormatFlagsNativeEndian | kAudioFormatFlagIsPacked
+};
+
+typedef UInt32 SMPTETimeType;
+typedef UInt32 SMPTETimeFlags;
+AUHOST_ENUM(SMPTETimeType) {
+    kSMPTETimeType24 = 0, kSMPTETimeType25 = 1, kSMPTETimeType30Drop = 2, kSMPTETimeType30 = 3,
+    kSMPTETimeType2997 = 4, kSMPTETimeType2997Drop = 5, kSMPTETimeType60 = 6, kSMPTETimeType5994 = 7,
+    kSMPTETimeType60Drop = 8, kSMPTETimeType5994Drop = 9, kSMPTETimeType50 = 10, kSMPTETimeType2398 = 11
+};
+AUHOST_ENUM(SMPTETimeFlags) { kSMPTETimeUnknown = 0, kSMPTETimeValid = (1U << 0), kSMPTETimeRunning = (1U << 1) };
+
+typedef struct SMPTETime {
+    SInt16 mSubframes;
+    SInt16 mSubframeDivisor;
+    UInt32 mCounter;
+    SMPTETimeType mType;
+    SMPTETimeFlags mFlags;
+    SInt16 mHours;
+    SInt16 mMinutes;
+    SInt16 mSeconds;
+    SInt16 mFrames;
+} SMPTETime;
+
+typedef UInt32 AudioTimeStampFlags;
+AUHOST_ENUM(AudioTimeStampFlags) {
+    kAudioTimeStampNothingValid = 0,
+    kAudioTimeStampSampleTimeValid = (1U << 0),
+    kAudioTimeStampHostTimeValid = (1U << 1),
+    kAudioTimeStampRateScalarValid = (1U << 2),
+    kAudioTimeStampWordClockTimeValid = (1U << 3),
+    kAudioTimeStampSMPTETimeValid = (1U << 4),
+    kAudioTimeStampSampleHostTimeValid = (kAudioTimeStampSampleTimeValid | kAudioTimeStampHostTimeValid)
+};
+
+typedef struct AudioTimeStamp {
+    Float64 mSampleTime;
+    UInt64 mHostTime;
+    Float64 mRateScalar;
+    UInt64 mWordClockTime;
+    SMPTETime mSMPTETime;
+    AudioTimeStampFlags mFlags;
+    UInt32 mReserved;
+} AudioTimeStamp;
+
+typedef UInt32 AudioChannelLabel;
+typedef UInt32 AudioChannelLayoutTag;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
