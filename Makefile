@@ -83,7 +83,6 @@ install-files:
 uninstall:
 	rm -f $(BINDIR)/auhost
 	rm -f $(foreach unit,$(UNITS),$(PLUGINDIR)/libAUHost$(unit).so)
-	rm -rf $(SDKDIR)
 	rm -rf $(PRESETDIR)
 	rm -rf $(SDKDIR) $(foreach header,$(AT_HEADERS),$(INCLUDEDIR)/$(header))
 	rm -f $(LIBDIR)/libAudioToolbox.so $(PKGCONFIGDIR)/AudioToolbox.pc
