@@ -7,9 +7,7 @@ import Foundation
 enum ImpulseResponseFiles {
     /// Writes the files into a fresh temporary folder and returns their paths.
     static func write() throws -> [String] {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("alloc-check-ir-\(ProcessInfo.processInfo.processIdentifier)")
-        try? FileManager.default.removeItem(at: folder)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryFolder.make("ir")
         return try [(1, 0.5), (3, 0.3)].enumerated().map { index, shape in
             let samples = (0..<256).map { frame in frame % (shape.0 * 16) == 0 ? Int16(20_000 * pow(shape.1, Double(frame) / 64)) : 0 }
             let path = folder.appendingPathComponent("ir\(index).wav").path

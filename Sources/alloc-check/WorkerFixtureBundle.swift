@@ -5,9 +5,8 @@ import Foundation
 /// fresh temporary folder, and gives the LV2 path that finds it and the installed plugins.
 /// - Thread: [control]
 func workerFixtureLV2Path(library: URL) throws -> String {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("alloc-check-lv2-\(ProcessInfo.processInfo.processIdentifier)")
+    let root = try TemporaryFolder.make("lv2")
     let bundle = root.appendingPathComponent("worker.lv2")
-    try? FileManager.default.removeItem(at: root)
     try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
     try FileManager.default.copyItem(at: library, to: bundle.appendingPathComponent("fixtures.so"))
     let prefixes = """

@@ -186,12 +186,21 @@ enum CLibraryFixtures {
         void call_it(void) { auhost_test_missing_function(); }
         """
 
-    /// A fresh private folder (mode 0755) under the system's temporary folder.
+    /// A fresh private folder (mode 0755) under one folder of the test process's in the
+    /// system's temporary folder, which goes when the process exits (a loaded library's
+    /// folder is kept until then).
     static func makeFolder(_ name: String) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-native-\(name)-\(UUID().uuidString)")
+        let folder = root.appendingPathComponent("\(name)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         return folder
     }
+
+    /// `auhost-native-PID`, removed at exit.
+    static let root: URL = {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-native-\(getpid())")
+        atexit { try? FileManager.default.removeItem(at: CLibraryFixtures.root) }
+        return root
+    }()
 
     /// Compiles `source` into `folder/name` with `cc -shared`; extra `-D` definitions allowed.
     @discardableResult
