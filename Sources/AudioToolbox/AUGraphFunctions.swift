@@ -12,7 +12,7 @@ final class GraphHandle: @unchecked Sendable {
     var nextNumber: Int32 = 1
     var units: [GraphNode: UnitHandle] = [:]
     var storages: [CallbackStorage] = []
-    var notifies: [(proc: AURenderCallback, data: UnsafeMutableRawPointer?, token: RenderNotifyToken)] = []
+    var notifies = CRenderNotifies()
     /// Delivers render-side notifications while the graph runs.
     var pump: NotificationPump?
 
@@ -386,8 +386,8 @@ public func _AUGraphCountNodeInteractions(_ inGraph: OpaquePointer?, _ inNode: I
 public func _AUGraphAddRenderNotify(_ inGraph: OpaquePointer?, _ inProc: AURenderCallback?, _ inData: UnsafeMutableRawPointer?) -> OSStatus {
     withGraph(inGraph) { handle throws(AudioUnitError) in
         guard let inProc else { return kAudio_ParamError }
-        let token = try handle.graph.addRenderNotify(notifyCallback(inProc, inData, keepingStorageIn: &handle.storages))
-        handle.notifies.append((inProc, inData, token))
+        let graph = handle.graph
+        try handle.notifies.add(inProc, inData) { callback throws(AudioUnitError) in try graph.addRenderNotify(callback) }
         return noErr
     }
 }
@@ -398,11 +398,8 @@ public func _AUGraphAddRenderNotify(_ inGraph: OpaquePointer?, _ inProc: AURende
 public func _AUGraphRemoveRenderNotify(_ inGraph: OpaquePointer?, _ inProc: AURenderCallback?, _ inData: UnsafeMutableRawPointer?) -> OSStatus {
     withGraph(inGraph) { handle in
         guard let inProc else { return kAudio_ParamError }
-        handle.notifies.removeAll { entry in
-            let matches = sameCallback(entry.proc, entry.data, inProc, inData)
-            if matches { _ = handle.graph.removeRenderNotify(entry.token) }
-            return matches
-        }
+        let graph = handle.graph
+        handle.notifies.remove(inProc, inData) { _ = graph.removeRenderNotify($0) }
         return noErr
     }
 }
@@ -432,13 +429,6 @@ func store(_ value: Bool, in out: UnsafeMutablePointer<UInt8>?) -> OSStatus {
     guard let out else { return kAudio_ParamError }
     out.pointee = value ? 1 : 0
     return noErr
-}
-
-/// A C render notification as the engine calls it; its storage is kept in `storages`.
-func notifyCallback(_ proc: AURenderCallback, _ data: UnsafeMutableRawPointer?, keepingStorageIn storages: inout [CallbackStorage]) -> RenderCallback {
-    let storage = CallbackStorage(clientFormat: nil, capacityFrames: 0)
-    storages.append(storage)
-    return CRenderCallback(AURenderCallbackStruct(inputProc: proc, inputProcRefCon: data), storage: storage).engineCallback
 }
 
 /// Whether two (procedure, user data) pairs name the same callback.

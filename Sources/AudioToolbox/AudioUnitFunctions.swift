@@ -169,8 +169,8 @@ public func _AudioUnitRemovePropertyListenerWithUserData(_ inUnit: OpaquePointer
 public func _AudioUnitAddRenderNotify(_ inUnit: OpaquePointer?, _ inProc: AURenderCallback?, _ inData: UnsafeMutableRawPointer?) -> OSStatus {
     withUnit(inUnit) { handle throws(AudioUnitError) in
         guard let inProc else { return kAudio_ParamError }
-        let token = try handle.unit.addRenderNotify(notifyCallback(inProc, inData, keepingStorageIn: &handle.storages))
-        handle.notifies.append((inProc, inData, token))
+        let unit = handle.unit
+        try handle.notifies.add(inProc, inData) { callback throws(AudioUnitError) in try unit.addRenderNotify(callback) }
         return noErr
     }
 }
@@ -181,11 +181,8 @@ public func _AudioUnitAddRenderNotify(_ inUnit: OpaquePointer?, _ inProc: AURend
 public func _AudioUnitRemoveRenderNotify(_ inUnit: OpaquePointer?, _ inProc: AURenderCallback?, _ inData: UnsafeMutableRawPointer?) -> OSStatus {
     withUnit(inUnit) { handle in
         guard let inProc else { return kAudio_ParamError }
-        handle.notifies.removeAll { entry in
-            let matches = sameCallback(entry.proc, entry.data, inProc, inData)
-            if matches { _ = handle.unit.removeRenderNotify(entry.token) }
-            return matches
-        }
+        let unit = handle.unit
+        handle.notifies.remove(inProc, inData) { _ = unit.removeRenderNotify($0) }
         return noErr
     }
 }

@@ -9,7 +9,7 @@ internal import AUFiles
 /// clock, what the unit would play (its graph when it is a graph's output node, else its
 /// own input: a render callback or a connection), and writes it to a WAV file or discards
 /// it. The file appears whole when the unit stops (AtomicFile).
-final class PacedDeviceUnit: EngineUnit, AudioOutputUnit, @unchecked Sendable {
+final class PacedDeviceUnit: GenericOutputUnit, AudioOutputUnit, @unchecked Sendable {
     static let periodFrames = 512
     static let defaultSampleRate = 44_100.0
     let path: String?
@@ -27,20 +27,7 @@ final class PacedDeviceUnit: EngineUnit, AudioOutputUnit, @unchecked Sendable {
         self.path = path
         super.init(
             description: ComponentDescription(type: "auou", subtype: "rioc", manufacturer: "appl"), name: path == nil ? "Null Output" : "File Output",
-            inputs: [.canonical(channels: 2, sampleRate: Self.defaultSampleRate, name: "To device")],
-            outputs: [.canonical(channels: 2, sampleRate: Self.defaultSampleRate, name: "From device")], parameters: [])
-    }
-
-    override func validateFormat(_ format: StreamFormat, scope: Scope, element: Element) throws(AudioUnitError) {
-        try format.validate()
-        guard format.isFloat, !format.isInterleaved, format.bitsPerChannel == 32 else {
-            throw AudioUnitError(.formatNotSupported, "\(name) renders 32-bit float non-interleaved, not \(format)")
-        }
-    }
-
-    override func process(_ context: ProcessContext) -> AudioUnitStatus {
-        context.outputs[0].copy(from: context.inputs[0])
-        return 0
+            application: "device", sampleRate: Self.defaultSampleRate)
     }
 
     var isRunning: Bool { running.load(ordering: .relaxed) }

@@ -27,7 +27,7 @@ final class UnitHandle: @unchecked Sendable {
     /// Every callback storage ever published; freed with the handle.
     var storages: [CallbackStorage] = []
     var listeners: [(id: UInt32, proc: AudioUnitPropertyListenerProc, data: UnsafeMutableRawPointer?, token: ListenerToken)] = []
-    var notifies: [(proc: AURenderCallback, data: UnsafeMutableRawPointer?, token: RenderNotifyToken)] = []
+    var notifies = CRenderNotifies()
     /// For a standalone output unit: whether AudioOutputUnitStart started it.
     var isStarted = false
     /// The private graph a standalone JACK output unit plays through.
