@@ -19,8 +19,9 @@ LIVE='\.([A-Za-z]*LiveTests|LiveRunTests|LivePlayTests|LiveMIDITests|LiveFilePro
 RELEASE_PRODUCTS=(auhost alloc-check AllocCounter AUHostGain AUHostArpeggiator LV2Fixtures)
 
 run_dir=$(mktemp -d -t auhost-test-XXXXXX)
-export TMPDIR=$run_dir/tmp
-mkdir -p "$TMPDIR"
+# The tests' temporary folder (the builds and the examples keep the system's).
+test_tmp=$run_dir/tmp
+mkdir -p "$test_tmp"
 trap 'rm -rf "$run_dir"' EXIT
 filter=()
 [ -n "${AUHOST_TEST_FILTER:-}" ] && filter=(--filter "$AUHOST_TEST_FILTER")
@@ -48,13 +49,13 @@ build_release() {
 
 step build swift build --build-tests &&
   step release build_release &&
-  { step tests swift test --skip-build --parallel --skip "$LIVE" "${filter[@]}"
-    step live-tests swift test --skip-build --no-parallel --filter "$LIVE" "${filter[@]}"
+  { step tests env TMPDIR="$test_tmp" swift test --skip-build --parallel --skip "$LIVE" "${filter[@]}"
+    step live-tests env TMPDIR="$test_tmp" swift test --skip-build --no-parallel --filter "$LIVE" "${filter[@]}"
     step examples bash scripts/run-examples.sh; }
 
 # Whatever a test left in the temporary folder (it should leave nothing); SwiftPM's own lock
 # files and TemporaryDirectory.* folders are not the tests'.
-left=$(cd "$TMPDIR" && find . -mindepth 1 -maxdepth 1 ! -name '*.lock' ! -name 'TemporaryDirectory.*' | sort)
+left=$(cd "$test_tmp" && find . -mindepth 1 -maxdepth 1 ! -name '*.lock' ! -name 'TemporaryDirectory.*' | sort)
 if [ -n "$left" ]; then
   echo "make test: the tests left these in the temporary folder:"
   echo "$left" | head -20
