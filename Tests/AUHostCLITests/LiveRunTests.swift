@@ -293,6 +293,22 @@ final class NoiseSource: @unchecked Sendable {
         #expect(try rig.send("help") == "ok \(ControlCommand.summary)")
     }
 
+    @Test("a quit that hangs (the JACK server stopped answering) ends the process after AUHOST_STOP_DEADLINE seconds, with one line")
+    func aHangingStopEndsAtTheDeadline() throws {
+        let rig = try LiveRig(chain: "aufx:gain:AUHs", environment: ["AUHOST_STOP_DEADLINE": "1"])
+        defer {
+            kill(rig.server.pid, SIGCONT)
+            rig.tearDown()
+        }
+        #expect(rig.waitForStandardError("auhost: running"), "\(rig.standardError)")
+        // A stopped server never answers the client's deactivate and close.
+        kill(rig.server.pid, SIGSTOP)
+        #expect(try rig.send("quit") == "ok bye")
+        // Without the deadline the process waits for the server forever.
+        #expect(rig.waitForExit(timeout: 30) == 1)
+        #expect(rig.waitForStandardError("auhost: the stop did not finish within 1 s; ending the process"), "\(rig.standardError)")
+    }
+
     @Test func aGainChainRunsAndIsControlledFromStdinAndThePort() throws {
         let rig = try LiveRig(preset: gainChain, extraArguments: ["--control", "0"])
         defer { rig.tearDown() }

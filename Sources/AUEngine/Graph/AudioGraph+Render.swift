@@ -26,12 +26,25 @@ extension AudioGraph {
         return status
     }
 
-    /// The cycles rendered so far and the node the render thread is inside (nil between
-    /// nodes): what a watchdog reads to tell a render that makes progress from one stuck in
-    /// a unit's call.
+    /// The cycles rendered so far and where the render thread is: what a watchdog reads to
+    /// tell a render that makes progress from one stuck in a unit's call or in the graph's
+    /// MIDI scheduler (a song's player).
     /// - Thread: [any] (two relaxed atomic loads).
-    public var renderActivity: (cycles: UInt64, node: GraphNode?) {
-        let node = renderer.mainLane.renderingNode.load(ordering: .relaxed)
-        return (renderer.cycles.load(ordering: .relaxed), node < 0 ? nil : GraphNode(rawValue: node))
+    public var renderActivity: RenderActivity {
+        let place = renderer.mainLane.renderingNode.load(ordering: .relaxed)
+        return RenderActivity(
+            cycles: renderer.cycles.load(ordering: .relaxed), node: place < 0 ? nil : GraphNode(rawValue: place),
+            isSchedulingMIDI: place == RenderLane.schedulingMIDI)
     }
+}
+
+/// Where a graph's render thread is, as a watchdog reads it (``AudioGraph/renderActivity``).
+/// - Thread: [any] (a plain value).
+public struct RenderActivity: Equatable, Sendable {
+    /// The cycles rendered so far.
+    public var cycles: UInt64
+    /// The node the render thread is inside; nil between nodes.
+    public var node: GraphNode?
+    /// Whether the render thread is inside the graph's ``MIDIScheduler`` (a song's player).
+    public var isSchedulingMIDI: Bool
 }

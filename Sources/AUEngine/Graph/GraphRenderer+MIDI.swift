@@ -34,7 +34,10 @@ extension GraphRenderer {
         for case let midi? in plan.stepMIDI { midi.pointee.scheduled?.pointee.clear() }
         let cycle = MIDISchedulingCycle(
             timestamp: timestamp, frameCount: frameCount, plan: Unmanaged.passUnretained(plan), graphInput: cycleMIDIInput, graphOutput: cycleMIDIOutput)
+        // A watchdog sees a scheduler that never returns (a stuck player) as such.
+        mainLane.renderingNode.store(RenderLane.schedulingMIDI, ordering: .relaxed)
         scheduler._withUnsafeGuaranteedRef { $0.scheduleCycle(cycle) }
+        mainLane.renderingNode.store(-1, ordering: .relaxed)
     }
 
     /// The graph's MIDI input of the slice at `offset` frames into the cycle.

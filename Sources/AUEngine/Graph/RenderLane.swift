@@ -9,8 +9,11 @@ import Synchronization
 final class RenderLane: @unchecked Sendable {
     /// Notices for the control side (faults, render errors, stalls).
     let notices = RealTimeRing<GraphNotice>(minimumCapacity: 1024)
-    /// The raw value of the node whose step the lane's thread is in, -1 outside the steps.
+    /// The raw value of the node whose step the lane's thread is in, -1 outside the steps,
+    /// ``schedulingMIDI`` while the graph's MIDI scheduler runs (the main lane only).
     let renderingNode = Atomic<Int32>(-1)
+    /// ``renderingNode`` while the lane's thread is inside the graph's ``MIDIScheduler``.
+    static let schedulingMIDI: Int32 = -2
     /// Steps the lane's thread rendered in parallel slices (written by that thread only).
     let stepsRendered = Atomic<UInt64>(0)
 }

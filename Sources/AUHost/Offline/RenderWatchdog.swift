@@ -8,13 +8,13 @@ import Synchronization
 /// a flag the stuck loop never reads again).
 ///
 /// While a job renders, a control thread of the watchdog reads its graph's
-/// ``AudioGraph/renderActivity`` (the cycles rendered and the node the render thread is
-/// inside, two relaxed loads the render loop's stores make cheap) four times per
-/// ``interruptedTimeout``. When the render thread is inside a node and neither changes for
+/// ``AudioGraph/renderActivity`` (the cycles rendered and the node, or the song's player, the
+/// render thread is inside: two relaxed loads the render loop's stores make cheap) four times per
+/// ``interruptedTimeout``. When the render thread is inside a node or the player and neither changes for
 /// ``timeout`` seconds — or for ``interruptedTimeout`` once the render was cancelled (a
-/// signal) — the render is stuck: a thread inside a unit
+/// signal or `quit`) — the render is stuck: a thread inside a unit
 /// cannot be taken back, so the watchdog calls its stall action with a ``Stall`` naming
-/// the job and the node, and the standard action prints it and ends the process with
+/// the job and the place, and the standard action prints it and ends the process with
 /// status 1.
 /// - Thread: [control] ``watch(_:job:cancellation:)`` and ``Watch/stop()`` from
 ///   the job's thread; the stall action on the watchdog's thread.
@@ -22,10 +22,10 @@ public final class RenderWatchdog: Sendable {
     /// A render that made no progress.
     /// - Thread: [control]
     public struct Stall: Sendable, Error {
-        /// The job's input file.
+        /// The job's input file (live: the preset).
         public var job: String
-        /// The node the render thread is inside: `'id' (unit name, reference)`.
-        public var node: String
+        /// What the render thread is inside: `node 'id' (unit name, reference)` or `the song's player`.
+        public var place: String
         /// Seconds without progress.
         public var seconds: TimeInterval
         /// Whether the render had been cancelled (SIGINT or SIGTERM) and did not stop.
@@ -34,7 +34,7 @@ public final class RenderWatchdog: Sendable {
         /// `IN.wav: node 'verb' (Name, URI) has not returned for 10 s: the render is stuck; ending the process`.
         /// - Thread: [control]
         public var message: String {
-            "\(job): node \(node) has not returned for \(ProbeProcess.seconds(seconds)) s"
+            "\(job): \(place) has not returned for \(ProbeProcess.seconds(seconds)) s"
                 + "\(wasInterrupted ? " after an interrupt" : ""): the render is stuck; ending the process"
         }
     }
@@ -102,10 +102,11 @@ public final class RenderWatchdog: Sendable {
                 }
                 let interrupted = cancellation?.isCancelled ?? false
                 let idle = Date().timeIntervalSince(lastChange)
-                // Only a call into a unit can be stuck: between cycles (reading, writing,
-                // winding up after an interrupt) the render thread is the host's.
-                guard let node = now.node, idle >= (interrupted ? interruptedTimeout : timeout), !watch.isStopped.load(ordering: .relaxed) else { continue }
-                action(Stall(job: job, node: nodeNames[node] ?? node.description, seconds: idle.rounded(), wasInterrupted: interrupted))
+                // Only a call into a unit or the song's player can be stuck: between cycles
+                // (reading, writing, winding up after an interrupt) the render thread is the host's.
+                let place = now.node.map { "node \(nodeNames[$0] ?? $0.description)" } ?? (now.isSchedulingMIDI ? "the song's player" : nil)
+                guard let place, idle >= (interrupted ? interruptedTimeout : timeout), !watch.isStopped.load(ordering: .relaxed) else { continue }
+                action(Stall(job: job, place: place, seconds: idle.rounded(), wasInterrupted: interrupted))
                 return
             }
         }

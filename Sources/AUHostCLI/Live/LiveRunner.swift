@@ -44,6 +44,8 @@ final class LiveRunner: @unchecked Sendable {
     /// Set by `quit`, SIGINT or SIGTERM; once set, the render watchdog gives a stuck unit
     /// its short timeout.
     private let quitRequested = RenderCancellation()
+    /// Ends the process when a stop hangs.
+    private let stopDeadline = StopDeadline()
     /// Why a reply could not be written to standard output (then the run stops).
     private let standardOutputFailure = Mutex<String?>(nil)
     /// Serialises commands from standard input and from control clients.
@@ -197,7 +199,10 @@ final class LiveRunner: @unchecked Sendable {
             if quitRequested.isCancelled { return .quit }
             // A song that does not loop ends the run once its last notes had a second to ring out.
             if let song = live.song, withCommandLock({ song.hasEnded }) {
-                if let endedAt, Date().timeIntervalSince(endedAt) > 1 { return .quit }
+                if let endedAt, Date().timeIntervalSince(endedAt) > 1 {
+                    requestStop()
+                    return .quit
+                }
                 endedAt = endedAt ?? Date()
             } else {
                 endedAt = nil
@@ -235,7 +240,7 @@ final class LiveRunner: @unchecked Sendable {
             guard let session else { return ("error: the chain is not running (waiting for the JACK server)", false) }
             return session.reply(to: line)
         }
-        if quits { quitRequested.cancel() }
+        if quits { requestStop() }
         return (reply, quits)
     }
 
@@ -247,7 +252,7 @@ final class LiveRunner: @unchecked Sendable {
                 context.output.line(reply)
                 if let reason = context.output.failure {
                     standardOutputFailure.withLock { $0 = reason }
-                    quitRequested.cancel()
+                    requestStop()
                     return
                 }
             }
@@ -269,11 +274,18 @@ final class LiveRunner: @unchecked Sendable {
         }
     }
 
+    /// Stops the run: the watchdog gives a stuck render its short timeout, and the stop
+    /// deadline starts.
+    private func requestStop() {
+        quitRequested.cancel()
+        stopDeadline.arm()
+    }
+
     private func installSignalHandlers() -> [any DispatchSourceSignal] {
         [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [self] in quitRequested.cancel() }
+            source.setEventHandler { [self] in requestStop() }
             source.resume()
             return source
         }
