@@ -52,7 +52,8 @@ enum MIDITests {
             try require(zip(out, out.dropFirst()).allSatisfy { $0.offset <= $1.offset }, "events out of order in one cycle")
             produced += out.count
         }
-        try require(produced > 0, "8 notes in, no event out")
+        // An instrument with a MIDI output need not echo notes; a MIDI processor must send something.
+        try require(produced > 0 || context.kind != .midiProcessor, "8 notes in, no event out")
         return ValidationResult(.pass, "\(produced) events out, each inside its cycle")
     }
 }
