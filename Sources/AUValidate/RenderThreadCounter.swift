@@ -6,7 +6,7 @@ import Glibc
 /// system calls made. `auhost validate` preloads it into its test children when it is
 /// installed beside `auhost`.
 /// - Thread: [any] (the shim counts per thread).
-public struct RenderThreadCounter {
+public struct RenderThreadCounter: Sendable {
     /// The counts, in the layout of `alloc_counter_counts`.
     struct Counts {
         var mallocs: UInt64 = 0, callocs: UInt64 = 0, reallocs: UInt64 = 0, frees: UInt64 = 0

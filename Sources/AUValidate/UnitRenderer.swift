@@ -4,8 +4,9 @@ import AUCore
 /// ``AudioUnit/renderCycleFromDriver(timestamp:frameCount:inputs:outputs:midi:)``: nothing
 /// between two render calls of ``renderBlock(frames:midi:)`` allocates, so the allocation
 /// test can bracket the calls alone.
+/// Used by one thread at a time (the allocation test hands it to a thread of its own).
 /// - Thread: [control] (it plays the render thread itself, one cycle at a time).
-final class UnitRenderer {
+final class UnitRenderer: @unchecked Sendable {
     let unit: AudioUnit
     /// The most frames one block may have (may exceed the unit's MaximumFramesPerSlice, to
     /// ask it for more than it allows).

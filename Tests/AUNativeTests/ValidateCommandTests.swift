@@ -1,3 +1,4 @@
+import AUHostCLI
 import Foundation
 import Testing
 import AUTestSupport
@@ -50,5 +51,20 @@ import AUTestSupport
         let json = try run(["list", "Validator Fixture", "--json"])
         let units = try #require(JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])
         #expect(units.first?["validation"] as? String == "failed at strictness 5: tail", "\(json.output)")
+    }
+
+    @Test func aScaffoldedUnitsPackageRunsAuhostValidateInItsTest() throws {
+        let workspace = try CLibraryFixtures.makeFolder("validate-scaffold")
+        let output = TextOutput(), errors = TextOutput()
+        let status = AUHostCLI.run(
+            ["new-unit", "Fuzz", "--type", "aufx", "--subtype", "fuzz", "--manufacturer", "Test", "--sdk", ScaffoldTests.repository.path, "--dir", workspace.path],
+            output: output, errors: errors)
+        #expect(status == 0, "\(errors.captured)")
+        let package = workspace.appendingPathComponent("Fuzz")
+        let manifest = try String(contentsOf: package.appendingPathComponent("Package.swift"), encoding: .utf8)
+        #expect(manifest.contains(#".testTarget(name: "FuzzTests", dependencies: ["Fuzz"])"#), "\(manifest)")
+        let test = try String(contentsOf: package.appendingPathComponent("Tests/FuzzTests/ValidateTests.swift"), encoding: .utf8)
+        #expect(test.contains(#""validate", "aufx:fuzz:Test""#) && test.contains("AUHOST_PLUGIN_PATH"), "\(test)")
+        #expect(output.captured.contains("swift test"), "\(output.captured)")
     }
 }

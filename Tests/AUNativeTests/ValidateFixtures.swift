@@ -20,6 +20,7 @@ enum ValidateFixtures {
         Breakage(define: "STATE_NOT_RESTORED", test: "state"),
         Breakage(define: "ALLOC_IN_RENDER", test: "render-allocations"),
         Breakage(define: "LOCK_IN_RENDER", test: "render-allocations"),
+        Breakage(define: "SYSCALL_IN_RENDER", test: "render-allocations"),
         Breakage(define: "HANG_IN_RENDER", test: "render"),
         Breakage(define: "CRASH_IN_INITIALIZE", test: "initialize-cycles"),
         Breakage(define: "RANGE_LIE", test: "parameter-ranges"),
@@ -34,8 +35,11 @@ enum ValidateFixtures {
     /// the 10 ms tail it reports), which reset clears; LONG_TAIL adds a comb of 2400 frames
     /// fed back at 0.9 (4 s to -80 dBFS).
     static let source = """
+        #define _GNU_SOURCE
         #include <math.h>
         #include <pthread.h>
+        #include <sys/syscall.h>
+        #include <unistd.h>
         #include <stdlib.h>
         #include <string.h>
         #include "auhost_plugin.h"
@@ -122,6 +126,9 @@ enum ValidateFixtures {
         #ifdef LOCK_IN_RENDER
             pthread_mutex_lock(&lock);
             pthread_mutex_unlock(&lock);
+        #endif
+        #ifdef SYSCALL_IN_RENDER
+            syscall(SYS_getppid);  /* straight to the kernel: no library function to count */
         #endif
             uint32_t next = 0;
             int poisoned = 0;
