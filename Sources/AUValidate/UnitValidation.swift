@@ -10,6 +10,8 @@ public struct UnitValidation: Codable, Sendable {
         public var name: String
         public var status: ValidationResult.Status
         public var message: String
+        /// Seconds the test ran in its child (0 when the child died in it).
+        public var seconds: Double
     }
 
     /// type:subtype:manufacturer.
@@ -84,7 +86,7 @@ public enum JUnitReport {
             lines.append("  <testsuite name=\"\(escape(unit.unit + " " + unit.name))\" tests=\"\(unit.tests.count)\" failures=\"\(unit.count(.fail))\" skipped=\"\(unit.count(.skip))\" time=\"\(String(format: "%.3f", unit.seconds))\">")
             lines.append("    <properties><property name=\"seed\" value=\"\(unit.seed)\"/><property name=\"strictness\" value=\"\(unit.strictness)\"/><property name=\"identifier\" value=\"\(escape(unit.identifier))\"/></properties>")
             for test in unit.tests {
-                let open = "    <testcase classname=\"\(escape(unit.unit))\" name=\"\(escape(test.name))\""
+                let open = "    <testcase classname=\"\(escape(unit.unit))\" name=\"\(escape(test.name))\" time=\"\(String(format: "%.3f", test.seconds))\""
                 switch test.status {
                 case .pass: lines.append(open + "/>")
                 case .fail: lines.append(open + "><failure message=\"\(escape(test.message))\"/></testcase>")

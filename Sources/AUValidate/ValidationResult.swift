@@ -1,3 +1,5 @@
+import Foundation
+
 /// What one validation test found: PASS, WARN, FAIL or SKIP, and why.
 /// - Thread: [any] (a plain value).
 public struct ValidationResult: Codable, Sendable, Equatable {
@@ -25,16 +27,19 @@ public struct ValidationResult: Codable, Sendable, Equatable {
         self.message = message.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " ")
     }
 
-    /// The result as the test child reports it on its channel: the status word, then the message.
+    /// The result as the test child reports it on its channel, with the seconds the test
+    /// took: `PASS 0.125 message`.
     /// - Thread: [any]
-    public var words: String { status.rawValue + (message.isEmpty ? "" : " " + message) }
+    public func words(seconds: Double) -> String {
+        status.rawValue + " " + String(format: "%.3f", seconds) + (message.isEmpty ? "" : " " + message)
+    }
 
-    /// Reads ``words`` back; nil when the first word is no status.
+    /// Reads ``words(seconds:)`` back; nil when the words are not a result.
     /// - Thread: [any]
-    public init?(words: String) {
-        let fields = words.split(separator: " ", maxSplits: 1).map(String.init)
-        guard let status = fields.first.flatMap(Status.init(rawValue:)) else { return nil }
-        self.init(status, fields.count > 1 ? fields[1] : "")
+    public static func parse(_ words: String) -> (result: ValidationResult, seconds: Double)? {
+        let fields = words.split(separator: " ", maxSplits: 2).map(String.init)
+        guard fields.count >= 2, let status = Status(rawValue: fields[0]), let seconds = Double(fields[1]) else { return nil }
+        return (ValidationResult(status, fields.count > 2 ? fields[2] : ""), seconds)
     }
 }
 

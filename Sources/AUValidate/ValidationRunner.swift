@@ -40,14 +40,17 @@ public struct ValidationRunner: Sendable {
         if let shim { process.environment["LD_PRELOAD"] = shim.path }
         let outcomes = process.run(tests.map(\.name))
         let records = tests.map { test -> UnitValidation.TestRecord in
-            let result: ValidationResult
+            var result: ValidationResult
+            var seconds = 0.0
             switch outcomes[test.name] {
-            case .reported(let words): result = ValidationResult(words: words) ?? ValidationResult(.fail, "the test child said: \(words)")
+            case .reported(let words):
+                result = ValidationResult(.fail, "the test child said: \(words)")
+                if let parsed = ValidationResult.parse(words) { (result, seconds) = parsed }
             case .crashed(let cause): result = ValidationResult(.fail, (cause.hasPrefix("timed out") ? "hung: " : "crashed: ") + cause)
             case .notRun(let cause): result = ValidationResult(.fail, "the test child did not run: \(cause)")
             case nil: result = ValidationResult(.fail, "no result")
             }
-            return UnitValidation.TestRecord(name: test.name, status: result.status, message: result.message)
+            return UnitValidation.TestRecord(name: test.name, status: result.status, message: result.message, seconds: seconds)
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         return UnitValidation(component: component, settings: settings, seconds: seconds, tests: records)

@@ -36,7 +36,12 @@ import AUTestSupport
         #expect(lines.last?.hasPrefix("  2 tests, 1 passed, 0 warnings, 1 failed, 0 skipped (strictness 5, seed 9, ") == true, "\(run.output)")
         let xml = try String(contentsOf: report, encoding: .utf8)
         #expect(xml.contains(#"<testsuites name="auhost validate" tests="2" failures="1" skipped="0">"#), "\(xml)")
-        #expect(xml.contains(#"<testcase classname="aufx:vfix:Test" name="latency"><failure message="reports 0 frames of latency, an impulse comes out after 32"/></testcase>"#), "\(xml)")
+        let latency = try #require(xml.split(separator: "\n").first { $0.contains(#"name="latency""#) }, "\(xml)")
+        #expect(latency.hasPrefix(#"    <testcase classname="aufx:vfix:Test" name="latency" time=""#), "\(latency)")
+        #expect(latency.hasSuffix(#""><failure message="reports 0 frames of latency, an impulse comes out after 32"/></testcase>"#), "\(latency)")
+        let json = try ValidateRun.run(["validate", "aufx:vfix:Test", "--only", "^latency$", "--seed", "9", "--json"], plugins: folder)
+        let test = try #require((try json.units().first?["tests"] as? [[String: Any]])?.first)
+        #expect((test["seconds"] as? Double).map { $0 > 0 } == true, "\(json.output)")
     }
 
     @Test func theVerdictIsCachedForListValidatedAndListJSON() throws {
