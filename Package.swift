@@ -41,7 +41,9 @@ let coreTargets: [Target] = [
     // offline render driver, the live driver).
     .target(name: "AUHost", dependencies: ["AUCore", "AUEngine", "AULV2", "AUNative", "AUPresets", "AUFiles", "AUJACK", "AUMIDI", "AUSampler"]),
     // The `auhost` tool's arguments, output and commands, over the AUHost library.
-    .target(name: "AUHostCLI", dependencies: ["AUHost"]),
+    .target(name: "AUHostCLI", dependencies: ["AUHost", "AUValidate"]),
+    // `auhost validate`'s tests (auval's and pluginval's) and their child-process runner (docs/VALIDATE.md).
+    .target(name: "AUValidate", dependencies: ["AUCore"]),
     .executableTarget(name: "auhost", dependencies: ["AUHostCLI"]),
     .testTarget(name: "AUCoreTests", dependencies: ["AUCore", "AUEngine", "AUTestSupport"]),
     .testTarget(name: "AUHostTests", dependencies: ["AUHost", "AUTestSupport"]),

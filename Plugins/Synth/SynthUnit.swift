@@ -81,7 +81,8 @@ final class SynthUnit: PluginUnit {
         level.snap()
     }
 
-    var tailTime: Double { times.release }
+    /// The release falls by 4.6 nepers (to 1 %) in its time and a voice stops at 1e-5: 2.5 release times.
+    var tailTime: Double { times.release * log(1e5) / 4.6 }
 
     /// The frequency of a MIDI note in equal temperament.
     static func frequency(of note: UInt8) -> Double { 440 * pow(2, (Double(note) - 69) / 12) }

@@ -10,7 +10,7 @@ public enum AUHostCLI {
     /// Every subcommand, in the order `--help` lists them.
     /// - Thread: [control]
     public static var commands: [any Command.Type] {
-        [ListCommand.self, InfoCommand.self, RunCommand.self, PlayCommand.self, NewUnitCommand.self, ProbeUnitCommand.self, ProbeLibraryCommand.self, RenderCommand.self, BenchCommand.self, GraphCommand.self, SaveCommand.self, MIDICommand.self]
+        [ListCommand.self, InfoCommand.self, RunCommand.self, PlayCommand.self, NewUnitCommand.self, ProbeUnitCommand.self, ProbeLibraryCommand.self, RenderCommand.self, BenchCommand.self, GraphCommand.self, SaveCommand.self, MIDICommand.self, ValidateCommand.self]
     }
 
     /// Runs `auhost` with `arguments` (without the program name) and returns the exit status.

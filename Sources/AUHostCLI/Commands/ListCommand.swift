@@ -7,7 +7,7 @@ enum ListCommand: Command {
     static let summary = "list the units on this machine"
     static let help = """
         usage: auhost list [TEXT] [--category NAME] [--effects] [--type T] [--subtype S] [--manufacturer M]
-                           [--format lv2|native|builtin] [--probe] [--json]
+                           [--format lv2|native|builtin] [--probe] [--validated] [--json]
 
         Lists every unit AUHost can load, one line each: type:subtype:manufacturer, name,
         category, format and identifier (LV2 URI, library path or built-in name). Units a probe
@@ -27,7 +27,11 @@ enum ListCommand: Command {
           --format F        only lv2, native or builtin units
           --probe           first run each LV2 plugin once in a child process (verdicts are
                             cached by binary path, size and mtime; see docs/LV2.md)
-          --json            a JSON array of objects (see docs/CLI.md)
+          --validated       mark each unit with its cached 'auhost validate' verdict
+                            ([validated: passed at strictness 5], [validation failed at
+                            strictness 5: latency, tail] or [not validated])
+          --json            a JSON array of objects (see docs/CLI.md); "validation" holds the
+                            cached 'auhost validate' verdict, null when none
 
         """
 
@@ -41,6 +45,7 @@ enum ListCommand: Command {
         let effects = arguments.flag("--effects")
         let json = arguments.flag("--json")
         let probe = arguments.flag("--probe")
+        let validated = arguments.flag("--validated")
         let text = try arguments.finish(positionals: 0...1, names: "at most one TEXT").first ?? ""
 
         var units = context.registry.components(matching: search).filter { unit in
@@ -51,14 +56,15 @@ enum ListCommand: Command {
         }
         context.reportDiscoveryProblems()
         if probe { units = ProbeUnitCommand.probeAndMark(units, context) }
+        let verdicts = json || validated ? ValidateCommand.cachedVerdicts(units) : [:]
         if json {
-            context.output.line(try JSONOutput.encode(units.map(UnitSummary.init)))
+            context.output.line(try JSONOutput.encode(units.map { UnitSummary($0, validation: verdicts[$0.identifier]) }))
             return 0
         }
         let nameWidth = min(40, units.map(\.name.count).max() ?? 0)
         let categoryWidth = min(20, units.map(\.categoryName.count).max() ?? 0)
         for unit in units {
-            let broken = unit.brokenReason == nil ? "" : "  [broken: \(unit.brokenReason!)]"
+            let broken = (unit.brokenReason == nil ? "" : "  [broken: \(unit.brokenReason!)]") + (validated ? "  " + ValidateCommand.mark(verdicts[unit.identifier]) : "")
             let columns = [column(unit.name, nameWidth)] + (categoryWidth == 0 ? [] : [column(unit.categoryName, categoryWidth)])
                 + [column(unit.format.rawValue, 7)]
             context.output.line("\(unit.description)  \(columns.joined(separator: "  "))  \(unit.identifier)\(broken)")
@@ -88,8 +94,9 @@ struct UnitSummary: Encodable {
     var identifier: String
     var category: String
     var broken: String?
+    var validation: String?
 
-    init(_ component: Component) {
+    init(_ component: Component, validation: ProbeVerdict? = nil) {
         type = component.description.type.description
         subtype = component.description.subtype.description
         manufacturer = component.description.manufacturer.description
@@ -100,6 +107,7 @@ struct UnitSummary: Encodable {
         identifier = component.identifier
         category = component.category
         broken = component.brokenReason
+        self.validation = validation?.reason
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -114,9 +122,10 @@ struct UnitSummary: Encodable {
         try container.encode(identifier, forKey: .identifier)
         try container.encode(category, forKey: .category)
         try container.encode(broken, forKey: .broken)
+        try container.encode(validation, forKey: .validation)
     }
 
     enum CodingKeys: String, CodingKey {
-        case type, subtype, manufacturer, name, manufacturerName, version, format, identifier, category, broken
+        case type, subtype, manufacturer, name, manufacturerName, version, format, identifier, category, broken, validation
     }
 }

@@ -114,6 +114,7 @@ enum NewUnitCommand: Command {
         context.output.line("  cd \(folder.path) && \(needsEnvironment ? "AUHOST_SDK=\(shellQuoted(sdk.path)) " : "")swift build")
         context.output.line("  mkdir -p ~/.local/lib/auhost/plugins && cp .build/debug/lib\(unitName).so ~/.local/lib/auhost/plugins/")
         context.output.line("  auhost info '\(type):\(paddedSubtype):\(manufacturer)'")
+        context.output.line("  swift test   (runs 'auhost validate' on the unit: docs/VALIDATE.md)")
         return 0
     }
 

@@ -18,6 +18,7 @@ struct UnitTemplate {
             ("Package.swift", manifest),
             ("Sources/\(name)/\(name)Unit.swift", type == "aumi" ? midiProcessorSource : isEffect ? effectSource : instrumentSource),
             (".gitignore", ".build/\n"),
+            (validateTestPath, validateTestSource),
         ]
     }
 
@@ -39,6 +40,8 @@ struct UnitTemplate {
             dependencies: [.package(path: sdk)],
             targets: [
                 .target(name: "\(name)", dependencies: [.product(name: "AUPluginSDK", package: sdkPackage)]),
+                // `swift test` runs `auhost validate` on the library (docs/VALIDATE.md in AUHost).
+                .testTarget(name: "\(name)Tests", dependencies: ["\(name)"]),
             ]
         )
 
