@@ -39,7 +39,11 @@ let coreTargets: [Target] = [
     // The umbrella library a host application imports: re-exports every layer and adds what
     // assembles a host (the registry over every backend, chain presets as graphs, the
     // offline render driver, the live driver).
-    .target(name: "AUHost", dependencies: ["AUCore", "AUEngine", "AULV2", "AUNative", "AUPresets", "AUFiles", "AUJACK", "AUMIDI", "AUSampler"]),
+    .target(name: "AUHost", dependencies: ["AUCore", "AUEngine", "AULV2", "AUNative", "AUPresets", "AUFiles", "AUJACK", "AUMIDI", "AUSampler", "AUBridge"]),
+    // Plugins out of process (docs/ISOLATION.md): the proxy unit, the shared-memory cycle,
+    // the child's server; and the child executable, `auhost-unit-host`.
+    .target(name: "AUBridge", dependencies: ["AUCore", "CAUSupport"]),
+    .executableTarget(name: "auhost-unit-host", dependencies: ["AUBridge", "AUHost"]),
     // The `auhost` tool's arguments, output and commands, over the AUHost library.
     .target(name: "AUHostCLI", dependencies: ["AUHost"]),
     .executableTarget(name: "auhost", dependencies: ["AUHostCLI"]),
@@ -158,6 +162,7 @@ let package = Package(
     name: "AUHost",
     products: [
         .executable(name: "auhost", targets: ["auhost"]),
+        .executable(name: "auhost-unit-host", targets: ["auhost-unit-host"]),
         // `import AUHost` is all a host application writes; each layer is a product too.
         .library(name: "AUHost", targets: ["AUHost"]),
     ] + ["AUCore", "AUEngine", "AULV2", "AUNative", "AUJACK", "AUFiles", "AUPresets", "AUMIDI", "AUSampler"].map {

@@ -11,7 +11,8 @@ enum RenderCommand: Command {
                              [--format wav|flac|aiff|caf|ogg] [--bit-depth 16|24|32f] [--sample-rate R]
                              [--rate native] [--src-quality best|medium|fast] [--channels N]
                              [--tail SECONDS|auto] [--max-length SECONDS] [--block N] [--jobs N]
-                             [--threads N] [--midi-out FILE.mid] [--set NODE.PARAM=VALUE]... [--force | --skip-existing]
+                             [--threads N] [--midi-out FILE.mid] [--isolation none|together|per-unit]
+                             [--set NODE.PARAM=VALUE]... [--force | --skip-existing]
 
         PRESET.json may also be a UNIT (lv2:URI, type:subtype:manufacturer or a name) that is
         no file: a chain of that one unit, whose parameters --set PARAM=VALUE sets. Without
@@ -57,6 +58,12 @@ enum RenderCommand: Command {
                                sample for sample, whatever N
           --midi-out FILE      also write what reaches the graph's MIDI output as a Standard
                                MIDI File (format 0, 120 BPM, 960 ticks per quarter; one INPUT only)
+          --isolation I        where the plugins run: none (in this process, the default),
+                               together (one child process for all) or per-unit (one
+                               each); a preset node's "isolation" overrides it. A plugin
+                               that crashes or hangs in a child fails only the file it was
+                               rendering, which is tried once more in a fresh child
+                               (docs/ISOLATION.md)
           --set N.P=V          set a parameter before rendering (repeatable)
           --force              replace existing output files
           --skip-existing      leave out the INPUTs whose output exists (a batch rerun after
@@ -105,6 +112,7 @@ enum RenderCommand: Command {
             Int(text).flatMap { RenderSettings.channelCounts.contains($0) ? $0 : nil }
         }
         settings.parallelism = try ThreadsOption.parse(&arguments).pipeliningOverEveryThread
+        let isolation = try arguments.option("--isolation", expected: "one of \(UnitIsolation.choices)") { UnitIsolation(rawValue: $0) } ?? .none
         settings.overwrite = arguments.flag("--force")
         let skipsExisting = arguments.flag("--skip-existing")
         let givenSets = try arguments.options("--set")
@@ -166,7 +174,7 @@ enum RenderCommand: Command {
         // A lone file leaves the other cores idle: its reading and writing overlap its
         // rendering. A batch uses the cores through --jobs (one file per worker).
         settings.overlapsFileWork = jobs.count == 1 && ProcessInfo.processInfo.activeProcessorCount > 1
-        let loaded = try PresetCommandSupport.load(positionals[0], sets: sets, context: context)
+        let loaded = try PresetCommandSupport.load(positionals[0], sets: sets, context: context, isolation: isolation)
         defer { loaded.dispose() }
         let progress = RenderProgress(jobs: jobs)
         let out = context.output, errors = context.errors
@@ -197,7 +205,10 @@ enum RenderCommand: Command {
         let summary = BatchSummary(
             outcomes: outcomes, skipped: skipped.count,
             elapsedSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
-        if isBatch && !renderer.cancellation.isCancelled { out.line(summary.text) }
+        if isBatch && !renderer.cancellation.isCancelled {
+            out.line(summary.text)
+            for case .failure(let error) in outcomes { out.line("batch: failed: \(error.message)") }
+        }
         let failures = summary.failed
         if renderer.cancellation.isCancelled {
             throw CLIError(
