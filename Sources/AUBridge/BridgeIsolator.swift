@@ -20,14 +20,20 @@ public final class BridgeIsolator: ComponentIsolator, @unchecked Sendable {
     public let executable: String
     /// Seconds a child may leave a request or a cycle unanswered before it is killed.
     public let timeout: Double
+    /// Variables set in the children's environment over the host's (LV2_PATH…).
+    public let environment: [String: String]
     private let onFault: @Sendable (IsolationFault) -> Void
     private let shared = Mutex<UnitHostProcess?>(nil)
 
-    /// An isolator starting `executable` (nil: ``standardExecutable()``); `onFault` hears
-    /// of every child that ends by itself or is killed (from the child's monitor thread).
+    /// An isolator starting `executable` (nil: ``standardExecutable()``) with `environment`
+    /// over the host's; `onFault` hears of every child that ends by itself or is killed
+    /// (from the child's monitor thread).
     /// - Thread: [control]
-    public init(executable: String? = nil, timeout: Double? = nil, onFault: @escaping @Sendable (IsolationFault) -> Void) {
+    public init(
+        executable: String? = nil, timeout: Double? = nil, environment: [String: String] = [:], onFault: @escaping @Sendable (IsolationFault) -> Void
+    ) {
         self.executable = executable ?? Self.standardExecutable()
+        self.environment = environment
         self.timeout = timeout ?? ProcessInfo.processInfo.environment[Self.timeoutVariable].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil } ?? Self.defaultTimeout
         self.onFault = onFault
     }
@@ -53,7 +59,7 @@ public final class BridgeIsolator: ComponentIsolator, @unchecked Sendable {
     }
 
     private func newHost() throws(AudioUnitError) -> UnitHostProcess {
-        try UnitHostProcess(executable: executable, timeout: timeout)
+        try UnitHostProcess(executable: executable, timeout: timeout, environment: environment)
     }
 
     private func host(for mode: UnitIsolation) throws(AudioUnitError) -> UnitHostProcess {

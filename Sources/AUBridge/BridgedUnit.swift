@@ -18,6 +18,7 @@ public final class BridgedUnit: AudioUnit, @unchecked Sendable {
     /// The unit as the preset names it (the child resolves it the same way).
     public let reference: String
     /// The child hosting the unit now (a new one after ``reload()``).
+    /// - Thread: [control]
     public var host: UnitHostProcess { link.withLock { $0.host } }
     /// Whether the child renders its unit in offline mode (an LV2 worker runs at once), told at initialize.
     public var rendersOffline = false
@@ -174,43 +175,57 @@ public final class BridgedUnit: AudioUnit, @unchecked Sendable {
         }
     }
 
+    /// - Thread: [control]
     public override var acceptsMIDIInput: Bool { shape.acceptsMIDIInput }
+    /// - Thread: [control]
     public override var rendersWholeCycles: Bool { shape.rendersWholeCycles }
+    /// - Thread: [control]
     public override var parametersHoldCustomState: Bool { shape.parametersHoldCustomState }
+    /// - Thread: [control]
     public override var latency: Double { (try? send(.timing).latency) ?? shape.latency }
+    /// - Thread: [control]
     public override var tailTime: Double { (try? send(.timing).tail) ?? shape.tail }
+    /// - Thread: [control]
     public override var factoryPresets: [UnitPreset] { shape.presets.map { UnitPreset(number: $0.number, name: $0.name) } }
+    /// - Thread: [control]
     public override var propertyParameters: [PropertyParameterInfo] { shape.properties.compactMap(\.info) }
 
+    /// - Thread: [control]
     public override func applyFactoryPreset(_ preset: UnitPreset) throws(AudioUnitError) {
         _ = try send(.applyFactoryPreset) { $0.preset = preset.number }
     }
 
+    /// - Thread: [control]
     public override func saveCustomState() throws(AudioUnitError) -> Data? {
         let data = try send(.saveCustomState) { $0.stateFolder = stateFolder?.path }.data
         if let data { lastCustomState = data }
         return data
     }
 
+    /// - Thread: [control]
     public override func restoreCustomState(_ data: Data) throws(AudioUnitError) {
         _ = try send(.restoreCustomState) { $0.data = data; $0.stateFolder = stateFolder?.path }
         lastCustomState = data
     }
 
+    /// - Thread: [control]
     public override func setPropertyParameter(_ identifier: String, to value: PropertyParameterValue) throws(AudioUnitError) {
         _ = try send(.setPropertyParameter) { $0.property = identifier; $0.value = BridgeValue(value) }
     }
 
+    /// - Thread: [control]
     public override func propertyParameterValue(_ identifier: String) -> PropertyParameterValue? {
         (try? send(.propertyParameterValue) { $0.property = identifier })?.value?.value
     }
 
+    /// - Thread: [control]
     public override func resetState() {
         _ = try? send(.reset)
     }
 
     // MARK: - Life cycle
 
+    /// - Thread: [control]
     public override func allocateRenderResources() throws(AudioUnitError) {
         try startRendering()
     }
@@ -249,6 +264,7 @@ public final class BridgedUnit: AudioUnit, @unchecked Sendable {
         backendRenderState.publish(state)
     }
 
+    /// - Thread: [control]
     public override func deallocateRenderResources() {
         backendRenderState.publish(nil)
         _ = try? send(.uninitialize)
@@ -256,6 +272,7 @@ public final class BridgedUnit: AudioUnit, @unchecked Sendable {
         retired.removeAll()
     }
 
+    /// - Thread: [control]
     public override func disposeResources() {
         _ = try? send(.dispose)
         link.withLock { $0.host.detach($0.index) }

@@ -7,13 +7,20 @@ import Synchronization
 /// A unit-host child process (`auhost-unit-host`) and the units it hosts, seen from the
 /// host: control requests over a socket, one at a time, each with a deadline; a monitor
 /// thread that reaps the child and kills it when a cycle stays unanswered for ``timeout``
-/// seconds, then tells each of its units what happened (``BridgedUnit``).
+/// seconds (a control request for ``controlTimeout``), then tells each of its units what
+/// happened (``BridgedUnit``).
 /// - Thread: [control]
 public final class UnitHostProcess: @unchecked Sendable {
     /// The child's process id (also its process group's: whatever it forks dies with it).
     public let pid: pid_t
-    /// Seconds a control request or a cycle may stay unanswered before the child is killed.
+    /// Seconds a cycle may stay unanswered before the child is killed.
     public let timeout: Double
+    /// Seconds a control request may take (at least ``minimumControlTimeout``: the child's
+    /// first instantiate discovers the machine's units).
+    /// - Thread: [any]
+    public var controlTimeout: Double { max(timeout, Self.minimumControlTimeout) }
+    /// The shortest ``controlTimeout``.
+    public static let minimumControlTimeout = 30.0
     private let socket: BridgeSocket
     private let requests = Mutex(())
     private let state = Mutex(State())
@@ -31,9 +38,10 @@ public final class UnitHostProcess: @unchecked Sendable {
     }
 
     /// Starts `executable` with its socket on descriptor 3, standard output on /dev/null
-    /// (a plugin's prints never reach the host's output), in a process group of its own.
+    /// (a plugin's prints never reach the host's output), in a process group of its own,
+    /// with `environment` over the host's.
     /// - Thread: [control]
-    public init(executable: String, timeout: Double) throws(AudioUnitError) {
+    public init(executable: String, timeout: Double, environment: [String: String] = [:]) throws(AudioUnitError) {
         var ends: [Int32] = [0, 0]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
             throw AudioUnitError(.failedInitialization, "cannot make a socket for a unit host: \(String(cString: strerror(errno)))")
@@ -58,8 +66,13 @@ public final class UnitHostProcess: @unchecked Sendable {
         let arguments = [executable, "--bridge-socket", "3", "--host-pid", String(getpid())]
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        // A plugin's crash is one line of the host's, not the Swift runtime's backtrace of the child.
+        var variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        variables["SWIFT_BACKTRACE"] = "enable=no"
+        let envp: [UnsafeMutablePointer<CChar>?] = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
         var child: pid_t = 0
-        let result = posix_spawn(&child, executable, &actions, &attributes, argv, environ)
+        let result = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
         close(ends[1])
         guard result == 0 else {
             close(ends[0])
@@ -108,14 +121,14 @@ public final class UnitHostProcess: @unchecked Sendable {
             state.withLock { $0.operation = operation }
             defer { state.withLock { $0.operation = nil } }
             guard socket.send(request) else { throw AudioUnitError(.instanceInvalidated, waitForEnding()) }
-            switch socket.receive(BridgeReply.self, timeout: timeout, isGone: { [self] in hasEnded }) {
+            switch socket.receive(BridgeReply.self, timeout: controlTimeout, isGone: { [self] in hasEnded }) {
             case .message(let reply):
                 if let error = reply.error { throw AudioUnitError(.failedInitialization, error) }
                 return reply
             case .closed:
                 throw AudioUnitError(.instanceInvalidated, waitForEnding())
             case .timedOut:
-                kill(reason: "hung \(operation) (no answer in \(ProbeProcess.seconds(timeout)) s; killed)")
+                kill(reason: "hung \(operation) (no answer in \(ProbeProcess.seconds(controlTimeout)) s; killed)")
                 throw AudioUnitError(.instanceInvalidated, waitForEnding())
             case .garbled:
                 kill(reason: "answered \(operation) with a line that is no reply; killed")

@@ -15,7 +15,8 @@ enum PresetCommandSupport {
     /// one unit (``oneUnitChain(_:_:)``), whose parameters `--set PARAM=VALUE` sets.
     /// `isolation` is where nodes without an `"isolation"` key run (`--isolation`); a node
     /// isolated either way runs in a unit-host child, whose faults are one line each on
-    /// standard error (`live`: with how to reload the node).
+    /// standard error when `live` (with how to reload the node; offline, the file that
+    /// failed says it).
     static func load(_ given: String, sets: [String], context: CommandContext, isolation: UnitIsolation = .none, live: Bool = false) throws(CLIError) -> LoadedPreset {
         let file = installedPreset(given) ?? given
         let unit = try oneUnitChain(file, context)
@@ -25,7 +26,8 @@ enum PresetCommandSupport {
             var loader = PresetLoader(registry: context.registry)
             loader.isolation = isolation
             let errors = context.errors
-            loader.isolator = BridgeIsolator { fault in errors.line("auhost: " + (live ? fault.liveLine : fault.description)) }
+            // Offline, the failed file's own line names the fault.
+            loader.isolator = BridgeIsolator { fault in if live { errors.line("auhost: " + fault.liveLine) } }
             if let unit { return try loader.load(unit, file: file, overrides: overrides) }
             return try loader.load(file: file, overrides: overrides)
         } catch {
