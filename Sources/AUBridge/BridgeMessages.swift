@@ -20,6 +20,8 @@ struct BridgeRequest: Codable {
         case propertyParameterValue
         /// The unit's latency and tail now.
         case timing
+        /// Run the render thread with SCHED_FIFO at `priority`.
+        case schedule
         case dispose
     }
 
@@ -39,6 +41,7 @@ struct BridgeRequest: Codable {
     var outputChannels: [Int]?
     var memoryFD: Int32?
     var memorySize: Int?
+    var priority: Int32?
 
     init(_ operation: Operation, unit: Int) {
         self.operation = operation

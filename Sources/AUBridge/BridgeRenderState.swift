@@ -15,10 +15,10 @@ final class BridgeRenderState: @unchecked Sendable {
     private let inputCounts: UnsafeMutableBufferPointer<Int>
     private let outputPointers: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
     private let outputCounts: UnsafeMutableBufferPointer<Int>
-    /// How long a cycle waits for the child, in nanoseconds.
-    let deadlineNanos: UInt64
+    /// How long a cycle waits for the child, in nanoseconds (live: set from the period).
+    let deadlineNanos: Atomic<UInt64>
     /// How long it spins before it sleeps on the futex.
-    private let spinNanos: UInt64
+    let spinNanos: Atomic<UInt64>
     private let sequence = Atomic<UInt32>(0)
     /// A late cycle's sequence still unanswered (0: none).
     private let outstanding = Atomic<UInt32>(0)
@@ -33,8 +33,8 @@ final class BridgeRenderState: @unchecked Sendable {
         self.region = region
         self.parameters = Unmanaged.passRetained(parameters)
         parameterCount = parameters.count
-        self.deadlineNanos = deadlineNanos
-        self.spinNanos = spinNanos
+        self.deadlineNanos = Atomic(deadlineNanos)
+        self.spinNanos = Atomic(spinNanos)
         func flat(_ buses: [[UnsafeMutablePointer<Float>]]) -> (UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>, UnsafeMutableBufferPointer<Int>) {
             let pointers = UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>.allocate(capacity: max(1, buses.joined().count))
             _ = pointers.initialize(from: buses.joined())
@@ -98,7 +98,7 @@ final class BridgeRenderState: @unchecked Sendable {
         sequence.store(next, ordering: .relaxed)
         let started = au_bridge_now()
         au_bridge_post_request(header, next)
-        let result = au_bridge_await_reply(header, next, started + deadlineNanos, spinNanos)
+        let result = au_bridge_await_reply(header, next, started + deadlineNanos.load(ordering: .relaxed), spinNanos.load(ordering: .relaxed))
         let elapsed = au_bridge_now() - started
         cycles.add(1, ordering: .relaxed)
         totalNanos.add(elapsed, ordering: .relaxed)

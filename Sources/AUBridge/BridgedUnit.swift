@@ -24,9 +24,19 @@ public final class BridgedUnit: AudioUnit, @unchecked Sendable {
     public var rendersOffline = false
     /// The block length the driver usually renders, told to an LV2 plugin in the child.
     public var nominalBlockLength: Int?
-    /// The longest a cycle waits for the child, in seconds (live: the period, or a share of
-    /// it); nil: the child's ``UnitHostProcess/timeout`` (offline: a slow unit is waited for).
-    public var cycleDeadline: Double?
+    /// The longest a cycle waits for the child, in seconds (live: half the period); nil: the
+    /// child's ``UnitHostProcess/timeout`` (offline: a slow unit is waited for). Takes effect
+    /// from the next cycle.
+    /// - Thread: [control]
+    public var cycleDeadline: Double? {
+        didSet { current.withLock { $0.map(applyDeadline) } }
+    }
+    /// The SCHED_FIFO priority of the child's render thread (live: the JACK thread's); nil:
+    /// the child's default scheduling. Takes effect at once when the unit renders.
+    /// - Thread: [control]
+    public var realtimePriority: Int32? {
+        didSet { if state == .initialized, let realtimePriority { _ = try? send(.schedule) { $0.priority = realtimePriority } } }
+    }
     /// Whether the unit's latency is known only once it has run (an LV2 plugin's latency
     /// port): the offline driver primes the chain with one silent cycle first.
     /// - Thread: [control]
@@ -40,8 +50,10 @@ public final class BridgedUnit: AudioUnit, @unchecked Sendable {
     /// until uninitialize (a render may still hold one).
     private let current = Mutex<BridgeRenderState?>(nil)
     private var retired: [BridgeRenderState] = []
-    /// The custom state last restored or saved: what ``reload()`` gives a new child.
+    /// The custom state last restored or saved and the property parameters set since: what
+    /// ``reload()`` gives a new child.
     private var lastCustomState: Data?
+    private var lastProperties: [(String, PropertyParameterValue)] = []
     private let faults = Mutex<(last: IsolationFault?, count: Int)>((nil, 0))
 
     private struct Link {
@@ -96,7 +108,7 @@ public final class BridgedUnit: AudioUnit, @unchecked Sendable {
 
     // MARK: - Faults and counts
 
-    /// The last fault (crash, exit, hang), nil while there was none.
+    /// The last fault (crash, exit, hang), nil while there was none (or since ``reload()``).
     /// - Thread: [any]
     public var fault: IsolationFault? { faults.withLock { $0.last } }
 
@@ -144,10 +156,21 @@ public final class BridgedUnit: AudioUnit, @unchecked Sendable {
             defer { link = Link(host: fresh, index: index) }
             return link
         }
+        // The old render state stays published (silent) until the new one replaces it, but
+        // is no longer this unit's: the new child's monitor must not time its old cycle.
+        current.withLock { state in
+            if let state { retired.append(state) }
+            state = nil
+        }
         fresh.attach(self, at: index)
         old.host.detach(old.index)
+        // The host's table holds the parameters' last values: they win over the state's.
+        let values = (0..<parameters.count).map { parameters.value(at: $0) }
         if let lastCustomState { try restoreCustomState(lastCustomState) }
+        for (identifier, value) in lastProperties { try setPropertyParameter(identifier, to: value) }
+        for (index, value) in values.enumerated() where !parameters.infos[index].isOutput { parameters.storeValue(value, at: index) }
         if state == .initialized { try startRendering() }
+        faults.withLock { $0.last = nil }
     }
 
     private var component: Component {
@@ -198,7 +221,10 @@ public final class BridgedUnit: AudioUnit, @unchecked Sendable {
     /// - Thread: [control]
     public override func saveCustomState() throws(AudioUnitError) -> Data? {
         let data = try send(.saveCustomState) { $0.stateFolder = stateFolder?.path }.data
-        if let data { lastCustomState = data }
+        if let data {
+            lastCustomState = data
+            lastProperties.removeAll()
+        }
         return data
     }
 
@@ -206,11 +232,14 @@ public final class BridgedUnit: AudioUnit, @unchecked Sendable {
     public override func restoreCustomState(_ data: Data) throws(AudioUnitError) {
         _ = try send(.restoreCustomState) { $0.data = data; $0.stateFolder = stateFolder?.path }
         lastCustomState = data
+        lastProperties.removeAll()
     }
 
     /// - Thread: [control]
     public override func setPropertyParameter(_ identifier: String, to value: PropertyParameterValue) throws(AudioUnitError) {
         _ = try send(.setPropertyParameter) { $0.property = identifier; $0.value = BridgeValue(value) }
+        lastProperties.removeAll { $0.0 == identifier }
+        lastProperties.append((identifier, value))
     }
 
     /// - Thread: [control]
@@ -254,14 +283,21 @@ public final class BridgedUnit: AudioUnit, @unchecked Sendable {
             request.memoryFD = descriptor
             request.memorySize = size
         }
-        let deadline = cycleDeadline ?? host.timeout
-        let state = BridgeRenderState(
-            region: region, parameters: parameters, deadlineNanos: UInt64(deadline * 1e9), spinNanos: UInt64(min(deadline / 4, 20e-6) * 1e9))
+        let state = BridgeRenderState(region: region, parameters: parameters, deadlineNanos: 0, spinNanos: 0)
+        applyDeadline(state)
+        if let realtimePriority { _ = try? send(.schedule) { $0.priority = realtimePriority } }
         current.withLock { current in
             if let current { retired.append(current) }
             current = state
         }
         backendRenderState.publish(state)
+    }
+
+    /// Gives `state` the deadline and spin of ``cycleDeadline``.
+    private func applyDeadline(_ state: BridgeRenderState) {
+        let deadline = cycleDeadline ?? host.timeout
+        state.deadlineNanos.store(UInt64(deadline * 1e9), ordering: .relaxed)
+        state.spinNanos.store(UInt64(min(deadline / 4, 20e-6) * 1e9), ordering: .relaxed)
     }
 
     /// - Thread: [control]

@@ -181,7 +181,7 @@ public final class UnitHostProcess: @unchecked Sendable {
         Glibc.kill(-pid, SIGKILL)
         state.withLock { state in
             let rendering = state.units.values.contains { $0._withUnsafeGuaranteedRef { $0.outstandingRequestNanos } != 0 }
-            let reason = state.killedFor ?? Self.describe(status: status, during: state.operation ?? (rendering ? "in render" : "between cycles"))
+            let reason = state.killedFor ?? Self.describe(status: status, during: rendering ? "in render" : state.operation ?? "between cycles")
             state.ending = reason
             guard !state.closing else { return }
             for unit in state.units.values { unit._withUnsafeGuaranteedRef { $0.childEnded(reason) } }

@@ -54,6 +54,9 @@ final class ServedUnit: @unchecked Sendable {
     let unit: AudioUnit
     private var region: BridgeRegion?
     private var finished: DispatchSemaphore?
+    /// The render thread, while it runs, and the SCHED_FIFO priority it is to have.
+    private var renderThread: pthread_t?
+    private var priority: Int32?
 
     init(_ unit: AudioUnit) { self.unit = unit }
 
@@ -85,6 +88,9 @@ final class ServedUnit: @unchecked Sendable {
         case .timing:
             reply.latency = unit.latency
             reply.tail = unit.tailTime
+        case .schedule:
+            priority = request.priority
+            try applyPriority()
         case .saveCustomState:
             unit.stateFolder = request.stateFolder.map { URL(fileURLWithPath: $0) }
             reply.data = try unit.saveCustomState()
@@ -136,14 +142,31 @@ final class ServedUnit: @unchecked Sendable {
         else { throw AudioUnitError(.failedInitialization, "cannot map the host's shared memory as this unit's") }
         self.region = region
         let finished = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
         self.finished = finished
+        nonisolated(unsafe) var handle = pthread_self()
         let thread = Thread { [unit] in
+            handle = pthread_self()
+            started.signal()
             ServedUnit.renderLoop(unit, region)
             finished.signal()
         }
         thread.name = "auhost unit-host render"
         thread.stackSize = 1 << 20
         thread.start()
+        started.wait()
+        renderThread = handle
+        try applyPriority()
+    }
+
+    /// Gives the render thread the host's real-time priority (SCHED_FIFO), when asked for.
+    private func applyPriority() throws(AudioUnitError) {
+        guard let priority, let renderThread else { return }
+        var parameters = sched_param(sched_priority: priority)
+        let result = pthread_setschedparam(renderThread, SCHED_FIFO, &parameters)
+        guard result == 0 else {
+            throw AudioUnitError(.notPermitted, "cannot run the unit host's render thread at SCHED_FIFO \(priority): \(String(cString: strerror(result)))")
+        }
     }
 
     /// Stops the render thread (if running) and uninitializes the unit.
@@ -154,6 +177,7 @@ final class ServedUnit: @unchecked Sendable {
         }
         region = nil
         finished = nil
+        renderThread = nil
         unit.uninitialize()
     }
 

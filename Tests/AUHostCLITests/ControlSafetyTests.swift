@@ -237,7 +237,7 @@ import Testing
 /// `auhost run` of a one-preset folder under a `jackd -d dummy` of its own, started the way
 /// a shell starts it: SIGPIPE at its default action (the test process ignores it, and
 /// children inherit that), so that only the tool's own handling keeps it alive.
-private final class ControlRig: @unchecked Sendable {
+final class ControlRig: @unchecked Sendable {
     let server: JACKTestServer
     let folder: URL
     let process = Process()

@@ -35,8 +35,8 @@ import Testing
         }
         let inProcess = try #require(outputs["none"])
         #expect(inProcess.joined().contains { abs($0) > 0.01 })
-        #expect(outputs["per-unit"] == inProcess, "per-unit differs from in process")
-        #expect(outputs["together"] == inProcess, "together differs from in process")
+        #expect(differingSamples(outputs["per-unit"] ?? [], inProcess) == 0, "per-unit differs from in process")
+        #expect(differingSamples(outputs["together"] ?? [], inProcess) == 0, "together differs from in process")
     }
 
     /// `"isolation"` must be one of the three words: one line naming the file and the node.
@@ -80,7 +80,7 @@ import Testing
     /// unit and what happened, the summary lists both, and nothing is written.
     @Test(arguments: [
         ("crash-in-run", "crashed in render (SIGSEGV)"), ("exit-in-run", "exited with status 0 in render"),
-        ("write-past-end", "crashed in render"), ("run-forever", "hung in render (no answer in 1 s; killed)"),
+        ("write-past-end", "crashed in render"), ("run-forever", "hung in render (no answer in 1 s"),
         ("abort-in-instantiate", "crashed in initialize (SIGABRT)"),
     ])
     func aBatchSurvivesAFaultingPlugin(fixture: String, what: String) throws {
@@ -110,7 +110,7 @@ import Testing
         let inProcess = try Self.renderHostile("passthrough", folder: folder, environment: ["XDG_CACHE_HOME": folder.file("cache2")], isolation: "none")
         try #require(inProcess.status == 0, "\(inProcess.errors)")
         let reference = try readAudio(folder.file("out/one.wav")).samples
-        #expect(retried == reference)
+        #expect(differingSamples(retried, reference) == 0)
     }
 
     /// Stdout spam stays out of both outputs, a fork in instantiate that sleeps for minutes
@@ -127,6 +127,6 @@ import Testing
         try FileManager.default.removeItem(atPath: folder.file("out"))
         let inProcess = try Self.renderHostile("passthrough", folder: folder, environment: ["XDG_CACHE_HOME": folder.file("cache2")], isolation: "none")
         try #require(inProcess.status == 0, "\(inProcess.errors)")
-        #expect(isolated == (try readAudio(folder.file("out/two.wav")).samples))
+        #expect(differingSamples(isolated, try readAudio(folder.file("out/two.wav")).samples) == 0)
     }
 }

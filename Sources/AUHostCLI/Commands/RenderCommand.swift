@@ -112,7 +112,7 @@ enum RenderCommand: Command {
             Int(text).flatMap { RenderSettings.channelCounts.contains($0) ? $0 : nil }
         }
         settings.parallelism = try ThreadsOption.parse(&arguments).pipeliningOverEveryThread
-        let isolation = try arguments.option("--isolation", expected: "one of \(UnitIsolation.choices)") { UnitIsolation(rawValue: $0) } ?? .none
+        let isolation = try IsolationOption.parse(&arguments)
         settings.overwrite = arguments.flag("--force")
         let skipsExisting = arguments.flag("--skip-existing")
         let givenSets = try arguments.options("--set")
