@@ -6,12 +6,14 @@ import Testing
 /// whose child dies goes silent with one line, `status` counts it, `reload` brings it back;
 /// a node slower than the period is late (silent) for those cycles, not a fault.
 @Suite(.serialized) struct IsolationLiveTests {
-    static func preset(_ fixture: String) -> String {
-        """
-        {"auhost": 1, "name": "isolated", "nodes": [
-          {"id": "amp", "unit": "lv2:http://plugin.org.uk/swh-plugins/amp", "parameters": {"gain": -6}},
-          {"id": "bad", "unit": "lv2:urn:auhost:fixture:\(fixture)"}], "chain": ["amp", "bad"]}
-        """
+    /// swh amp, then `fixture`; `isolation` the fixture node's key (nil: none).
+    static func preset(_ fixture: String, isolation: String? = nil) -> String {
+        let key = isolation.map { #", "isolation": "\#($0)""# } ?? ""
+        return """
+            {"auhost": 1, "name": "isolated", "nodes": [
+              {"id": "amp", "unit": "lv2:http://plugin.org.uk/swh-plugins/amp", "parameters": {"gain": -6}},
+              {"id": "bad", "unit": "lv2:urn:auhost:fixture:\(fixture)"\(key)}], "chain": ["amp", "bad"]}
+            """
     }
 
     /// Waits (up to 20 s) until `status` says what `accepts` wants; the last reply.
@@ -54,14 +56,15 @@ import Testing
         #expect(rig.waitForExit(timeout: 30) == 0, "\(rig.standardError)")
     }
 
-    /// A plugin that sleeps 40 ms in every run at a 64-frame period: its cycles are late
-    /// (silent), counted in `status`, and the node is not faulted.
+    /// A plugin (isolated by its node's key) that sleeps 40 ms in every run at a 64-frame
+    /// period: its cycles are late (silent), counted in `status`, and the node is not
+    /// faulted; `save` keeps the node's key.
     @Test func aSlowNodeIsLateNotFaulted() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-isolation-live-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         try writeFixtureBundle("sleep-long", name: "Fixture Sleep Long", into: folder)
         let rig = try ControlRig(
-            preset: Self.preset("sleep-long"), extraArguments: ["--isolation", "per-unit"],
+            preset: Self.preset("sleep-long", isolation: "per-unit"),
             environment: [
                 "LV2_PATH": folder.path + ":/usr/lib/lv2", "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path, "AUHOST_FIXTURE_SLEEP_MS": "40",
             ])
@@ -72,6 +75,10 @@ import Testing
         }
         #expect(status.contains("isolated.bad=running,faults=0,"), "\(status)")
         #expect(!status.contains("isolated.bad=running,faults=0,late=0,"), "\(status)")
+        #expect(!status.contains("isolated.amp="), "amp is not isolated: \(status)")
+        #expect(try rig.send("save take.json") == "ok saved take.json")
+        let saved = try String(contentsOf: rig.folder.appendingPathComponent("take.json"), encoding: .utf8)
+        #expect(saved.contains(#""isolation": "per-unit""#) && saved.components(separatedBy: "isolation").count == 2, "\(saved)")
         #expect(try rig.send("quit") == "ok bye")
         #expect(rig.waitForExit(timeout: 30) == 0, "\(rig.standardError)")
     }

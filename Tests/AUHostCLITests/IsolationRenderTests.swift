@@ -92,7 +92,7 @@ import Testing
         #expect(run.errors.contains("'bad' (Fixture \(fixture))") && run.errors.contains(what), "\(run.errors)")
         #expect(run.errors.contains("(tried twice, each time in fresh processes)"), "\(run.errors)")
         #expect(run.output.contains("batch: 0 of 2 files rendered (2 failed)"), "\(run.output)")
-        #expect(run.output.components(separatedBy: "batch: failed: ").count == 3, "\(run.output)")
+        #expect(run.errors.components(separatedBy: "auhost: batch: failed: ").count == 3, "\(run.errors)")
         #expect(folder.contents("out").isEmpty)
     }
 

@@ -171,6 +171,8 @@ public final class ChainSession: @unchecked Sendable {
             if let entry = chain.nodes.first(where: { $0.id == node.id }) {
                 preset.nodes[index].bypass = chain.graph.isBypassed(entry.node) ? true : nil
             }
+            // A node the file isolated stays isolated in the saved chain.
+            preset.nodes[index].isolation = chain.loaded.preset.nodes.first { $0.id == node.id }?.isolation
         }
         return preset
     }

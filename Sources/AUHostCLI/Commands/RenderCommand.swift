@@ -71,7 +71,8 @@ enum RenderCommand: Command {
 
         A batch (more than one INPUT, or any skipped) ends with one summary line on standard
         output: files rendered, failed and skipped, the audio's length, the time taken and the
-        speed as a multiple of real time. A progress bar (the current file, files done of the
+        speed as a multiple of real time; then each file that failed is listed with its reason
+        on standard error (`auhost: batch: failed: …`). A progress bar (the current file, files done of the
         total, an ETA) is drawn on standard error when it is a terminal. Exits 0 when every
         file rendered; 1 when any failed (the others are still rendered) or the preset does
         not load; 64 for usage errors; 128 + the signal when interrupted (130 for SIGINT, 143
@@ -207,7 +208,8 @@ enum RenderCommand: Command {
             elapsedSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
         if isBatch && !renderer.cancellation.isCancelled {
             out.line(summary.text)
-            for case .failure(let error) in outcomes { out.line("batch: failed: \(error.message)") }
+            // The files that failed, each with its reason, after the summary (on standard error).
+            for case .failure(let error) in outcomes { errors.line("auhost: batch: failed: \(error.message)") }
         }
         let failures = summary.failed
         if renderer.cancellation.isCancelled {
