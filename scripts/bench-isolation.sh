@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What running plugins out of process costs (docs/BENCHMARKS.md, "Plugins out of process"):
-# `auhost render` of the reference chain over a 30 s stereo file, in process and with every
+# `auhost render` of the reference chain over a stereo file (SECONDS_LONG, default 30 s), in process and with every
 # plugin isolated (per-unit, together), at --block 64 and 1024, one render thread; the median
 # of RUNS runs each (wall, user and system CPU), then the extra time per isolated node per
 # 64-frame cycle. Release build:
@@ -12,7 +12,7 @@ AUHOST=${AUHOST:-.build/release/auhost}
 RUNS=${RUNS:-5}
 PRESET=${PRESET:-Presets/reference.json}
 NODES=5
-SECONDS_LONG=30
+SECONDS_LONG=${SECONDS_LONG:-30}
 work=$(mktemp -d -t auhost-bench-isolation-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 python3 - "$work/in.wav" "$SECONDS_LONG" <<'PY'

@@ -153,6 +153,11 @@ public final class UnitHostProcess: @unchecked Sendable {
         Glibc.kill(pid, SIGKILL)
     }
 
+    /// Ends a child that was never given a unit (a spare).
+    func endUnused() {
+        if state.withLock({ $0.units.isEmpty }) { end() }
+    }
+
     /// Ends the child without a fault (its units are gone): closes its socket, kills it.
     private func end() {
         state.withLock { $0.closing = true }
