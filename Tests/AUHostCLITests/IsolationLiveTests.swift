@@ -58,13 +58,13 @@ import Testing
 
     /// A plugin (isolated by its node's key) that sleeps 40 ms in every run at a 64-frame
     /// period: its cycles are late (silent), counted in `status`, and the node is not
-    /// faulted; `save` keeps the node's key.
+    /// faulted; `--node-budget 10` warns of it; `save` keeps the node's key.
     @Test func aSlowNodeIsLateNotFaulted() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-isolation-live-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         try writeFixtureBundle("sleep-long", name: "Fixture Sleep Long", into: folder)
         let rig = try ControlRig(
-            preset: Self.preset("sleep-long", isolation: "per-unit"),
+            preset: Self.preset("sleep-long", isolation: "per-unit"), extraArguments: ["--node-budget", "10"],
             environment: [
                 "LV2_PATH": folder.path + ":/usr/lib/lv2", "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path, "AUHOST_FIXTURE_SLEEP_MS": "40",
             ])
@@ -76,6 +76,8 @@ import Testing
         #expect(status.contains("isolated.bad=running,faults=0,"), "\(status)")
         #expect(!status.contains("isolated.bad=running,faults=0,late=0,"), "\(status)")
         #expect(!status.contains("isolated.amp="), "amp is not isolated: \(status)")
+        #expect(rig.waitForStandardError("auhost: warning: 'bad' (Fixture Sleep Long) took "), "\(rig.standardError)")
+        #expect(rig.standardError.contains("over the 10 % --node-budget)"), "\(rig.standardError)")
         #expect(try rig.send("save take.json") == "ok saved take.json")
         let saved = try String(contentsOf: rig.folder.appendingPathComponent("take.json"), encoding: .utf8)
         #expect(saved.contains(#""isolation": "per-unit""#) && saved.components(separatedBy: "isolation").count == 2, "\(saved)")

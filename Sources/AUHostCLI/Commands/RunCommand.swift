@@ -9,7 +9,7 @@ enum RunCommand: Command {
     static let help = """
         usage: auhost run (PRESET.json | UNIT) [--name N] [--server S] [--connect] [--capture-from P] [--playback-to P]
                           [--midi-connect P]... [--set NODE.PARAM=VALUE]... [--reconnect] [--control PORT]
-                          [--save-dir DIR] [--threads N] [--pipeline] [--isolation none|together|per-unit]
+                          [--save-dir DIR] [--threads N] [--pipeline] [--isolation none|together|per-unit] [--node-budget P]
 
         PRESET.json may also be a UNIT (lv2:URI, type:subtype:manufacturer or a name) that is
         no file: a chain of that one unit, whose parameters --set PARAM=VALUE sets.
@@ -61,6 +61,7 @@ enum RunCommand: Command {
         options.reconnect = arguments.flag("--reconnect")
         options.parallelism = try ThreadsOption.parse(&arguments)
         let isolation = try IsolationOption.parse(&arguments)
+        options.nodeBudget = try IsolationOption.parseBudget(&arguments)
         if arguments.flag("--pipeline") {
             guard options.parallelism.threads >= 2 else { throw .usage("--pipeline needs at least 2 threads (--threads 2 or more)", command: name) }
             options.parallelism.pipelineStages = 2
