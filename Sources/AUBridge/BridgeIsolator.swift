@@ -5,7 +5,8 @@ import Synchronization
 /// Isolates nodes in unit-host children (the ``ComponentIsolator`` the preset loader
 /// asks): `per-unit` starts a child for each instance, `together` puts every instance into
 /// one child (a new one once it has ended). An isolated component's instances are
-/// ``BridgedUnit``s.
+/// ``BridgedUnit``s, but for a unit that sends MIDI, which the bridge does not carry yet: it
+/// is made in the host's process.
 /// - Thread: [control]
 public final class BridgeIsolator: ComponentIsolator, @unchecked Sendable {
     /// The environment variable naming the unit-host executable (default: `auhost-unit-host`
@@ -54,9 +55,13 @@ public final class BridgeIsolator: ComponentIsolator, @unchecked Sendable {
             format: component.format, identifier: component.identifier, category: component.category, requiredFeatures: component.requiredFeatures,
             brokenReason: component.brokenReason
         ) { [self] () throws(AudioUnitError) -> AudioUnit in
-            try BridgedUnit.make(
+            let unit = try BridgedUnit.make(
                 component, node: node, reference: reference, host: try host(for: mode), hostMaker: { [self] () throws(AudioUnitError) in try newHost() },
                 onFault: onFault)
+            // MIDI out does not cross the bridge yet: a unit that sends MIDI stays in process.
+            guard unit.needsHostProcess else { return unit }
+            unit.dispose()
+            return try component.instantiate()
         }
     }
 

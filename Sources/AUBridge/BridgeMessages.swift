@@ -76,6 +76,8 @@ struct BridgeUnitShape: Codable {
     var rendersWholeCycles: Bool
     var parametersHoldCustomState: Bool
     var reportsLatencyWhenRun: Bool
+    /// What the bridge does not carry yet: MIDI out of the unit.
+    var producesMIDIOutput: Bool
     var latency: Double
     var tail: Double
 }

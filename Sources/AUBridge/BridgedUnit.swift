@@ -41,6 +41,10 @@ public final class BridgedUnit: AudioUnit, @unchecked Sendable {
     /// port): the offline driver primes the chain with one silent cycle first.
     /// - Thread: [control]
     public var reportsLatencyWhenRun: Bool { shape.reportsLatencyWhenRun }
+    /// Whether the unit needs what the bridge does not carry yet (it sends MIDI):
+    /// ``BridgeIsolator`` then runs it in the host's process.
+    /// - Thread: [control]
+    public var needsHostProcess: Bool { shape.producesMIDIOutput }
 
     private let shape: BridgeUnitShape
     private let hostMaker: @Sendable () throws(AudioUnitError) -> UnitHostProcess

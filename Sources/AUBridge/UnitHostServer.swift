@@ -67,7 +67,7 @@ final class ServedUnit: @unchecked Sendable {
             parameters: unit.parameters.infos.map(BridgeParameter.init), properties: unit.propertyParameters.map(BridgeProperty.init),
             presets: unit.factoryPresets.map { BridgePreset(number: $0.number, name: $0.name) }, acceptsMIDIInput: unit.acceptsMIDIInput,
             rendersWholeCycles: unit.rendersWholeCycles, parametersHoldCustomState: unit.parametersHoldCustomState,
-            reportsLatencyWhenRun: reportsLatencyWhenRun, latency: unit.latency, tail: unit.tailTime)
+            reportsLatencyWhenRun: reportsLatencyWhenRun, producesMIDIOutput: unit.producesMIDIOutput, latency: unit.latency, tail: unit.tailTime)
     }
 
     private var values: [Float] { (0..<unit.parameters.count).map { unit.parameters.value(at: $0) } }

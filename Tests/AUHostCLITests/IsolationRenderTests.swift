@@ -54,7 +54,7 @@ import Testing
     }
 
     /// Runs `auhost render` in a child process over the fixture `fixture` (isolated by its
-    /// node's key) after swh amp, for two input files.
+    /// node's key; `unset`: no key) after swh amp, for two input files.
     static func renderHostile(
         _ fixture: String, folder: TemporaryFolder, environment: [String: String] = [:], isolation: String = "per-unit"
     ) throws -> ChildProcess.Outcome {
@@ -63,7 +63,7 @@ import Testing
         let file = try folder.preset("\(fixture).json", """
             {"auhost": 1, "name": "hostile", "nodes": [
               {"id": "amp", "unit": "lv2:http://plugin.org.uk/swh-plugins/amp", "parameters": {"gain": -6}},
-              {"id": "bad", "unit": "lv2:urn:auhost:fixture:\(fixture)", "isolation": "\(isolation)"}], "chain": ["amp", "bad"]}
+              {"id": "bad", "unit": "lv2:urn:auhost:fixture:\(fixture)"\(isolation == "unset" ? "" : #", "isolation": "\#(isolation)""#)}], "chain": ["amp", "bad"]}
             """)
         if !FileManager.default.fileExists(atPath: folder.file("one.wav")) {
             try writeAudio(folder.file("one.wav"), sampleRate: 48_000, channels: 1, frames: 24_000) { _, frame in 0.5 * sin(Float(frame) * 0.02) }
@@ -128,5 +128,17 @@ import Testing
         let inProcess = try Self.renderHostile("passthrough", folder: folder, environment: ["XDG_CACHE_HOME": folder.file("cache2")], isolation: "none")
         try #require(inProcess.status == 0, "\(inProcess.errors)")
         #expect(differingSamples(isolated, try readAudio(folder.file("out/two.wav")).samples) == 0)
+    }
+
+    /// A batch without `--isolation` isolates an LV2 plugin that no probe has passed (a
+    /// fresh cache): a crash in `run` fails its files, not the batch (in process it would
+    /// end the run).
+    @Test func aBatchIsolatesUnprobedPluginsByDefault() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let run = try Self.renderHostile("crash-in-run", folder: folder, isolation: "unset")
+        #expect(run.status == 1 && !run.timedOut, "\(run.errors)")
+        #expect(run.errors.contains("'bad' (Fixture crash-in-run) crashed in render (SIGSEGV)"), "\(run.errors)")
+        #expect(run.output.contains("batch: 0 of 2 files rendered (2 failed)"), "\(run.output)")
     }
 }

@@ -135,4 +135,18 @@ import Testing
         _ = cycle()
         #expect(cycle() == before)
     }
+
+    /// A unit that sends MIDI (x42 MIDI transpose) needs what the bridge does not carry yet:
+    /// isolated, it is made in the host's process.
+    @Test func aUnitTheBridgeCannotCarryStaysInProcess() throws {
+        let registry = ComponentRegistry(providers: [BuiltinUnits(), LV2Provider(probeCacheFile: nil)])
+        var loader = PresetLoader(registry: registry)
+        loader.isolator = BridgeIsolator { _ in }
+        loader.isolation = .perUnit
+        let json = #"{"auhost": 1, "name": "x", "nodes": [{"id": "transpose", "unit": "lv2:http://gareus.org/oss/lv2/midifilter#miditranspose"}, {"id": "comp", "unit": "lv2:http://plugin.org.uk/swh-plugins/sc4"}], "chain": ["comp"], "midi": [["input", "transpose"], ["transpose", "output"]]}"#
+        let loaded = try loader.load(data: Data(json.utf8), file: "x.json")
+        defer { loaded.dispose() }
+        #expect(!(loaded.nodes[0].unit is BridgedUnit), "the transpose sends MIDI: in process")
+        #expect(loaded.nodes[1].unit is BridgedUnit, "sc4 is isolated")
+    }
 }

@@ -17,7 +17,11 @@ enum PresetCommandSupport {
     /// isolated either way runs in a unit-host child, whose faults are one line each on
     /// standard error when `live` (with how to reload the node; offline, the file that
     /// failed says it).
-    static func load(_ given: String, sets: [String], context: CommandContext, isolation: UnitIsolation = .none, live: Bool = false) throws(CLIError) -> LoadedPreset {
+    /// `isolationOfComponent`, when given, says it for each node without a key instead.
+    static func load(
+        _ given: String, sets: [String], context: CommandContext, isolation: UnitIsolation = .none, live: Bool = false,
+        isolationOfComponent: (@Sendable (Component) -> UnitIsolation)? = nil
+    ) throws(CLIError) -> LoadedPreset {
         let file = installedPreset(given) ?? given
         let unit = try oneUnitChain(file, context)
         do throws(PresetError) {
@@ -25,6 +29,7 @@ enum PresetCommandSupport {
             let overrides = try ParameterOverride.parse(nodeSets ?? sets)
             var loader = PresetLoader(registry: context.registry)
             loader.isolation = isolation
+            loader.isolationOfComponent = isolationOfComponent
             let errors = context.errors
             // Offline, the failed file's own line names the fault.
             loader.isolator = BridgeIsolator { fault in if live { errors.line("auhost: " + fault.liveLine) } }

@@ -23,6 +23,11 @@ enum IsolationOption {
     }
 
     static func parse(_ arguments: inout Arguments) throws(CLIError) -> UnitIsolation {
-        try arguments.option("--isolation", expected: "one of \(UnitIsolation.choices)") { UnitIsolation(rawValue: $0) } ?? .none
+        try parseGiven(&arguments) ?? .none
+    }
+
+    /// `--isolation`, nil when not given.
+    static func parseGiven(_ arguments: inout Arguments) throws(CLIError) -> UnitIsolation? {
+        try arguments.option("--isolation", expected: "one of \(UnitIsolation.choices)") { UnitIsolation(rawValue: $0) }
     }
 }

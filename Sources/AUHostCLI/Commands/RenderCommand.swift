@@ -58,9 +58,11 @@ enum RenderCommand: Command {
                                sample for sample, whatever N
           --midi-out FILE      also write what reaches the graph's MIDI output as a Standard
                                MIDI File (format 0, 120 BPM, 960 ticks per quarter; one INPUT only)
-          --isolation I        where the plugins run: none (in this process, the default),
-                               together (one child process for all) or per-unit (one
-                               each); a preset node's "isolation" overrides it. A plugin
+          --isolation I        where the plugins run: none (in this process), together (one
+                               child process for all) or per-unit (one each); a preset
+                               node's "isolation" overrides it. Default: none for one
+                               INPUT; for a batch, per-unit for the LV2 plugins that
+                               `auhost probe-unit` has not found to work. A plugin
                                that crashes or hangs in a child fails only the file it was
                                rendering, which is tried once more in a fresh child
                                (docs/ISOLATION.md)
@@ -113,7 +115,7 @@ enum RenderCommand: Command {
             Int(text).flatMap { RenderSettings.channelCounts.contains($0) ? $0 : nil }
         }
         settings.parallelism = try ThreadsOption.parse(&arguments).pipeliningOverEveryThread
-        let isolation = try IsolationOption.parse(&arguments)
+        let givenIsolation = try IsolationOption.parseGiven(&arguments)
         settings.overwrite = arguments.flag("--force")
         let skipsExisting = arguments.flag("--skip-existing")
         let givenSets = try arguments.options("--set")
@@ -175,7 +177,10 @@ enum RenderCommand: Command {
         // A lone file leaves the other cores idle: its reading and writing overlap its
         // rendering. A batch uses the cores through --jobs (one file per worker).
         settings.overlapsFileWork = jobs.count == 1 && ProcessInfo.processInfo.activeProcessorCount > 1
-        let loaded = try PresetCommandSupport.load(positionals[0], sets: sets, context: context, isolation: isolation)
+        // A batch isolates, unless told otherwise, the LV2 plugins no probe has passed.
+        let unprobed = givenIsolation == nil && jobs.count > 1 ? UnprobedIsolation.policy() : nil
+        let loaded = try PresetCommandSupport.load(
+            positionals[0], sets: sets, context: context, isolation: givenIsolation ?? .none, isolationOfComponent: unprobed)
         defer { loaded.dispose() }
         let progress = RenderProgress(jobs: jobs)
         let out = context.output, errors = context.errors

@@ -13,6 +13,7 @@ struct NodeValidator {
     /// Where nodes without an `"isolation"` key run, and what isolates one.
     var isolation = UnitIsolation.none
     var isolator: (any ComponentIsolator)?
+    var isolationOfComponent: (@Sendable (Component) -> UnitIsolation)?
 
     /// A node as far as it got: its component and instance when they could be made.
     struct Result {
@@ -55,7 +56,7 @@ struct NodeValidator {
         var result = Result()
         guard var component = resolve(node.unit, at: path.key("unit"), problems: &problems) else { return result }
         // Built-in units are the host's own code: they always run in its process.
-        if let isolator, component.format != .builtin, case let mode = node.isolation ?? isolation, mode != .none {
+        if let isolator, component.format != .builtin, case let mode = node.isolation ?? isolationOfComponent?(component) ?? isolation, mode != .none {
             component = isolator.isolated(component, node: node.id, reference: node.unit, mode: mode)
         }
         result.component = component
