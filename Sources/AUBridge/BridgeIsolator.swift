@@ -25,8 +25,6 @@ public final class BridgeIsolator: ComponentIsolator, @unchecked Sendable {
     public let environment: [String: String]
     private let onFault: @Sendable (IsolationFault) -> Void
     private let shared = Mutex<UnitHostProcess?>(nil)
-    /// A child started ahead of need, so that the next isolated node does not wait for one to start.
-    private let spare = Mutex<UnitHostProcess?>(nil)
 
     /// An isolator starting `executable` (nil: ``standardExecutable()``) with `environment`
     /// over the host's; `onFault` hears of every child that ends by itself or is killed
@@ -65,28 +63,15 @@ public final class BridgeIsolator: ComponentIsolator, @unchecked Sendable {
         }
     }
 
-    /// A started child: the spare (started ahead, its registry made meanwhile) when there is
-    /// one, and a new spare for the next node.
     private func newHost() throws(AudioUnitError) -> UnitHostProcess {
-        let taken = spare.withLock { spare -> UnitHostProcess? in
-            defer { spare = nil }
-            return spare.flatMap { $0.hasEnded ? nil : $0 }
-        }
-        let host: UnitHostProcess
-        if let taken { host = taken } else { host = try UnitHostProcess(executable: executable, timeout: timeout, environment: environment) }
-        let next = try? UnitHostProcess(executable: executable, timeout: timeout, environment: environment)
-        spare.withLock { $0 = next }
-        return host
+        try UnitHostProcess(executable: executable, timeout: timeout, environment: environment)
     }
-
-    /// Ends the spare child, if any (it hosts nothing).
-    deinit { spare.withLock { $0?.endUnused() } }
 
     private func host(for mode: UnitIsolation) throws(AudioUnitError) -> UnitHostProcess {
         guard mode == .together else { return try newHost() }
         return try shared.withLock { shared throws(AudioUnitError) -> UnitHostProcess in
             if let running = shared, !running.hasEnded { return running }
-            let made = try UnitHostProcess(executable: executable, timeout: timeout, environment: environment)
+            let made = try newHost()
             shared = made
             return made
         }

@@ -153,18 +153,21 @@ public final class UnitHostProcess: @unchecked Sendable {
         Glibc.kill(pid, SIGKILL)
     }
 
-    /// Ends a child that was never given a unit (a spare).
-    func endUnused() {
-        if state.withLock({ $0.units.isEmpty }) { end() }
-    }
-
-    /// Ends the child without a fault (its units are gone): closes its socket, kills it.
+    /// Ends the child without a fault (its units are gone): closes its socket, so that it
+    /// leaves by itself (never killed in the middle of loading a library: a native unit's
+    /// load guard would record that library as failing), and kills it only if it is still
+    /// there after ``exitGrace`` seconds.
     private func end() {
         state.withLock { $0.closing = true }
         shutdown(socket.descriptor, Int32(SHUT_RDWR))
-        Glibc.kill(-pid, SIGKILL)
-        Glibc.kill(pid, SIGKILL)
+        let pid = pid
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.exitGrace) { [self] in
+            if !state.withLock({ $0.ending != nil }) { Glibc.kill(pid, SIGKILL) }
+        }
     }
+
+    /// Seconds a child whose units are gone has to leave by itself.
+    static let exitGrace = 5.0
 
     /// Reaps the child and watches its units' cycles for one left unanswered too long.
     private func monitorChild() {

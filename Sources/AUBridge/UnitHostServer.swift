@@ -9,7 +9,8 @@ import Glibc
 /// closes, or with the host (SIGKILL on the host's death).
 /// - Thread: [control] (the child's main thread).
 public enum UnitHostServer {
-    /// Serves the host on `socket` until it closes; `registry` is made at once; `configure` sets a backend's own options on a unit before it is
+    /// Serves the host on `socket` until it closes; `registry` is made on the first
+    /// instantiate; `configure` sets a backend's own options on a unit before it is
     /// initialized (offline mode, the nominal block length); `reportsLatencyWhenRun` says
     /// whether a unit's latency is known only once it has run (an LV2 plugin's latency port:
     /// the host primes such a chain). Returns the exit status.
@@ -20,15 +21,15 @@ public enum UnitHostServer {
     ) -> Int32 {
         guard au_bridge_die_with_parent(hostPID) == 0 else { return 1 }
         let socket = BridgeSocket(descriptor: descriptor)
-        // Made before the first request: a child started ahead of need (a spare) is ready
-        // when a node asks for it.
-        let registry = makeRegistry()
+        var registry: ComponentRegistry?
         var units: [Int: ServedUnit] = [:]
         while case .message(let request) = socket.receive(BridgeRequest.self, timeout: nil) {
             var reply = BridgeReply()
             do throws(AudioUnitError) {
                 if request.operation == .instantiate {
-                    let unit = try registry.resolve(request.reference ?? "").instantiate()
+                    let made = registry ?? makeRegistry()
+                    registry = made
+                    let unit = try made.resolve(request.reference ?? "").instantiate()
                     units[request.unit] = ServedUnit(unit)
                     reply.unit = ServedUnit.shape(of: unit, reportsLatencyWhenRun: reportsLatencyWhenRun(unit))
                 } else if let served = units[request.unit] {
