@@ -87,6 +87,7 @@ public final class BridgedUnit: AudioUnit, @unchecked Sendable {
             guard let shape = try host.send(request).unit else { throw AudioUnitError(.failedInitialization, "its unit host described no unit") }
             return (index, shape)
         } catch {
+            host.abandonUnit()
             throw AudioUnitError(error.code, "'\(component.name)' in its own process: \(error.message)")
         }
     }

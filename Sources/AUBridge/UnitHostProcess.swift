@@ -28,6 +28,8 @@ public final class UnitHostProcess: @unchecked Sendable {
     private struct State {
         var units: [Int: Unmanaged<BridgedUnit>] = [:]
         var nextUnit = 0
+        /// Units reserved and not yet attached (being made): the child must not end meanwhile.
+        var making = 0
         /// The control request in flight (`instantiate`…), named in a fault.
         var operation: String?
         /// Why the child is gone, once it is.
@@ -93,21 +95,36 @@ public final class UnitHostProcess: @unchecked Sendable {
     /// A number for the next unit the child makes.
     func reserveUnit() -> Int {
         state.withLock { state in
-            defer { state.nextUnit += 1 }
+            defer {
+                state.nextUnit += 1
+                state.making += 1
+            }
             return state.nextUnit
         }
     }
 
+    /// A reserved unit that could not be made: the child ends if it hosts nothing else.
+    func abandonUnit() {
+        let last = state.withLock { state -> Bool in
+            state.making -= 1
+            return state.units.isEmpty && state.making == 0
+        }
+        if last { end() }
+    }
+
     /// The unit made as number `index`: told when the child ends.
     func attach(_ unit: BridgedUnit, at index: Int) {
-        state.withLock { $0.units[index] = Unmanaged.passUnretained(unit) }
+        state.withLock { state in
+            state.units[index] = Unmanaged.passUnretained(unit)
+            state.making -= 1
+        }
     }
 
     /// Forgets unit `index` (disposed, or moved to a new child); the child ends with its last unit.
     func detach(_ index: Int) {
         let last = state.withLock { state -> Bool in
             guard state.units.removeValue(forKey: index) != nil else { return false }
-            return state.units.isEmpty
+            return state.units.isEmpty && state.making == 0
         }
         if last { end() }
     }
@@ -153,21 +170,15 @@ public final class UnitHostProcess: @unchecked Sendable {
         Glibc.kill(pid, SIGKILL)
     }
 
-    /// Ends the child without a fault (its units are gone): closes its socket, so that it
-    /// leaves by itself (never killed in the middle of loading a library: a native unit's
-    /// load guard would record that library as failing), and kills it only if it is still
-    /// there after ``exitGrace`` seconds.
+    /// Ends the child without a fault (its units are gone, none is being made): closes its
+    /// socket and kills its process group (the child, idle between requests, and anything a
+    /// plugin forked).
     private func end() {
         state.withLock { $0.closing = true }
         shutdown(socket.descriptor, Int32(SHUT_RDWR))
-        let pid = pid
-        DispatchQueue.global().asyncAfter(deadline: .now() + Self.exitGrace) { [self] in
-            if !state.withLock({ $0.ending != nil }) { Glibc.kill(pid, SIGKILL) }
-        }
+        Glibc.kill(-pid, SIGKILL)
+        Glibc.kill(pid, SIGKILL)
     }
-
-    /// Seconds a child whose units are gone has to leave by itself.
-    static let exitGrace = 5.0
 
     /// Reaps the child and watches its units' cycles for one left unanswered too long.
     private func monitorChild() {
