@@ -68,6 +68,7 @@ install: release
 install-files:
 	install -d $(BINDIR) $(PLUGINDIR) $(SDKDIR)
 	install -m 755 $(INSTALL_FROM)/auhost $(BINDIR)/auhost
+	install -m 755 $(INSTALL_FROM)/auhost-unit-host $(BINDIR)/auhost-unit-host
 	for unit in $(UNITS); do install -m 644 $(INSTALL_FROM)/libAUHost$$unit.so $(PLUGINDIR)/ || exit 1; done
 	rm -rf $(SDKDIR)/Sources
 	install -m 644 SDK/Package.swift $(SDKDIR)/Package.swift
@@ -81,7 +82,7 @@ install-files:
 	printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\n\nName: AudioToolbox\nDescription: Apple'"'"'s AudioToolbox C API over AUHost\nVersion: 1.0.0\nCflags: -I$${includedir} -Wno-multichar\nLibs: -L$${libdir} -Wl,-rpath,$${libdir} -lAudioToolbox -lm\n' '$(PREFIX)' > $(PKGCONFIGDIR)/AudioToolbox.pc
 
 uninstall:
-	rm -f $(BINDIR)/auhost
+	rm -f $(BINDIR)/auhost $(BINDIR)/auhost-unit-host
 	rm -f $(foreach unit,$(UNITS),$(PLUGINDIR)/libAUHost$(unit).so)
 	rm -rf $(PRESETDIR)
 	rm -rf $(SDKDIR) $(foreach header,$(AT_HEADERS),$(INCLUDEDIR)/$(header))

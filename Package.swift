@@ -39,7 +39,11 @@ let coreTargets: [Target] = [
     // The umbrella library a host application imports: re-exports every layer and adds what
     // assembles a host (the registry over every backend, chain presets as graphs, the
     // offline render driver, the live driver).
-    .target(name: "AUHost", dependencies: ["AUCore", "AUEngine", "AULV2", "AUNative", "AUPresets", "AUFiles", "AUJACK", "AUMIDI", "AUSampler"]),
+    .target(name: "AUHost", dependencies: ["AUCore", "AUEngine", "AULV2", "AUNative", "AUPresets", "AUFiles", "AUJACK", "AUMIDI", "AUSampler", "AUBridge"]),
+    // Plugins out of process (docs/ISOLATION.md): the proxy unit, the shared-memory cycle,
+    // the child's server; and the child executable, `auhost-unit-host`.
+    .target(name: "AUBridge", dependencies: ["AUCore", "CAUSupport"]),
+    .executableTarget(name: "auhost-unit-host", dependencies: ["AUBridge", "AUHost"]),
     // The `auhost` tool's arguments, output and commands, over the AUHost library.
     .target(name: "AUHostCLI", dependencies: ["AUHost", "AUValidate"]),
     // `auhost validate`'s tests (auval's and pluginval's) and their child-process runner (docs/VALIDATE.md).
@@ -52,7 +56,7 @@ let coreTargets: [Target] = [
     // An LD_PRELOAD shim counting allocations, retains and locks on marked threads (the AllocCounter product).
     .target(name: "CAllocCounter", path: "Sources/CAllocCounter"),
     // Renders a graph under the shim and reports what the render thread allocated (run by AUEngineTests).
-    .executableTarget(name: "alloc-check", dependencies: ["AUEngine", "AUCore", "AULV2", "AUNative", "AUMIDI", "CAUSupport"], path: "Sources/alloc-check"),
+    .executableTarget(name: "alloc-check", dependencies: ["AUEngine", "AUCore", "AULV2", "AUNative", "AUMIDI", "AUBridge", "CAUSupport"], path: "Sources/alloc-check"),
     // The benchmark baseline: LV2 plugins in series called by a plain C loop through lilv,
     // in memory or over files. Linked by lv2-chain-bench alone.
     .target(name: "CLV2ChainLoop", dependencies: ["CLilv", "CSndfile"], path: "Sources/CLV2ChainLoop", linkerSettings: [.linkedLibrary("m")]),
@@ -160,6 +164,7 @@ let package = Package(
     name: "AUHost",
     products: [
         .executable(name: "auhost", targets: ["auhost"]),
+        .executable(name: "auhost-unit-host", targets: ["auhost-unit-host"]),
         // `import AUHost` is all a host application writes; each layer is a product too.
         .library(name: "AUHost", targets: ["AUHost"]),
     ] + ["AUCore", "AUEngine", "AULV2", "AUNative", "AUJACK", "AUFiles", "AUPresets", "AUMIDI", "AUSampler"].map {

@@ -16,7 +16,7 @@ export PATH=/opt/swift/usr/bin:$PATH
 # A new live suite is named …LiveTests, or added here.
 LIVE='\.([A-Za-z]*LiveTests|LiveRunTests|LivePlayTests|LiveMIDITests|LiveFilePropertyTests|ControlSafetyTests|JACKIOUnitTests|TeardownOrderTests)\b'
 # What the release-only tests need (AllocationTests, the live release comparisons).
-RELEASE_PRODUCTS=(auhost alloc-check AllocCounter AUHostGain AUHostArpeggiator LV2Fixtures)
+RELEASE_PRODUCTS=(auhost auhost-unit-host alloc-check AllocCounter AUHostGain AUHostArpeggiator LV2Fixtures)
 
 run_dir=$(mktemp -d -t auhost-test-XXXXXX)
 # The tests' temporary folder (the builds and the examples keep the system's).

@@ -8,3 +8,4 @@
 @_exported import AUNative
 @_exported import AUPresets
 @_exported import AUSampler
+@_exported import AUBridge

@@ -10,8 +10,9 @@
 
 static atomic_uint_fast64_t render_wakes = 0;
 
-/* The futex call itself: a `syscall` instruction on x86-64, glibc's syscall() elsewhere. */
-static long au_futex_call(uint32_t *word, int op, uint32_t value, const struct timespec *timeout) {
+/* The futex call itself: a `syscall` instruction on x86-64, glibc's syscall() elsewhere
+   (au_bridge.c makes its shared futex calls through it too). */
+long au_futex_call(uint32_t *word, int op, uint32_t value, const struct timespec *timeout) {
 #if defined(__x86_64__)
     register long r10 __asm__("r10") = (long)timeout;
     register long r8 __asm__("r8") = 0;

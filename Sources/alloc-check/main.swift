@@ -16,6 +16,7 @@
 //                           counted and, with --strict, watched
 //         [--pipeline]      instead, a serial chain of built-in and LV2 units pipelined over the
 //                           threads, cycles of four slices, parameter changes inside them (PipelineCheck)
+//         [--isolated]      instead, a chain whose LV2 units run in unit-host children (IsolationCheck)
 //     LD_PRELOAD=... alloc-check --self-test     (proves the shim counts: allocates on purpose)
 //
 // Prints one `key=value` line; exits 0 when the render thread made no allocation, free or
@@ -48,6 +49,7 @@ var misbehaviour = Misbehaviour.none
 var fixtureLibrary: URL?
 var threads = 3
 var pipeline = false
+var isolated = false
 /// Cycles rendered before counting starts: the Swift runtime instantiates generic metadata
 /// (allocating, under its own lock) the first time a type is used, once per process.
 var warmup = 100
@@ -62,6 +64,7 @@ while let argument = arguments.popFirst() {
         threads = value
     case "--strict": strict = true
     case "--pipeline": pipeline = true
+    case "--isolated": isolated = true
     case "--lv2-fixtures": fixtureLibrary = arguments.popFirst().map { URL(fileURLWithPath: $0) }
     case "--misbehave":
         guard let value = arguments.popFirst().flatMap(Misbehaviour.init(rawValue:)) else { fail("--misbehave takes allocate, usleep, write or mutex", status: 64) }
@@ -93,6 +96,7 @@ if selfTest {
     exit(counts.mallocs > 0 && counts.frees > 0 && counts.locks > 0 ? 0 : 1)
 }
 
+if isolated { IsolationCheck.run(shim: shim, cycles: cycles, frames: frames, warmup: warmup) }
 if pipeline { PipelineCheck.run(shim: shim, cycles: cycles, frames: frames, warmup: warmup, threads: threads, strict: strict) }
 
 let check: CheckGraph

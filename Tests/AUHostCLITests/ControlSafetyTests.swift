@@ -237,7 +237,7 @@ import Testing
 /// `auhost run` of a one-preset folder under a `jackd -d dummy` of its own, started the way
 /// a shell starts it: SIGPIPE at its default action (the test process ignores it, and
 /// children inherit that), so that only the tool's own handling keeps it alive.
-private final class ControlRig: @unchecked Sendable {
+final class ControlRig: @unchecked Sendable {
     let server: JACKTestServer
     let folder: URL
     let process = Process()
@@ -405,28 +405,4 @@ private final class ControlClient {
 /// An LV2 bundle of the run-forever fixture (its `run()` never returns) in `folder`.
 private func writeRunForeverBundle(into folder: URL) throws {
     try writeFixtureBundle("run-forever", name: "Fixture Run Forever", into: folder)
-}
-
-/// A bundle of the LV2 fixture library's `urn:auhost:fixture:NAME` (mono in, mono out).
-func writeFixtureBundle(_ fixture: String, name: String, into folder: URL) throws {
-    let bundle = folder.appendingPathComponent("\(fixture).lv2")
-    try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
-    let prefixes = """
-        @prefix lv2: <http://lv2plug.in/ns/lv2core#> .
-        @prefix doap: <http://usefulinc.com/ns/doap#> .
-        @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-
-        """
-    let manifest = prefixes + "<urn:auhost:fixture:\(fixture)> a lv2:Plugin ; lv2:binary <fixtures.so> ; rdfs:seeAlso <plugin.ttl> .\n"
-    let plugin = prefixes + """
-        <urn:auhost:fixture:\(fixture)> a lv2:Plugin , lv2:UtilityPlugin ;
-            doap:name "\(name)" ;
-            lv2:port [ a lv2:InputPort , lv2:AudioPort ; lv2:index 0 ; lv2:symbol "in" ; lv2:name "In" ] ,
-                     [ a lv2:OutputPort , lv2:AudioPort ; lv2:index 1 ; lv2:symbol "out" ; lv2:name "Out" ] .
-
-        """
-    try manifest.write(to: bundle.appendingPathComponent("manifest.ttl"), atomically: true, encoding: .utf8)
-    try plugin.write(to: bundle.appendingPathComponent("plugin.ttl"), atomically: true, encoding: .utf8)
-    let library = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("libLV2Fixtures.so")
-    try FileManager.default.copyItem(at: library, to: bundle.appendingPathComponent("fixtures.so"))
 }

@@ -34,7 +34,7 @@ let problemCases: [ProblemCase] = [
         kind: .wrongType, path: "nodes", fragments: ["expected an array of nodes, found an object"]),
     ProblemCase(
         name: "unknown key", json: preset(nodes: #"{"id": "eq", "unit": "aufx:fxeq:Test", "bypas": true}"#),
-        kind: .unknownKey, path: "nodes[0].bypas", fragments: ["unknown key; expected one of: id, unit, parameters, soundbank, bank, program, preset, bypass, state"]),
+        kind: .unknownKey, path: "nodes[0].bypas", fragments: ["unknown key; expected one of: id, unit, parameters, soundbank, bank, program, preset, bypass, isolation, state"]),
     ProblemCase(
         name: "unknown top-level key", json: preset(extra: "\n  \"rate\": 48000,"),
         kind: .unknownKey, path: "rate", fragments: ["expected one of: auhost, name, description, sampleRate, nodes, chain, connections"]),

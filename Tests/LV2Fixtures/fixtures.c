@@ -2,6 +2,7 @@
 // One shared library, several descriptors; the tests write the Turtle for each into a
 // temporary LV2_PATH bundle next to a copy of this library.
 #include "lv2_fixtures.h"
+#include "hostile.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -21,12 +22,7 @@
 #include <lv2/urid/urid.h>
 #include <lv2/worker/worker.h>
 
-typedef struct {
-    const float *input;
-    float *output;
-} Passthrough;
-
-static LV2_Handle instantiate_passthrough(const LV2_Descriptor *descriptor, double rate, const char *bundle,
+LV2_Handle instantiate_passthrough(const LV2_Descriptor *descriptor, double rate, const char *bundle,
                                           const LV2_Feature *const *features) {
     (void)descriptor; (void)rate; (void)bundle; (void)features;
     return calloc(1, sizeof(Passthrough));
@@ -38,13 +34,13 @@ static LV2_Handle instantiate_null(const LV2_Descriptor *descriptor, double rate
     return NULL;
 }
 
-static void connect_port(LV2_Handle instance, uint32_t port, void *data) {
+void connect_port(LV2_Handle instance, uint32_t port, void *data) {
     Passthrough *self = (Passthrough *)instance;
     if (port == 0) self->input = (const float *)data;
     else if (port == 1) self->output = (float *)data;
 }
 
-static void run_passthrough(LV2_Handle instance, uint32_t frames) {
+void run_passthrough(LV2_Handle instance, uint32_t frames) {
     Passthrough *self = (Passthrough *)instance;
     for (uint32_t i = 0; i < frames; ++i) self->output[i] = self->input[i];
 }
@@ -105,7 +101,7 @@ static void run_sleeping(LV2_Handle instance, uint32_t frames) {
     run_passthrough(instance, frames);
 }
 
-static void cleanup(LV2_Handle instance) { free(instance); }
+void cleanup(LV2_Handle instance) { free(instance); }
 
 /* The worker fixture: every run() schedules a request (work from the render thread on
    every cycle, which alloc-check needs); work() answers it with 0.75, and work_response()
@@ -401,6 +397,12 @@ static const LV2_Descriptor descriptors[] = {
     {"urn:auhost:fixture:transport", instantiate_transport, connect_transport, NULL, run_transport, NULL, cleanup, NULL},
     {"urn:auhost:fixture:failed-start", instantiate_failed_start, connect_port, NULL, run_failed_start, NULL, cleanup, NULL},
     {"urn:auhost:fixture:path-state", instantiate_path_state, connect_port, NULL, run_path_state, NULL, cleanup_path_state, path_state_extension_data},
+    {"urn:auhost:fixture:abort-in-instantiate", hostile_instantiate_abort, connect_port, NULL, run_passthrough, NULL, cleanup, NULL},
+    {"urn:auhost:fixture:fork-in-instantiate", hostile_instantiate_fork, connect_port, NULL, run_passthrough, NULL, cleanup, NULL},
+    {"urn:auhost:fixture:exit-in-run", instantiate_passthrough, connect_port, NULL, hostile_run_exit, NULL, cleanup, NULL},
+    {"urn:auhost:fixture:stdout-spam", instantiate_passthrough, connect_port, NULL, hostile_run_stdout_spam, NULL, cleanup, NULL},
+    {"urn:auhost:fixture:sleep-long", instantiate_passthrough, connect_port, NULL, hostile_run_sleep_long, NULL, cleanup, NULL},
+    {"urn:auhost:fixture:write-past-end", instantiate_passthrough, connect_port, NULL, hostile_run_write_past_end, NULL, cleanup, NULL},
 };
 
 LV2_SYMBOL_EXPORT const LV2_Descriptor *lv2_descriptor(uint32_t index) {

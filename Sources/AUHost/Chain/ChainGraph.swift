@@ -49,6 +49,7 @@ public final class ChainGraph: @unchecked Sendable {
         for (node, unit) in zip(loaded.nodes, units) {
             unit.hostTransport = transport
             (unit as? LV2Unit)?.nominalBlockLength = nominalFrames
+            (unit as? BridgedUnit)?.nominalBlockLength = nominalFrames
             try unit.setValue(sampleRate, for: .sampleRate)
             try unit.setValue(maximumFrames, for: .maximumFramesPerSlice)
             // The graph's bypass keeps parallel paths aligned; the unit's own does not.

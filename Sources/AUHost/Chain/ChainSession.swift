@@ -1,3 +1,4 @@
+import AUBridge
 import AUCore
 import AUEngine
 import AUPresets
@@ -97,6 +98,12 @@ public final class ChainSession: @unchecked Sendable {
                 }
                 try property?.apply(to: unit)
                 return ["\(info.identifier)=\(ControlWords.quoted(property?.value.description ?? file))"]
+            case .reload(let id):
+                guard let bridged = try chain.node(id).unit as? BridgedUnit else {
+                    throw ControlCommandError("node '\(id)' runs in this process; reload brings back an isolated node (\"isolation\" or --isolation)")
+                }
+                try bridged.reload()
+                return ["reloaded", id]
             case .meters:
                 return meters()
             case .status:
@@ -106,6 +113,7 @@ public final class ChainSession: @unchecked Sendable {
                 var words = ["rate=\(Int(chain.sampleRate))", "latency=\(latency)", String(format: "latency_ms=%.2f", milliseconds), "nodes=\(chain.nodes.count)"]
                 words.append(threadWords())
                 if !faulted.isEmpty { words.append("faulted=\(faulted.joined(separator: ","))") }
+                words += chain.isolationStatusWords
                 let extra = statusProvider()
                 if !extra.isEmpty { words.append(extra) }
                 if let song { words.append(song.statusWords) }
@@ -163,6 +171,8 @@ public final class ChainSession: @unchecked Sendable {
             if let entry = chain.nodes.first(where: { $0.id == node.id }) {
                 preset.nodes[index].bypass = chain.graph.isBypassed(entry.node) ? true : nil
             }
+            // A node the file isolated stays isolated in the saved chain.
+            preset.nodes[index].isolation = chain.loaded.preset.nodes.first { $0.id == node.id }?.isolation
         }
         return preset
     }

@@ -17,6 +17,8 @@ public enum ControlCommand: Equatable, Sendable {
     case preset(node: String, name: String)
     /// The node's file: a sampler's sound bank, an LV2 plugin's (first) file property.
     case load(node: String, file: String)
+    /// Starts a new child for an isolated node and restores its last state and parameters.
+    case reload(node: String)
     case meters
     case status
     case save(path: String, force: Bool)
@@ -31,7 +33,7 @@ public enum ControlCommand: Equatable, Sendable {
 
     /// The protocol summary `help` replies with (one line).
     public static let summary =
-        "commands: set NODE PARAM VALUE | get NODE PARAM | bypass NODE on|off | preset NODE NAME | load NODE FILE | meters | status | save FILE [--force] | play | stop | seek BAR[:BEAT[:TICK]] | help | quit (or exit)"
+        "commands: set NODE PARAM VALUE | get NODE PARAM | bypass NODE on|off | preset NODE NAME | load NODE FILE | reload NODE | meters | status | save FILE [--force] | play | stop | seek BAR[:BEAT[:TICK]] | help | quit (or exit)"
 
     /// Parses one line; the error text is the reply's message.
     /// - Thread: [any]
@@ -62,6 +64,9 @@ public enum ControlCommand: Equatable, Sendable {
         case "load":
             try expect(2, "load NODE FILE")
             self = .load(node: arguments[0], file: arguments[1])
+        case "reload":
+            try expect(1, "reload NODE")
+            self = .reload(node: arguments[0])
         case "meters":
             try expect(0, "meters")
             self = .meters

@@ -104,6 +104,7 @@ public final class LiveChain: @unchecked Sendable {
             // finished within the period is given up (silent) rather than late.
             chain.graph.parallelCycleDeadline = Double(client.bufferSize) / rate
             if let priority = client.realTimePriority { chain.graph.setRenderWorkerScheduling(policy: SCHED_FIFO, priority: priority) }
+            chain.followPeriod(Double(client.bufferSize) / rate, realtimePriority: client.realTimePriority)
         } catch {
             io.dispose()
             throw JACKError("\(loaded.file): \(error.message)")
@@ -178,6 +179,7 @@ public final class LiveChain: @unchecked Sendable {
             chain.graph.pipelineSliceFrames = client.bufferSize
             try? chain.graph.update()
             chain.graph.parallelCycleDeadline = Double(client.bufferSize) / chain.sampleRate
+            chain.followPeriod(Double(client.bufferSize) / chain.sampleRate, realtimePriority: client.realTimePriority)
             if io.latencyFrames != chain.latencyFrames { io.latencyFrames = chain.latencyFrames }
         }
         guard client.sampleRate != chain.sampleRate else { return nil }

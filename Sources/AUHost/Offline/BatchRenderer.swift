@@ -67,7 +67,7 @@ public final class BatchRenderer: @unchecked Sendable {
                     defer { state.next += 1 }
                     return state.next
                 }) {
-                    let outcome = render(jobs[index], progress: { progress?(index, $0) }, notice: notice)
+                    let outcome = renderRetryingIsolationFaults(jobs[index], progress: { progress?(index, $0) }, notice: notice)
                     shared.withLock { state in
                         state.outcomes[index] = outcome
                         while state.reported < jobs.count, let done = state.outcomes[state.reported] {
@@ -166,6 +166,7 @@ public final class BatchRenderer: @unchecked Sendable {
             }
             for unit in units {
                 (unit as? LV2Unit)?.renderMode = .offline
+                (unit as? BridgedUnit)?.rendersOffline = true
             }
             do throws(AudioUnitError) {
                 return try ChainGraph(loaded, units: units, registry: registry, sampleRate: rate, maximumFrames: settings.blockSize, parallelism: settings.parallelism)

@@ -1,4 +1,5 @@
 import AUCore
+import AUBridge
 import AULV2
 
 /// Makes a chain's latency known before its first real cycle.
@@ -27,7 +28,7 @@ public enum LatencyPriming {
     public static func prime(_ chain: ChainGraph, blockSize: Int) throws(AudioUnitError) {
         try chain.graph.start()
         defer { settleProperties(chain, blockSize: blockSize) }
-        guard chain.nodes.contains(where: { ($0.unit as? LV2Unit)?.reportsLatencyWhenRun == true }) else { return }
+        guard chain.nodes.contains(where: { ($0.unit as? LV2Unit)?.reportsLatencyWhenRun == true || ($0.unit as? BridgedUnit)?.reportsLatencyWhenRun == true }) else { return }
         let input = OwnedAudioBuffers(channels: chain.inputChannels, capacity: blockSize)
         let output = OwnedAudioBuffers(channels: chain.outputChannels, capacity: blockSize)
         chain.transport.state = TransportState.counted(sampleTime: 0, sampleRate: chain.sampleRate)

@@ -218,6 +218,7 @@ final class OfflineFileRenderer {
             guard status == 0 else {
                 throw AudioUnitError(status: status, context: "the chain failed to render at frame \(rendered)")
             }
+            try chain.requireNoIsolationFault(atFrame: rendered)
             if midiOutputFile != nil {
                 let events = chain.graph.midiOutputFromRender
                 guard midiOutput.count + events.count <= Self.maximumMIDIOutputEvents else {

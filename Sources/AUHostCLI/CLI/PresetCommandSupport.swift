@@ -13,13 +13,26 @@ enum PresetCommandSupport {
     /// `file` that does not exist and does not end in `.json` may name
     /// a unit (`lv2:URI`, `type:subtype:manufacturer` or a name): it becomes a chain of that
     /// one unit (``oneUnitChain(_:_:)``), whose parameters `--set PARAM=VALUE` sets.
-    static func load(_ given: String, sets: [String], context: CommandContext) throws(CLIError) -> LoadedPreset {
+    /// `isolation` is where nodes without an `"isolation"` key run (`--isolation`); a node
+    /// isolated either way runs in a unit-host child, whose faults are one line each on
+    /// standard error when `live` (with how to reload the node; offline, the file that
+    /// failed says it).
+    /// `isolationOfComponent`, when given, says it for each node without a key instead.
+    static func load(
+        _ given: String, sets: [String], context: CommandContext, isolation: UnitIsolation = .none, live: Bool = false,
+        isolationOfComponent: (@Sendable (Component) -> UnitIsolation)? = nil
+    ) throws(CLIError) -> LoadedPreset {
         let file = installedPreset(given) ?? given
         let unit = try oneUnitChain(file, context)
         do throws(PresetError) {
             let nodeSets = unit.map { chain in sets.map { $0.split(separator: "=", maxSplits: 1).first?.contains(".") == true ? $0 : "\(chain.nodes[0].id).\($0)" } }
             let overrides = try ParameterOverride.parse(nodeSets ?? sets)
-            let loader = PresetLoader(registry: context.registry)
+            var loader = PresetLoader(registry: context.registry)
+            loader.isolation = isolation
+            loader.isolationOfComponent = isolationOfComponent
+            let errors = context.errors
+            // Offline, the failed file's own line names the fault.
+            loader.isolator = BridgeIsolator { fault in if live { errors.line("auhost: " + fault.liveLine) } }
             if let unit { return try loader.load(unit, file: file, overrides: overrides) }
             return try loader.load(file: file, overrides: overrides)
         } catch {

@@ -11,7 +11,8 @@ enum RenderCommand: Command {
                              [--format wav|flac|aiff|caf|ogg] [--bit-depth 16|24|32f] [--sample-rate R]
                              [--rate native] [--src-quality best|medium|fast] [--channels N]
                              [--tail SECONDS|auto] [--max-length SECONDS] [--block N] [--jobs N]
-                             [--threads N] [--midi-out FILE.mid] [--set NODE.PARAM=VALUE]... [--force | --skip-existing]
+                             [--threads N] [--midi-out FILE.mid] [--isolation none|together|per-unit]
+                             [--set NODE.PARAM=VALUE]... [--force | --skip-existing]
 
         PRESET.json may also be a UNIT (lv2:URI, type:subtype:manufacturer or a name) that is
         no file: a chain of that one unit, whose parameters --set PARAM=VALUE sets. Without
@@ -57,6 +58,14 @@ enum RenderCommand: Command {
                                sample for sample, whatever N
           --midi-out FILE      also write what reaches the graph's MIDI output as a Standard
                                MIDI File (format 0, 120 BPM, 960 ticks per quarter; one INPUT only)
+          --isolation I        where the plugins run: none (in this process), together (one
+                               child process for all) or per-unit (one each); a preset
+                               node's "isolation" overrides it. Default: none for one
+                               INPUT; for a batch, per-unit for the LV2 plugins that
+                               `auhost probe-unit` has not found to work. A plugin
+                               that crashes or hangs in a child fails only the file it was
+                               rendering, which is tried once more in a fresh child
+                               (docs/ISOLATION.md)
           --set N.P=V          set a parameter before rendering (repeatable)
           --force              replace existing output files
           --skip-existing      leave out the INPUTs whose output exists (a batch rerun after
@@ -64,7 +73,8 @@ enum RenderCommand: Command {
 
         A batch (more than one INPUT, or any skipped) ends with one summary line on standard
         output: files rendered, failed and skipped, the audio's length, the time taken and the
-        speed as a multiple of real time. A progress bar (the current file, files done of the
+        speed as a multiple of real time; then each file that failed is listed with its reason
+        on standard error (`auhost: batch: failed: …`). A progress bar (the current file, files done of the
         total, an ETA) is drawn on standard error when it is a terminal. Exits 0 when every
         file rendered; 1 when any failed (the others are still rendered) or the preset does
         not load; 64 for usage errors; 128 + the signal when interrupted (130 for SIGINT, 143
@@ -105,6 +115,7 @@ enum RenderCommand: Command {
             Int(text).flatMap { RenderSettings.channelCounts.contains($0) ? $0 : nil }
         }
         settings.parallelism = try ThreadsOption.parse(&arguments).pipeliningOverEveryThread
+        let givenIsolation = try IsolationOption.parseGiven(&arguments)
         settings.overwrite = arguments.flag("--force")
         let skipsExisting = arguments.flag("--skip-existing")
         let givenSets = try arguments.options("--set")
@@ -166,7 +177,10 @@ enum RenderCommand: Command {
         // A lone file leaves the other cores idle: its reading and writing overlap its
         // rendering. A batch uses the cores through --jobs (one file per worker).
         settings.overlapsFileWork = jobs.count == 1 && ProcessInfo.processInfo.activeProcessorCount > 1
-        let loaded = try PresetCommandSupport.load(positionals[0], sets: sets, context: context)
+        // A batch isolates, unless told otherwise, the LV2 plugins no probe has passed.
+        let unprobed = givenIsolation == nil && jobs.count > 1 ? UnprobedIsolation.policy() : nil
+        let loaded = try PresetCommandSupport.load(
+            positionals[0], sets: sets, context: context, isolation: givenIsolation ?? .none, isolationOfComponent: unprobed)
         defer { loaded.dispose() }
         let progress = RenderProgress(jobs: jobs)
         let out = context.output, errors = context.errors
@@ -197,7 +211,11 @@ enum RenderCommand: Command {
         let summary = BatchSummary(
             outcomes: outcomes, skipped: skipped.count,
             elapsedSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
-        if isBatch && !renderer.cancellation.isCancelled { out.line(summary.text) }
+        if isBatch && !renderer.cancellation.isCancelled {
+            out.line(summary.text)
+            // The files that failed, each with its reason, after the summary (on standard error).
+            for case .failure(let error) in outcomes { errors.line("auhost: batch: failed: \(error.message)") }
+        }
         let failures = summary.failed
         if renderer.cancellation.isCancelled {
             throw CLIError(

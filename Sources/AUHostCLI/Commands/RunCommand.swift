@@ -9,7 +9,7 @@ enum RunCommand: Command {
     static let help = """
         usage: auhost run (PRESET.json | UNIT) [--name N] [--server S] [--connect] [--capture-from P] [--playback-to P]
                           [--midi-connect P]... [--set NODE.PARAM=VALUE]... [--reconnect] [--control PORT]
-                          [--save-dir DIR] [--threads N] [--pipeline]
+                          [--save-dir DIR] [--threads N] [--pipeline] [--isolation none|together|per-unit] [--node-budget P]
 
         PRESET.json may also be a UNIT (lv2:URI, type:subtype:manufacturer or a name) that is
         no file: a chain of that one unit, whose parameters --set PARAM=VALUE sets.
@@ -35,6 +35,7 @@ enum RunCommand: Command {
           --set N.P=V       set a parameter before starting (repeatable)
           --reconnect       when the server goes away, wait for it and carry on
           \(ThreadsOption.help)
+          \(IsolationOption.help)
           --pipeline        let a serial chain render in two stages one period apart, on
                             JACK's thread and a render worker (needs --threads 2 or more): one
                             period more latency (reported on the ports, and in 'status'); a
@@ -59,6 +60,8 @@ enum RunCommand: Command {
         options.connections.midiFrom = try arguments.options("--midi-connect")
         options.reconnect = arguments.flag("--reconnect")
         options.parallelism = try ThreadsOption.parse(&arguments)
+        let isolation = try IsolationOption.parse(&arguments)
+        options.nodeBudget = try IsolationOption.parseBudget(&arguments)
         if arguments.flag("--pipeline") {
             guard options.parallelism.threads >= 2 else { throw .usage("--pipeline needs at least 2 threads (--threads 2 or more)", command: name) }
             options.parallelism.pipelineStages = 2
@@ -72,7 +75,7 @@ enum RunCommand: Command {
         if let saveDirectory, !FileManager.default.fileExists(atPath: saveDirectory, isDirectory: &isFolder) || !isFolder.boolValue {
             throw CLIError("\(saveDirectory): no such folder (--save-dir)")
         }
-        let loaded = try PresetCommandSupport.load(file, sets: sets, context: context)
+        let loaded = try PresetCommandSupport.load(file, sets: sets, context: context, isolation: isolation, live: true)
         let runner = LiveRunner(loaded: loaded, registry: context.registry, options: options, context: context)
         return try runner.run()
     }

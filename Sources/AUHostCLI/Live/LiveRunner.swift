@@ -20,6 +20,8 @@ final class LiveRunner: @unchecked Sendable {
         var song: SongOptions?
         /// The threads that may render the chain, JACK's included (`--threads`).
         var parallelism = RenderParallelism.machineDefault
+        /// The share of the period in percent an isolated node may take before a warning (`--node-budget`).
+        var nodeBudget: Double?
     }
 
     /// What `auhost play` adds to a run.
@@ -195,6 +197,7 @@ final class LiveRunner: @unchecked Sendable {
         let client = live.client, chain = live.chain
         var lastStatus = Date.distantPast
         var endedAt: Date?
+        let budget = options.nodeBudget.map(NodeBudgetWatch.init)
         while true {
             if quitRequested.isCancelled { return .quit }
             // A song that does not loop ends the run once its last notes had a second to ring out.
@@ -216,6 +219,10 @@ final class LiveRunner: @unchecked Sendable {
             for fault in notices.compactMap(chain.faultDescription) {
                 if context.errors.isTerminal { context.errors.write("\r\u{1B}[K") }
                 context.errors.line("auhost: \(fault)")
+            }
+            for warning in budget.map({ watch in withCommandLock { watch.check(chain, period: Double(client.bufferSize) / chain.sampleRate) } }) ?? [] {
+                if context.errors.isTerminal { context.errors.write("\r\u{1B}[K") }
+                context.errors.line("auhost: warning: \(warning)")
             }
             if context.errors.isTerminal, Date().timeIntervalSince(lastStatus) > 0.5 {
                 lastStatus = Date()

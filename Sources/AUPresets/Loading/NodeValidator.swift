@@ -10,6 +10,10 @@ struct NodeValidator {
     let registry: ComponentRegistry
     /// The folder the preset's relative file paths start from (its own).
     let folder: URL
+    /// Where nodes without an `"isolation"` key run, and what isolates one.
+    var isolation = UnitIsolation.none
+    var isolator: (any ComponentIsolator)?
+    var isolationOfComponent: (@Sendable (Component) -> UnitIsolation)?
 
     /// A node as far as it got: its component and instance when they could be made.
     struct Result {
@@ -50,7 +54,11 @@ struct NodeValidator {
 
     private func validate(_ node: PresetNode, at path: JSONPath, problems: inout ProblemCollector) -> Result {
         var result = Result()
-        guard let component = resolve(node.unit, at: path.key("unit"), problems: &problems) else { return result }
+        guard var component = resolve(node.unit, at: path.key("unit"), problems: &problems) else { return result }
+        // Built-in units are the host's own code: they always run in its process.
+        if let isolator, component.format != .builtin, case let mode = node.isolation ?? isolationOfComponent?(component) ?? isolation, mode != .none {
+            component = isolator.isolated(component, node: node.id, reference: node.unit, mode: mode)
+        }
         result.component = component
         if let reason = component.brokenReason {
             problems.add(.unitUnavailable, path.key("unit"), "'\(component.name)' is known not to work: \(reason)")

@@ -226,6 +226,13 @@ struct PresetDecoder {
                 problems.add(.wrongType, path.key("bypass"), "expected true or false, found \(bypass.foundDescription)")
             }
         }
+        if let isolation = members["isolation"], let text = string(isolation, path.key("isolation"), what: "one of \(UnitIsolation.choices)") {
+            if let mode = UnitIsolation(rawValue: text) {
+                node.isolation = mode
+            } else {
+                problems.add(.invalidValue, path.key("isolation"), "expected one of \(UnitIsolation.choices), found \(isolation.foundDescription)")
+            }
+        }
         if let state = members["state"], let text = string(state, path.key("state"), what: "base64 ClassInfo data") {
             if let data = Data(base64Encoded: text) {
                 node.state = data

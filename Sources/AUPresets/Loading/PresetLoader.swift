@@ -15,6 +15,13 @@ public struct PresetLoader: Sendable {
     /// How many buses the graph's `input` and `output` ends have (`input:0` … `input:N-1`).
     public var graphInputBuses: Int
     public var graphOutputBuses: Int
+    /// Where a node without an `"isolation"` key runs (`--isolation`).
+    public var isolation = UnitIsolation.none
+    /// What makes an isolated node's component (AUHost's bridge); nil: every node in process.
+    public var isolator: (any ComponentIsolator)?
+    /// Where a node without an `"isolation"` key runs, by its component (a batch render's
+    /// default for plugins no probe passed); nil: ``isolation``.
+    public var isolationOfComponent: (@Sendable (Component) -> UnitIsolation)?
 
     /// - Thread: [control]
     public init(registry: ComponentRegistry, graphInputBuses: Int = 1, graphOutputBuses: Int = 1) {
@@ -86,7 +93,7 @@ public struct PresetLoader: Sendable {
             problems.add(.invalidValue, JSONPath.root.key("sampleRate"), "expected a sample rate in \(ChainPreset.sampleRateRange) Hz, found \(formatNumber(rate))")
         }
         let folder = URL(fileURLWithPath: problems.file).deletingLastPathComponent()
-        var results = NodeValidator(registry: registry, folder: folder).validate(decoded, problems: &problems)
+        var results = NodeValidator(registry: registry, folder: folder, isolation: isolation, isolator: isolator, isolationOfComponent: isolationOfComponent).validate(decoded, problems: &problems)
         var routing = RoutingValidator(
             nodes: zip(preset.nodes, results).map { RoutingValidator.Node(id: $0.id, unit: $1.unit) },
             hasAllNodeIDs: decoded.hasAllNodeIDs, graphInputBuses: graphInputBuses, graphOutputBuses: graphOutputBuses)

@@ -1,3 +1,4 @@
+import AUCore
 import Foundation
 
 /// One unit of a chain: its id in the file, which unit, and how it is set.
@@ -8,7 +9,7 @@ import Foundation
 /// - Thread: [any] (a plain value).
 public struct PresetNode: Hashable, Sendable {
     /// The keys of a node object, in the order a save writes them.
-    public static let keys = ["id", "unit", "parameters", "soundbank", "bank", "program", "preset", "bypass", "state"]
+    public static let keys = ["id", "unit", "parameters", "soundbank", "bank", "program", "preset", "bypass", "isolation", "state"]
     /// Property parameters a node may also give as its own keys, as a sampler's node does
     /// (`"soundbank": "gm"`, `"bank": 0`, `"program": 1`); read into and written from
     /// ``parameters``.
@@ -28,6 +29,9 @@ public struct PresetNode: Hashable, Sendable {
     public var bypass: Bool?
     /// The unit's saved `ClassInfo` (base64 in the file).
     public var state: Data?
+    /// `isolation`: where the unit runs (`none`, `together`, `per-unit`); nil when the file
+    /// does not say (the loader's default, `--isolation`).
+    public var isolation: UnitIsolation?
 
     /// - Thread: [any]
     public init(

@@ -66,6 +66,7 @@ public enum PresetWriter {
         }
         if let preset = node.preset { members.append(("preset", .string(preset))) }
         if let bypass = node.bypass { members.append(("bypass", .bool(bypass))) }
+        if let isolation = node.isolation { members.append(("isolation", .string(isolation.rawValue))) }
         if let state = node.state { members.append(("state", .string(state.base64EncodedString()))) }
         return JSONWriter.object(members)
     }

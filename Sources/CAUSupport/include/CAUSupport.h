@@ -6,4 +6,5 @@
 #include "au_strict.h"
 #include "au_fftw.h"
 #include "au_futex.h"
+#include "au_bridge.h"
 #endif

@@ -1,0 +1,223 @@
+import AUCore
+import CAUSupport
+import Foundation
+import Glibc
+import Synchronization
+
+/// A unit-host child process (`auhost-unit-host`) and the units it hosts, seen from the
+/// host: control requests over a socket, one at a time, each with a deadline; a monitor
+/// thread that reaps the child and kills it when a cycle stays unanswered for ``timeout``
+/// seconds (a control request for ``controlTimeout``), then tells each of its units what
+/// happened (``BridgedUnit``).
+/// - Thread: [control]
+public final class UnitHostProcess: @unchecked Sendable {
+    /// The child's process id (also its process group's: whatever it forks dies with it).
+    public let pid: pid_t
+    /// Seconds a cycle may stay unanswered before the child is killed.
+    public let timeout: Double
+    /// Seconds a control request may take (at least ``minimumControlTimeout``: the child's
+    /// first instantiate discovers the machine's units).
+    /// - Thread: [any]
+    public var controlTimeout: Double { max(timeout, Self.minimumControlTimeout) }
+    /// The shortest ``controlTimeout``.
+    public static let minimumControlTimeout = 30.0
+    private let socket: BridgeSocket
+    private let requests = Mutex(())
+    private let state = Mutex(State())
+
+    private struct State {
+        var units: [Int: Unmanaged<BridgedUnit>] = [:]
+        var nextUnit = 0
+        /// Units reserved and not yet attached (being made): the child must not end meanwhile.
+        var making = 0
+        /// The control request in flight (`instantiate`…), named in a fault.
+        var operation: String?
+        /// Why the child is gone, once it is.
+        var ending: String?
+        /// Set when the host ends the child itself (no fault).
+        var closing = false
+        var killedFor: String?
+    }
+
+    /// Starts `executable` with its socket on descriptor 3, standard output on /dev/null
+    /// (a plugin's prints never reach the host's output), in a process group of its own,
+    /// with `environment` over the host's.
+    /// - Thread: [control]
+    public init(executable: String, timeout: Double, environment: [String: String] = [:]) throws(AudioUnitError) {
+        var ends: [Int32] = [0, 0]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
+            throw AudioUnitError(.failedInitialization, "cannot make a socket for a unit host: \(String(cString: strerror(errno)))")
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, ends[1], 3)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let arguments = [executable, "--bridge-socket", "3", "--host-pid", String(getpid())]
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        // A plugin's crash is one line of the host's, not the Swift runtime's backtrace of the child.
+        var variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        variables["SWIFT_BACKTRACE"] = "enable=no"
+        let envp: [UnsafeMutablePointer<CChar>?] = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
+        var child: pid_t = 0
+        let result = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        close(ends[1])
+        guard result == 0 else {
+            close(ends[0])
+            throw AudioUnitError(.failedInitialization, "cannot start the unit host \(executable): \(String(cString: strerror(result)))")
+        }
+        pid = child
+        self.timeout = timeout
+        socket = BridgeSocket(descriptor: ends[0])
+        let monitor = Thread { [self] in monitorChild() }
+        monitor.name = "auhost unit-host monitor"
+        monitor.start()
+    }
+
+    /// Whether the child is gone (crashed, exited, killed) or being ended.
+    /// - Thread: [any]
+    public var hasEnded: Bool { state.withLock { $0.ending != nil || $0.closing } }
+
+    /// A number for the next unit the child makes.
+    func reserveUnit() -> Int {
+        state.withLock { state in
+            defer {
+                state.nextUnit += 1
+                state.making += 1
+            }
+            return state.nextUnit
+        }
+    }
+
+    /// A reserved unit that could not be made: the child ends if it hosts nothing else.
+    func abandonUnit() {
+        let last = state.withLock { state -> Bool in
+            state.making -= 1
+            return state.units.isEmpty && state.making == 0
+        }
+        if last { end() }
+    }
+
+    /// The unit made as number `index`: told when the child ends.
+    func attach(_ unit: BridgedUnit, at index: Int) {
+        state.withLock { state in
+            state.units[index] = Unmanaged.passUnretained(unit)
+            state.making -= 1
+        }
+    }
+
+    /// Forgets unit `index` (disposed, or moved to a new child); the child ends with its last unit.
+    func detach(_ index: Int) {
+        let last = state.withLock { state -> Bool in
+            guard state.units.removeValue(forKey: index) != nil else { return false }
+            return state.units.isEmpty && state.making == 0
+        }
+        if last { end() }
+    }
+
+    /// Sends `request` and waits for its reply, at most ``timeout`` seconds: a child that
+    /// does not answer in time is killed. The error says what became of the child.
+    func send(_ request: BridgeRequest) throws(AudioUnitError) -> BridgeReply {
+        try requests.withLock { _ throws(AudioUnitError) -> BridgeReply in
+            if let ending = state.withLock({ $0.ending }) { throw AudioUnitError(.instanceInvalidated, ending) }
+            let operation = request.operation == .instantiate ? "in instantiate" : "in \(request.operation.rawValue)"
+            state.withLock { $0.operation = operation }
+            defer { state.withLock { $0.operation = nil } }
+            guard socket.send(request) else { throw AudioUnitError(.instanceInvalidated, waitForEnding()) }
+            switch socket.receive(BridgeReply.self, timeout: controlTimeout, isGone: { [self] in hasEnded }) {
+            case .message(let reply):
+                if let error = reply.error { throw AudioUnitError(.failedInitialization, error) }
+                return reply
+            case .closed:
+                throw AudioUnitError(.instanceInvalidated, waitForEnding())
+            case .timedOut:
+                kill(reason: "hung \(operation) (no answer in \(ProbeProcess.seconds(controlTimeout)) s; killed)")
+                throw AudioUnitError(.instanceInvalidated, waitForEnding())
+            case .garbled:
+                kill(reason: "answered \(operation) with a line that is no reply; killed")
+                throw AudioUnitError(.instanceInvalidated, waitForEnding())
+            }
+        }
+    }
+
+    /// Why the child ended, once the monitor has reaped it (at most a few seconds).
+    private func waitForEnding() -> String {
+        for _ in 0..<1000 {
+            if let ending = state.withLock({ $0.ending }) { return ending }
+            usleep(5000)
+        }
+        return "stopped answering"
+    }
+
+    /// Kills the child's process group, saying why.
+    private func kill(reason: String) {
+        state.withLock { if $0.killedFor == nil { $0.killedFor = reason } }
+        Glibc.kill(-pid, SIGKILL)
+        Glibc.kill(pid, SIGKILL)
+    }
+
+    /// Ends the child without a fault (its units are gone, none is being made): closes its
+    /// socket and kills its process group (the child, idle between requests, and anything a
+    /// plugin forked).
+    private func end() {
+        state.withLock { $0.closing = true }
+        shutdown(socket.descriptor, Int32(SHUT_RDWR))
+        Glibc.kill(-pid, SIGKILL)
+        Glibc.kill(pid, SIGKILL)
+    }
+
+    /// Reaps the child and watches its units' cycles for one left unanswered too long.
+    private func monitorChild() {
+        var status: Int32 = 0
+        while true {
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid || (reaped < 0 && errno != EINTR) { break }
+            let now = au_bridge_now()
+            let stuck = state.withLock { state in
+                state.units.values.contains { unit in
+                    let started = unit._withUnsafeGuaranteedRef { $0.outstandingRequestNanos }
+                    return started != 0 && now > started && Double(now - started) / 1e9 > timeout
+                }
+            }
+            if stuck { kill(reason: "hung in render (no answer in \(ProbeProcess.seconds(timeout)) s; killed)") }
+            usleep(5000)
+        }
+        // A fork of the child's (a plugin's) dies with it.
+        Glibc.kill(-pid, SIGKILL)
+        state.withLock { state in
+            let rendering = state.units.values.contains { $0._withUnsafeGuaranteedRef { $0.outstandingRequestNanos } != 0 }
+            let reason = state.killedFor ?? Self.describe(status: status, during: rendering ? "in render" : state.operation ?? "between cycles")
+            state.ending = reason
+            guard !state.closing else { return }
+            for unit in state.units.values { unit._withUnsafeGuaranteedRef { $0.childEnded(reason) } }
+        }
+    }
+
+    /// `crashed in render (SIGSEGV)`, `exited with status 0 in render`.
+    private static func describe(status: Int32, during operation: String) -> String {
+        let signal = status & 0x7F
+        if signal == 0 {
+            return "exited with status \((status >> 8) & 0xFF) \(operation)"
+        }
+        return "crashed \(operation) (\(signalNames[signal] ?? "signal \(signal)"))"
+    }
+
+    private static let signalNames: [Int32: String] = [
+        SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGILL: "SIGILL", SIGKILL: "SIGKILL", SIGTERM: "SIGTERM",
+        SIGTRAP: "SIGTRAP", SIGSYS: "SIGSYS",
+    ]
+}

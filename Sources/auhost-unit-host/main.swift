@@ -1,0 +1,23 @@
+// The unit-host child of the bridge (docs/ISOLATION.md): hosts isolated units for an
+// `auhost` (or any AUHost library host) over the socket and shared memory it was given.
+// `auhost-unit-host --bridge-socket FD --host-pid PID`; not meant to be run by hand.
+import AUBridge
+import AUHost
+import Foundation
+
+let arguments = CommandLine.arguments
+func argument(_ name: String) -> Int32? {
+    arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? Int32(arguments[$0 + 1]) : nil }
+}
+guard let socket = argument("--bridge-socket"), let host = argument("--host-pid") else {
+    FileHandle.standardError.write(Data("auhost-unit-host: expected --bridge-socket FD --host-pid PID (started by a host, not by hand)\n".utf8))
+    exit(64)
+}
+exit(UnitHostServer.run(
+    socket: socket, hostPID: host, registry: { HostRegistry.make() }, reportsLatencyWhenRun: { ($0 as? LV2Unit)?.reportsLatencyWhenRun == true }
+) { unit, offline, nominalFrames in
+    if let plugin = unit as? LV2Unit {
+        plugin.renderMode = offline ? .offline : .live
+        plugin.nominalBlockLength = nominalFrames
+    }
+})
