@@ -150,7 +150,7 @@ let audioToolboxTargets: [Target] = [
     // Apple's headers under Apple's names (include/ is a link to its include folder).
     .target(name: "CAudioToolbox", path: "Sources/CAudioToolbox"),
     // The C functions (@_cdecl) over the engine, and the Swift overlays: libAudioToolbox.so.
-    .target(name: "AudioToolbox", dependencies: ["CAudioToolbox", "AUCore", "AUEngine", "AUJACK", "AUFiles"]),
+    .target(name: "AudioToolbox", dependencies: ["CAudioToolbox", "AUCore", "AUEngine", "AUJACK", "AUFiles", "AUMIDI", "AUSampler"]),
     .testTarget(name: "AudioToolboxTests", dependencies: ["AudioToolbox", "AUTestSupport"]),
 ]
 

@@ -6,6 +6,7 @@
 #include <CoreAudio/CoreAudioTypes.h>
 #include <AudioUnit/AudioUnit.h>
 #include <AudioToolbox/AUGraph.h>
+#include <AudioToolbox/MusicPlayer.h>
 
 #ifdef __cplusplus
 extern "C" {

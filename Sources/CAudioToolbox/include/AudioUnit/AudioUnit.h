@@ -7,5 +7,6 @@
 #include <AudioUnit/AudioOutputUnit.h>
 #include <AudioUnit/AudioUnitProperties.h>
 #include <AudioUnit/AudioUnitParameters.h>
+#include <AudioUnit/MusicDevice.h>
 
 #endif
