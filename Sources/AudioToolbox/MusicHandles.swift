@@ -154,10 +154,11 @@ final class PlayerHandle: @unchecked Sendable {
 }
 
 extension GraphHandle {
-    /// The rate the graph's output renders at (44.1 kHz until a unit says otherwise).
+    /// The rate the graph renders at: its output node's input (a device unit's output scope
+    /// is the device's side), 44.1 kHz before the graph has an output.
     var outputSampleRate: Double {
         guard let output = graph.outputNode, let unit = try? graph.unit(of: output),
-              let rate = try? unit.value(of: .sampleRate, scope: .output, element: 0), rate > 0
+              let rate = try? unit.value(of: .sampleRate, scope: .input, element: 0), rate > 0
         else { return 44_100 }
         return rate
     }

@@ -17,6 +17,17 @@ extension AUSamplerInstrumentData {
     }
 }
 
+extension Unmanaged where Instance == CFURL {
+    /// `Unmanaged.passUnretained(url as CFURL)`: on Apple the bridged URL is autoreleased and
+    /// outlives the statement; here the temporary would die at once, so it is kept among the
+    /// last 64 passed (``BridgedObjectPool``), as an autorelease pool keeps it until it drains.
+    /// - Thread: [any]
+    public static func passUnretained(_ value: CFURL) -> Unmanaged<CFURL> {
+        BridgedObjectPool.keep(value)
+        return Unmanaged.fromOpaque(UnsafeRawPointer(Unmanaged<AnyObject>.passUnretained(value).toOpaque()))
+    }
+}
+
 /// `MusicSequenceFileLoad` with `url as CFURL`.
 /// - Thread: [control]
 public func MusicSequenceFileLoad(
@@ -32,4 +43,18 @@ public func MusicSequenceFileCreate(
     _ inResolution: Int16
 ) -> OSStatus {
     _MusicSequenceFileCreate(inSequence, OpaquePointer(Unmanaged.passUnretained(inFileRef).toOpaque()), inFileType, inFlags, inResolution)
+}
+
+/// The last objects bridged for a C structure (`url as CFURL` in an initializer), kept alive
+/// as Apple's autorelease pool keeps a bridged object: the 64 most recent.
+enum BridgedObjectPool {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var recent: [NSObject] = []
+
+    static func keep(_ object: NSObject) {
+        lock.lock()
+        defer { lock.unlock() }
+        recent.append(object)
+        if recent.count > 64 { recent.removeFirst() }
+    }
 }
