@@ -151,7 +151,7 @@ let audioToolboxTargets: [Target] = [
     .target(name: "CAudioToolbox", path: "Sources/CAudioToolbox"),
     // The C functions (@_cdecl) over the engine, and the Swift overlays: libAudioToolbox.so.
     .target(name: "AudioToolbox", dependencies: ["CAudioToolbox", "AUCore", "AUEngine", "AUJACK", "AUFiles", "AUMIDI", "AUSampler"]),
-    .testTarget(name: "AudioToolboxTests", dependencies: ["AudioToolbox", "AUTestSupport"]),
+    .testTarget(name: "AudioToolboxTests", dependencies: ["AudioToolbox", "AUTestSupport", "AUFiles", "AUCore"]),
 ]
 
 let package = Package(

@@ -21,7 +21,7 @@ func load(_ bytes: [UInt8], path: String, into sequence: SequenceHandle, flags: 
         model = try SequenceModel.load(bytes: bytes, path: path)
     } catch {
         FileHandle.standardError.write(Data("AudioToolbox: \(error)\n".utf8))
-        return invalidFileStatus
+        return kAudioFileInvalidFileError
     }
     if flags & kMusicSequenceLoadSMF_ChannelsToTracks != 0 { model.tracks = channelsToTracks(model.tracks) }
     sequence.replaceModel(model)
@@ -63,7 +63,7 @@ public func _MusicSequenceFileLoad(_ inSequence: OpaquePointer?, _ inFileRef: Op
             bytes = try SequenceModel.fileBytes(atPath: path)
         } catch {
             FileHandle.standardError.write(Data("AudioToolbox: \(error)\n".utf8))
-            return AtomicFile.NodeKind(path: path) == .missing ? kAudio_FileNotFoundError : invalidFileStatus
+            return AtomicFile.NodeKind(path: path) == .missing ? kAudio_FileNotFoundError : kAudioFileInvalidFileError
         }
         return try load(bytes, path: path, into: sequence, flags: inFlags, typeHint: inTypeHint)
     }

@@ -5,9 +5,6 @@ internal import AUMIDI
 
 // MusicSequence's C functions over AUMIDI's MusicSequence (docs/AUDIOTOOLBOX.md).
 
-/// `kAudioFileInvalidFileError` ('dta?'): what a malformed Standard MIDI File gets, as on Apple.
-let invalidFileStatus: OSStatus = 0x6474_613F
-
 /// `NewMusicSequence`: an empty sequence with a tempo track, 480 ticks a beat.
 /// - Thread: [control]
 @_cdecl("NewMusicSequence")

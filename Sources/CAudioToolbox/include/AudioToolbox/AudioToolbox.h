@@ -7,6 +7,8 @@
 #include <AudioUnit/AudioUnit.h>
 #include <AudioToolbox/AUGraph.h>
 #include <AudioToolbox/MusicPlayer.h>
+#include <AudioToolbox/AudioFile.h>
+#include <AudioToolbox/ExtendedAudioFile.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,6 +1,6 @@
 import Foundation
 
-// Swift overlays for the music half, as Apple's SDK imports it: a CFURL argument is
+// Swift overlays for the music and file half, as Apple's SDK imports it: a CFURL argument is
 // written `url as CFURL`, which here is an NSURL (CoreFoundationObjects.swift), while the
 // C declarations import CFURLRef as the header's own CF class; these overloads take the NSURL.
 
@@ -57,4 +57,21 @@ enum BridgedObjectPool {
         recent.append(object)
         if recent.count > 64 { recent.removeFirst() }
     }
+}
+
+/// `ExtAudioFileOpenURL` with `url as CFURL`.
+/// - Thread: [control]
+public func ExtAudioFileOpenURL(_ inURL: CFURL, _ outExtAudioFile: UnsafeMutablePointer<ExtAudioFileRef?>) -> OSStatus {
+    _ExtAudioFileOpenURL(OpaquePointer(Unmanaged.passUnretained(inURL).toOpaque()), outExtAudioFile)
+}
+
+/// `ExtAudioFileCreateWithURL` with `url as CFURL`.
+/// - Thread: [control]
+public func ExtAudioFileCreateWithURL(
+    _ inURL: CFURL, _ inFileType: AudioFileTypeID, _ inStreamDesc: UnsafePointer<AudioStreamBasicDescription>,
+    _ inChannelLayout: OpaquePointer?, _ inFlags: UInt32, _ outExtAudioFile: UnsafeMutablePointer<ExtAudioFileRef?>
+) -> OSStatus {
+    _ExtAudioFileCreateWithURL(
+        OpaquePointer(Unmanaged.passUnretained(inURL).toOpaque()), inFileType, inStreamDesc, inChannelLayout, inFlags,
+        outExtAudioFile)
 }
