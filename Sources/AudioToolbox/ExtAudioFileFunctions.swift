@@ -198,12 +198,7 @@ private func extAudioFilePropertyInfo(_ id: UInt32) -> Result<(size: Int, writab
 /// - Thread: [control]
 @_cdecl("ExtAudioFileGetPropertyInfo")
 public func _ExtAudioFileGetPropertyInfo(_ inFile: OpaquePointer?, _ inID: UInt32, _ outSize: UnsafeMutablePointer<UInt32>?, _ outWritable: UnsafeMutablePointer<UInt8>?) -> OSStatus {
-    withHandle(ExtAudioFileHandle.live, inFile) { _ in
-        let info = try extAudioFilePropertyInfo(inID).get()
-        outSize?.pointee = UInt32(info.size)
-        outWritable?.pointee = info.writable ? 1 : 0
-        return noErr
-    }
+    withHandle(ExtAudioFileHandle.live, inFile) { _ in storePropertyInfo(try extAudioFilePropertyInfo(inID).get(), outSize, outWritable) }
 }
 
 /// `ExtAudioFileGetProperty`: `*ioSize` must be the property's size

@@ -70,3 +70,10 @@ func newHandle<Handle: AnyObject & Sendable>(
     out.pointee = table.register(make())
     return noErr
 }
+
+/// Stores a property's size and writability (the …GetPropertyInfo functions).
+func storePropertyInfo(_ info: (size: Int, writable: Bool), _ outSize: UnsafeMutablePointer<UInt32>?, _ outWritable: UnsafeMutablePointer<UInt8>?) -> OSStatus {
+    outSize?.pointee = UInt32(info.size)
+    outWritable?.pointee = info.writable ? 1 : 0
+    return noErr
+}

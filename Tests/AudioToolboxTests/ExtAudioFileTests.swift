@@ -25,6 +25,19 @@ import Testing
         mSampleRate: 44_100, mFormatID: kAudioFormatLinearPCM, mFormatFlags: kAudioFormatFlagIsSignedInteger | kAudioFormatFlagIsPacked | kAudioFormatFlagIsBigEndian,
         mBytesPerPacket: 4, mFramesPerPacket: 1, mBytesPerFrame: 4, mChannelsPerFrame: 2, mBitsPerChannel: 16, mReserved: 0)
 
+    /// The largest difference, in 16-bit steps, between interleaved stereo `samples` and
+    /// `reference` (float channels) quantized to 16 bits.
+    static func largestDifference(_ samples: [Int16], _ reference: [[Float]]) -> Int {
+        var worst = 0
+        for frame in 0..<min(reference[0].count, samples.count / 2) {
+            for channel in 0..<2 {
+                let expected = max(-32768, min(32767, (Double(reference[channel][frame]) * 32768).rounded()))
+                worst = max(worst, abs(Int(samples[2 * frame + channel]) - Int(expected)))
+            }
+        }
+        return worst
+    }
+
     /// Writes `frames` frames of 440 Hz (left) and 1 kHz (right) at 48 kHz, 32-bit float.
     static func writeTestFile(_ url: URL) throws {
         var format = float(rate: 48_000)
@@ -107,13 +120,7 @@ import Testing
         try converter.process(all.buffers(frameCount: Self.frames), emit: collect)
         try converter.finish(emit: collect)
         #expect(reference[0].count == expectedFrames)
-        var worst = 0
-        for frame in 0..<min(expectedFrames, samples.count / 2) {
-            for channel in 0..<2 {
-                let expected = max(-32768, min(32767, (Double(reference[channel][frame]) * 32768).rounded()))
-                worst = max(worst, abs(Int(samples[2 * frame + channel]) - Int(expected)))
-            }
-        }
+        let worst = Self.largestDifference(samples, reference)
         #expect(worst <= 1, "largest difference from libsamplerate's best conversion: \(worst) LSB")
         #expect(samples.map { abs(Int($0)) }.max()! > 15_000, "the sine is there at half scale")
 

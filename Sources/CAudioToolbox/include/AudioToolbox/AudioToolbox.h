@@ -9,6 +9,7 @@
 #include <AudioToolbox/MusicPlayer.h>
 #include <AudioToolbox/AudioFile.h>
 #include <AudioToolbox/ExtendedAudioFile.h>
+#include <AudioToolbox/AudioConverter.h>
 
 #ifdef __cplusplus
 extern "C" {
