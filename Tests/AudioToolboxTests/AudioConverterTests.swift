@@ -75,8 +75,10 @@ import Testing
         let resampler = try SampleRateConverter(channels: 2, inputRate: 48_000, outputRate: 44_100, quality: .best, maxInputFrames: frames)
         var expected: [[Float]] = [[], []]
         let collect: (AudioBuffers) throws(AudioUnitError) -> Void = { out in for c in 0..<2 { expected[c] += out[c] } }
-        try resampler.process(view, emit: collect)
-        try resampler.finish(emit: collect)
+        try withExtendedLifetime(reference) { () throws(AudioUnitError) in
+            try resampler.process(view, emit: collect)
+            try resampler.finish(emit: collect)
+        }
         let worst = ExtAudioFileTests.largestDifference(samples, expected)
         #expect(worst <= 1, "largest difference from libsamplerate's best conversion: \(worst) LSB")
 

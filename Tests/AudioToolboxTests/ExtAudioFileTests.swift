@@ -117,8 +117,10 @@ import Testing
         let converter = try SampleRateConverter(channels: 2, inputRate: 48_000, outputRate: 44_100, quality: .best, maxInputFrames: Self.frames)
         var reference: [[Float]] = [[], []]
         let collect: (AudioBuffers) throws(AudioUnitError) -> Void = { out in for c in 0..<2 { reference[c] += out[c] } }
-        try converter.process(all.buffers(frameCount: Self.frames), emit: collect)
-        try converter.finish(emit: collect)
+        try withExtendedLifetime(all) { () throws(AudioUnitError) in
+            try converter.process(all.buffers(frameCount: Self.frames), emit: collect)
+            try converter.finish(emit: collect)
+        }
         #expect(reference[0].count == expectedFrames)
         let worst = Self.largestDifference(samples, reference)
         #expect(worst <= 1, "largest difference from libsamplerate's best conversion: \(worst) LSB")

@@ -8,6 +8,10 @@
 #ifndef AUHOST_CFURLANDDATA_H
 #define AUHOST_CFURLANDDATA_H
 
+#if !defined(__cplusplus)
+#include <stdbool.h> /* CFBase.h's: C code passes true and false to CF functions */
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
