@@ -75,3 +75,20 @@ public func ExtAudioFileCreateWithURL(
         OpaquePointer(Unmanaged.passUnretained(inURL).toOpaque()), inFileType, inStreamDesc, inChannelLayout, inFlags,
         outExtAudioFile)
 }
+
+/// `AudioFileOpenURL` with `url as CFURL`.
+/// - Thread: [control]
+public func AudioFileOpenURL(
+    _ inFileRef: CFURL, _ inPermissions: AudioFilePermissions, _ inFileTypeHint: AudioFileTypeID, _ outAudioFile: UnsafeMutablePointer<AudioFileID?>
+) -> OSStatus {
+    _AudioFileOpenURL(OpaquePointer(Unmanaged.passUnretained(inFileRef).toOpaque()), inPermissions, inFileTypeHint, outAudioFile)
+}
+
+/// `AudioFileCreateWithURL` with `url as CFURL`.
+/// - Thread: [control]
+public func AudioFileCreateWithURL(
+    _ inFileRef: CFURL, _ inFileType: AudioFileTypeID, _ inFormat: UnsafePointer<AudioStreamBasicDescription>, _ inFlags: AudioFileFlags,
+    _ outAudioFile: UnsafeMutablePointer<AudioFileID?>
+) -> OSStatus {
+    _AudioFileCreateWithURL(OpaquePointer(Unmanaged.passUnretained(inFileRef).toOpaque()), inFileType, inFormat, inFlags, outAudioFile)
+}

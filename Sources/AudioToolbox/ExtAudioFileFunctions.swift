@@ -65,15 +65,25 @@ public func _ExtAudioFileOpenURL(_ inURL: OpaquePointer?, _ outFile: UnsafeMutab
     apiLock.lock()
     defer { apiLock.unlock() }
     do {
-        let reader = try AudioFileReader(path: path)
+        let reader = try openForReading(path)
         outFile.pointee = ExtAudioFileHandle.live.register(try ExtAudioFileHandle(reader: reader, fileFormat: fileDataFormat(reader.info)))
         return noErr
     } catch {
+        return status(of: error)
+    }
+}
+
+/// A reader of the file at `path`, or the status Apple gives (ExtAudioFileOpenURL,
+/// AudioFileOpenURL), the reason on standard error.
+func openForReading(_ path: String) throws(StatusError) -> AudioFileReader {
+    do {
+        return try AudioFileReader(path: path)
+    } catch {
         FileHandle.standardError.write(Data("AudioToolbox: \(error.message)\n".utf8))
         switch error.code {
-        case .invalidFilePath: return AtomicFile.NodeKind(path: path) == .missing ? kAudio_FileNotFoundError : kAudioFilePermissionsError
-        case .unknownFileType, .formatNotSupported: return kAudioFileUnsupportedFileTypeError
-        default: return kAudioFileInvalidFileError
+        case .invalidFilePath: throw StatusError(AtomicFile.NodeKind(path: path) == .missing ? kAudio_FileNotFoundError : kAudioFilePermissionsError)
+        case .unknownFileType, .formatNotSupported: throw StatusError(kAudioFileUnsupportedFileTypeError)
+        default: throw StatusError(kAudioFileInvalidFileError)
         }
     }
 }
@@ -92,21 +102,27 @@ public func _ExtAudioFileCreateWithURL(
     guard inChannelLayout == nil else { return kAudio_UnimplementedError }
     apiLock.lock()
     defer { apiLock.unlock() }
-    let encoding: AudioFileEncoding
-    switch fileEncoding(type: inFileType, format: inStreamDesc.pointee) {
-    case .failure(let error): return error.status
-    case .success(let found): encoding = found
-    }
-    let erase = inFlags & kAudioFileFlags_EraseFile != 0
-    if !erase, AtomicFile.NodeKind(path: path) != .missing { return kAudioFilePermissionsError }
     do {
-        let desc = inStreamDesc.pointee
-        let writer = try AudioFileWriter(path: path, encoding: encoding, sampleRate: desc.mSampleRate, channels: Int(desc.mChannelsPerFrame), overwrite: erase)
-        outFile.pointee = ExtAudioFileHandle.live.register(try ExtAudioFileHandle(writer: writer, fileFormat: StreamFormat(desc)))
+        let writer = try createWriter(path, type: inFileType, format: inStreamDesc.pointee, flags: inFlags)
+        outFile.pointee = ExtAudioFileHandle.live.register(try ExtAudioFileHandle(writer: writer, fileFormat: StreamFormat(inStreamDesc.pointee)))
         return noErr
     } catch {
+        return status(of: error)
+    }
+}
+
+/// A writer of a new file at `path` of Apple's `type` and data `format`, or the status
+/// (ExtAudioFileCreateWithURL, AudioFileCreateWithURL): an existing file is kept
+/// (kAudioFilePermissionsError) unless `flags` has kAudioFileFlags_EraseFile.
+func createWriter(_ path: String, type: UInt32, format: AudioStreamBasicDescription, flags: UInt32) throws(StatusError) -> AudioFileWriter {
+    let encoding = try fileEncoding(type: type, format: format).get()
+    let erase = flags & kAudioFileFlags_EraseFile != 0
+    if !erase, AtomicFile.NodeKind(path: path) != .missing { throw StatusError(kAudioFilePermissionsError) }
+    do {
+        return try AudioFileWriter(path: path, encoding: encoding, sampleRate: format.mSampleRate, channels: Int(format.mChannelsPerFrame), overwrite: erase)
+    } catch {
         FileHandle.standardError.write(Data("AudioToolbox: \(error.message)\n".utf8))
-        return error.code == .formatNotSupported ? kAudioFileUnsupportedDataFormatError : kAudioFilePermissionsError
+        throw StatusError(error.code == .formatNotSupported ? kAudioFileUnsupportedDataFormatError : kAudioFilePermissionsError)
     }
 }
 
