@@ -115,7 +115,8 @@ func samplerPropertyInfo(_ handle: UnitHandle, _ id: UInt32, _ scope: UInt32) th
     switch id {
     case kAUSamplerProperty_LoadInstrument: info = (MemoryLayout<AUSamplerInstrumentData>.size, true)
     case kMusicDeviceProperty_SoundBankURL: info = (MemoryLayout<OpaquePointer>.size, true)
-    case kMusicDeviceProperty_SoundBankFSRef, kAUSamplerProperty_LoadAudioFiles: throw StatusError(kAudio_UnimplementedError)
+    case kMusicDeviceProperty_SoundBankFSRef: info = (MemoryLayout<FSRef>.size, true)
+    case kAUSamplerProperty_LoadAudioFiles: throw StatusError(kAudio_UnimplementedError)
     default: return nil
     }
     guard scope == kAudioUnitScope_Global else { throw StatusError(kAudioUnitErr_InvalidScope) }
@@ -125,13 +126,14 @@ func samplerPropertyInfo(_ handle: UnitHandle, _ id: UInt32, _ scope: UInt32) th
 /// `AudioUnitGetPropertyInfo` / `GetProperty` / `SetProperty` for the sampler's properties:
 /// the status, or nil for a property AudioUnitProperties answers.
 /// `LoadInstrument` is write-only (reading it is kAudioUnitErr_InvalidProperty);
-/// `SoundBankURL` reads as a new CFURL (the caller releases it), NULL before a bank is loaded.
+/// `SoundBankURL` reads as a new CFURL (the caller releases it), NULL before a bank is loaded;
+/// `SoundBankFSRef` is write-only.
 func samplerProperty(
     _ handle: UnitHandle, _ id: UInt32, _ scope: UInt32, get outData: UnsafeMutableRawPointer?, _ ioDataSize: UnsafeMutablePointer<UInt32>?
 ) -> OSStatus? {
     do {
         guard try samplerPropertyInfo(handle, id, scope) != nil, let sampler = handle.unit as? SamplerUnit else { return nil }
-        guard id == kMusicDeviceProperty_SoundBankURL else { return kAudioUnitErr_InvalidProperty }
+        guard id == kMusicDeviceProperty_SoundBankURL else { return kAudioUnitErr_InvalidProperty }   // write-only ones
         let path = (try? sampler.value(of: SamplerUnit.soundBankURL)) ?? ""
         return copyOut(path.isEmpty ? nil : retainedFileURL(path), outData, ioDataSize)
     } catch {
@@ -139,7 +141,8 @@ func samplerProperty(
     }
 }
 
-/// Sets a sampler property (see ``samplerProperty(_:_:_:get:_:)``): LoadInstrument loads
+/// Sets a sampler property (see ``samplerProperty(_:_:_:get:_:)``): SoundBankURL and
+/// SoundBankFSRef (an FSRef from FSPathMakeRef) load a bank as a GM module; LoadInstrument loads
 /// the SoundFont (SF2, SF3) preset `presetID` of bank MSB/LSB (0x79 melodic, 0x78
 /// percussion; the LSB is the SoundFont bank), 0-based as Apple's; a DLS or SF2 preset
 /// type takes a SoundFont; AUPreset, audio files and EXS24 are kAudio_UnimplementedError.
@@ -147,8 +150,9 @@ func setSamplerProperty(_ handle: UnitHandle, _ id: UInt32, _ scope: UInt32, _ i
     do {
         guard let info = try samplerPropertyInfo(handle, id, scope), let sampler = handle.unit as? SamplerUnit else { return nil }
         guard let inData, Int(inDataSize) == info.size else { return kAudioUnitErr_InvalidPropertyValue }
-        if id == kMusicDeviceProperty_SoundBankURL {
-            guard let path = filePath(of: inData.load(as: OpaquePointer?.self)) else { return kAudio_ParamError }
+        if id == kMusicDeviceProperty_SoundBankURL || id == kMusicDeviceProperty_SoundBankFSRef {
+            let path = id == kMusicDeviceProperty_SoundBankURL ? filePath(of: inData.load(as: OpaquePointer?.self)) : FSRefTable.path(of: inData)
+            guard let path else { return kAudio_ParamError }
             try sampler.loadSoundBank(path: path)
             return noErr
         }

@@ -9,6 +9,7 @@
 #include <AudioUnit/AudioUnit.h>
 #include <AudioUnit/MusicDevice.h>
 #include <AudioToolbox/AUGraph.h>
+#include <CoreServices/CoreServices.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -202,6 +203,7 @@ OSStatus MusicSequenceFileCreate(MusicSequence inSequence, CFURLRef inFileRef, M
 OSStatus MusicSequenceFileCreateData(MusicSequence inSequence, MusicSequenceFileTypeID inFileType,
     MusicSequenceFileFlags inFlags, SInt16 inResolution, CFDataRef *outData);
 OSStatus MusicSequenceLoadSMFDataWithFlags(MusicSequence inSequence, CFDataRef inData, MusicSequenceLoadFlags inFlags);
+OSStatus MusicSequenceLoadSMFWithFlags(MusicSequence inSequence, const FSRef *inFileRef, MusicSequenceLoadFlags inFlags);
 OSStatus MusicSequenceSaveSMFData(MusicSequence inSequence, CFDataRef *outData, UInt16 inResolution);
 OSStatus MusicSequenceGetSecondsForBeats(MusicSequence inSequence, MusicTimeStamp inBeats, Float64 *outSeconds);
 OSStatus MusicSequenceGetBeatsForSeconds(MusicSequence inSequence, Float64 inSeconds, MusicTimeStamp *outBeats);
