@@ -19,19 +19,27 @@ import Testing
         return line.flatMap { $0.split(separator: " ").last }.map { URL(fileURLWithPath: String($0)).deletingLastPathComponent().path }
     }
 
-    @Test func aMIDIFileRendersToAWAVWithEachNoteOnItsSecond() throws {
-        let folder = try AudioToolboxBuild.scratchFolder("playsequence")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let program = folder.appendingPathComponent("PlaySequence")
+    /// Compiles `root`/Examples/`name`/main.c (the package's by default) against the
+    /// library and libFoundation (the CF functions) into `folder`.
+    static func compileExample(_ name: String, into folder: URL, root: URL = AudioToolboxBuild.root) throws -> URL {
+        let program = folder.appendingPathComponent(name)
         let build = AudioToolboxBuild.libraryDirectory
         let foundation = try #require(Self.foundationDirectory)
         let cc = try ChildProcess.run(
             URL(fileURLWithPath: "/usr/bin/cc"),
-            ["-std=c11", "-Wall", "-Werror", "-Wno-multichar", "-D_DEFAULT_SOURCE", "-I", AudioToolboxBuild.root.appendingPathComponent("include").path,
-             AudioToolboxBuild.root.appendingPathComponent("Examples/PlaySequence/main.c").path, "-L", build.path, "-lAudioToolbox",
-             "-Wl,-rpath,\(build.path)", "-L", foundation, "-lFoundation", "-Wl,-rpath,\(foundation)", "-lm", "-o", program.path],
+            ["-std=c11", "-Wall", "-Werror", "-Wno-multichar", "-Wno-unused-parameter", "-D_DEFAULT_SOURCE", "-I",
+             AudioToolboxBuild.root.appendingPathComponent("include").path, root.appendingPathComponent("Examples/\(name)/main.c").path,
+             "-L", build.path, "-lAudioToolbox", "-Wl,-rpath,\(build.path)", "-L", foundation, "-lFoundation", "-Wl,-rpath,\(foundation)", "-lm",
+             "-o", program.path],
             timeout: 120)
         try #require(cc.status == 0, "\(cc.errors)")
+        return program
+    }
+
+    @Test func aMIDIFileRendersToAWAVWithEachNoteOnItsSecond() throws {
+        let folder = try AudioToolboxBuild.scratchFolder("playsequence")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let program = try Self.compileExample("PlaySequence", into: folder)
         let song = folder.appendingPathComponent("tempo-map.mid")
         try Data(SequenceRenderTests.file).write(to: song)
         let wav = folder.appendingPathComponent("song.wav")

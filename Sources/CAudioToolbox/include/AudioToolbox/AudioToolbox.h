@@ -10,6 +10,7 @@
 #include <AudioToolbox/AudioFile.h>
 #include <AudioToolbox/ExtendedAudioFile.h>
 #include <AudioToolbox/AudioConverter.h>
+#include <AudioToolbox/AudioQueue.h>
 
 #ifdef __cplusplus
 extern "C" {
