@@ -11,6 +11,7 @@
 #include <AudioToolbox/ExtendedAudioFile.h>
 #include <AudioToolbox/AudioConverter.h>
 #include <AudioToolbox/AudioQueue.h>
+#include <AudioToolbox/CoreAudioClock.h>
 
 #ifdef __cplusplus
 extern "C" {
