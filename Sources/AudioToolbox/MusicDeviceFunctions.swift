@@ -14,9 +14,15 @@ enum AppleSynths {
         ("samp", "AUSampler"), ("dls ", "DLSMusicDevice"), ("msyn", "AUMIDISynth"),
     ]
 
-    /// The components, registered after the other Apple units.
+    /// The components, registered after the other Apple units: the synths and the
+    /// AUAudioFilePlayer (`augn afpl appl`, AudioFilePlayerUnit.swift).
     static var components: [Component] {
-        descriptions.map { synth in
+        let filePlayer = ComponentDescription(type: "augn", subtype: "afpl", manufacturer: AppleComponents.apple)
+        return [Component(
+            description: filePlayer, name: "Apple: AUAudioFilePlayer", manufacturerName: "Apple", version: "1.0.0", format: .builtin,
+            identifier: "appl:AUAudioFilePlayer", category: "Generator",
+            factory: { () throws(AudioUnitError) -> EngineUnit in AudioFilePlayerUnit(description: filePlayer) })]
+        + descriptions.map { synth in
             let description = ComponentDescription(type: "aumu", subtype: synth.subtype, manufacturer: AppleComponents.apple)
             return Component(
                 description: description, name: "Apple: \(synth.name)", manufacturerName: "Apple", version: "1.0.0", format: .builtin,

@@ -8,5 +8,6 @@
 #include <AudioUnit/AudioUnitProperties.h>
 #include <AudioUnit/AudioUnitParameters.h>
 #include <AudioUnit/MusicDevice.h>
+#include <AudioUnit/AudioUnitScheduledPlayback.h>
 
 #endif
