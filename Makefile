@@ -80,7 +80,7 @@ install-files:
 	install -d $(INCLUDEDIR) $(PKGCONFIGDIR)
 	for header in $(AT_HEADERS); do cp -R include/$$header $(INCLUDEDIR)/ || exit 1; done
 	install -m 755 $(INSTALL_FROM)/libAudioToolbox.so $(LIBDIR)/libAudioToolbox.so
-	printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\n\nName: AudioToolbox\nDescription: Apple'"'"'s AudioToolbox C API over AUHost\nVersion: 1.0.0\nCflags: -I$${includedir} -Wno-multichar\nLibs: -L$${libdir} -Wl,-rpath,$${libdir} -lAudioToolbox -L$(SWIFT_RUNTIME_DIR) -lFoundation -lm\n' '$(PREFIX)' > $(PKGCONFIGDIR)/AudioToolbox.pc
+	printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\n\nName: AudioToolbox\nDescription: Apple'"'"'s AudioToolbox C API over AUHost\nVersion: 1.0.0\nCflags: -I$${includedir} -Wno-multichar\nLibs: -L$${libdir} -Wl,-rpath,$${libdir} -lAudioToolbox -L$(SWIFT_RUNTIME_DIR) -Wl,-rpath,$(SWIFT_RUNTIME_DIR) -lFoundation -lm\n' '$(PREFIX)' > $(PKGCONFIGDIR)/AudioToolbox.pc
 
 uninstall:
 	rm -f $(BINDIR)/auhost
