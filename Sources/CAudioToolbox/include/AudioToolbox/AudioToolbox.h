@@ -12,6 +12,7 @@
 #include <AudioToolbox/AudioConverter.h>
 #include <AudioToolbox/AudioQueue.h>
 #include <AudioToolbox/CoreAudioClock.h>
+#include <AudioToolbox/AudioFormat.h>
 
 #ifdef __cplusplus
 extern "C" {
