@@ -27,10 +27,12 @@ PLUGINDIR := $(DESTDIR)$(PREFIX)/lib/auhost/plugins
 SDKDIR := $(DESTDIR)$(PREFIX)/share/auhost/sdk
 PRESETDIR := $(DESTDIR)$(PREFIX)/share/auhost/presets
 # AudioToolbox's C API (docs/AUDIOTOOLBOX.md): headers, libAudioToolbox.so, AudioToolbox.pc.
-AT_HEADERS := AudioToolbox AudioUnit CoreAudio CoreFoundation MacTypes.h
+AT_HEADERS := AudioToolbox AudioUnit CoreAudio CoreFoundation CoreServices MacTypes.h
 INCLUDEDIR := $(DESTDIR)$(PREFIX)/include
 LIBDIR := $(DESTDIR)$(PREFIX)/lib
 PKGCONFIGDIR := $(LIBDIR)/pkgconfig
+# The Swift runtime's folder (the library's RUNPATH): its libFoundation.so has the CF functions.
+SWIFT_RUNTIME_DIR = $(shell readelf -d $(INSTALL_FROM)/libAudioToolbox.so 2>/dev/null | sed -n 's/.*runpath: \[\([^:]*\).*/\1/p')
 
 .PHONY: all deps build release demo test install install-files uninstall clean
 
@@ -79,7 +81,7 @@ install-files:
 	install -d $(INCLUDEDIR) $(PKGCONFIGDIR)
 	for header in $(AT_HEADERS); do cp -R include/$$header $(INCLUDEDIR)/ || exit 1; done
 	install -m 755 $(INSTALL_FROM)/libAudioToolbox.so $(LIBDIR)/libAudioToolbox.so
-	printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\n\nName: AudioToolbox\nDescription: Apple'"'"'s AudioToolbox C API over AUHost\nVersion: 1.0.0\nCflags: -I$${includedir} -Wno-multichar\nLibs: -L$${libdir} -Wl,-rpath,$${libdir} -lAudioToolbox -lm\n' '$(PREFIX)' > $(PKGCONFIGDIR)/AudioToolbox.pc
+	printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\n\nName: AudioToolbox\nDescription: Apple'"'"'s AudioToolbox C API over AUHost\nVersion: 1.0.0\nCflags: -I$${includedir} -Wno-multichar\nLibs: -L$${libdir} -Wl,-rpath,$${libdir} -lAudioToolbox -L$(SWIFT_RUNTIME_DIR) -Wl,-rpath,$(SWIFT_RUNTIME_DIR) -lFoundation -lm\n' '$(PREFIX)' > $(PKGCONFIGDIR)/AudioToolbox.pc
 
 uninstall:
 	rm -f $(BINDIR)/auhost $(BINDIR)/auhost-unit-host

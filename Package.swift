@@ -156,8 +156,8 @@ let audioToolboxTargets: [Target] = [
     // Apple's headers under Apple's names (include/ is a link to its include folder).
     .target(name: "CAudioToolbox", path: "Sources/CAudioToolbox"),
     // The C functions (@_cdecl) over the engine, and the Swift overlays: libAudioToolbox.so.
-    .target(name: "AudioToolbox", dependencies: ["CAudioToolbox", "AUCore", "AUEngine", "AUJACK", "AUFiles"]),
-    .testTarget(name: "AudioToolboxTests", dependencies: ["AudioToolbox", "AUTestSupport"]),
+    .target(name: "AudioToolbox", dependencies: ["CAudioToolbox", "AUCore", "AUEngine", "AUJACK", "AUFiles", "AUMIDI", "AUSampler"]),
+    .testTarget(name: "AudioToolboxTests", dependencies: ["AudioToolbox", "AUTestSupport", "AUFiles", "AUCore"]),
 ]
 
 let package = Package(

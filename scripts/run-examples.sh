@@ -2,7 +2,8 @@
 # Builds and runs the outside packages in Examples/ against this one: GraphToFile renders a
 # graph into a file (which must exist and not be silent); PlayLive plays a tone for ~2 s on
 # a jackd of its own (-d dummy), and must fail with one line when the server is missing;
-# CoreAudioSwift renders an AUGraph offline through the AudioToolbox C API from Swift.
+# CoreAudioSwift renders an AUGraph offline through the AudioToolbox C API from Swift;
+# SamplerSequence (seed 002) plays a tune through MusicPlayer into an AUSampler, to a file.
 # Exits non-zero on any failure. Needs jackd (jackd2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +21,7 @@ echo "== building the package (the native units GraphToFile loads) and the examp
 swift build
 # One scratch folder for both examples: AUHost, their dependency, is built once for the two.
 examples_build=$root/.build/examples
-for example in GraphToFile PlayLive CoreAudioSwift; do swift build --package-path "Examples/$example" --scratch-path "$examples_build"; done
+for example in GraphToFile PlayLive CoreAudioSwift SamplerSequence; do swift build --package-path "Examples/$example" --scratch-path "$examples_build"; done
 
 echo "== GraphToFile"
 AUHOST_PLUGIN_PATH="$root/.build/debug" "$examples_build/debug/GraphToFile" "$work/graph.wav"
@@ -49,4 +50,7 @@ echo "$errors (as expected)"
 echo "== CoreAudioSwift (Swift written for Apple's AudioToolbox, docs/AUDIOTOOLBOX.md)"
 output=$("$examples_build/debug/CoreAudioSwift") || fail "CoreAudioSwift failed: $output"
 echo "$output"
+echo "== SamplerSequence (seed 002: MusicPlayer into an AUSampler, docs/AUDIOTOOLBOX.md)"
+AUHOST_DEVICE="file:$work/tune.wav" timeout 60 "$examples_build/debug/SamplerSequence" || fail "SamplerSequence failed"
+[ "$(tail -c +1025 "$work/tune.wav" | tr -d '\000' | head -c 16 | wc -c)" -gt 0 ] || fail "SamplerSequence wrote silence"
 echo "== examples ok"

@@ -68,6 +68,13 @@ public func _AudioUnitGetPropertyInfo(
     _ outDataSize: UnsafeMutablePointer<UInt32>?, _ outWritable: UnsafeMutablePointer<UInt8>?
 ) -> OSStatus {
     withUnit(inUnit) { handle throws(AudioUnitError) in
+        do throws(StatusError) {
+            if let info = try appleUnitPropertyInfo(handle, inID, inScope) {
+                outDataSize?.pointee = UInt32(info.size)
+                outWritable?.pointee = info.writable ? 1 : 0
+                return noErr
+            }
+        } catch { return error.status }
         guard let info = try propertyInfo(handle, inID, inScope, inElement) else {
             return unimplementedProperties.contains(inID) ? kAudio_UnimplementedError : kAudioUnitErr_InvalidProperty
         }
@@ -100,6 +107,7 @@ public func _AudioUnitGetProperty(
     _ outData: UnsafeMutableRawPointer?, _ ioDataSize: UnsafeMutablePointer<UInt32>?
 ) -> OSStatus {
     withUnit(inUnit) { handle throws(AudioUnitError) in
+        if let status = samplerProperty(handle, inID, inScope, get: outData, ioDataSize) ?? filePlayerProperty(handle, inID, inScope, get: outData, ioDataSize) { return status }
         guard try propertyInfo(handle, inID, inScope, inElement) != nil else {
             return unimplementedProperties.contains(inID) ? kAudio_UnimplementedError : kAudioUnitErr_InvalidProperty
         }
@@ -167,6 +175,7 @@ public func _AudioUnitSetProperty(
     _ inUnit: OpaquePointer?, _ inID: UInt32, _ inScope: UInt32, _ inElement: UInt32, _ inData: UnsafeRawPointer?, _ inDataSize: UInt32
 ) -> OSStatus {
     withUnit(inUnit) { handle throws(AudioUnitError) in
+        if let status = setSamplerProperty(handle, inID, inScope, inData, inDataSize) ?? setFilePlayerProperty(handle, inID, inScope, inData, inDataSize) { return status }
         guard let info = try propertyInfo(handle, inID, inScope, inElement) else {
             return unimplementedProperties.contains(inID) ? kAudio_UnimplementedError : kAudioUnitErr_InvalidProperty
         }

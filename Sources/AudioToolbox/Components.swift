@@ -50,6 +50,7 @@ enum AppleComponents {
                 identifier: "appl:\(output.name)", category: "Output",
                 factory: { () throws(AudioUnitError) -> EngineUnit in try OutputDevice.makeUnit() }))
         }
+        for synth in AppleSynths.components { registry.register(synth) }
         for builtin in builtins { registry.register(builtin) }
         return registry
     }()

@@ -91,15 +91,7 @@ import Testing
     """#
 
     @Test func renderingThroughTheCAPIAllocatesAndLocksNothing() throws {
-        let folder = try AudioToolboxBuild.scratchFolder("alloc")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let source = folder.appendingPathComponent("client.c")
-        try Self.client.write(to: source, atomically: true, encoding: .utf8)
-        let program = folder.appendingPathComponent("client")
-        try AudioToolboxBuild.compileC(source, to: program)
-        var shim = AudioToolboxBuild.directory.appendingPathComponent("libAllocCounter.so")
-        if !FileManager.default.fileExists(atPath: shim.path) { shim = AudioToolboxBuild.root.appendingPathComponent(".build/debug/libAllocCounter.so") }
-        let run = try runUnderAllocCounter(program, arguments: [], shim: shim)
+        let run = try CClientUnderShim.run(Self.client, name: "alloc")
         #expect(run.status == 0, "\(run.text)")
         // Retains are left to an optimized build (a debug build of any Swift code retains).
         #expect(run.text.contains("mallocs=0 callocs=0 reallocs=0 frees=0 "), "\(run.text)")

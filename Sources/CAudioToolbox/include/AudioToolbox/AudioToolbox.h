@@ -6,6 +6,13 @@
 #include <CoreAudio/CoreAudioTypes.h>
 #include <AudioUnit/AudioUnit.h>
 #include <AudioToolbox/AUGraph.h>
+#include <AudioToolbox/MusicPlayer.h>
+#include <AudioToolbox/AudioFile.h>
+#include <AudioToolbox/ExtendedAudioFile.h>
+#include <AudioToolbox/AudioConverter.h>
+#include <AudioToolbox/AudioQueue.h>
+#include <AudioToolbox/CoreAudioClock.h>
+#include <AudioToolbox/AudioFormat.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -7,5 +7,7 @@
 #include <AudioUnit/AudioOutputUnit.h>
 #include <AudioUnit/AudioUnitProperties.h>
 #include <AudioUnit/AudioUnitParameters.h>
+#include <AudioUnit/MusicDevice.h>
+#include <AudioUnit/AudioUnitScheduledPlayback.h>
 
 #endif

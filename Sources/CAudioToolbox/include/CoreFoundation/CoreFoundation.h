@@ -53,4 +53,7 @@ static inline UInt32 CFSwapInt32LittleToHost(UInt32 v) { return CFSwapInt32(v); 
 }
 #endif
 
+#include <CoreFoundation/CFURLAndData.h>
+#include <CoreFoundation/CFRunLoop.h>
+
 #endif

@@ -1,0 +1,135 @@
+import Synchronization
+internal import AUCore
+internal import AUFiles
+
+// Apple's AUAudioFilePlayer (`augn afpl appl`): regions of audio files (AudioFileIDs) played
+// from a start time stamp. A region is read (and resampled to the unit's rate) on the control
+// side when it is scheduled, into the unit's timeline; ScheduleStartTimeStamp publishes the
+// timeline to the render thread, which copies it out frame by frame: no file access, lock or
+// allocation in the render.
+
+/// What the render plays: the regions' samples on one timeline and where it starts.
+final class FilePlayerTimeline: @unchecked Sendable {
+    let channels: [[Float]]
+    /// The sample time of the timeline's frame 0; -1: the first render's.
+    let startSampleTime: Double
+    init(channels: [[Float]], startSampleTime: Double) {
+        self.channels = channels
+        self.startSampleTime = startSampleTime
+    }
+}
+
+/// `augn:afpl:appl`.
+/// - Thread: [control] for set-up; ``process(_:)`` on the render thread.
+final class AudioFilePlayerUnit: EngineUnit, @unchecked Sendable {
+    /// The files `ScheduledFileIDs` named.
+    var files: [AudioFileHandle] = []
+    /// The regions scheduled since the last start: samples per channel at the output rate.
+    private(set) var pending: [[Float]] = []
+    private let timeline = RenderSnapshot<Unmanaged<FilePlayerTimeline>>()
+    /// The published timeline, kept alive on the control side.
+    private var published: FilePlayerTimeline?
+    /// The sample time the first render took as the start (when the start was -1), as bits.
+    private let firstRenderTime = Atomic<UInt64>(Double.nan.bitPattern)
+    /// Frames since the start (`CurrentPlayTime`), past the timeline's end too.
+    let framesPlayed = Atomic<Int>(0)
+
+    init(description: ComponentDescription) {
+        super.init(description: description, name: "AUAudioFilePlayer", inputs: [], outputs: [.canonical(channels: 2, name: "Output")], parameters: [])
+    }
+
+    var outputRate: Double { formats(.output)[0].sampleRate }
+    var outputChannels: Int { formats(.output)[0].channelsPerFrame }
+
+    /// Reads `frames` frames (nil: to the end) of `file` from `start`, `1 + loops` times, at
+    /// the output rate, and mixes them into the pending timeline from frame `offset`.
+    func schedule(_ file: AudioFileHandle, start: Int, frames: Int?, loops: Int, offset: Int) throws {
+        guard let reader = file.reader, start >= 0, start <= reader.info.frames, offset >= 0 else { throw StatusError(kAudioUnitErr_InvalidPropertyValue) }
+        let count = min(frames ?? Int.max, reader.info.frames - start)
+        try reader.seek(toFrame: start)
+        let block = OwnedAudioBuffers(channels: reader.info.channels, capacity: max(1, count))
+        let got = try withExtendedLifetime(block) { () throws(AudioUnitError) -> Int in try reader.read(into: block.buffers(frameCount: count)) }
+        var source: [[Float]] = (0..<reader.info.channels).map { Array(block.buffers(frameCount: got)[$0]) }
+        if reader.info.sampleRate != outputRate {
+            source = try resample(source, from: reader.info.sampleRate, to: outputRate)
+        }
+        let once = source.first?.count ?? 0
+        let total = offset + once * (1 + loops)
+        if pending.isEmpty { pending = Array(repeating: [], count: outputChannels) }
+        for channel in 0..<outputChannels where pending[channel].count < total {
+            pending[channel] += [Float](repeating: 0, count: total - pending[channel].count)
+        }
+        for loop in 0...loops {
+            for channel in 0..<outputChannels {
+                let samples = source[min(channel, source.count - 1)]
+                for frame in 0..<once { pending[channel][offset + loop * once + frame] += samples[frame] }
+            }
+        }
+    }
+
+    private func resample(_ channels: [[Float]], from input: Double, to output: Double) throws -> [[Float]] {
+        let frames = channels.first?.count ?? 0
+        let buffers = OwnedAudioBuffers(channels: channels.count, capacity: max(1, frames))
+        let view = buffers.buffers(frameCount: frames)
+        for (channel, samples) in channels.enumerated() { for frame in 0..<frames { view.channelPointers[channel][frame] = samples[frame] } }
+        let converter = try SampleRateConverter(channels: channels.count, inputRate: input, outputRate: output, maxInputFrames: max(1, frames))
+        var result = [[Float]](repeating: [], count: channels.count)
+        let collect: (AudioBuffers) throws(AudioUnitError) -> Void = { out in for c in 0..<channels.count { result[c] += out[c] } }
+        try withExtendedLifetime(buffers) { () throws(AudioUnitError) in
+            try converter.process(view, emit: collect)
+            try converter.finish(emit: collect)
+        }
+        return result
+    }
+
+    /// Plays the scheduled regions from `sampleTime` (-1: the next render); the regions are
+    /// then forgotten for the next schedule.
+    func start(atSampleTime sampleTime: Double) {
+        let next = FilePlayerTimeline(channels: pending, startSampleTime: sampleTime)
+        firstRenderTime.store(Double.nan.bitPattern, ordering: .releasing)
+        framesPlayed.store(0, ordering: .releasing)
+        timeline.publish([Unmanaged.passUnretained(next)])
+        published = next
+        pending = []
+    }
+
+    /// Stops playing (AudioUnitReset): the timeline is unpublished.
+    override func resetState() {
+        timeline.publish([])
+        published = nil
+        framesPlayed.store(0, ordering: .releasing)
+    }
+
+    /// Copies the timeline's frames under this cycle out, silence elsewhere.
+    /// - Thread: [render]
+    override func process(_ context: ProcessContext) -> AudioUnitStatus {
+        for output in context.outputs { output.clear() }
+        timeline.read { items in
+            guard let item = items.baseAddress?.pointee else { return }
+            item._withUnsafeGuaranteedRef { timeline in
+                var start = timeline.startSampleTime
+                if start < 0 {
+                    let first = Double(bitPattern: firstRenderTime.load(ordering: .acquiring))
+                    if first.isNaN {
+                        firstRenderTime.store(context.timestamp.sampleTime.bitPattern, ordering: .releasing)
+                        start = context.timestamp.sampleTime
+                    } else {
+                        start = first
+                    }
+                }
+                let offset = Int((context.timestamp.sampleTime - start).rounded())
+                let output = context.outputs[0]
+                for channel in 0..<min(output.channelCount, timeline.channels.count) {
+                    timeline.channels[channel].withUnsafeBufferPointer { samples in
+                        for frame in 0..<context.frameCount {
+                            let position = offset + frame
+                            if position >= 0 && position < samples.count { output.channelPointers[channel][frame] = samples[position] }
+                        }
+                    }
+                }
+                framesPlayed.store(max(0, offset + context.frameCount), ordering: .releasing)
+            }
+        }
+        return 0
+    }
+}

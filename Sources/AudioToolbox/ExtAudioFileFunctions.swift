@@ -1,0 +1,253 @@
+import Foundation
+internal import AUCore
+internal import AUFiles
+
+// ExtAudioFile's C functions over AUFiles (libsndfile) and libsamplerate: WAV, AIFF, AIFC,
+// CAF and FLAC written, whatever libsndfile reads read; the client format any linear PCM.
+
+/// The file data format (ASBD) of a file libsndfile opened, from its container and encoding.
+func fileDataFormat(_ info: AudioFileInfo) -> StreamFormat {
+    let encoding = info.encodingName.lowercased()
+    let bigEndian = info.format == .aiff || info.format == .caf
+    var flags: UInt32 = kAudioFormatFlagIsPacked | (bigEndian ? kAudioFormatFlagIsBigEndian : 0)
+    var bits = 16
+    if encoding.contains("float") {
+        flags |= kAudioFormatFlagIsFloat
+        bits = encoding.contains("64") ? 64 : 32
+    } else {
+        if !encoding.contains("unsigned") { flags |= kAudioFormatFlagIsSignedInteger }
+        bits = [8, 16, 24, 32].first { encoding.contains("\($0) bit") } ?? 16
+    }
+    let id: AUCore.FourCharCode = info.format == .flac ? "flac" : info.format == .ogg ? "vorb" : "lpcm"
+    let bytes = id == "lpcm" ? bits / 8 * info.channels : 0
+    return StreamFormat(
+        sampleRate: info.sampleRate, formatID: id, formatFlags: FormatFlags(rawValue: id == "lpcm" ? flags : 0),
+        bytesPerPacket: bytes, framesPerPacket: id == "lpcm" ? 1 : 0, bytesPerFrame: bytes, channelsPerFrame: info.channels,
+        bitsPerChannel: id == "lpcm" ? bits : 0)
+}
+
+/// The encoding libsndfile writes for Apple's file type and data format, or the status:
+/// kAudioFileUnsupportedFileTypeError for a type it does not write,
+/// kAudioFileUnsupportedDataFormatError for a format the type cannot hold here (compressed
+/// formats but FLAC, 8- and 32-bit integers, little-endian AIFF, big-endian WAVE).
+func fileEncoding(type: UInt32, format: AudioStreamBasicDescription) -> Result<AudioFileEncoding, StatusError> {
+    let container: AudioFileFormat
+    switch type {
+    case kAudioFileWAVEType: container = .wav
+    case kAudioFileAIFFType, kAudioFileAIFCType: container = .aiff
+    case kAudioFileCAFType: container = .caf
+    case kAudioFileFLACType: container = .flac
+    default: return .failure(StatusError(kAudioFileUnsupportedFileTypeError))
+    }
+    let bigEndian = format.mFormatFlags & kAudioFormatFlagIsBigEndian != 0
+    let depth: BitDepth?
+    switch (format.mFormatID, format.mBitsPerChannel, format.mFormatFlags & kAudioFormatFlagIsFloat != 0) {
+    case (kAudioFormatLinearPCM, 16, false): depth = .int16
+    case (kAudioFormatLinearPCM, 24, false): depth = .int24
+    case (kAudioFormatLinearPCM, 32, true): depth = .float32
+    case (kAudioFormatFLAC, _, _) where container == .flac: depth = format.mFormatFlags == 3 ? .int24 : .int16
+    default: depth = nil
+    }
+    guard let depth, !(container == .wav && bigEndian), !(type == kAudioFileAIFFType && !bigEndian && depth != .float32),
+          format.mSampleRate > 0, format.mChannelsPerFrame > 0,
+          let encoding = try? AudioFileEncoding(format: container, bitDepth: depth)
+    else { return .failure(StatusError(kAudioFileUnsupportedDataFormatError)) }
+    return .success(encoding)
+}
+
+/// `ExtAudioFileOpenURL`: a file to read; kAudio_FileNotFoundError when missing,
+/// kAudioFileUnsupportedFileTypeError for what libsndfile does not read,
+/// kAudioFileInvalidFileError for a damaged file.
+/// - Thread: [control]
+@_cdecl("ExtAudioFileOpenURL")
+public func _ExtAudioFileOpenURL(_ inURL: OpaquePointer?, _ outFile: UnsafeMutablePointer<OpaquePointer?>?) -> OSStatus {
+    guard let outFile, let path = filePath(of: inURL) else { return kAudio_ParamError }
+    apiLock.lock()
+    defer { apiLock.unlock() }
+    do {
+        let reader = try openForReading(path)
+        outFile.pointee = ExtAudioFileHandle.live.register(try ExtAudioFileHandle(reader: reader, fileFormat: fileDataFormat(reader.info)))
+        return noErr
+    } catch {
+        return status(of: error)
+    }
+}
+
+/// A reader of the file at `path`, or the status Apple gives (ExtAudioFileOpenURL,
+/// AudioFileOpenURL), the reason on standard error.
+func openForReading(_ path: String) throws(StatusError) -> AudioFileReader {
+    do {
+        return try AudioFileReader(path: path)
+    } catch {
+        FileHandle.standardError.write(Data("AudioToolbox: \(error.message)\n".utf8))
+        switch error.code {
+        case .invalidFilePath: throw StatusError(AtomicFile.NodeKind(path: path) == .missing ? kAudio_FileNotFoundError : kAudioFilePermissionsError)
+        case .unknownFileType, .formatNotSupported: throw StatusError(kAudioFileUnsupportedFileTypeError)
+        default: throw StatusError(kAudioFileInvalidFileError)
+        }
+    }
+}
+
+/// `ExtAudioFileCreateWithURL`: a new file of `inFileType` in `inStreamDesc`'s data format
+/// (written atomically: it appears whole at ExtAudioFileDispose). An existing file is kept
+/// (kAudioFilePermissionsError) unless `inFlags` has kAudioFileFlags_EraseFile; a channel
+/// layout is not taken yet (kAudio_UnimplementedError).
+/// - Thread: [control]
+@_cdecl("ExtAudioFileCreateWithURL")
+public func _ExtAudioFileCreateWithURL(
+    _ inURL: OpaquePointer?, _ inFileType: UInt32, _ inStreamDesc: UnsafePointer<AudioStreamBasicDescription>?,
+    _ inChannelLayout: OpaquePointer?, _ inFlags: UInt32, _ outFile: UnsafeMutablePointer<OpaquePointer?>?
+) -> OSStatus {
+    guard let outFile, let path = filePath(of: inURL), let inStreamDesc else { return kAudio_ParamError }
+    guard inChannelLayout == nil else { return kAudio_UnimplementedError }
+    apiLock.lock()
+    defer { apiLock.unlock() }
+    do {
+        let writer = try createWriter(path, type: inFileType, format: inStreamDesc.pointee, flags: inFlags)
+        outFile.pointee = ExtAudioFileHandle.live.register(try ExtAudioFileHandle(writer: writer, fileFormat: StreamFormat(inStreamDesc.pointee)))
+        return noErr
+    } catch {
+        return status(of: error)
+    }
+}
+
+/// A writer of a new file at `path` of Apple's `type` and data `format`, or the status
+/// (ExtAudioFileCreateWithURL, AudioFileCreateWithURL): an existing file is kept
+/// (kAudioFilePermissionsError) unless `flags` has kAudioFileFlags_EraseFile.
+func createWriter(_ path: String, type: UInt32, format: AudioStreamBasicDescription, flags: UInt32) throws(StatusError) -> AudioFileWriter {
+    let encoding = try fileEncoding(type: type, format: format).get()
+    let erase = flags & kAudioFileFlags_EraseFile != 0
+    if !erase, AtomicFile.NodeKind(path: path) != .missing { throw StatusError(kAudioFilePermissionsError) }
+    do {
+        return try AudioFileWriter(path: path, encoding: encoding, sampleRate: format.mSampleRate, channels: Int(format.mChannelsPerFrame), overwrite: erase)
+    } catch {
+        FileHandle.standardError.write(Data("AudioToolbox: \(error.message)\n".utf8))
+        throw StatusError(error.code == .formatNotSupported ? kAudioFileUnsupportedDataFormatError : kAudioFilePermissionsError)
+    }
+}
+
+/// `ExtAudioFileDispose`: a written file is finished (it appears whole) and closed.
+/// - Thread: [control]
+@_cdecl("ExtAudioFileDispose")
+public func _ExtAudioFileDispose(_ inFile: OpaquePointer?) -> OSStatus {
+    withHandle(ExtAudioFileHandle.live, inFile) { file in
+        ExtAudioFileHandle.live.unregister(file)
+        try file.close()
+        return noErr
+    }
+}
+
+/// `ExtAudioFileRead`: up to `*ioNumberFrames` client frames into `ioData` (one buffer
+/// interleaved, one a channel otherwise, each large enough); `*ioNumberFrames` becomes the
+/// count read, 0 at the end of the file.
+/// - Thread: [control]
+@_cdecl("ExtAudioFileRead")
+public func _ExtAudioFileRead(_ inFile: OpaquePointer?, _ ioNumberFrames: UnsafeMutablePointer<UInt32>?, _ ioData: UnsafeMutablePointer<AudioBufferList>?) -> OSStatus {
+    withHandle(ExtAudioFileHandle.live, inFile) { file in
+        guard let ioNumberFrames, let ioData else { return kAudio_ParamError }
+        ioNumberFrames.pointee = UInt32(try file.read(frames: Int(ioNumberFrames.pointee), into: ioData))
+        return noErr
+    }
+}
+
+/// `ExtAudioFileWrite`: `inNumberFrames` client frames from `ioData`.
+/// - Thread: [control]
+@_cdecl("ExtAudioFileWrite")
+public func _ExtAudioFileWrite(_ inFile: OpaquePointer?, _ inNumberFrames: UInt32, _ ioData: UnsafePointer<AudioBufferList>?) -> OSStatus {
+    withHandle(ExtAudioFileHandle.live, inFile) { file in
+        guard let ioData else { return kAudio_ParamError }
+        try file.write(frames: Int(inNumberFrames), from: ioData)
+        return noErr
+    }
+}
+
+/// `ExtAudioFileWriteAsync`: written at once on the calling thread (ExtAudioFileWrite), not
+/// from a render callback; a call with 0 frames and NULL data (Apple's priming call) does
+/// nothing.
+/// - Thread: [control]
+@_cdecl("ExtAudioFileWriteAsync")
+public func _ExtAudioFileWriteAsync(_ inFile: OpaquePointer?, _ inNumberFrames: UInt32, _ ioData: UnsafePointer<AudioBufferList>?) -> OSStatus {
+    if inNumberFrames == 0 && ioData == nil { return withHandle(ExtAudioFileHandle.live, inFile) { _ in noErr } }
+    return _ExtAudioFileWrite(inFile, inNumberFrames, ioData)
+}
+
+/// `ExtAudioFileSeek`: to a client frame of a file being read (kExtAudioFileError_InvalidSeek
+/// past the end, kExtAudioFileError_InvalidOperationOrder on a file being written).
+/// - Thread: [control]
+@_cdecl("ExtAudioFileSeek")
+public func _ExtAudioFileSeek(_ inFile: OpaquePointer?, _ inFrameOffset: Int64) -> OSStatus {
+    withHandle(ExtAudioFileHandle.live, inFile) { file in
+        try file.seek(toClientFrame: Int(inFrameOffset))
+        return noErr
+    }
+}
+
+/// `ExtAudioFileTell`: the client frame the next read returns.
+/// - Thread: [control]
+@_cdecl("ExtAudioFileTell")
+public func _ExtAudioFileTell(_ inFile: OpaquePointer?, _ outFrameOffset: UnsafeMutablePointer<Int64>?) -> OSStatus {
+    withHandle(ExtAudioFileHandle.live, inFile) { file in
+        guard let outFrameOffset else { return kAudio_ParamError }
+        outFrameOffset.pointee = Int64(file.clientPosition)
+        return noErr
+    }
+}
+
+/// The size and writability of the properties carried: FileDataFormat, ClientDataFormat
+/// (writable), FileLengthFrames; the others Apple defines are kAudio_UnimplementedError, an
+/// unknown ID kExtAudioFileError_InvalidProperty.
+private func extAudioFilePropertyInfo(_ id: UInt32) -> Result<(size: Int, writable: Bool), StatusError> {
+    switch id {
+    case kExtAudioFileProperty_FileDataFormat: .success((MemoryLayout<AudioStreamBasicDescription>.size, false))
+    case kExtAudioFileProperty_ClientDataFormat: .success((MemoryLayout<AudioStreamBasicDescription>.size, true))
+    case kExtAudioFileProperty_FileLengthFrames: .success((8, false))
+    case kExtAudioFileProperty_FileChannelLayout, kExtAudioFileProperty_ClientChannelLayout, kExtAudioFileProperty_CodecManufacturer,
+         kExtAudioFileProperty_AudioConverter, kExtAudioFileProperty_AudioFile, kExtAudioFileProperty_FileMaxPacketSize,
+         kExtAudioFileProperty_ClientMaxPacketSize, kExtAudioFileProperty_ConverterConfig, kExtAudioFileProperty_IOBufferSizeBytes,
+         kExtAudioFileProperty_IOBuffer, kExtAudioFileProperty_PacketTable:
+        .failure(StatusError(kAudio_UnimplementedError))
+    default: .failure(StatusError(kExtAudioFileError_InvalidProperty))
+    }
+}
+
+/// `ExtAudioFileGetPropertyInfo`.
+/// - Thread: [control]
+@_cdecl("ExtAudioFileGetPropertyInfo")
+public func _ExtAudioFileGetPropertyInfo(_ inFile: OpaquePointer?, _ inID: UInt32, _ outSize: UnsafeMutablePointer<UInt32>?, _ outWritable: UnsafeMutablePointer<UInt8>?) -> OSStatus {
+    withHandle(ExtAudioFileHandle.live, inFile) { _ in storePropertyInfo(try extAudioFilePropertyInfo(inID).get(), outSize, outWritable) }
+}
+
+/// `ExtAudioFileGetProperty`: `*ioSize` must be the property's size
+/// (kExtAudioFileError_InvalidPropertySize otherwise).
+/// - Thread: [control]
+@_cdecl("ExtAudioFileGetProperty")
+public func _ExtAudioFileGetProperty(_ inFile: OpaquePointer?, _ inID: UInt32, _ ioSize: UnsafeMutablePointer<UInt32>?, _ outData: UnsafeMutableRawPointer?) -> OSStatus {
+    withHandle(ExtAudioFileHandle.live, inFile) { file in
+        let info = try extAudioFilePropertyInfo(inID).get()
+        guard let ioSize, let outData else { return kAudio_ParamError }
+        guard Int(ioSize.pointee) >= info.size else { return kExtAudioFileError_InvalidPropertySize }
+        switch inID {
+        case kExtAudioFileProperty_FileDataFormat: outData.storeBytes(of: file.fileFormat.basicDescription, as: AudioStreamBasicDescription.self)
+        case kExtAudioFileProperty_ClientDataFormat: outData.storeBytes(of: file.clientFormat.basicDescription, as: AudioStreamBasicDescription.self)
+        default: outData.storeBytes(of: Int64(file.fileLengthFrames), as: Int64.self)
+        }
+        ioSize.pointee = UInt32(info.size)
+        return noErr
+    }
+}
+
+/// `ExtAudioFileSetProperty`: ClientDataFormat (linear PCM, the file's channel count, any
+/// rate; kExtAudioFileError_NonPCMClientFormat, kExtAudioFileError_InvalidDataFormat); a
+/// read-only one is kAudioUnitErr_PropertyNotWritable.
+/// - Thread: [control]
+@_cdecl("ExtAudioFileSetProperty")
+public func _ExtAudioFileSetProperty(_ inFile: OpaquePointer?, _ inID: UInt32, _ inSize: UInt32, _ inData: UnsafeRawPointer?) -> OSStatus {
+    withHandle(ExtAudioFileHandle.live, inFile) { file in
+        let info = try extAudioFilePropertyInfo(inID).get()
+        guard info.writable else { return kAudioUnitErr_PropertyNotWritable }
+        guard let inData else { return kAudio_ParamError }
+        guard Int(inSize) == info.size else { return kExtAudioFileError_InvalidPropertySize }
+        try file.setClientFormat(StreamFormat(inData.loadUnaligned(as: AudioStreamBasicDescription.self)))
+        return noErr
+    }
+}

@@ -1,0 +1,139 @@
+internal import AUCore
+internal import AUFiles
+
+// What an ExtAudioFileRef points at: an AUFiles reader or writer (libsndfile), the client
+// format the program reads or writes in (any linear PCM, through PCMBufferCodec), and a
+// libsamplerate converter (best quality) between the file's rate and the client's. Control
+// side only: ExtAudioFile calls read and write the file on the calling thread.
+
+/// An `ExtAudioFileRef`.
+final class ExtAudioFileHandle: @unchecked Sendable {
+    static let live = LiveHandles<ExtAudioFileHandle>()
+
+    private let reader: AudioFileReader?
+    private let writer: AudioFileWriter?
+    /// The file's data format (ASBD).
+    let fileFormat: StreamFormat
+    /// The format the program reads or writes in: the file's data format until set (float
+    /// non-interleaved at the file's rate for a compressed file).
+    private(set) var client: PCMBufferCodec
+    private var converter: SampleRateConverter
+    /// Frames converted to the client's rate and not yet handed out (reading).
+    private var pending: PendingFrames
+    private var readerFinished = false
+    /// The client frame the next read returns (`ExtAudioFileTell`).
+    private(set) var clientPosition = 0
+    private let block: OwnedAudioBuffers
+    static let blockFrames = 4096
+
+    var channels: Int { fileFormat.channelsPerFrame }
+    var clientFormat: StreamFormat { client.format }
+
+    private init(reader: AudioFileReader?, writer: AudioFileWriter?, fileFormat: StreamFormat) throws(AudioUnitError) {
+        self.reader = reader
+        self.writer = writer
+        self.fileFormat = fileFormat
+        let channels = fileFormat.channelsPerFrame
+        client = PCMBufferCodec(fileFormat) ?? PCMBufferCodec(.canonical(sampleRate: fileFormat.sampleRate, channels: channels))!
+        converter = try SampleRateConverter(channels: channels, inputRate: fileFormat.sampleRate, outputRate: fileFormat.sampleRate)
+        pending = PendingFrames(channels: channels)
+        block = OwnedAudioBuffers(channels: channels, capacity: Self.blockFrames)
+    }
+
+    convenience init(reader: AudioFileReader, fileFormat: StreamFormat) throws(AudioUnitError) {
+        try self.init(reader: reader, writer: nil, fileFormat: fileFormat)
+    }
+
+    convenience init(writer: AudioFileWriter, fileFormat: StreamFormat) throws(AudioUnitError) {
+        try self.init(reader: nil, writer: writer, fileFormat: fileFormat)
+    }
+
+    /// The file's length in frames (at the file's rate): what it holds, or what was written.
+    var fileLengthFrames: Int { reader?.info.frames ?? writer?.framesWritten ?? 0 }
+
+    /// Sets the client format: linear PCM with the file's channel count, any rate (resampled
+    /// from or to the file's). Reading goes on from the same time in the file.
+    func setClientFormat(_ format: StreamFormat) throws(StatusError) {
+        guard format.formatID == "lpcm" else { throw StatusError(kExtAudioFileError_NonPCMClientFormat) }
+        guard format.channelsPerFrame == channels, format.sampleRate > 0, let codec = PCMBufferCodec(format) else {
+            throw StatusError(kExtAudioFileError_InvalidDataFormat)
+        }
+        if let writer, writer.framesWritten > 0 { throw StatusError(kExtAudioFileError_InvalidOperationOrder) }
+        let seconds = Double(clientPosition) / client.format.sampleRate
+        do {
+            converter = try SampleRateConverter(channels: channels, inputRate: reader != nil ? fileFormat.sampleRate : format.sampleRate,
+                                                outputRate: reader != nil ? format.sampleRate : fileFormat.sampleRate)
+        } catch {
+            throw StatusError(kExtAudioFileError_InvalidDataFormat)
+        }
+        client = codec
+        if reader != nil { try seek(toClientFrame: Int((seconds * format.sampleRate).rounded())) }
+    }
+
+    // MARK: - Reading
+
+    /// Reads up to `frames` client frames into `list`; returns how many (0 at the end).
+    func read(frames: Int, into list: UnsafeMutablePointer<AudioBufferList>) throws -> Int {
+        guard let reader else { throw StatusError(kExtAudioFileError_InvalidOperationOrder) }
+        guard client.pointers(list, offset: 0, frames: frames) != nil else { throw StatusError(kAudio_ParamError) }
+        let scratch = OwnedAudioBuffers(channels: channels, capacity: Self.blockFrames)
+        var produced = 0
+        while produced < frames {
+            if pending.count > 0 {
+                produced += pending.drain(frames - produced, to: client, list: list, offset: produced, scratch: scratch)
+                continue
+            }
+            if readerFinished { break }
+            let got = try reader.read(into: block.buffers(frameCount: Self.blockFrames))
+            let collect: (AudioBuffers) throws(AudioUnitError) -> Void = { self.pending.append($0) }
+            if got > 0 {
+                try converter.process(block.buffers(frameCount: got), emit: collect)
+            } else {
+                try converter.finish(emit: collect)
+                readerFinished = true
+            }
+        }
+        clientPosition += produced
+        return produced
+    }
+
+    /// Moves reading to client frame `frame` (at the client's rate).
+    func seek(toClientFrame frame: Int) throws(StatusError) {
+        guard let reader else { throw StatusError(kExtAudioFileError_InvalidOperationOrder) }
+        let fileFrame = Int((Double(frame) * fileFormat.sampleRate / client.format.sampleRate).rounded(.down))
+        guard frame >= 0, fileFrame <= reader.info.frames else { throw StatusError(kExtAudioFileError_InvalidSeek) }
+        do {
+            try reader.seek(toFrame: fileFrame)
+            converter = try SampleRateConverter(channels: channels, inputRate: fileFormat.sampleRate, outputRate: client.format.sampleRate)
+        } catch {
+            throw StatusError(kExtAudioFileError_InvalidSeek)
+        }
+        pending.removeAll()
+        readerFinished = false
+        clientPosition = frame
+    }
+
+    // MARK: - Writing
+
+    /// Writes `frames` client frames from `list` (converted and resampled to the file's).
+    func write(frames: Int, from list: UnsafePointer<AudioBufferList>) throws {
+        guard let writer else { throw StatusError(kExtAudioFileError_InvalidOperationOrder) }
+        guard let pointers = client.pointers(UnsafeMutablePointer(mutating: list), offset: 0, frames: frames) else { throw StatusError(kAudio_ParamError) }
+        var done = 0
+        while done < frames {
+            let count = min(Self.blockFrames, frames - done)
+            let view = block.buffers(frameCount: count)
+            client.decode(pointers.map { UnsafeRawPointer($0 + done * client.format.bytesPerFrame) }, frames: count, into: view)
+            try converter.process(view) { (emitted: AudioBuffers) throws(AudioUnitError) in try writer.write(emitted) }
+            done += count
+        }
+    }
+
+    /// Finishes a written file (the converter's last frames, then the file appears whole);
+    /// a read file is closed with the handle.
+    func close() throws(AudioUnitError) {
+        guard let writer, !writer.isFinished else { return }
+        try converter.finish { (emitted: AudioBuffers) throws(AudioUnitError) in try writer.write(emitted) }
+        try writer.finish()
+    }
+}

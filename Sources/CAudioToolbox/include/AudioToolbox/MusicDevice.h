@@ -1,0 +1,1 @@
+#include <AudioUnit/MusicDevice.h>

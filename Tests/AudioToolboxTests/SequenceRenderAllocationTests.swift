@@ -1,0 +1,80 @@
+import AUTestSupport
+import Foundation
+import Testing
+
+/// The music half's render path through the C API allocates nothing and takes no lock: a C
+/// client plays a MusicSequence (notes on every other beat, a tempo change) with a
+/// MusicPlayer into Apple's sampler (AUHost's, FluidSynth) → GenericOutput, pulled with
+/// AudioUnitRender under the AllocCounter shim. After 20 warm-up cycles the counts are reset;
+/// the 400 counted cycles (2.1 s at 48 kHz) hold note-ons and note-offs and must add none.
+@Suite struct SequenceRenderAllocationTests {
+    static let client = #"""
+    #include <AudioToolbox/AudioToolbox.h>
+    #include <dlfcn.h>
+    #include <stdint.h>
+    #include <stdio.h>
+    #include <stdlib.h>
+
+    typedef struct { uint64_t mallocs, callocs, reallocs, frees, retains, releases, locks, syscalls; } counts;
+
+    #define CHECK(x) do { OSStatus s = (x); if (s) { fprintf(stderr, "%s: %d\n", #x, (int)s); return 1; } } while (0)
+
+    int main(void) {
+        void (*reset)(void) = (void (*)(void))dlsym(RTLD_DEFAULT, "alloc_counter_reset");
+        void (*read)(counts *) = (void (*)(counts *))dlsym(RTLD_DEFAULT, "alloc_counter_read");
+        if (!reset || !read) { fprintf(stderr, "not under the AllocCounter shim\n"); return 2; }
+        AudioComponentDescription synthDesc = {kAudioUnitType_MusicDevice, kAudioUnitSubType_Sampler, kAudioUnitManufacturer_Apple, 0, 0};
+        AudioComponentDescription outDesc = {kAudioUnitType_Output, kAudioUnitSubType_GenericOutput, kAudioUnitManufacturer_Apple, 0, 0};
+        AUGraph graph;
+        AUNode synth, out;
+        CHECK(NewAUGraph(&graph));
+        CHECK(AUGraphAddNode(graph, &synthDesc, &synth));
+        CHECK(AUGraphAddNode(graph, &outDesc, &out));
+        CHECK(AUGraphConnectNodeInput(graph, synth, 0, out, 0));
+        CHECK(AUGraphOpen(graph));
+        AudioUnit outUnit;
+        CHECK(AUGraphNodeInfo(graph, out, NULL, &outUnit));
+        CHECK(AUGraphInitialize(graph));
+
+        MusicSequence sequence;
+        MusicTrack track, tempo;
+        CHECK(NewMusicSequence(&sequence));
+        CHECK(MusicSequenceNewTrack(sequence, &track));
+        CHECK(MusicSequenceGetTempoTrack(sequence, &tempo));
+        CHECK(MusicTrackNewExtendedTempoEvent(tempo, 2, 150));
+        for (int beat = 0; beat < 8; beat++) {
+            MIDINoteMessage note = {(UInt8)(beat % 3), (UInt8)(60 + beat), 100, 0, 0.5f};
+            CHECK(MusicTrackNewMIDINoteEvent(track, beat * 0.5, &note));
+        }
+        CHECK(MusicSequenceSetAUGraph(sequence, graph));
+        MusicPlayer player;
+        CHECK(NewMusicPlayer(&player));
+        CHECK(MusicPlayerSetSequence(player, sequence));
+        CHECK(MusicPlayerStart(player));
+
+        \#(CClientUnderShim.pullLoop)
+        counts c;
+        read(&c);
+        MusicTimeStamp beat;
+        CHECK(MusicPlayerGetTime(player, &beat));
+        printf("mallocs=%llu callocs=%llu reallocs=%llu frees=%llu retains=%llu releases=%llu locks=%llu energy=%s beat=%.2f\n",
+               (unsigned long long)c.mallocs, (unsigned long long)c.callocs, (unsigned long long)c.reallocs, (unsigned long long)c.frees,
+               (unsigned long long)c.retains, (unsigned long long)c.releases, (unsigned long long)c.locks, energy > 1 ? "yes" : "no", beat);
+        CHECK(MusicPlayerStop(player));
+        CHECK(DisposeMusicPlayer(player));
+        CHECK(DisposeMusicSequence(sequence));
+        CHECK(DisposeAUGraph(graph));
+        free(list);
+        return 0;
+    }
+    """#
+
+    @Test func playingASequenceThroughTheCAPIAllocatesAndLocksNothing() throws {
+        let run = try CClientUnderShim.run(Self.client, name: "sequence-alloc")
+        #expect(run.status == 0, "\(run.text)")
+        // Retains are left to an optimized build (a debug build of any Swift code retains).
+        #expect(run.text.contains("mallocs=0 callocs=0 reallocs=0 frees=0 "), "\(run.text)")
+        #expect(run.text.contains(" locks=0 energy=yes"), "\(run.text)")
+        #expect(run.text.contains("beat="), "\(run.text)")
+    }
+}
