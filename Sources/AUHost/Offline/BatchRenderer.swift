@@ -117,7 +117,7 @@ public final class BatchRenderer: @unchecked Sendable {
                     .formatNotSupported,
                     "\(job.input): the chain would run at the file's \(RenderReport.rate(rate)) Hz; expected a rate in \(ChainPreset.sampleRateRange) Hz (set the preset's sampleRate to convert)")
             }
-            let chain = try buildChain(at: rate, for: job)
+            let chain = try buildChain(at: rate)
             defer { buildLock.withLock { _ in chain.dispose() } }
             let watch = watchdog?.watch(chain, job: job.input, cancellation: cancellation)
             defer { watch?.stop() }
@@ -156,7 +156,7 @@ public final class BatchRenderer: @unchecked Sendable {
     }
 
     /// A fresh graph of the chain at `rate`, LV2 units in offline mode.
-    private func buildChain(at rate: Double, for job: RenderJob) throws(AudioUnitError) -> ChainGraph {
+    func buildChain(at rate: Double) throws(AudioUnitError) -> ChainGraph {
         try buildLock.withLock { _ throws(AudioUnitError) -> ChainGraph in
             let units: [AudioUnit]
             do throws(PresetError) {
