@@ -23,6 +23,7 @@ import Synchronization
 public final class ChainProcessor: @unchecked Sendable {
     /// Where the preset comes from: a file, or JSON text whose relative paths are relative
     /// to `file`'s folder.
+    /// - Thread: [any] (a plain value).
     public enum Source: Sendable {
         case file(String)
         case json(String, file: String)
