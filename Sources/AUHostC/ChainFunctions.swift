@@ -120,7 +120,9 @@ public func auhost_chain_process(
     _ smf: UnsafePointer<UInt8>?, _ smfSize: Int, _ reset: Int32, _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> Int32 {
     let handle = ChainHandle.from(chain)
+    let previous = handle.output
     handle.output = []
+    handle.processor.recycle(previous)
     return status(error) { () throws(AudioUnitError) in
         guard channels >= 0, channels <= 64, frames >= 0 else {
             throw AudioUnitError(.invalidPropertyValue, "audio: \(channels) channels of \(frames) frames; expected 1...64 channels and a frame count of 0 or more")

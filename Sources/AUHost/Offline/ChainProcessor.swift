@@ -47,6 +47,8 @@ public final class ChainProcessor: @unchecked Sendable {
     private var chainPlayedSong = false
     /// Frames ``stream(_:sampleRate:)`` has rendered since the chain started.
     private var streamPosition = 0
+    /// A previous output handed back (``recycle(_:)``), for the next one to fill.
+    private var spareOutput: [[Float]] = []
 
     /// Serializes loading, building, initializing and disposing chains across processors
     /// (plugin instantiation is control-thread work on shared worlds).
@@ -195,7 +197,7 @@ public final class ChainProcessor: @unchecked Sendable {
             } else {
                 ArraySource(input ?? AudioBuffers(channelPointers: .init(start: nil, count: 0), frameCount: 0), chainChannels: chain.inputChannels)
             }
-            let sink = MemorySink(channelCount: chain.outputChannels, expectedFrames: source.totalFrames + Int(chain.sampleRate))
+            let sink = MemorySink(channelCount: chain.outputChannels, expectedFrames: source.totalFrames + Int(chain.sampleRate), metered: true, storage: takeSpareOutput())
             let renderer = OfflineFileRenderer(job: job, chain: chain, settings: settings, input: source, output: sink, fileSampleRate: chain.sampleRate)
             lastReport = try renderer.run(progress: { _ in })
             return sink.channels
@@ -212,7 +214,7 @@ public final class ChainProcessor: @unchecked Sendable {
         let chain = try preparedChain(at: try checkedRate(sampleRate, isSong: false), clean: false)
         let cycle = OfflineFileRenderer.cycleFrames(settings, chain: chain)
         let source = ArraySource(input, chainChannels: chain.inputChannels)
-        let sink = MemorySink(channelCount: chain.outputChannels, expectedFrames: input.frameCount)
+        let sink = MemorySink(channelCount: chain.outputChannels, expectedFrames: input.frameCount, metered: false, storage: takeSpareOutput())
         let inputBlock = OwnedAudioBuffers(channels: chain.inputChannels, capacity: cycle)
         let outputBlock = OwnedAudioBuffers(channels: chain.outputChannels, capacity: cycle)
         try RenderThread.flushingDenormals { () throws(AudioUnitError) in
@@ -232,6 +234,18 @@ public final class ChainProcessor: @unchecked Sendable {
         }
         chain.graph.dispatchPendingNotifications()
         return sink.channels
+    }
+
+    /// Takes back an output this processor returned and the caller no longer needs: the
+    /// next render or stream writes into its memory.
+    /// - Thread: [control]
+    public func recycle(_ output: consuming [[Float]]) {
+        spareOutput = output
+    }
+
+    private func takeSpareOutput() -> [[Float]] {
+        defer { spareOutput = [] }
+        return spareOutput
     }
 
     /// The rate the chain runs at for a call at `sampleRate`; a preset made for another rate
