@@ -2,6 +2,7 @@
 include/auhost.h, the library found, and its errors turned into exceptions."""
 
 import os
+import shutil
 
 from cffi import FFI
 
@@ -46,13 +47,16 @@ class AUHostError(Exception):
 
 def _candidates():
     """Where libauhost is looked for: $AUHOST_LIBRARY, the build folders of the checkout this
-    package sits in (release first), then the system's loader (`make install` puts
-    libauhost.so in PREFIX/lib)."""
+    package sits in (release first), PREFIX/lib of the `auhost` on the PATH (`make install`
+    puts libauhost.so there), then the system's loader."""
     given = os.environ.get("AUHOST_LIBRARY")
     if given:
         return [given]
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     found = [os.path.join(repo, ".build", config, "libAUHostC.so") for config in ("release", "debug")]
+    tool = shutil.which("auhost")
+    if tool:
+        found.append(os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(tool))), "lib", "libauhost.so"))
     return [path for path in found if os.path.exists(path)] + ["libauhost.so"]
 
 
