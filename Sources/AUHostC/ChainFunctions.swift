@@ -109,42 +109,66 @@ public func auhost_chain_info(
 }
 
 /// `auhost_chain_process`: renders `frames` frames of `channels` planar channels at
-/// `sample_rate` (or, with `smf`, the Standard MIDI File of `smf_size` bytes over silence).
-/// `reset` nonzero: as `auhost render` renders a file (a clean start, latency compensated,
-/// the tail rendered); zero: the stream continues (as many frames out, no compensation).
+/// `sample_rate` (or, with `smf`, the Standard MIDI File of `smf_size` bytes over silence)
+/// as `auhost render` renders a file: a clean start, latency compensated, the tail rendered.
 /// The output stays in the chain for `auhost_chain_output_frames` and `auhost_chain_copy_output`.
 /// - Thread: [control], playing the render thread.
 @_cdecl("auhost_chain_process")
 public func auhost_chain_process(
     _ chain: OpaquePointer, _ input: UnsafePointer<UnsafePointer<Float>?>?, _ channels: Int32, _ frames: Int64, _ sampleRate: Double,
-    _ smf: UnsafePointer<UInt8>?, _ smfSize: Int, _ reset: Int32, _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+    _ smf: UnsafePointer<UInt8>?, _ smfSize: Int, _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> Int32 {
     let handle = ChainHandle.from(chain)
     let previous = handle.output
     handle.output = []
     handle.processor.recycle(previous)
-    return status(error) { () throws(AudioUnitError) in
-        guard channels >= 0, channels <= 64, frames >= 0 else {
+    return withInput(input, channels: channels, frames: frames, required: smf == nil, error) { audio throws(AudioUnitError) in
+        let song = smf.map { Array(UnsafeBufferPointer(start: $0, count: smfSize)) }
+        handle.output = try handle.processor.render(audio, sampleRate: sampleRate, song: song)
+    }
+}
+
+/// `auhost_chain_stream`: continues the chain's stream with `frames` frames of `channels`
+/// planar channels at `sample_rate`, written into `output` (`output_channels`, the chain's
+/// output channels, of `frames` each): as many frames out as in, the latency not compensated,
+/// no tail.
+/// - Thread: [control], playing the render thread.
+@_cdecl("auhost_chain_stream")
+public func auhost_chain_stream(
+    _ chain: OpaquePointer, _ input: UnsafePointer<UnsafePointer<Float>?>?, _ channels: Int32, _ frames: Int64, _ sampleRate: Double,
+    _ output: UnsafePointer<UnsafeMutablePointer<Float>?>?, _ outputChannels: Int32, _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+    withInput(input, channels: channels, frames: frames, required: true, error) { audio throws(AudioUnitError) in
+        guard let audio, let output, outputChannels > 0, outputChannels <= 64 else {
+            throw AudioUnitError(.invalidPropertyValue, "output: expected 1...64 channel pointers")
+        }
+        let table = UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>.allocate(capacity: Int(outputChannels))
+        defer { table.deallocate() }
+        for channel in 0..<Int(outputChannels) {
+            guard let pointer = output[channel] else { throw AudioUnitError(.invalidPropertyValue, "output: a NULL channel pointer") }
+            table[channel] = pointer
+        }
+        try ChainHandle.from(chain).processor.stream(audio, sampleRate: sampleRate, into: AudioBuffers(channelPointers: table, frameCount: Int(frames)))
+    }
+}
+
+/// The caller's input as ``AudioBuffers`` (nil for no channels, allowed unless `required`)
+/// for `body`; a bad count or a NULL pointer is the caller's error.
+private func withInput(
+    _ input: UnsafePointer<UnsafePointer<Float>?>?, channels: Int32, frames: Int64, required: Bool,
+    _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ body: (AudioBuffers?) throws(AudioUnitError) -> Void
+) -> Int32 {
+    status(error) { () throws(AudioUnitError) in
+        guard channels >= 0, channels <= 64, frames >= 0, !(required && channels == 0) else {
             throw AudioUnitError(.invalidPropertyValue, "audio: \(channels) channels of \(frames) frames; expected 1...64 channels and a frame count of 0 or more")
         }
         let table = UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>.allocate(capacity: max(1, Int(channels)))
         defer { table.deallocate() }
-        var audio: AudioBuffers?
-        if channels > 0 {
-            guard let input, let buffers = planar(input, channels: Int(channels), frames: Int(frames), table: table) else {
-                throw AudioUnitError(.invalidPropertyValue, "audio: a NULL channel pointer; expected \(channels) channels")
-            }
-            audio = buffers
+        guard channels > 0 else { return try body(nil) }
+        guard let input, let audio = planar(input, channels: Int(channels), frames: Int(frames), table: table) else {
+            throw AudioUnitError(.invalidPropertyValue, "audio: a NULL channel pointer; expected \(channels) channels")
         }
-        let song = smf.map { Array(UnsafeBufferPointer(start: $0, count: smfSize)) }
-        if reset != 0 {
-            handle.output = try handle.processor.render(audio, sampleRate: sampleRate, song: song)
-        } else {
-            guard let audio, song == nil else {
-                throw AudioUnitError(.invalidPropertyValue, "reset=0 continues a stream of audio; expected audio and no MIDI")
-            }
-            handle.output = try handle.processor.stream(audio, sampleRate: sampleRate)
-        }
+        try body(audio)
     }
 }
 

@@ -200,13 +200,17 @@ class Chain:
         error = error_slot()
         channels, frames = (0, 0) if planar is None else planar.shape
         table = ffi.NULL if planar is None else channel_table(planar)
+        if not reset:
+            out = np.empty((self._info(rate)["output_channels"], frames), dtype=np.float32)
+            with self._lock:
+                check(lib.auhost_chain_stream(self._handle, table, channels, frames, rate, channel_table(out, writable=True), out.shape[0], error), error)
+            return out[0] if flat and out.shape[0] == 1 else out
         smf = ffi.NULL if song is None else ffi.from_buffer("uint8_t[]", song)
         with self._lock:
-            status = lib.auhost_chain_process(self._handle, table, channels, frames, rate, smf, 0 if song is None else len(song), 1 if reset else 0, error)
-            check(status, error)
+            check(lib.auhost_chain_process(self._handle, table, channels, frames, rate, smf, 0 if song is None else len(song), error), error)
             out = np.empty((lib.auhost_chain_output_channels(self._handle), lib.auhost_chain_output_frames(self._handle)), dtype=np.float32)
             lib.auhost_chain_copy_output(self._handle, channel_table(out, writable=True))
-            found = json.loads(take_string(lib.auhost_chain_warnings_json(self._handle))) if reset else []
+            found = json.loads(take_string(lib.auhost_chain_warnings_json(self._handle)))
         for warning in found:
             warnings.warn(warning, RuntimeWarning, stacklevel=3)
         return out[0] if flat and out.shape[0] == 1 else out

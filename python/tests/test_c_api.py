@@ -25,13 +25,17 @@ int main(void) {
     float left[1000], right[1000];
     for (int i = 0; i < 1000; i++) { left[i] = (float)i / 1000; right[i] = -(float)i / 1000; }
     const float *input[2] = {left, right};
-    if (auhost_chain_process(chain, input, 2, 1000, 48000, NULL, 0, 1, &error) != 0) { printf("process: %s\n", error); return 1; }
+    if (auhost_chain_process(chain, input, 2, 1000, 48000, NULL, 0, &error) != 0) { printf("process: %s\n", error); return 1; }
     int channels = auhost_chain_output_channels(chain);
     long long frames = (long long)auhost_chain_output_frames(chain);
     float out_left[1000], out_right[1000];
     float *output[2] = {out_left, out_right};
     auhost_chain_copy_output(chain, output);
     printf("%d %lld %.4f %.4f\n", channels, frames, out_left[500], out_right[500]);
+    float streamed_left[1000], streamed_right[1000];
+    float *streamed[2] = {streamed_left, streamed_right};
+    if (auhost_chain_stream(chain, input, 2, 1000, 48000, streamed, 2, &error) != 0) { printf("stream: %s\n", error); return 1; }
+    for (int i = 0; i < 1000; i++) if (streamed_left[i] != out_left[i] || streamed_right[i] != out_right[i]) { printf("stream differs at %d\n", i); return 1; }
     if (auhost_chain_set(chain, "gain.nope=1", &error) == 0) return 1;
     printf("%s\n", error);
     auhost_free(error);

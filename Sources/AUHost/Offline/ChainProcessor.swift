@@ -197,7 +197,7 @@ public final class ChainProcessor: @unchecked Sendable {
             } else {
                 ArraySource(input ?? AudioBuffers(channelPointers: .init(start: nil, count: 0), frameCount: 0), chainChannels: chain.inputChannels)
             }
-            let sink = MemorySink(channelCount: chain.outputChannels, expectedFrames: source.totalFrames + Int(chain.sampleRate), metered: true, storage: takeSpareOutput())
+            let sink = MemorySink(channelCount: chain.outputChannels, expectedFrames: source.totalFrames + Int(chain.sampleRate), storage: takeSpareOutput())
             let renderer = OfflineFileRenderer(job: job, chain: chain, settings: settings, input: source, output: sink, fileSampleRate: chain.sampleRate)
             lastReport = try renderer.run(progress: { _ in })
             return sink.channels
@@ -206,38 +206,54 @@ public final class ChainProcessor: @unchecked Sendable {
         }
     }
 
-    /// Continues the chain's stream with `input` (audio at `sampleRate`): as many frames out
-    /// as in, from the chain's state after the last call (a render, a stream, or a fresh
-    /// chain); no latency compensation, no tail.
+    /// Continues the chain's stream with `input` (audio at `sampleRate`) into `output` (the
+    /// chain's output channels, at least as many frames): as many frames out as in, from the
+    /// chain's state after the last call (a render, a stream, or a fresh chain); no latency
+    /// compensation, no tail. The graph reads and writes the caller's memory directly (as it
+    /// does JACK's port buffers) when `input` has the chain's input channels.
     /// - Thread: [control], playing the render thread for each cycle.
-    public func stream(_ input: AudioBuffers, sampleRate: Double) throws(AudioUnitError) -> [[Float]] {
+    public func stream(_ input: AudioBuffers, sampleRate: Double, into output: AudioBuffers) throws(AudioUnitError) {
         let chain = try preparedChain(at: try checkedRate(sampleRate, isSong: false), clean: false)
+        guard output.channelCount == chain.outputChannels, output.frameCount >= input.frameCount else {
+            throw AudioUnitError(
+                .invalidPropertyValue,
+                "output: \(output.channelCount) channels of \(output.frameCount) frames; expected the chain's \(chain.outputChannels) of at least \(input.frameCount)")
+        }
         let cycle = OfflineFileRenderer.cycleFrames(settings, chain: chain)
-        let source = ArraySource(input, chainChannels: chain.inputChannels)
-        let sink = MemorySink(channelCount: chain.outputChannels, expectedFrames: input.frameCount, metered: false, storage: takeSpareOutput())
-        let inputBlock = OwnedAudioBuffers(channels: chain.inputChannels, capacity: cycle)
-        let outputBlock = OwnedAudioBuffers(channels: chain.outputChannels, capacity: cycle)
+        let mapped = input.channelCount == chain.inputChannels ? nil : (ArraySource(input, chainChannels: chain.inputChannels), OwnedAudioBuffers(channels: chain.inputChannels, capacity: cycle))
+        let inputWindow = UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>.allocate(capacity: max(1, input.channelCount))
+        let outputWindow = UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>.allocate(capacity: output.channelCount)
+        defer {
+            inputWindow.deallocate()
+            outputWindow.deallocate()
+        }
         try RenderThread.flushingDenormals { () throws(AudioUnitError) in
             var done = 0
             while done < input.frameCount {
                 let frames = min(cycle, input.frameCount - done)
-                try source.read(into: inputBlock.buffers(frameCount: frames))
+                let cycleInput: AudioBuffers
+                if let (source, block) = mapped {
+                    try source.read(into: block.buffers(frameCount: frames))
+                    cycleInput = block.buffers(frameCount: frames)
+                } else {
+                    for channel in 0..<input.channelCount { inputWindow[channel] = input.channelPointers[channel] + done }
+                    cycleInput = AudioBuffers(channelPointers: UnsafeMutableBufferPointer(rebasing: inputWindow[0..<input.channelCount]), frameCount: frames)
+                }
+                for channel in 0..<output.channelCount { outputWindow[channel] = output.channelPointers[channel] + done }
                 chain.transport.state = TransportState.counted(sampleTime: Double(streamPosition), sampleRate: chain.sampleRate)
                 let status = chain.graph.render(
                     frameCount: frames, timestamp: RenderTimestamp(sampleTime: Double(streamPosition)),
-                    input: inputBlock.buffers(frameCount: frames), output: outputBlock.buffers(frameCount: frames))
+                    input: cycleInput, output: AudioBuffers(channelPointers: outputWindow, frameCount: frames))
                 guard status == 0 else { throw AudioUnitError(status: status, context: "audio: the chain failed to render at frame \(done)") }
-                try sink.write(outputBlock.buffers(frameCount: frames))
                 done += frames
                 streamPosition += frames
             }
         }
         chain.graph.dispatchPendingNotifications()
-        return sink.channels
     }
 
     /// Takes back an output this processor returned and the caller no longer needs: the
-    /// next render or stream writes into its memory.
+    /// next render writes into its memory.
     /// - Thread: [control]
     public func recycle(_ output: consuming [[Float]]) {
         spareOutput = output

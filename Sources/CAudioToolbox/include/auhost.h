@@ -66,14 +66,18 @@ int auhost_chain_info(auhost_chain *chain, double sample_rate, double *chain_rat
 
 /* Renders `frames` frames of `channels` planar channels at `sample_rate` (a preset with a
    `sampleRate` takes only that rate), or with `smf` (a Standard MIDI File of `smf_size`
-   bytes) plays it into the chain's instruments over silence (`channels` 0, `input` NULL).
-   `reset` nonzero: as `auhost render` renders one file (a clean start, latency compensated,
-   the tail rendered; NaN and infinity in the input are rendered as silence and reported by
-   auhost_chain_warnings_json); zero: the stream goes on from the chain's state (as many
-   frames out as in, the latency not compensated, no tail). The output (the chain's output
-   channels at its rate) is kept until the next call. */
+   bytes) plays it into the chain's instruments over silence (`channels` 0, `input` NULL),
+   as `auhost render` renders one file: a graph built from fresh instances, its latency
+   compensated, the tail rendered; NaN and infinity in the input are rendered as silence and
+   reported by auhost_chain_warnings_json. The output (the chain's output channels at its
+   rate) is kept until the next call. */
 int auhost_chain_process(auhost_chain *chain, const float *const *input, int channels, int64_t frames, double sample_rate,
-                         const uint8_t *smf, size_t smf_size, int reset, char **error);
+                         const uint8_t *smf, size_t smf_size, char **error);
+/* Continues the chain's stream from its state (after the last call, or fresh): `frames`
+   frames of `channels` planar channels in, as many written into `output` (`output_channels`,
+   the chain's output channels from auhost_chain_info), the latency not compensated, no tail. */
+int auhost_chain_stream(auhost_chain *chain, const float *const *input, int channels, int64_t frames, double sample_rate,
+                        float *const *output, int output_channels, char **error);
 int auhost_chain_output_channels(const auhost_chain *chain);
 int64_t auhost_chain_output_frames(const auhost_chain *chain);
 /* Copies the last output into `output_channels` planar channels of `output_frames` each. */
