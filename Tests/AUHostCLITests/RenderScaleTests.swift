@@ -1,4 +1,5 @@
 import AUHost
+import AUTestSupport
 import Foundation
 import Testing
 
@@ -43,6 +44,12 @@ import Testing
         #expect(folder.contents("out") == ["a", "b"])
         #expect(folder.contents("out/a") == ["take0.wav", "take1.wav", "take2.wav"])
         #expect(folder.contents("out/b") == ["take0.wav", "take1.wav", "take2.wav"])
+        // The list on standard input.
+        let piped = try ChildProcess.run(
+            try auhostExecutable(), ["render", chain, "--inputs-from", "-", "--output-dir", folder.file("piped"), "--relative-to", folder.file("in"), "--tail", "0"],
+            input: Data(try String(contentsOfFile: list, encoding: .utf8).utf8))
+        #expect(piped.status == 0, "\(piped.errors)")
+        #expect(folder.contents("piped/a") == ["take0.wav", "take1.wav", "take2.wav"])
         let outside = try runExecutable(["render", chain, folder.file("list.txt"), "--output-dir", folder.file("out2"), "--relative-to", folder.file("in")])
         #expect(outside.status == 1)
         #expect(outside.errors.contains("list.txt: not under --relative-to"), "\(outside.errors)")
