@@ -187,15 +187,21 @@ public final class ChainProcessor: @unchecked Sendable {
                     throw AudioUnitError(.invalidFile, "the song lasts \(RenderReport.clock(duration)), longer than the \(RenderReport.clock(settings.maximumLength)) allowed")
                 }
             }
+            guard sequence != nil || input.map({ $0.channelCount > 0 }) ?? true else {
+                throw AudioUnitError(.invalidPropertyValue, "audio: no channels; expected 1 or more")
+            }
             let rate = try checkedRate(sampleRate, isSong: sequence != nil)
             let chain = try preparedChain(at: rate, clean: true, forSong: sequence != nil)
             if sequence != nil && !chain.graph.takesMIDIInput {
                 throw AudioUnitError(.invalidFile, "MIDI needs a unit that takes MIDI in the chain (an instrument, aumu, or a MIDI processor, aumi), and '\(loaded.preset.name)' has none")
             }
-            let source: any OfflineSource = if let sequence {
-                try MIDIFileSource(sequence, file: name, chain: chain)
+            let source: any OfflineSource
+            if let sequence {
+                source = try MIDIFileSource(sequence, file: name, chain: chain)
+            } else if let input {
+                source = ArraySource(input, chainChannels: chain.inputChannels)
             } else {
-                ArraySource(input ?? AudioBuffers(channelPointers: .init(start: nil, count: 0), frameCount: 0), chainChannels: chain.inputChannels)
+                throw AudioUnitError(.invalidPropertyValue, "no audio and no MIDI; expected audio of 1 or more channels, or a Standard MIDI File")
             }
             let sink = MemorySink(channelCount: chain.outputChannels, expectedFrames: source.totalFrames + Int(chain.sampleRate), storage: takeSpareOutput())
             let renderer = OfflineFileRenderer(job: job, chain: chain, settings: settings, input: source, output: sink, fileSampleRate: chain.sampleRate)
@@ -213,6 +219,9 @@ public final class ChainProcessor: @unchecked Sendable {
     /// does JACK's port buffers) when `input` has the chain's input channels.
     /// - Thread: [control], playing the render thread for each cycle.
     public func stream(_ input: AudioBuffers, sampleRate: Double, into output: AudioBuffers) throws(AudioUnitError) {
+        guard input.channelCount > 0 else {
+            throw AudioUnitError(.invalidPropertyValue, "audio: no channels; expected 1 or more")
+        }
         let chain = try preparedChain(at: try checkedRate(sampleRate, isSong: false), clean: false)
         guard output.channelCount == chain.outputChannels, output.frameCount >= input.frameCount else {
             throw AudioUnitError(
