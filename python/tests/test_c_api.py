@@ -22,6 +22,9 @@ int main(void) {
     auhost_chain *chain = auhost_chain_new(preset, "chain.json", 48000, 256, 1, &error);
     if (!chain) { printf("new: %s\n", error); return 1; }
     if (auhost_chain_set_tail(chain, 0, &error) != 0) { printf("tail: %s\n", error); return 1; }
+    double rate; int inputs, outputs; int64_t latency; double tail;
+    if (auhost_chain_info(chain, 0, &rate, &inputs, &outputs, &latency, &tail, &error) != 0) { printf("info: %s\n", error); return 1; }
+    if (rate != 48000 || inputs != 2 || outputs != 2 || latency != 0) { printf("info: %g %d %d\n", rate, inputs, outputs); return 1; }
     float left[1000], right[1000];
     for (int i = 0; i < 1000; i++) { left[i] = (float)i / 1000; right[i] = -(float)i / 1000; }
     const float *input[2] = {left, right};

@@ -13,7 +13,7 @@ import Synchronization
 /// primed and compensated, the tail is rendered (``settings``' `tail`), through the same
 /// loop as a file (``OfflineFileRenderer``, into a ``MemorySink``), so the output equals
 /// `auhost render`'s output of the same samples, sample for sample.
-/// ``stream(_:sampleRate:)`` continues the chain's state instead: as many frames out as in,
+/// ``stream(_:sampleRate:into:)`` continues the chain's state instead: as many frames out as in,
 /// `latencyFrames` late, no tail (a long signal in chunks).
 ///
 /// Parameters change through ``set(_:)``, which loads the preset again with the overrides
@@ -31,7 +31,7 @@ public final class ChainProcessor: @unchecked Sendable {
 
     public let source: Source
     public let registry: ComponentRegistry
-    /// The rate the chain runs at when the preset names none and no call says otherwise.
+    /// The rate a call's sample rate of 0 stands for (the chain's rate when the preset names none).
     public let defaultSampleRate: Double
     /// Block size (`--block`), threads (`--threads`) and tail (`--tail`), as `auhost render` takes them.
     public var settings: RenderSettings
@@ -41,11 +41,12 @@ public final class ChainProcessor: @unchecked Sendable {
     public private(set) var overrides: [ParameterOverride] = []
     /// What the last ``render(_:sampleRate:song:)`` reported (faults, levels, tail).
     public private(set) var lastReport: RenderReport?
-    /// The graph, kept between renders at one rate.
+    /// The graph of the last render or stream, which a stream continues and
+    /// ``latencyFrames(sampleRate:)`` reads (a render builds its own).
     private var chain: ChainGraph?
     /// Whether ``chain`` played a song (its player stays attached: a stream builds anew).
     private var chainPlayedSong = false
-    /// Frames ``stream(_:sampleRate:)`` has rendered since the chain started.
+    /// Frames ``stream(_:sampleRate:into:)`` has rendered since the chain started.
     private var streamPosition = 0
     /// A previous output handed back (``recycle(_:)``), for the next one to fill.
     private var spareOutput: [[Float]] = []
@@ -145,7 +146,10 @@ public final class ChainProcessor: @unchecked Sendable {
 
     /// The rate the chain runs at for audio at `sampleRate`: the preset's `sampleRate`, else `sampleRate`.
     /// - Thread: [control]
-    public func chainRate(for sampleRate: Double) -> Double { loaded.preset.sampleRate ?? sampleRate }
+    public func chainRate(for sampleRate: Double) -> Double { loaded.preset.sampleRate ?? given(sampleRate) }
+
+    /// A call's sample rate: 0 is ``defaultSampleRate``.
+    private func given(_ sampleRate: Double) -> Double { sampleRate == 0 ? defaultSampleRate : sampleRate }
 
     /// The chain's latency in frames at `sampleRate`, primed as a render primes it.
     /// - Thread: [control]
@@ -275,7 +279,8 @@ public final class ChainProcessor: @unchecked Sendable {
 
     /// The rate the chain runs at for a call at `sampleRate`; a preset made for another rate
     /// takes audio at its own rate only.
-    private func checkedRate(_ sampleRate: Double, isSong: Bool) throws(AudioUnitError) -> Double {
+    private func checkedRate(_ requested: Double, isSong: Bool) throws(AudioUnitError) -> Double {
+        let sampleRate = given(requested)
         guard ChainPreset.sampleRates.contains(sampleRate) else {
             throw AudioUnitError(.formatNotSupported, "sample_rate \(RenderReport.rate(sampleRate)): expected a rate in \(ChainPreset.sampleRateRange) Hz")
         }

@@ -48,7 +48,7 @@ char *auhost_units_json(const char *text, const char *type, char **error);
    whose relative paths are relative to `file`'s folder. `sample_rate`: the rate the chain
    runs at when the preset names none (the preset's `sampleRate` wins); `block_size`: frames
    per cycle (`--block`, 1...16384); `threads`: the threads that render it (`--threads`,
-   1...64; 0: as many as the cores). */
+   1...64; 0: as many as the cores). Every `sample_rate` argument below may be 0 for this one. */
 auhost_chain *auhost_chain_new(const char *preset, const char *file, double sample_rate, int block_size, int threads, char **error);
 void auhost_chain_free(auhost_chain *chain);
 
