@@ -61,6 +61,11 @@ struct RenderBatchOptions {
     /// order, this shard's only, their outputs planned as `OutputPlan` plans them (in the
     /// mirrored folders with --relative-to).
     func jobs(inputs: [String], destination: OutputPlan.Destination?, format: AudioFileFormat?, bitDepth: BitDepth?) throws(CLIError) -> [RenderJob] {
+        if relativeTo != nil {
+            guard case .directory? = destination else {
+                throw .usage("--relative-to mirrors the inputs' folders under --output-dir DIR; give --output-dir", command: RenderCommand.name)
+            }
+        }
         var rows = inputs.map { Row(input: $0) }
         if let inputsFrom { rows += try Self.lines(of: inputsFrom).map { Row(input: $0.text) } }
         if let manifest { rows += try ManifestRows.read(manifest) }
