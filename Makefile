@@ -7,7 +7,7 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 # Debian packages the build, the tests and the demo need.
 PACKAGES := pkg-config liblilv-dev lv2-dev lilv-utils libjack-jackd2-dev jackd2 \
 	libsndfile1-dev libsamplerate0-dev swh-lv2 mda-lv2 fomp so-synth-lv2 x42-plugins graphviz guitarix-lv2 \
-	libfluidsynth-dev fluid-soundfont-gm fluidsynth calf-plugins
+	libfluidsynth-dev fluid-soundfont-gm fluidsynth calf-plugins python3-venv python3-pip
 
 SWIFT ?= swift
 CONFIG ?= debug
@@ -81,6 +81,10 @@ install-files:
 	install -d $(INCLUDEDIR) $(PKGCONFIGDIR)
 	for header in $(AT_HEADERS); do cp -R include/$$header $(INCLUDEDIR)/ || exit 1; done
 	install -m 755 $(INSTALL_FROM)/libAudioToolbox.so $(LIBDIR)/libAudioToolbox.so
+	install -m 644 include/auhost.h $(INCLUDEDIR)/auhost.h
+	install -m 755 $(INSTALL_FROM)/libAUHostC.so $(LIBDIR)/libauhost.so
+	@if [ -z "$(DESTDIR)" ] && python3 -m pip --version >/dev/null 2>&1; then \
+		python3 -m pip install --quiet ./python || echo "make: the Python package was not installed; run: pip install ./python (docs/PYTHON.md)"; fi
 	printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\n\nName: AudioToolbox\nDescription: Apple'"'"'s AudioToolbox C API over AUHost\nVersion: 1.0.0\nCflags: -I$${includedir} -Wno-multichar\nLibs: -L$${libdir} -Wl,-rpath,$${libdir} -lAudioToolbox -L$(SWIFT_RUNTIME_DIR) -Wl,-rpath,$(SWIFT_RUNTIME_DIR) -lFoundation -lm\n' '$(PREFIX)' > $(PKGCONFIGDIR)/AudioToolbox.pc
 
 uninstall:
@@ -89,6 +93,7 @@ uninstall:
 	rm -rf $(PRESETDIR)
 	rm -rf $(SDKDIR) $(foreach header,$(AT_HEADERS),$(INCLUDEDIR)/$(header))
 	rm -f $(LIBDIR)/libAudioToolbox.so $(PKGCONFIGDIR)/AudioToolbox.pc
+	rm -f $(INCLUDEDIR)/auhost.h $(LIBDIR)/libauhost.so
 	-rmdir $(PLUGINDIR) $(DESTDIR)$(PREFIX)/lib/auhost $(DESTDIR)$(PREFIX)/share/auhost 2>/dev/null
 
 clean:

@@ -160,6 +160,13 @@ let audioToolboxTargets: [Target] = [
     .testTarget(name: "AudioToolboxTests", dependencies: ["AudioToolbox", "AUTestSupport", "AUFiles", "AUCore"]),
 ]
 
+// MARK: - libauhost: the small C API of include/auhost.h, under the Python package (docs/PYTHON.md)
+
+let cAPITargets: [Target] = [
+    // @_cdecl functions over AUHost's ChainProcessor and audio files: libauhost.so.
+    .target(name: "AUHostC", dependencies: ["AUHost"]),
+]
+
 let package = Package(
     name: "AUHost",
     products: [
@@ -170,7 +177,8 @@ let package = Package(
     ] + ["AUCore", "AUEngine", "AULV2", "AUNative", "AUJACK", "AUFiles", "AUPresets", "AUMIDI", "AUSampler"].map {
         .library(name: $0, targets: [$0])
     } + coreProducts + nativeProducts + lv2Products
-      + [.library(name: "AudioToolbox", type: .dynamic, targets: ["AudioToolbox"])],
+      + [.library(name: "AudioToolbox", type: .dynamic, targets: ["AudioToolbox"])]
+      + [.library(name: "AUHostC", type: .dynamic, targets: ["AUHostC"])],
     targets: cTargets + coreTargets + lv2Targets + nativeTargets + presetTargets + jackTargets + fileTargets + midiTargets + samplerTargets
-      + audioToolboxTargets
+      + audioToolboxTargets + cAPITargets
 )

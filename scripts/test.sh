@@ -51,6 +51,7 @@ step build swift build --build-tests &&
   step release build_release &&
   { step tests env TMPDIR="$test_tmp" swift test --skip-build --parallel --skip "$LIVE" "${filter[@]}"
     step live-tests env TMPDIR="$test_tmp" swift test --skip-build --no-parallel --filter "$LIVE" "${filter[@]}"
+    step python env TMPDIR="$test_tmp" bash scripts/test-python.sh
     step examples bash scripts/run-examples.sh; }
 
 # Whatever a test left in the temporary folder (it should leave nothing); SwiftPM's own lock

@@ -53,6 +53,10 @@ import Testing
             #expect(attributes[.type] as? FileAttributeType == .typeRegular, "\(file)")
         }
 
+        // The C API under the Python package (docs/PYTHON.md).
+        #expect(files.fileExists(atPath: prefix + "/include/auhost.h"))
+        #expect(files.fileExists(atPath: prefix + "/lib/libauhost.so"))
+
         // The shipped presets and songs, found by name (`auhost graph vocal`).
         for name in ShippedPresets.files + ["gm-song.mid"] {
             #expect(files.fileExists(atPath: prefix + "/share/auhost/presets/" + name), "\(name)")

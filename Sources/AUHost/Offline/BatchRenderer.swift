@@ -90,6 +90,7 @@ public final class BatchRenderer: @unchecked Sendable {
     /// it starts (a MIDI song's length).
     /// - Thread: [control] (a worker), playing the render thread for its graph.
     public func render(_ job: RenderJob, progress: (Int) -> Void, notice: (String) -> Void = { _ in }) -> Result<RenderReport, AudioUnitError> {
+        let started = ContinuousClock.now
         do throws(AudioUnitError) {
             if cancellation.isCancelled {
                 throw AudioUnitError(.cannotDoInCurrentContext, "not rendered: interrupted")
@@ -117,7 +118,7 @@ public final class BatchRenderer: @unchecked Sendable {
                     .formatNotSupported,
                     "\(job.input): the chain would run at the file's \(RenderReport.rate(rate)) Hz; expected a rate in \(ChainPreset.sampleRateRange) Hz (set the preset's sampleRate to convert)")
             }
-            let chain = try buildChain(at: rate, for: job)
+            let chain = try buildChain(at: rate, overrides: job.overrides)
             defer { buildLock.withLock { _ in chain.dispose() } }
             let watch = watchdog?.watch(chain, job: job.input, cancellation: cancellation)
             defer { watch?.stop() }
@@ -140,7 +141,10 @@ public final class BatchRenderer: @unchecked Sendable {
                 job: job, chain: chain, settings: settings, input: input,
                 fileSampleRate: settings.outputSampleRate ?? info?.sampleRate ?? rate, fileChannels: settings.outputChannels ?? max(info?.channels ?? 0, chain.outputChannels),
                 otherInputs: [loaded.file])
-            return .success(try renderer.run(cancellation: cancellation, progress: progress))
+            var report = try renderer.run(cancellation: cancellation, progress: progress)
+            let elapsed = ContinuousClock.now - started
+            report.renderSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            return .success(report)
         } catch {
             return .failure(error.naming(job))
         }
@@ -155,8 +159,9 @@ public final class BatchRenderer: @unchecked Sendable {
         }
     }
 
-    /// A fresh graph of the chain at `rate`, LV2 units in offline mode.
-    private func buildChain(at rate: Double, for job: RenderJob) throws(AudioUnitError) -> ChainGraph {
+    /// A fresh graph of the chain at `rate`, LV2 units in offline mode, with a job's own
+    /// `overrides` set on its units.
+    func buildChain(at rate: Double, overrides: [String] = []) throws(AudioUnitError) -> ChainGraph {
         try buildLock.withLock { _ throws(AudioUnitError) -> ChainGraph in
             let units: [AudioUnit]
             do throws(PresetError) {
@@ -167,6 +172,12 @@ public final class BatchRenderer: @unchecked Sendable {
             for unit in units {
                 (unit as? LV2Unit)?.renderMode = .offline
                 (unit as? BridgedUnit)?.rendersOffline = true
+            }
+            do throws(AudioUnitError) {
+                for (index, parameter) in try loaded.resolveOverrides(overrides) { try parameter.apply(to: units[index]) }
+            } catch {
+                units.forEach { $0.dispose() }
+                throw error
             }
             do throws(AudioUnitError) {
                 return try ChainGraph(loaded, units: units, registry: registry, sampleRate: rate, maximumFrames: settings.blockSize, parallelism: settings.parallelism)

@@ -29,8 +29,8 @@ final class OfflineFileRenderer {
     /// The input: an audio file (read ahead on a reader thread when a core is free) or a
     /// MIDI file.
     private let input: any OfflineSource
-    /// The output, written on a writer thread.
-    private let output: OutputPipeline
+    /// The output: a file written on a writer thread, or memory.
+    private let output: any OfflineSink
     /// Frames per cycle (``cycleFrames(_:chain:)``).
     private let blockSize: Int
     private let fileSampleRate: Double
@@ -71,17 +71,13 @@ final class OfflineFileRenderer {
     /// `input` into. Nothing is rendered; on failure nothing is left at the output path.
     /// The output never replaces the job's input nor any of `otherInputs` (the preset).
     /// - Thread: [control]
-    init(
+    convenience init(
         job: RenderJob, chain: ChainGraph, settings: RenderSettings, input: any OfflineSource, fileSampleRate: Double, fileChannels: Int,
         otherInputs: [String] = []
     ) throws(AudioUnitError) {
-        self.job = job
-        self.chain = chain
-        self.input = input
-        blockSize = Self.cycleFrames(settings, chain: chain)
-        self.fileSampleRate = fileSampleRate
-        let threaded = settings.overlapsFileWork
+        let blockSize = Self.cycleFrames(settings, chain: chain)
         let file: AudioFileOutput
+        let midiOutputFile: (path: String, file: AtomicFile)?
         do throws(AudioUnitError) {
             let seconds = Double(input.totalFrames) / chain.sampleRate + settings.tail.longestSeconds(reportedTail: Self.reportedTail(of: chain))
             let midiBytes = settings.midiOutputFile == nil ? 0 : Self.maximumMIDIOutputEvents * Self.bytesPerMIDIOutputEvent
@@ -105,7 +101,26 @@ final class OfflineFileRenderer {
             input.stop()
             throw error
         }
-        output = OutputPipeline(output: file, channels: chain.outputChannels, blockSize: blockSize, threaded: threaded)
+        self.init(
+            job: job, chain: chain, settings: settings, input: input,
+            output: OutputPipeline(output: file, channels: chain.outputChannels, blockSize: blockSize, threaded: settings.overlapsFileWork),
+            fileSampleRate: fileSampleRate, midiOutputFile: midiOutputFile)
+    }
+
+    /// Renders `input` into `output` (a file's pipeline, or memory), the output's rate
+    /// `fileSampleRate`; with `midiOutputFile`, what reaches the graph's MIDI output goes there.
+    /// - Thread: [control]
+    init(
+        job: RenderJob, chain: ChainGraph, settings: RenderSettings, input: any OfflineSource, output: any OfflineSink,
+        fileSampleRate: Double, midiOutputFile: (path: String, file: AtomicFile)? = nil
+    ) {
+        self.job = job
+        self.chain = chain
+        self.input = input
+        self.output = output
+        self.midiOutputFile = midiOutputFile
+        blockSize = Self.cycleFrames(settings, chain: chain)
+        self.fileSampleRate = fileSampleRate
         inputBlock = OwnedAudioBuffers(channels: chain.inputChannels, capacity: blockSize)
         outputBlock = OwnedAudioBuffers(channels: chain.outputChannels, capacity: blockSize)
         window = .allocate(capacity: chain.outputChannels)

@@ -34,6 +34,8 @@ public struct RenderReport: Sendable {
     public var silentOutputCause: String?
     /// `in.wav -> out.mid: 24 MIDI events` when `--midi-out` wrote a file.
     public var midiOutputSummary: String?
+    /// The seconds the file took, from building its graph to its output in place.
+    public var renderSeconds = 0.0
 
     /// - Thread: [any]
     public var duration: Double { sampleRate > 0 ? Double(frames) / sampleRate : 0 }

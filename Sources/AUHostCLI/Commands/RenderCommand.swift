@@ -13,6 +13,8 @@ enum RenderCommand: Command {
                              [--tail SECONDS|auto] [--max-length SECONDS] [--block N] [--jobs N]
                              [--threads N] [--midi-out FILE.mid] [--isolation none|together|per-unit]
                              [--set NODE.PARAM=VALUE]... [--force | --skip-existing]
+                             [--inputs-from FILE|-] [--relative-to ROOT] [--shard I/N] [--manifest ROWS.jsonl]
+                             [--results RESULTS.jsonl]
 
         PRESET.json may also be a UNIT (lv2:URI, type:subtype:manufacturer or a name) that is
         no file: a chain of that one unit, whose parameters --set PARAM=VALUE sets. Without
@@ -70,6 +72,7 @@ enum RenderCommand: Command {
           --force              replace existing output files
           --skip-existing      leave out the INPUTs whose output exists (a batch rerun after
                                an interruption renders the rest), and say how many
+        \(RenderBatchOptions.help)
 
         A batch (more than one INPUT, or any skipped) ends with one summary line on standard
         output: files rendered, failed and skipped, the audio's length, the time taken and the
@@ -119,25 +122,22 @@ enum RenderCommand: Command {
         settings.overwrite = arguments.flag("--force")
         let skipsExisting = arguments.flag("--skip-existing")
         let givenSets = try arguments.options("--set")
+        let batch = try RenderBatchOptions.parse(&arguments)
         let given = try arguments.finish(positionals: 1...Int.max, names: "a PRESET.json and at least one INPUT")
         // A MIDI song where the preset goes: the General MIDI module `auhost play` uses.
         let songFirst = [".mid", ".midi", ".smf"].contains { given[0].lowercased().hasSuffix($0) }
         let positionals = songFirst ? [PlayCommand.defaultChain.unit] + given : given
-        guard positionals.count >= 2 else { throw .usage("'render' needs a PRESET.json and at least one INPUT", command: name) }
+        guard positionals.count >= 2 || batch.givesInputs else { throw .usage("'render' needs a PRESET.json and at least one INPUT", command: name) }
         let sets = (songFirst ? PlayCommand.defaultChain.sets : []) + givenSets
-        let destination: OutputPlan.Destination
+        let destination: OutputPlan.Destination?
         switch (output, outputDirectory) {
         case (let file?, nil): destination = .file(file)
         case (nil, let directory?): destination = .directory(directory)
+        case (nil, nil) where batch.manifest != nil: destination = nil  // each row names its output
         case (nil, nil): throw .usage("'render' needs -o OUTPUT or --output-dir DIR", command: name)
         case (_?, _?): throw .usage("-o and --output-dir cannot be used together", command: name)
         }
-        var jobs: [RenderJob]
-        do {
-            jobs = try OutputPlan.jobs(inputs: Array(positionals.dropFirst()), destination: destination, format: format, bitDepth: bitDepth)
-        } catch {
-            throw error.isUsage ? .usage(error.message, command: name) : CLIError(error.message)
-        }
+        var jobs = try batch.jobs(inputs: Array(positionals.dropFirst()), destination: destination, format: format, bitDepth: bitDepth)
         if settings.midiOutputFile != nil && jobs.count != 1 {
             throw .usage("--midi-out takes one INPUT (it names one file)", command: name)
         }
@@ -148,7 +148,7 @@ enum RenderCommand: Command {
         if settings.overwrite && skipsExisting {
             throw .usage("--force and --skip-existing cannot be used together", command: name)
         }
-        if case .directory(let directory) = destination {
+        if case .directory(let directory)? = destination {
             switch AtomicFile.NodeKind(path: directory) {
             case .folder: break
             case .missing:
@@ -168,6 +168,9 @@ enum RenderCommand: Command {
                 if AtomicFile.NodeKind(path: job.output) == .regularFile { skipped.append(job) } else { jobs.append(job) }
             }
         }
+        try batch.makeFolders(for: jobs)
+        let results = try batch.results.map { path throws(CLIError) in try RenderResults(path: path) }
+        for job in skipped { results?.record(job, nil) }
         let isBatch = jobs.count + skipped.count > 1 || !skipped.isEmpty
         if jobs.isEmpty {
             context.output.line(BatchSummary(outcomes: [], skipped: skipped.count, elapsedSeconds: 0).text)
@@ -182,6 +185,14 @@ enum RenderCommand: Command {
         let loaded = try PresetCommandSupport.load(
             positionals[0], sets: sets, context: context, isolation: givenIsolation ?? .none, isolationOfComponent: unprobed)
         defer { loaded.dispose() }
+        for job in jobs where !job.overrides.isEmpty {
+            do throws(AudioUnitError) {
+                _ = try loaded.resolveOverrides(job.overrides)
+            } catch {
+                throw CLIError("\(job.input): \(error.message)")
+            }
+        }
+        let planned = jobs
         let progress = RenderProgress(jobs: jobs)
         let out = context.output, errors = context.errors
         let renderer = BatchRenderer(loaded: loaded, registry: context.registry, settings: settings, jobs: jobs)
@@ -193,6 +204,7 @@ enum RenderCommand: Command {
             notice: { text in progress.printing { out.line(text) } }
         ) { index, outcome in
             progress.finished(file: index)
+            results?.record(planned[index], outcome)
             progress.printing {
                 switch outcome {
                 case .success(let report):

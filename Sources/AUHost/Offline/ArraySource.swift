@@ -1,0 +1,36 @@
+import AUCore
+import AUFiles
+
+/// Planar samples in memory as an offline render's input (``ChainProcessor``): the caller's
+/// channels mapped to the chain's input channels as a file's are (``ChannelMapper``), then
+/// silence after the end. The caller's memory must outlive the render.
+/// - Thread: [control] the job's thread.
+final class ArraySource: OfflineSource {
+    let totalFrames: Int
+    private let samples: AudioBuffers
+    private let mapper: ChannelMapper
+    /// Channel pointers for a window into ``samples``.
+    private let window: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
+    private var position = 0
+
+    /// Reads `samples` (all their frames) into a chain that takes `chainChannels` channels.
+    init(_ samples: AudioBuffers, chainChannels: Int) {
+        self.samples = samples
+        totalFrames = samples.frameCount
+        mapper = ChannelMapper(from: samples.channelCount, to: chainChannels)
+        window = .allocate(capacity: samples.channelCount)
+    }
+
+    deinit { window.deallocate() }
+
+    func read(into buffers: AudioBuffers) throws(AudioUnitError) {
+        let count = min(buffers.frameCount, totalFrames - position)
+        buffers.clear()
+        guard count > 0 else { return }
+        for channel in 0..<samples.channelCount { window[channel] = samples.channelPointers[channel] + position }
+        mapper.map(AudioBuffers(channelPointers: window, frameCount: count), into: buffers)
+        position += count
+    }
+
+    func stop() {}
+}

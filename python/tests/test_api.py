@@ -1,0 +1,175 @@
+"""Every call of the package, its errors included."""
+
+import json
+import os
+import re
+
+import numpy as np
+import pytest
+from conftest import PRESETS, REPO, noise, run_auhost
+
+import auhost
+from auhost._lib import CDEF
+
+REFERENCE = os.path.join(PRESETS, "reference.json")
+GAIN_PRESET = json.dumps({"auhost": 1, "name": "gain", "nodes": [{"id": "gain", "unit": "aufx:gain:AUHs", "parameters": {"gain": -6.0206, "smoothing": 0}}], "chain": ["gain"]})
+
+
+def test_every_declaration_is_in_the_header():
+    with open(os.path.join(REPO, "include", "auhost.h")) as file:
+        header = " ".join(file.read().split())
+    for line in CDEF.strip().splitlines():
+        assert " ".join(line.split()) in header, line
+
+
+def test_units_are_auhost_list_json():
+    listed = json.loads(run_auhost("list", "--type", "aufx", "--json").stdout)
+    found = auhost.units(type="aufx")
+    assert found == listed
+    assert {unit["type"] for unit in found} == {"aufx"}
+    delays = auhost.units("delay")
+    assert delays and delays == json.loads(run_auhost("list", "delay", "--json").stdout)
+    assert len(delays) < len(auhost.units())
+
+
+def test_units_bad_type():
+    with pytest.raises(auhost.AUHostError, match="type 'toolong': expected a code of 1 to 4 characters"):
+        auhost.units(type="toolong")
+
+
+def test_bad_presets(folder):
+    with pytest.raises(auhost.AUHostError, match=re.escape(os.path.join(folder, "missing.json"))):
+        auhost.Chain.from_preset(os.path.join(folder, "missing.json"))
+    bad = os.path.join(folder, "bad.json")
+    with open(bad, "w") as file:
+        file.write('{"auhost": 1, "name": "x", "nodes": [')
+    with pytest.raises(auhost.AUHostError) as caught:
+        auhost.Chain.from_preset(bad)
+    assert caught.value.args[0].startswith(bad + ":")
+    # The same line auhost render prints.
+    assert "auhost: " + caught.value.args[0] in run_auhost("render", bad, bad, "-o", os.path.join(folder, "o.wav"), expect=1).stderr
+    with pytest.raises(auhost.AUHostError, match="block_size 0"):
+        auhost.Chain.from_preset(REFERENCE, block_size=0)
+
+
+def test_unknown_unit():
+    with pytest.raises(auhost.AUHostError, match="lv2:http://example.org/no-such-plugin"):
+        auhost.Chain(["lv2:http://example.org/no-such-plugin"])
+
+
+def test_chain_of_units_with_parameters():
+    chain = auhost.Chain(["aufx:gain:AUHs", "aufx:dely:AUHs", "aufx:gain:AUHs"], parameters={"gain.gain": -6, "dely.mix": 0}, tail=0)
+    assert chain.parameters["gain.gain"] == -6
+    assert chain.parameters["gain2.gain"] == 0
+    assert "dely.time" in chain.parameters
+    signal = noise(seconds=0.1)
+    out = chain(signal, 48000)
+    assert out.shape == signal.shape
+
+
+def test_parameter_errors_are_the_set_messages(folder):
+    chain = auhost.Chain.from_preset(REFERENCE)
+    source = os.path.join(folder, "in.wav")
+    auhost.write(source, noise(seconds=0.01), 48000)
+    for assignment in ["comp.nosuch=1", "nosuch.gain=1", "comp.threshold=1000", "comp.threshold"]:
+        node_param, _, value = assignment.partition("=")
+        with pytest.raises(auhost.AUHostError) as caught:
+            if value:
+                chain.parameters[node_param] = value
+            else:
+                chain._set(assignment)
+        printed = run_auhost("render", REFERENCE, source, "-o", os.path.join(folder, "o.wav"), "--set", assignment, expect=None).stderr
+        assert "auhost: " + caught.value.args[0].splitlines()[0] in printed
+    before = chain.parameters["comp.threshold"]
+    with pytest.raises(auhost.AUHostError):
+        chain.parameters["comp.threshold"] = 1000
+    assert chain.parameters["comp.threshold"] == before
+    chain.parameters["comp.threshold"] = -20
+    assert chain.parameters["comp.threshold"] == -20
+    assert chain.parameters.info("comp.threshold")["min"] <= -20
+
+
+def test_latency_and_tail_are_what_render_reports(folder):
+    chain = auhost.Chain.from_preset(REFERENCE)
+    source = os.path.join(folder, "in.wav")
+    auhost.write(source, noise(seconds=0.1), 48000)
+    printed = run_auhost("render", REFERENCE, source, "-o", os.path.join(folder, "o.wav"), "--block", "512", "--tail", "0").stdout
+    assert f"latency {chain.latency} frames compensated" in printed
+    assert chain.latency > 0
+    assert chain.tail_seconds >= 0
+    assert (chain.input_channels, chain.output_channels) == (2, 2)
+
+
+def test_wrong_shape_dtype_and_nan():
+    chain = auhost.Chain.from_preset(GAIN_PRESET)
+    with pytest.raises(TypeError, match="dtype int16; expected float32"):
+        chain(np.zeros((2, 100), dtype=np.int16), 48000)
+    with pytest.raises(TypeError, match="numpy.ndarray"):
+        chain([0.0] * 100, 48000)
+    with pytest.raises(ValueError, match=r"shape \(1, 2, 3\)"):
+        chain(np.zeros((1, 2, 3), dtype=np.float32), 48000)
+    with pytest.raises(ValueError, match=r"pass audio.T"):
+        chain(np.zeros((48000, 2), dtype=np.float32), 48000)
+    bad = np.zeros((2, 100), dtype=np.float32)
+    bad[1, 42] = np.nan
+    with pytest.raises(ValueError, match="1 NaN or infinite sample, the first at channel 1, frame 42"):
+        chain(bad, 48000)
+    with pytest.raises(auhost.AUHostError, match="sample_rate 1"):
+        chain(np.zeros(100, dtype=np.float32), 1)
+    reference = auhost.Chain.from_preset(REFERENCE)
+    with pytest.raises(auhost.AUHostError, match="the chain runs at 48000 Hz"):
+        reference(np.zeros((2, 100), dtype=np.float32), 44100)
+    with pytest.raises(auhost.AUHostError, match="MIDI needs a unit that takes MIDI"):
+        reference(midi=[(0, bytes([0x90, 60, 100]))], duration=0.1)
+    with pytest.raises(ValueError, match=r"midi\[0\]"):
+        auhost.Chain.from_preset(os.path.join(PRESETS, "synth-patch.json"))(midi=[(0, bytes([0x12]))])
+
+
+def test_mono_gain_in_and_out():
+    chain = auhost.Chain.from_preset(GAIN_PRESET, tail=0)
+    signal = noise(channels=1, seconds=0.1)[0]
+    out = chain(signal, 48000)
+    # The gain is stereo: a mono input goes to both channels, as a mono file's does.
+    assert out.shape == (chain.output_channels, signal.shape[0]) == (2, 4800)
+    assert np.allclose(out, signal * 0.5, atol=1e-6)
+    assert chain(signal.astype(np.float64), 48000).dtype == np.float32
+
+
+def test_stream_continues_and_is_latency_late():
+    # A unit may depend on where cycles start (an LV2 plugin smoothing per block): the parts
+    # are whole cycles of a pipelined chain (16 blocks of 512); see the gain test for any cut.
+    chain = auhost.Chain.from_preset(REFERENCE, tail=0)
+    signal = noise(seconds=0.5)
+    whole = chain(signal, 48000)
+    streamed = auhost.Chain.from_preset(REFERENCE)
+    parts = [streamed.process(part, 48000, reset=False) for part in np.array_split(signal, [8192, 16384], axis=1)]
+    joined = np.concatenate(parts, axis=1)
+    assert joined.shape == signal.shape
+    latency = streamed.latency
+    assert np.array_equal(joined[:, latency:], whole[:, : signal.shape[1] - latency])
+
+
+def test_stream_in_any_parts():
+    whole = auhost.Chain.from_preset(GAIN_PRESET, tail=0)(noise(seconds=0.2), 48000)
+    streamed = auhost.Chain.from_preset(GAIN_PRESET)
+    parts = [streamed.process(part, 48000, reset=False) for part in np.array_split(noise(seconds=0.2), [1, 1000, 1001, 7000], axis=1)]
+    assert np.array_equal(np.concatenate(parts, axis=1), whole)
+
+
+def test_to_preset_round_trip(folder):
+    chain = auhost.Chain.from_preset(REFERENCE, tail=0)
+    chain.parameters["comp.threshold"] = -20
+    text = chain.to_preset()
+    preset = json.loads(text)
+    assert preset["nodes"][1]["id"] == "comp"
+    again = auhost.Chain.from_preset(text, tail=0)
+    assert again.parameters["comp.threshold"] == -20
+    signal = noise(seconds=0.2)
+    assert np.array_equal(chain(signal, 48000), again(signal, 48000))
+
+
+def test_render_warnings_are_python_warnings():
+    loud = auhost.Chain.from_preset(GAIN_PRESET, tail=0)
+    loud.parameters["gain.gain"] = 12
+    with pytest.warns(RuntimeWarning, match="clip"):
+        loud(np.full((1, 1000), 0.9, dtype=np.float32), 48000)
