@@ -36,7 +36,7 @@ public func auhost_units_json(
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     do {
-        let units = SharedRegistry.current.components(matching: search).filter { $0.matches(searchText: searchText) }.map(UnitSummary.init)
+        let units = SharedRegistry.current.components(matching: search).filter { $0.matches(searchText: searchText) }.map { UnitSummary($0) }
         return cString(String(decoding: try encoder.encode(units), as: UTF8.self))
     } catch let failure {
         report("could not encode the units: \(failure)", to: error)
