@@ -116,4 +116,38 @@ import Testing
         #expect(result.status == 0, "\(result.errors)")
         #expect(result.output.contains("out.mid: 2 MIDI events"), "\(result.output)")
     }
+    /// A format-0 file at 1200 BPM whose notes (a note-on, then its note-off at the same
+    /// tick) follow each other a tick apart: `notes` × 2 events, few per cycle.
+    static func denseSong(_ path: String, notes: Int) throws {
+        var track: [UInt8] = [0x00, 0xFF, 0x51, 0x03, 0x00, 0xC3, 0x50]  // 50,000 µs per quarter
+        track.reserveCapacity(notes * 8 + 16)
+        for index in 0..<notes {
+            let key = UInt8(60 + index % 12)
+            track += [index == 0 ? 0 : 1, 0x90, key, 100, 0x00, 0x80, key, 0]
+        }
+        track += [0x00, 0xFF, 0x2F, 0x00]
+        func bigEndian(_ value: Int, bytes: Int) -> [UInt8] { (0..<bytes).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        let file = Array("MThd".utf8) + bigEndian(6, bytes: 4) + [0, 0, 0, 1] + bigEndian(960, bytes: 2)
+            + Array("MTrk".utf8) + bigEndian(track.count, bytes: 4) + track
+        try Data(file).write(to: URL(fileURLWithPath: path))
+    }
+
+    @Test("--midi-out stops at 4,194,304 events with one line, and leaves neither the WAV nor the .mid")
+    func midiOutputIsCapped() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let chain = try folder.preset("t.json", """
+            {"auhost": 1, "name": "T", "nodes": [{"id": "synth", "unit": "aumu:synt:AUHs"}], "chain": ["synth"], "tracks": {"1": "output"}}
+            """)
+        // 4,194,324 events: 20 past the cap (the song's last tick, at its end, is not rendered).
+        try Self.denseSong(folder.file("dense.mid"), notes: 2_097_162)
+        let before = folder.contents()
+        let result = try ChildProcess.run(
+            try auhostExecutable(), ["render", chain, folder.file("dense.mid"), "-o", folder.file("out.wav"), "--midi-out", folder.file("out.mid"), "--tail", "0", "--block", "64"],
+            timeout: 600)
+        #expect(result.status == 1, "\(result.errors)")
+        #expect(result.errors.contains("--midi-out: more than 4194304 MIDI events reached the graph's MIDI output"), "\(result.errors)")
+        #expect(result.errors.split(separator: "\n").count == 1, "\(result.errors)")
+        #expect(folder.contents() == before, "a file was left behind")
+    }
 }
