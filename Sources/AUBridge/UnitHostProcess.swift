@@ -53,6 +53,9 @@ public final class UnitHostProcess: @unchecked Sendable {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, ends[1], 3)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        // Only 0 to 3: a child that kept another of the host's descriptors (a pipe a parent
+        // reads to its end, a JACK socket, an output file) would hold it open for its life.
+        au_spawn_close_from(&actions, 4)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

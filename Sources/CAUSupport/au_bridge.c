@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <linux/futex.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <time.h>
@@ -102,4 +103,8 @@ int au_bridge_memfd(const char *name, size_t size) {
 int au_bridge_die_with_parent(pid_t parent) {
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return -1;
     return getppid() == parent ? 0 : -1;
+}
+
+int au_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
 }

@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <sys/types.h>
+#include <spawn.h>
 
 /// The first bytes of the shared memory between the host and a unit-host child (AUBridge):
 /// one cycle's hand-over. The host stores a cycle's frame count and time, then a new
@@ -59,5 +60,9 @@ int au_bridge_memfd(const char *name, size_t size);
 
 /// The child: dies with SIGKILL when its parent does; -1 when `parent` is already gone.
 int au_bridge_die_with_parent(pid_t parent);
+
+/// Adds "close every descriptor from `from` on" to a spawn's file actions (glibc's
+/// posix_spawn_file_actions_addclosefrom_np, which Swift's Glibc module does not show).
+int au_spawn_close_from(posix_spawn_file_actions_t *actions, int from);
 
 #endif
