@@ -9,6 +9,9 @@ extension AtomicFile {
     /// - Thread: [any] (a plain value).
     public enum NodeKind: Sendable, Equatable, CustomStringConvertible {
         case missing, regularFile, folder, characterDevice, blockDevice, fifo, socket
+        /// The regular file this process appends plugins' output to (`--plugin-log`): never
+        /// read as an input, never replaced as an output.
+        case pluginLog
 
         /// What is at `path` now (`missing` when `stat` fails).
         /// - Thread: [any]
@@ -19,7 +22,7 @@ extension AtomicFile {
                 return
             }
             self = switch status.st_mode & S_IFMT {
-            case S_IFREG: .regularFile
+            case S_IFREG: PluginLogFile.isLog(device: UInt64(status.st_dev), inode: UInt64(status.st_ino)) ? .pluginLog : .regularFile
             case S_IFDIR: .folder
             case S_IFCHR: .characterDevice
             case S_IFBLK: .blockDevice
@@ -39,6 +42,7 @@ extension AtomicFile {
             case .blockDevice: "a block device"
             case .fifo: "a FIFO"
             case .socket: "a socket"
+            case .pluginLog: "the command's plugin log (--plugin-log)"
             }
         }
     }

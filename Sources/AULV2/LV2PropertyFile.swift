@@ -13,12 +13,10 @@ enum LV2PropertyFile {
     static func checked(_ path: String, unit: String, property: String, expectsAudio: Bool) throws(AudioUnitError) -> String {
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         let what = "\(unit): property '\(property)':"
-        var info = stat()
-        guard stat(absolute, &info) == 0 else {
-            throw AudioUnitError(.invalidFilePath, "\(what) \(absolute) does not exist")
-        }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            throw AudioUnitError(.invalidFilePath, "\(what) \(absolute) is not a regular file")
+        switch AtomicFile.NodeKind(path: absolute) {
+        case .regularFile: break
+        case .missing: throw AudioUnitError(.invalidFilePath, "\(what) \(absolute) does not exist")
+        case let kind: throw AudioUnitError(.invalidFilePath, "\(what) \(absolute) is \(kind), not a regular file")
         }
         guard access(absolute, R_OK) == 0 else {
             throw AudioUnitError(.invalidFilePath, "\(what) \(absolute) cannot be read (\(String(cString: strerror(errno))))")

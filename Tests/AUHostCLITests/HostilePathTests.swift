@@ -71,6 +71,24 @@ import Testing
         #expect(folder.contents() == ["g.json", "in.wav", "o.wav"])
     }
 
+    @Test("--plugin-log is never a file the preset names (a sound bank), however spelt; that file is left as it was")
+    func pluginLogIsNeverAFileThePresetReads() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let sampler = try folder.preset("s.json", """
+            {"auhost": 1, "name": "S", "nodes": [{"id": "s", "unit": "aumu:samp:AUHs", "parameters": {"soundbank": "bank.sf2"}}], "chain": ["s"]}
+            """)
+        try Data("what was there\n".utf8).write(to: URL(fileURLWithPath: folder.file("bank.sf2")))
+        try Self.song(folder.file("in.mid"))
+        for log in [folder.file("bank.sf2"), "\(folder.path)/./bank.sf2"] {
+            let result = try Self.auhost(["render", sampler, folder.file("in.mid"), "-o", folder.file("o.wav"), "--plugin-log", log])
+            #expect(result.status == 1, "\(result.errors)")
+            #expect(result.errors.contains("is the command's plugin log (--plugin-log)"), "\(result.errors)")
+            #expect(folder.contents() == ["bank.sf2", "in.mid", "s.json"], "\(log)")
+        }
+        #expect(try String(contentsOfFile: folder.file("bank.sf2"), encoding: .utf8) == "what was there\n")
+    }
+
     @Test("every --midi-out mistake is refused before rendering, and no WAV is left behind")
     func midiOutIsCheckedBeforeRendering() throws {
         let folder = try TemporaryFolder()

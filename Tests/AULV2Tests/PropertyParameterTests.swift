@@ -78,7 +78,7 @@ import Testing
         let unit = try LV2TestSupport.unit(Self.convolver)
         defer { unit.dispose() }
         let missing = folder.appendingPathComponent("missing.wav").path
-        for (path, words) in [(missing, "does not exist"), (folder.path, "is not a regular file"), (text.path, "is not an audio file")] {
+        for (path, words) in [(missing, "does not exist"), (folder.path, "is a folder, not a regular file"), (text.path, "is not an audio file")] {
             let error = #expect(throws: AudioUnitError.self) { try unit.setPropertyParameter("impulse", to: .path(path)) }
             #expect(error?.message.contains(path) == true && error?.message.contains(words) == true, "\(error?.message ?? "")")
         }

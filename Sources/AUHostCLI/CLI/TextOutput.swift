@@ -77,6 +77,9 @@ public final class TextOutput: @unchecked Sendable {
         guard fstat(log, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
             throw CLIError("--plugin-log: '\(path)' is not a regular file; expected a regular file to append to")
         }
+        // From now on every input and output check refuses the log (a sound bank, an
+        // impulse response a preset names), however its path is spelt.
+        PluginLogFile.register(descriptor: log)
         if claimedStandardOutput { dup2(log, STDOUT_FILENO) }
         return created
     }
