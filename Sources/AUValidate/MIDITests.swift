@@ -33,7 +33,7 @@ enum MIDITests {
         return ValidationResult(.pass, "a note at frame \(noteFrame) sounds from frame \(first!); silent \(SignalCheck.duration(Double(max(0, last - offFrame)) / rate)) after all-notes-off")
     }
 
-    static let midiEvents = ValidationTest("midi-events", strictness: 4, "MIDI processors: events in give events out at frames inside their cycle, in order") { context in
+    static let midiEvents = ValidationTest("midi-events", strictness: 4, "MIDI processors: events in give events out at frames inside their cycle, in order, and none before the event it answers") { context in
         guard context.kind == .midiProcessor || (context.kind == .instrument && (try? context.instance().producesMIDIOutput) == true) else {
             return ValidationResult(.skip, "sends no MIDI")
         }
@@ -54,6 +54,24 @@ enum MIDITests {
         }
         // An instrument with a MIDI output need not echo notes; a MIDI processor must send something.
         try require(produced > 0 || context.kind != .midiProcessor, "8 notes in, no event out")
-        return ValidationResult(.pass, "\(produced) events out, each inside its cycle")
+        // At their frames: a unit that sends nothing while idle sends nothing in answer to an
+        // event before that event's frame (one that reads its input at the cycle's start
+        // answers early).
+        try unit.reset()
+        var idle = 0
+        for _ in 0..<8 {
+            try require(renderer.renderBlock(frames: block) == 0, "render returned an error while idle")
+            idle += unit.midiOutputFromRender.count
+        }
+        guard idle == 0 else { return ValidationResult(.pass, "\(produced) events out, each inside its cycle (sends \(idle) while idle: timing not checked)") }
+        let frame = Int.random(in: 1..<block, using: &context.random)
+        let noteOn = [MIDIEvent(offset: Int32(frame), status: 0x90, data1: 64, data2: 100)]
+        let status = noteOn.withUnsafeBufferPointer { renderer.renderBlock(frames: block, midi: $0) }
+        try require(status == 0, "render returned \(statusName(status))")
+        let answer = Array(unit.midiOutputFromRender)
+        if let early = answer.first(where: { Int($0.offset) < frame }) {
+            throw ValidationFailure("an event out at frame \(early.offset), before the note-on in at frame \(frame) that it answers")
+        }
+        return ValidationResult(.pass, "\(produced) events out, each inside its cycle; the answer to a note-on at frame \(frame) starts at \(answer.first.map { "frame \($0.offset)" } ?? "a later cycle")")
     }
 }

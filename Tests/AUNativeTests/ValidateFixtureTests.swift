@@ -27,6 +27,18 @@ import AUTestSupport
         #expect(statuses.filter { $0.value == "FAIL" }.map(\.key) == [breakage.test], "\(breakage.define): \(run.output)")
     }
 
+    @Test("a MIDI processor that echoes at the events' frames passes at strictness 10; one that answers at the cycle's start fails midi-events alone")
+    func aMIDIProcessorAnswersAtTheFrameOfItsInput() throws {
+        let good = try ValidateRun.run(
+            ["validate", "aumi:vmid:Test", "--strictness", "10", "--seed", "5", "--json"], plugins: try ValidateFixtures.buildMIDI(nil))
+        let statuses = try good.statuses()
+        #expect(good.status == 0 && statuses["midi-events"] == "PASS" && !statuses.values.contains("FAIL"), "\(good.output)\(good.errors)")
+        let early = try ValidateRun.run(
+            ["validate", "aumi:vmid:Test", "--strictness", "10", "--seed", "5", "--json"], plugins: try ValidateFixtures.buildMIDI("EARLY_MIDI"))
+        #expect(early.status == 1, "\(early.errors)")
+        #expect(try early.statuses().filter { $0.value == "FAIL" }.map(\.key) == ["midi-events"], "\(early.output)")
+    }
+
     @Test func everyUnitInPluginsPassesAtStrictness10() throws {
         let run = try ValidateRun.run(["validate", "--all", "--format", "native", "--strictness", "10", "--jobs", "2", "--seed", "3", "--timeout", "300"], plugins: nil)
         #expect(run.status == 0, "\(run.output)\(run.errors)")

@@ -226,6 +226,81 @@ enum ValidateFixtures {
         const auhost_plugin_entry_t *auhost_plugin_entry(void) { return &entry; }
         """
 
+    /// A MIDI processor, `aumi:vmid:Test`, that echoes every MIDI event at its frame;
+    /// EARLY_MIDI echoes each at the cycle's first frame (as a unit that reads its input
+    /// once per cycle and answers at once), which only `midi-events` catches.
+    static let midiSource = """
+        #include <stdlib.h>
+        #include <string.h>
+        #include "auhost_plugin.h"
+
+        static uint32_t parameter_count(const auhost_unit *u) { (void)u; return 0; }
+        static bool parameter_info(const auhost_unit *u, uint32_t i, auhost_parameter_info *info) { (void)u; (void)i; (void)info; return false; }
+        static float get_parameter(const auhost_unit *u, uint32_t id) { (void)u; (void)id; return 0; }
+        static bool set_parameter(const auhost_unit *u, uint32_t id, float v) { (void)u; (void)id; (void)v; return false; }
+        static int32_t initialize(const auhost_unit *u, const auhost_render_setup *setup, char *m, uint32_t c) { (void)u; (void)setup; (void)m; (void)c; return 0; }
+        static void uninitialize(const auhost_unit *u) { (void)u; }
+        static int32_t render(const auhost_unit *u, const auhost_process *p) {
+            (void)u;
+            uint32_t sent = *p->output_event_count;
+            for (uint32_t i = 0; i < p->event_count && sent < p->output_event_capacity; i++) {
+                if (p->events[i].kind != AUHOST_EVENT_MIDI) continue;
+                auhost_event echo = p->events[i];
+        #ifdef EARLY_MIDI
+                echo.offset = 0;
+        #endif
+                p->output_events[sent++] = echo;
+            }
+            *p->output_event_count = sent;
+            return 0;
+        }
+        static void reset(const auhost_unit *u) { (void)u; }
+        static uint32_t latency(const auhost_unit *u) { (void)u; return 0; }
+        static double tail_time(const auhost_unit *u) { (void)u; return 0; }
+        static int64_t save_state(const auhost_unit *u, uint8_t *b, uint64_t cap) { (void)u; (void)b; (void)cap; return 0; }
+        static bool restore_state(const auhost_unit *u, const uint8_t *d, uint64_t n) { (void)u; (void)d; return n == 0; }
+        static uint32_t preset_count(const auhost_unit *u) { (void)u; return 0; }
+        static const char *preset_name(const auhost_unit *u, uint32_t i) { (void)u; (void)i; return NULL; }
+        static uint32_t preset_values(const auhost_unit *u, uint32_t i, auhost_parameter_value *v, uint32_t c) { (void)u; (void)i; (void)v; (void)c; return 0; }
+        static const auhost_midi_output_extension midi_output = { sizeof(auhost_midi_output_extension), 0 };
+        static const void *get_extension(const auhost_unit *u, const char *id) {
+            (void)u;
+            return strcmp(id, AUHOST_EXTENSION_MIDI_OUTPUT) == 0 ? &midi_output : NULL;
+        }
+        static void destroy(const auhost_unit *u) { free((void *)u); }
+
+        static bool init(const char *path, char *m, uint32_t c) { (void)path; (void)m; (void)c; return true; }
+        static uint32_t unit_count(void) { return 1; }
+        static const auhost_unit_description description = {
+            .type = 0x61756d69, .subtype = 0x766d6964, .manufacturer = 0x54657374,
+            .name = "Validator MIDI Fixture", .manufacturer_name = "Test", .version = "1.0.0", .category = "MIDI",
+        };
+        static const auhost_unit_description *unit_description(uint32_t i) { return i == 0 ? &description : NULL; }
+        static const auhost_unit *create_unit(uint32_t i, const auhost_host_info *h) {
+            (void)h;
+            if (i != 0) return NULL;
+            auhost_unit *u = calloc(1, sizeof *u);
+            u->struct_size = sizeof *u;
+            u->parameter_count = parameter_count; u->parameter_info = parameter_info;
+            u->get_parameter = get_parameter; u->set_parameter = set_parameter;
+            u->initialize = initialize; u->uninitialize = uninitialize; u->render = render; u->reset = reset;
+            u->latency = latency; u->tail_time = tail_time; u->save_state = save_state; u->restore_state = restore_state;
+            u->preset_count = preset_count; u->preset_name = preset_name; u->preset_values = preset_values;
+            u->get_extension = get_extension;
+            u->destroy = destroy;
+            return u;
+        }
+        static const auhost_plugin_entry_t entry = { AUHOST_PLUGIN_ABI_VERSION, 0, init, unit_count, unit_description, create_unit };
+        const auhost_plugin_entry_t *auhost_plugin_entry(void) { return &entry; }
+        """
+
+    /// The MIDI fixture built with `define` (nil: the good one) into a fresh folder.
+    static func buildMIDI(_ define: String?) throws -> URL {
+        let folder = try CLibraryFixtures.makeFolder("validate-midi-\(define ?? "good")")
+        try CLibraryFixtures.build(midiSource, named: "libvalidatemidifixture.so", in: folder, defines: define.map { [$0] } ?? [])
+        return folder
+    }
+
     /// The fixture built with `define` (nil: the good one) into a fresh folder; returns the folder.
     static func build(_ define: String?) throws -> URL {
         let folder = try CLibraryFixtures.makeFolder("validate-\(define ?? "good")")
