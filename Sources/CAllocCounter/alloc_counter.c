@@ -20,15 +20,22 @@ static __thread int counting = 0;
 static alloc_counter_counts totals;
 /// ALLOC_COUNTER_TRAP=mallocs|frees|locks|retains: stop at the first counted call of that
 /// kind (a debugger or Swift's backtracer then shows where it came from);
-/// ALLOC_COUNTER_TRAP_SKIP=N lets the first N of them pass (past one-time work).
+/// ALLOC_COUNTER_TRAP_SKIP=N lets the first N of them pass (past one-time work);
+/// ALLOC_COUNTER_TRAP_AFTER_RESETS=N traps only once the counts were reset N times (alloc-check
+/// resets once before its render thread starts and once when the warm-up ends: with 2 it traps in
+/// the counted cycles alone).
 static int trap_kind = -1;
 static long trap_skip = 0;
+static long trap_after_resets = 0;
+static long resets = 0;
 
 __attribute__((constructor)) static void alloc_counter_init(void) {
     const char *trap = getenv("ALLOC_COUNTER_TRAP");
     if (!trap) return;
     const char *skip = getenv("ALLOC_COUNTER_TRAP_SKIP");
     if (skip) trap_skip = atol(skip);
+    const char *after = getenv("ALLOC_COUNTER_TRAP_AFTER_RESETS");
+    if (after) trap_after_resets = atol(after);
     if (!strcmp(trap, "mallocs")) trap_kind = 0;
     else if (!strcmp(trap, "frees")) trap_kind = 3;
     else if (!strcmp(trap, "retains")) trap_kind = 4;
@@ -38,11 +45,13 @@ __attribute__((constructor)) static void alloc_counter_init(void) {
 #define FIELD_INDEX(field) (int)(offsetof(alloc_counter_counts, field) / sizeof(uint64_t))
 #define COUNT(field) do { if (counting) { \
     __atomic_fetch_add(&totals.field, 1, __ATOMIC_RELAXED); \
-    if (trap_kind == FIELD_INDEX(field) && __atomic_fetch_sub(&trap_skip, 1, __ATOMIC_RELAXED) <= 0) { counting = 0; __builtin_trap(); } } } while (0)
+    if (trap_kind == FIELD_INDEX(field) && __atomic_load_n(&resets, __ATOMIC_RELAXED) >= trap_after_resets \
+        && __atomic_fetch_sub(&trap_skip, 1, __ATOMIC_RELAXED) <= 0) { counting = 0; __builtin_trap(); } } } while (0)
 
 void alloc_counter_begin(void) { counting = 1; }
 void alloc_counter_end(void) { counting = 0; }
 void alloc_counter_reset(void) {
+    __atomic_fetch_add(&resets, 1, __ATOMIC_SEQ_CST);
     __atomic_store_n(&totals.mallocs, 0, __ATOMIC_SEQ_CST);
     __atomic_store_n(&totals.callocs, 0, __ATOMIC_SEQ_CST);
     __atomic_store_n(&totals.reallocs, 0, __ATOMIC_SEQ_CST);

@@ -16,6 +16,8 @@ final class RenderLoop: @unchecked Sendable {
     let nonFinite = Atomic<Int>(0)
     /// Events that reached the graph's MIDI output.
     let midiOutputEvents = Atomic<Int>(0)
+    /// MIDI events that reached the graph's output in the warm-up the control thread holds.
+    let warmUpMIDIOutputEvents = Atomic<Int>(0)
     /// The errno of a refused seccomp filter (0: installed, or not strict).
     let strictStatus = Atomic<Int32>(0)
     /// False while the control thread's warm-up is not over (``finishWarmUp()``): until then
@@ -50,6 +52,7 @@ final class RenderLoop: @unchecked Sendable {
                     _ = graph.render(
                         frameCount: frames, timestamp: RenderTimestamp(sampleTime: sampleTime), input: inputView, output: outputView,
                         midi: UnsafeBufferPointer(start: midi, count: midiCount))
+                    this.warmUpMIDIOutputEvents.add(graph.midiOutputFromRender.count, ordering: .relaxed)
                     extraWarmUp += 1
                     continue
                 }
