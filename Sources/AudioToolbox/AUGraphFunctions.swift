@@ -52,6 +52,29 @@ final class GraphHandle: @unchecked Sendable {
     }
 
     /// The output node's unit when it is a device: it plays this graph.
+    /// Apple's default for the formats a program never set is the device's rate. A JACK
+    /// device runs at the server's rate, so before the formats propagate every bus of the
+    /// other nodes that the program did not set and that no connection feeds (a synth's or
+    /// file player's output, a mixer input fed by a callback) takes the server's rate;
+    /// connected inputs then take their sources' formats.
+    func adoptDeviceRate() {
+        guard let output = graph.outputNode, let jack = (try? graph.unit(of: output)) as? JACKIOUnit,
+              let rate = try? jack.busConfiguration(scope: .input, element: 0).format.sampleRate else { return }
+        let fed = Set(graph.connections.map { GraphEndpoint($0.destination, bus: $0.destinationInputBus) })
+        for (node, handle) in units where node != output && handle.unit.state != .initialized {
+            for scope in [Scope.input, .output] {
+                for bus in 0..<handle.unit.elementCount(scope) {
+                    guard !handle.formatsSet.contains(BusKey(scope: scope.rawValue, element: UInt32(bus))),
+                          scope == .output || !fed.contains(GraphEndpoint(node, bus: bus)),
+                          var format = try? handle.unit.busConfiguration(scope: scope, element: bus).format, format.sampleRate != rate
+                    else { continue }
+                    format.sampleRate = rate
+                    try? handle.unit.setValue(format, for: .streamFormat, scope: scope, element: bus)
+                }
+            }
+        }
+    }
+
     func attachDevice() {
         for handle in units.values { handle.pulledGraph = nil }
         guard let output = graph.outputNode, let unit = try? graph.unit(of: output) else { return }
@@ -205,6 +228,7 @@ public func _AUGraphInitialize(_ inGraph: OpaquePointer?) -> OSStatus {
         try handle.graph.open()
         try handle.adoptUnits()
         handle.attachDevice()
+        handle.adoptDeviceRate()
         try handle.graph.initialize()
         return noErr
     }

@@ -107,7 +107,8 @@ public func _AudioUnitGetProperty(
     _ outData: UnsafeMutableRawPointer?, _ ioDataSize: UnsafeMutablePointer<UInt32>?
 ) -> OSStatus {
     withUnit(inUnit) { handle throws(AudioUnitError) in
-        if let status = samplerProperty(handle, inID, inScope, get: outData, ioDataSize) ?? filePlayerProperty(handle, inID, inScope, get: outData, ioDataSize) { return status }
+        if let status = samplerProperty(handle, inID, inScope, get: outData, ioDataSize) ?? filePlayerProperty(handle, inID, inScope, get: outData, ioDataSize)
+            ?? scheduledSoundPlayerProperty(handle, inID, inScope, get: outData, ioDataSize) { return status }
         guard try propertyInfo(handle, inID, inScope, inElement) != nil else {
             return unimplementedProperties.contains(inID) ? kAudio_UnimplementedError : kAudioUnitErr_InvalidProperty
         }
@@ -175,7 +176,8 @@ public func _AudioUnitSetProperty(
     _ inUnit: OpaquePointer?, _ inID: UInt32, _ inScope: UInt32, _ inElement: UInt32, _ inData: UnsafeRawPointer?, _ inDataSize: UInt32
 ) -> OSStatus {
     withUnit(inUnit) { handle throws(AudioUnitError) in
-        if let status = setSamplerProperty(handle, inID, inScope, inData, inDataSize) ?? setFilePlayerProperty(handle, inID, inScope, inData, inDataSize) { return status }
+        if let status = setSamplerProperty(handle, inID, inScope, inData, inDataSize) ?? setFilePlayerProperty(handle, inID, inScope, inData, inDataSize)
+            ?? setScheduledSoundPlayerProperty(handle, inID, inScope, inData, inDataSize) { return status }
         guard let info = try propertyInfo(handle, inID, inScope, inElement) else {
             return unimplementedProperties.contains(inID) ? kAudio_UnimplementedError : kAudioUnitErr_InvalidProperty
         }
@@ -197,6 +199,7 @@ public func _AudioUnitSetProperty(
             return try setStreamFormat(handle, read(inData, inDataSize, as: AudioStreamBasicDescription.self)!, scope: scope, element: inElement)
         case kAudioUnitProperty_SampleRate:
             try unit.setValue(read(inData, inDataSize, as: Float64.self)!, for: .sampleRate, scope: scope, element: e)
+            handle.formatsSet.insert(BusKey(scope: scope.rawValue, element: inElement))
         case kAudioUnitProperty_MaximumFramesPerSlice:
             try unit.setValue(Int(read(inData, inDataSize, as: UInt32.self)!), for: .maximumFramesPerSlice)
         case kAudioUnitProperty_ElementCount:
@@ -235,6 +238,7 @@ func setStreamFormat(_ handle: UnitHandle, _ asbd: AudioStreamBasicDescription, 
         try handle.unit.setValue(format.engineEquivalent, for: .streamFormat, scope: scope, element: Int(element))
         handle.clientFormats[key] = format
     }
+    handle.formatsSet.insert(key)
     // A callback on this bus now hands the application buffers in the new format.
     if let callback = handle.callbacks[key] { try handle.setRenderCallback(callback, element: element) }
     return noErr

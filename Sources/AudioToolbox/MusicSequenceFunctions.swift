@@ -24,6 +24,8 @@ public func _DisposeMusicSequence(_ inSequence: OpaquePointer?) -> OSStatus {
             try player.publish()
         }
         sequence.players = []
+        sequence.userEvents?.stop()
+        sequence.userEvents = nil
         sequence.disposeTracks()
         if sequence.ownsGraph, let graph = sequence.graph { _ = _DisposeAUGraph(graph.pointer) }
         sequence.graph = nil
@@ -265,10 +267,19 @@ public func _MusicSequenceBarBeatTimeToBeats(
     }
 }
 
-/// `MusicSequenceSetUserCallback`: unimplemented (user events are not delivered during
-/// playback yet).
+/// `MusicSequenceSetUserCallback`: the callback is called for each user event a playing
+/// player of the sequence passes, on a thread of the library's, within about 5 ms after the
+/// render passed it (``UserEventDelivery``); NULL stops the calls.
 /// - Thread: [control]
 @_cdecl("MusicSequenceSetUserCallback")
 public func _MusicSequenceSetUserCallback(_ inSequence: OpaquePointer?, _ inCallback: MusicSequenceUserCallback?, _ inClientData: UnsafeMutableRawPointer?) -> OSStatus {
-    withHandle(SequenceHandle.live, inSequence) { _ in kAudio_UnimplementedError }
+    withHandle(SequenceHandle.live, inSequence) { sequence in
+        sequence.userEvents?.stop()
+        sequence.userEvents = nil
+        for player in sequence.players { player.userEventsFrom = player.player.time }
+        if let inCallback {
+            sequence.userEvents = UserEventDelivery(sequence: sequence, callback: unsafeBitCast(inCallback, to: UserEventDelivery.Callback.self), clientData: inClientData)
+        }
+        return noErr
+    }
 }

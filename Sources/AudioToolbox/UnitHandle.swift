@@ -22,6 +22,9 @@ final class UnitHandle: @unchecked Sendable {
     var pulledGraph: Unmanaged<AudioGraph>?
     /// Formats the application set that the unit does not render in: converted at the bus.
     var clientFormats: [BusKey: StreamFormat] = [:]
+    /// The buses whose stream format the program set (the others keep Apple's default: in a
+    /// graph on a JACK device, the server's rate).
+    var formatsSet: Set<BusKey> = []
     /// The C render callbacks set on input buses (to rebuild when a client format changes).
     var callbacks: [BusKey: AURenderCallbackStruct] = [:]
     /// Every callback storage ever published; freed with the handle.
