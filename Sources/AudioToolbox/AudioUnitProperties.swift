@@ -9,7 +9,7 @@ internal import AUJACK
 /// The properties of Apple's headers that the library does not marshal yet.
 let unimplementedProperties: Set<UInt32> = [
     kAudioUnitProperty_ClassInfo, kAudioUnitProperty_CPULoad, kAudioUnitProperty_SupportedNumChannels,
-    kAudioUnitProperty_ParameterValueStrings, kAudioUnitProperty_AudioChannelLayout, kAudioUnitProperty_FactoryPresets,
+    kAudioUnitProperty_ParameterValueStrings, kAudioUnitProperty_AudioChannelLayout,
     kAudioUnitProperty_ContextName, kAudioUnitProperty_RenderQuality, kAudioUnitProperty_HostCallbacks,
     kAudioUnitProperty_InPlaceProcessing, kAudioUnitProperty_ElementName, kAudioUnitProperty_SupportedChannelLayoutTags,
     kAudioUnitProperty_ParameterStringFromValue, kAudioUnitProperty_ParameterIDName, kAudioUnitProperty_ParameterClumpName,
@@ -52,6 +52,7 @@ func propertyInfo(_ handle: UnitHandle, _ id: UInt32, _ scopeValue: UInt32, _ el
     case kAudioUnitProperty_BypassEffect: return (4, true)
     case kAudioUnitProperty_LastRenderError: return (4, false)
     case kAudioUnitProperty_PresentPreset: return (MemoryLayout<AUPreset>.size, true)
+    case kAudioUnitProperty_FactoryPresets: return (MemoryLayout<OpaquePointer>.size, false)
     case kAudioOutputUnitProperty_EnableIO, kAudioOutputUnitProperty_HasIO, kAudioOutputUnitProperty_IsRunning:
         guard unit is AudioOutputUnit else { throw AudioUnitError(.invalidProperty, "\(unit.name) is no output unit") }
         return (4, id == kAudioOutputUnitProperty_EnableIO)
@@ -148,6 +149,8 @@ public func _AudioUnitGetProperty(
             for (index, id) in ids.prefix(count).enumerated() { outData.storeBytes(of: id, toByteOffset: index * 4, as: UInt32.self) }
             ioDataSize.pointee = UInt32(count * 4)
             return noErr
+        case kAudioUnitProperty_FactoryPresets:
+            return copyOut(handle.factoryPresetArray(), outData, ioDataSize)
         case kAudioUnitProperty_ParameterInfo:
             return copyOut(AudioUnitParameterInfo(try unit.value(of: .parameterInfo, scope: scope, element: e)), outData, ioDataSize)
         case kAudioUnitProperty_SetRenderCallback:
@@ -293,6 +296,9 @@ extension AudioUnitParameterInfo {
         if info.flags.contains(.isGlobalMeta) { options |= kAudioUnitParameterFlag_IsGlobalMeta }
         if info.flags.contains(.isElementMeta) { options |= kAudioUnitParameterFlag_IsElementMeta }
         if info.valueStrings != nil { options |= kAudioUnitParameterFlag_ValuesHaveStrings }
+        // The name as a CFString too, which the caller releases (CFNameRelease), as Apple's units give it.
+        cfNameString = retainedCFString(info.name)
+        options |= kAudioUnitParameterFlag_HasCFNameString | kAudioUnitParameterFlag_CFNameRelease
         flags = options
     }
 }

@@ -150,20 +150,25 @@ public func _MusicSequenceGetAUGraph(_ inSequence: OpaquePointer?, _ outGraph: U
 }
 
 /// Apple's default sequence graph: a DLSSynth (AUHost's sampler with the General MIDI bank)
-/// into the DefaultOutput, opened and initialized.
+/// into a PeakLimiter into the DefaultOutput, opened and initialized.
 func defaultGraph() throws -> GraphHandle {
     var graphPointer: OpaquePointer?
     try check(_NewAUGraph(&graphPointer))
     var synth = AudioComponentDescription(componentType: kAudioUnitType_MusicDevice, componentSubType: kAudioUnitSubType_DLSSynth,
                                           componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+    var limiter = AudioComponentDescription(componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_PeakLimiter,
+                                            componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
     var output = AudioComponentDescription(componentType: kAudioUnitType_Output, componentSubType: kAudioUnitSubType_DefaultOutput,
                                            componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
     var synthNode: Int32 = 0
+    var limiterNode: Int32 = 0
     var outputNode: Int32 = 0
     do {
         try check(_AUGraphAddNode(graphPointer, &synth, &synthNode))
+        try check(_AUGraphAddNode(graphPointer, &limiter, &limiterNode))
         try check(_AUGraphAddNode(graphPointer, &output, &outputNode))
-        try check(_AUGraphConnectNodeInput(graphPointer, synthNode, 0, outputNode, 0))
+        try check(_AUGraphConnectNodeInput(graphPointer, synthNode, 0, limiterNode, 0))
+        try check(_AUGraphConnectNodeInput(graphPointer, limiterNode, 0, outputNode, 0))
         try check(_AUGraphOpen(graphPointer))
         try check(_AUGraphInitialize(graphPointer))
     } catch {

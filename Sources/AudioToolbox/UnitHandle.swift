@@ -25,6 +25,9 @@ final class UnitHandle: @unchecked Sendable {
     /// The buses whose stream format the program set (the others keep Apple's default: in a
     /// graph on a JACK device, the server's rate).
     var formatsSet: Set<BusKey> = []
+    /// The AUPresets behind the FactoryPresets arrays handed out (``FactoryPresetStorage``),
+    /// made on the first request.
+    var presetStorage: FactoryPresetStorage?
     /// The C render callbacks set on input buses (to rebuild when a client format changes).
     var callbacks: [BusKey: AURenderCallbackStruct] = [:]
     /// Every callback storage ever published; freed with the handle.

@@ -45,13 +45,13 @@ import Testing
         var size: UInt32 = 0
         var writable: Boolean = 0
         #expect(AudioUnitGetPropertyInfo(mixer, 4242, kAudioUnitScope_Global, 0, &size, &writable) == kAudioUnitErr_InvalidProperty)
-        #expect(AudioUnitGetPropertyInfo(mixer, kAudioUnitProperty_FactoryPresets, kAudioUnitScope_Global, 0, &size, &writable) == kAudio_UnimplementedError)
+        #expect(AudioUnitGetPropertyInfo(mixer, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, &size, &writable) == kAudio_UnimplementedError)
         #expect(AudioUnitGetPropertyInfo(mixer, kAudioUnitProperty_StreamFormat, 99, 0, &size, &writable) == kAudioUnitErr_InvalidScope)
         #expect(AudioUnitGetPropertyInfo(mixer, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &size, &writable) == noErr)
         #expect(size == 40 && writable == 1)
         var name: Unmanaged<CFString>?
-        _ = name
-        #expect(AudioComponentCopyName(AudioComponentInstanceGetComponent(mixer), &name) == kAudio_UnimplementedError)
+        #expect(AudioComponentCopyName(nil, &name) == kAudio_ParamError)
+        #expect(AudioComponentCopyName(AudioComponentInstanceGetComponent(mixer), nil) == kAudio_ParamError)
         var parameter: Float32 = 0
         #expect(AudioUnitGetParameter(mixer, 77, kAudioUnitScope_Input, 0, &parameter) == kAudioUnitErr_InvalidParameter)
     }

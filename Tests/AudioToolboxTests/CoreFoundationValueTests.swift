@@ -1,0 +1,76 @@
+import AUTestSupport
+import Foundation
+import Testing
+
+/// The CoreFoundation values the audio half hands out, read from a C client as Apple's hosts
+/// read them: AudioComponentCopyName (a CFString the caller releases), the iPod EQ's
+/// FactoryPresets (a CFArray of AUPreset pointers, numbers 0… in order, names as CFStrings;
+/// the caller releases the array) and a parameter's cfNameString (HasCFNameString and
+/// CFNameRelease set).
+@Suite struct CoreFoundationValueTests {
+    static let client = #"""
+    #include <AudioToolbox/AudioToolbox.h>
+
+    #define CHECK(x) do { OSStatus s = (x); if (s) { fprintf(stderr, "%s: %d\n", #x, (int)s); return 1; } } while (0)
+
+    static const char *text(CFStringRef string, char *buffer) {
+        buffer[0] = 0;
+        if (string) CFStringGetCString(string, buffer, 64, kCFStringEncodingUTF8);
+        return buffer;
+    }
+
+    int main(void) {
+        char buffer[64];
+        AudioComponentDescription eqDescription = {kAudioUnitType_Effect, kAudioUnitSubType_AUiPodEQ, kAudioUnitManufacturer_Apple, 0, 0};
+        AudioComponentDescription mixerDescription = {kAudioUnitType_Mixer, kAudioUnitSubType_MultiChannelMixer, kAudioUnitManufacturer_Apple, 0, 0};
+        AudioComponent eqComponent = AudioComponentFindNext(NULL, &eqDescription);
+        AudioComponent mixerComponent = AudioComponentFindNext(NULL, &mixerDescription);
+        CFStringRef name = NULL;
+        CHECK(AudioComponentCopyName(mixerComponent, &name));
+        printf("name: %s\n", text(name, buffer));
+        CFRelease(name);
+
+        AudioUnit eq, mixer;
+        CHECK(AudioComponentInstanceNew(eqComponent, &eq));
+        CHECK(AudioComponentInstanceNew(mixerComponent, &mixer));
+        CFArrayRef presets = NULL;
+        UInt32 size = sizeof(presets);
+        CHECK(AudioUnitGetProperty(eq, kAudioUnitProperty_FactoryPresets, kAudioUnitScope_Global, 0, &presets, &size));
+        printf("presets: %ld\n", (long)CFArrayGetCount(presets));
+        for (CFIndex i = 0; i < CFArrayGetCount(presets); i++) {
+            const AUPreset *preset = CFArrayGetValueAtIndex(presets, i);
+            if (preset->presetNumber != i) printf("preset %ld has number %d\n", (long)i, (int)preset->presetNumber);
+            if (i == 0 || i == 2) printf("preset %d: %s\n", (int)preset->presetNumber, text(preset->presetName, buffer));
+        }
+        CFRelease(presets);
+        CFArrayRef none = NULL;
+        size = sizeof(none);
+        CHECK(AudioUnitGetProperty(mixer, kAudioUnitProperty_FactoryPresets, kAudioUnitScope_Global, 0, &none, &size));
+        printf("mixer presets: %ld\n", (long)CFArrayGetCount(none));
+        CFRelease(none);
+
+        AudioUnitParameterInfo info;
+        size = sizeof(info);
+        CHECK(AudioUnitGetProperty(mixer, kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Input, kMultiChannelMixerParam_Volume, &info, &size));
+        printf("parameter: %s flags %d %d\n", text(info.cfNameString, buffer), (info.flags & kAudioUnitParameterFlag_HasCFNameString) != 0,
+               (info.flags & kAudioUnitParameterFlag_CFNameRelease) != 0);
+        if (info.flags & kAudioUnitParameterFlag_CFNameRelease) CFRelease(info.cfNameString);
+        AudioComponentInstanceDispose(eq);
+        AudioComponentInstanceDispose(mixer);
+        return 0;
+    }
+    """#
+
+    @Test func namesPresetsAndParameterNamesReadFromC() throws {
+        let run = try CClient.run(Self.client, name: "cf-values")
+        #expect(run.status == 0, "\(run.output)\n\(run.errors)")
+        let lines = run.output.split(separator: "\n").map(String.init)
+        for expected in [
+            "name: Apple: AUMultiChannelMixer", "presets: 20", "preset 0: Flat", "preset 2: Bass Booster", "mixer presets: 0",
+            "parameter: Input 0 Volume flags 1 1",
+        ] {
+            #expect(lines.contains(expected), "\(expected) in:\n\(run.output)\n\(run.errors)")
+        }
+        #expect(!run.output.contains("has number"), "\(run.output)")
+    }
+}
