@@ -12,6 +12,9 @@ final class GraphHandle: @unchecked Sendable {
     var nextNumber: Int32 = 1
     var units: [GraphNode: UnitHandle] = [:]
     var storages: [CallbackStorage] = []
+    /// The C callbacks set with AUGraphSetNodeInputCallback, by input (the engine's model
+    /// says which inputs still have one: ``GraphInteractions``).
+    var inputCallbacks: [GraphEndpoint: AURenderCallbackStruct] = [:]
     var notifies = CRenderNotifies()
     /// Delivers render-side notifications while the graph runs.
     var pump: NotificationPump?
@@ -305,12 +308,19 @@ public func _AUGraphConnectNodeInput(_ inGraph: OpaquePointer?, _ inSource: Int3
     }
 }
 
-/// `AUGraphDisconnectNodeInput`.
+/// `AUGraphDisconnectNodeInput`: the connection into the input, else its render callback.
 /// - Thread: [control]
 @_cdecl("AUGraphDisconnectNodeInput")
 public func _AUGraphDisconnectNodeInput(_ inGraph: OpaquePointer?, _ inDest: Int32, _ inDestInput: UInt32) -> OSStatus {
     withGraph(inGraph) { handle throws(AudioUnitError) in
         guard let destination = handle.node(inDest) else { return kAUGraphErr_NodeNotFound }
+        let input = GraphEndpoint(destination, bus: Int(inDestInput))
+        // As on Apple, the input's render callback goes too when no connection feeds it.
+        if handle.graph.model.connection(into: input) == nil, handle.graph.model.inputCallbacks[input] != nil {
+            try handle.graph.setInputCallback(nil, for: destination, input: Int(inDestInput))
+            handle.inputCallbacks[input] = nil
+            return noErr
+        }
         try handle.graph.disconnect(destination, input: Int(inDestInput))
         return noErr
     }
@@ -324,6 +334,7 @@ public func _AUGraphSetNodeInputCallback(_ inGraph: OpaquePointer?, _ inDest: In
     withGraph(inGraph) { handle throws(AudioUnitError) in
         guard let inCallback else { return kAudio_ParamError }
         guard let node = handle.node(inDest) else { return kAUGraphErr_NodeNotFound }
+        handle.inputCallbacks[GraphEndpoint(node, bus: Int(inDestInput))] = inCallback.pointee
         if let unit = handle.units[node] {
             try unit.setRenderCallback(inCallback.pointee, element: inDestInput)
         } else {
@@ -387,20 +398,6 @@ public func _AUGraphGetCPULoad(_ inGraph: OpaquePointer?, _ out: UnsafeMutablePo
 /// - Thread: [control]
 @_cdecl("AUGraphGetMaxCPULoad")
 public func _AUGraphGetMaxCPULoad(_ inGraph: OpaquePointer?, _ out: UnsafeMutablePointer<Float32>?) -> OSStatus {
-    kAudio_UnimplementedError
-}
-
-/// `AUGraphGetNumberOfInteractions`: unimplemented (the interaction calls are not offered yet).
-/// - Thread: [control]
-@_cdecl("AUGraphGetNumberOfInteractions")
-public func _AUGraphGetNumberOfInteractions(_ inGraph: OpaquePointer?, _ out: UnsafeMutablePointer<UInt32>?) -> OSStatus {
-    kAudio_UnimplementedError
-}
-
-/// `AUGraphCountNodeInteractions`: unimplemented.
-/// - Thread: [control]
-@_cdecl("AUGraphCountNodeInteractions")
-public func _AUGraphCountNodeInteractions(_ inGraph: OpaquePointer?, _ inNode: Int32, _ out: UnsafeMutablePointer<UInt32>?) -> OSStatus {
     kAudio_UnimplementedError
 }
 

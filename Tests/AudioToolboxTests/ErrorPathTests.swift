@@ -46,6 +46,7 @@ import Testing
         var writable: Boolean = 0
         #expect(AudioUnitGetPropertyInfo(mixer, 4242, kAudioUnitScope_Global, 0, &size, &writable) == kAudioUnitErr_InvalidProperty)
         #expect(AudioUnitGetPropertyInfo(mixer, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, &size, &writable) == kAudio_UnimplementedError)
+        #expect(AudioUnitGetPropertyInfo(mixer, kAudioOutputUnitProperty_SetInputCallback, kAudioUnitScope_Global, 0, &size, &writable) == kAudio_UnimplementedError)
         #expect(AudioUnitGetPropertyInfo(mixer, kAudioUnitProperty_StreamFormat, 99, 0, &size, &writable) == kAudioUnitErr_InvalidScope)
         #expect(AudioUnitGetPropertyInfo(mixer, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &size, &writable) == noErr)
         #expect(size == 40 && writable == 1)
@@ -88,6 +89,9 @@ import Testing
         #expect(NewAUGraph(nil) == kAudio_ParamError)
         #expect(AUGraphOpen(nil) == kAudio_ParamError)
         var count: UInt32 = 0
-        #expect(AUGraphGetNumberOfInteractions(graph, &count) == kAudio_UnimplementedError)
+        #expect(AUGraphGetNumberOfInteractions(graph, nil) == kAudio_ParamError)
+        #expect(AUGraphCountNodeInteractions(graph, 99, &count) == kAUGraphErr_NodeNotFound)
+        var interaction = AUNodeInteraction()
+        #expect(AUGraphGetInteractionInfo(graph, 0, &interaction) == kAUGraphErr_InvalidConnection)
     }
 }
