@@ -9,7 +9,7 @@ internal import AUJACK
 /// The properties of Apple's headers that the library does not marshal yet.
 let unimplementedProperties: Set<UInt32> = [
     kAudioUnitProperty_ClassInfo, kAudioUnitProperty_CPULoad, kAudioUnitProperty_SupportedNumChannels,
-    kAudioUnitProperty_ParameterValueStrings, kAudioUnitProperty_AudioChannelLayout,
+    kAudioUnitProperty_AudioChannelLayout,
     kAudioUnitProperty_ContextName, kAudioUnitProperty_RenderQuality, kAudioUnitProperty_HostCallbacks,
     kAudioUnitProperty_InPlaceProcessing, kAudioUnitProperty_ElementName, kAudioUnitProperty_SupportedChannelLayoutTags,
     kAudioUnitProperty_ParameterStringFromValue, kAudioUnitProperty_ParameterIDName, kAudioUnitProperty_ParameterClumpName,
@@ -53,6 +53,11 @@ func propertyInfo(_ handle: UnitHandle, _ id: UInt32, _ scopeValue: UInt32, _ el
     case kAudioUnitProperty_LastRenderError: return (4, false)
     case kAudioUnitProperty_PresentPreset: return (MemoryLayout<AUPreset>.size, true)
     case kAudioUnitProperty_FactoryPresets: return (MemoryLayout<OpaquePointer>.size, false)
+    case kAudioUnitProperty_ParameterValueStrings:
+        guard try unit.value(of: .parameterInfo, scope: scope, element: e).valueStrings != nil else {
+            throw AudioUnitError(.invalidProperty, "parameter \(element) has no value strings")
+        }
+        return (MemoryLayout<OpaquePointer>.size, false)
     case kAudioOutputUnitProperty_EnableIO, kAudioOutputUnitProperty_HasIO, kAudioOutputUnitProperty_IsRunning:
         guard unit is AudioOutputUnit else { throw AudioUnitError(.invalidProperty, "\(unit.name) is no output unit") }
         return (4, id == kAudioOutputUnitProperty_EnableIO)
@@ -141,7 +146,9 @@ public func _AudioUnitGetProperty(
             return copyOut(OSStatus(try unit.value(of: .lastRenderError)), outData, ioDataSize)
         case kAudioUnitProperty_PresentPreset:
             let preset = try unit.value(of: .presentPreset)
-            return copyOut(AUPreset(presetNumber: Int32(preset.number), presetName: nil), outData, ioDataSize)
+            // The name as a new CFString, which the caller releases (NULL for a preset without one).
+            let name = preset.name.isEmpty ? nil : retainedCFString(preset.name)
+            return copyOut(AUPreset(presetNumber: Int32(preset.number), presetName: name), outData, ioDataSize)
         case kAudioUnitProperty_ParameterList:
             let ids = try unit.value(of: .parameterList, scope: scope, element: e)
             guard let outData, let ioDataSize else { return kAudio_ParamError }
@@ -151,6 +158,10 @@ public func _AudioUnitGetProperty(
             return noErr
         case kAudioUnitProperty_FactoryPresets:
             return copyOut(handle.factoryPresetArray(), outData, ioDataSize)
+        case kAudioUnitProperty_ParameterValueStrings:
+            // A new CFArray of CFStrings, one per value from the minimum, which the caller releases.
+            guard let strings = try unit.value(of: .parameterInfo, scope: scope, element: e).valueStrings else { return kAudioUnitErr_InvalidProperty }
+            return copyOut(retainedStringArray(strings), outData, ioDataSize)
         case kAudioUnitProperty_ParameterInfo:
             return copyOut(AudioUnitParameterInfo(try unit.value(of: .parameterInfo, scope: scope, element: e)), outData, ioDataSize)
         case kAudioUnitProperty_SetRenderCallback:

@@ -48,3 +48,8 @@ func retainedString(_ text: String) -> OpaquePointer {
 func retainedCFString(_ text: String) -> Unmanaged<CFString> {
     Unmanaged<CFString>.fromOpaque(UnsafeRawPointer(retainedString(text)))
 }
+
+/// A new CFArrayRef (retained) of CFStrings.
+func retainedStringArray(_ strings: [String]) -> OpaquePointer {
+    OpaquePointer(Unmanaged.passRetained(NSArray(array: strings.map { NSString(string: $0) })).toOpaque())
+}

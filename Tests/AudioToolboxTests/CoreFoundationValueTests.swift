@@ -1,12 +1,14 @@
 import AUTestSupport
+import AudioToolbox
 import Foundation
 import Testing
 
 /// The CoreFoundation values the audio half hands out, read from a C client as Apple's hosts
 /// read them: AudioComponentCopyName (a CFString the caller releases), the iPod EQ's
 /// FactoryPresets (a CFArray of AUPreset pointers, numbers 0… in order, names as CFStrings;
-/// the caller releases the array) and a parameter's cfNameString (HasCFNameString and
-/// CFNameRelease set).
+/// the caller releases the array), a parameter's cfNameString (HasCFNameString and
+/// CFNameRelease set), PresentPreset's name, and the sampler's interpolation parameter's
+/// ParameterValueStrings (a CFArray of CFStrings; a parameter without strings is refused).
 @Suite struct CoreFoundationValueTests {
     static let client = #"""
     #include <AudioToolbox/AudioToolbox.h>
@@ -55,6 +57,38 @@ import Testing
         printf("parameter: %s flags %d %d\n", text(info.cfNameString, buffer), (info.flags & kAudioUnitParameterFlag_HasCFNameString) != 0,
                (info.flags & kAudioUnitParameterFlag_CFNameRelease) != 0);
         if (info.flags & kAudioUnitParameterFlag_CFNameRelease) CFRelease(info.cfNameString);
+
+        AUPreset present = {2, NULL};
+        CHECK(AudioUnitSetProperty(eq, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &present, sizeof present));
+        present = (AUPreset){-9, NULL};
+        size = sizeof(present);
+        CHECK(AudioUnitGetProperty(eq, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &present, &size));
+        printf("present: %d %s\n", (int)present.presetNumber, text(present.presetName, buffer));
+        if (present.presetName) CFRelease(present.presetName);
+
+        AudioComponentDescription samplerDescription = {kAudioUnitType_MusicDevice, kAudioUnitSubType_Sampler, kAudioUnitManufacturer_Apple, 0, 0};
+        AudioUnit sampler;
+        CHECK(AudioComponentInstanceNew(AudioComponentFindNext(NULL, &samplerDescription), &sampler));
+        /* The parameter with value strings, found as a host finds it: ParameterList, then each one's flags. */
+        AudioUnitParameterID ids[64];
+        size = sizeof ids;
+        CHECK(AudioUnitGetProperty(sampler, kAudioUnitProperty_ParameterList, kAudioUnitScope_Global, 0, ids, &size));
+        AudioUnitParameterID withStrings = 9999;
+        for (UInt32 i = 0; i < size / sizeof ids[0]; i++) {
+            UInt32 infoSize = sizeof(info);
+            CHECK(AudioUnitGetProperty(sampler, kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Global, ids[i], &info, &infoSize));
+            if (info.flags & kAudioUnitParameterFlag_CFNameRelease) CFRelease(info.cfNameString);
+            if ((info.flags & kAudioUnitParameterFlag_ValuesHaveStrings) && withStrings == 9999) withStrings = ids[i];
+        }
+        CFArrayRef strings = NULL;
+        size = sizeof(strings);
+        CHECK(AudioUnitGetProperty(sampler, kAudioUnitProperty_ParameterValueStrings, kAudioUnitScope_Global, withStrings, &strings, &size));
+        printf("value strings: %ld", (long)CFArrayGetCount(strings));
+        for (CFIndex i = 0; i < CFArrayGetCount(strings); i++) printf(" [%s]", text(CFArrayGetValueAtIndex(strings, i), buffer));
+        printf("\n");
+        CFRelease(strings);
+        printf("no value strings: %d\n", (int)AudioUnitGetProperty(sampler, kAudioUnitProperty_ParameterValueStrings, kAudioUnitScope_Global, 0, &strings, &size));
+        AudioComponentInstanceDispose(sampler);
         AudioComponentInstanceDispose(eq);
         AudioComponentInstanceDispose(mixer);
         return 0;
@@ -67,7 +101,8 @@ import Testing
         let lines = run.output.split(separator: "\n").map(String.init)
         for expected in [
             "name: Apple: AUMultiChannelMixer", "presets: 20", "preset 0: Flat", "preset 2: Bass Booster", "mixer presets: 0",
-            "parameter: Input 0 Volume flags 1 1",
+            "parameter: Input 0 Volume flags 1 1", "present: 2 Bass Booster",
+            "value strings: 4 [None] [Linear] [4th order] [7th order]", "no value strings: \(kAudioUnitErr_InvalidProperty)",
         ] {
             #expect(lines.contains(expected), "\(expected) in:\n\(run.output)\n\(run.errors)")
         }
