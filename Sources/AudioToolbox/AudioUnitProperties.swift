@@ -8,7 +8,7 @@ internal import AUJACK
 
 /// The properties of Apple's headers that the library does not marshal yet.
 let unimplementedProperties: Set<UInt32> = [
-    kAudioUnitProperty_ClassInfo, kAudioUnitProperty_CPULoad, kAudioUnitProperty_SupportedNumChannels,
+    kAudioUnitProperty_CPULoad, kAudioUnitProperty_SupportedNumChannels,
     kAudioUnitProperty_AudioChannelLayout,
     kAudioUnitProperty_ContextName, kAudioUnitProperty_RenderQuality, kAudioUnitProperty_HostCallbacks,
     kAudioUnitProperty_InPlaceProcessing, kAudioUnitProperty_ElementName, kAudioUnitProperty_SupportedChannelLayoutTags,
@@ -50,6 +50,9 @@ func propertyInfo(_ handle: UnitHandle, _ id: UInt32, _ scopeValue: UInt32, _ el
         return (MemoryLayout<AudioUnitParameterInfo>.size, false)
     case kAudioUnitProperty_Latency, kAudioUnitProperty_TailTime: return (8, false)
     case kAudioUnitProperty_BypassEffect: return (4, true)
+    case kAudioUnitProperty_ClassInfo:
+        guard scope == .global else { throw AudioUnitError(.invalidScope, "ClassInfo is on the global scope") }
+        return (MemoryLayout<OpaquePointer>.size, true)
     case kAudioUnitProperty_LastRenderError: return (4, false)
     case kAudioUnitProperty_PresentPreset: return (MemoryLayout<AUPreset>.size, true)
     case kAudioUnitProperty_FactoryPresets: return (MemoryLayout<OpaquePointer>.size, false)
@@ -158,6 +161,8 @@ public func _AudioUnitGetProperty(
             return noErr
         case kAudioUnitProperty_FactoryPresets:
             return copyOut(handle.factoryPresetArray(), outData, ioDataSize)
+        case kAudioUnitProperty_ClassInfo:
+            return copyOut(try retainedClassInfo(handle), outData, ioDataSize)
         case kAudioUnitProperty_ParameterValueStrings:
             // A new CFArray of CFStrings, one per value from the minimum, which the caller releases.
             guard let strings = try unit.value(of: .parameterInfo, scope: scope, element: e).valueStrings else { return kAudioUnitErr_InvalidProperty }
@@ -220,6 +225,8 @@ public func _AudioUnitSetProperty(
             try unit.setValue(Int(read(inData, inDataSize, as: UInt32.self)!), for: .elementCount, scope: scope)
         case kAudioUnitProperty_BypassEffect:
             try unit.setValue(read(inData, inDataSize, as: UInt32.self)! != 0, for: .bypassEffect)
+        case kAudioUnitProperty_ClassInfo:
+            try restoreClassInfo(handle, read(inData, inDataSize, as: UnsafeRawPointer?.self)!)
         case kAudioUnitProperty_PresentPreset:
             let preset = read(inData, inDataSize, as: AUPreset.self)!
             try unit.setValue(UnitPreset(number: Int(preset.presetNumber), name: ""), for: .presentPreset)

@@ -8,7 +8,9 @@ import Testing
 /// FactoryPresets (a CFArray of AUPreset pointers, numbers 0… in order, names as CFStrings;
 /// the caller releases the array), a parameter's cfNameString (HasCFNameString and
 /// CFNameRelease set), PresentPreset's name, and the sampler's interpolation parameter's
-/// ParameterValueStrings (a CFArray of CFStrings; a parameter without strings is refused).
+/// ParameterValueStrings (a CFArray of CFStrings; a parameter without strings is refused),
+/// and ClassInfo saved, read with CFDictionaryGetValue and CFNumberGetValue, and restored
+/// (another unit's refused).
 @Suite struct CoreFoundationValueTests {
     static let client = #"""
     #include <AudioToolbox/AudioToolbox.h>
@@ -66,6 +68,28 @@ import Testing
         printf("present: %d %s\n", (int)present.presetNumber, text(present.presetName, buffer));
         if (present.presetName) CFRelease(present.presetName);
 
+        /* ClassInfo: band 3 at +6 dB saved, changed to -3 dB, restored; a mixer's ClassInfo refused by the EQ. */
+        CHECK(AudioUnitSetParameter(eq, 3, kAudioUnitScope_Global, 0, 6, 0));
+        CFPropertyListRef saved = NULL;
+        size = sizeof(saved);
+        CHECK(AudioUnitGetProperty(eq, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, &saved, &size));
+        CFNumberRef subtype = CFDictionaryGetValue((CFDictionaryRef)saved, CFSTR("subtype"));
+        SInt32 subtypeValue = 0;
+        CFNumberGetValue(subtype, kCFNumberSInt32Type, &subtypeValue);
+        printf("class info: %ld keys, subtype is the EQ's: %d, data: %d\n", (long)CFDictionaryGetCount((CFDictionaryRef)saved),
+               subtypeValue == (SInt32)kAudioUnitSubType_AUiPodEQ, CFDictionaryGetValue((CFDictionaryRef)saved, CFSTR("data")) != NULL);
+        CHECK(AudioUnitSetParameter(eq, 3, kAudioUnitScope_Global, 0, -3, 0));
+        CHECK(AudioUnitSetProperty(eq, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, &saved, sizeof(saved)));
+        Float32 band = 0;
+        CHECK(AudioUnitGetParameter(eq, 3, kAudioUnitScope_Global, 0, &band));
+        printf("band 3 restored: %g\n", band);
+        CFPropertyListRef mixerInfo = NULL;
+        size = sizeof(mixerInfo);
+        CHECK(AudioUnitGetProperty(mixer, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, &mixerInfo, &size));
+        printf("another unit's class info: %d\n", (int)AudioUnitSetProperty(eq, kAudioUnitProperty_ClassInfo, kAudioUnitScope_Global, 0, &mixerInfo, sizeof(mixerInfo)));
+        CFRelease(mixerInfo);
+        CFRelease(saved);
+
         AudioComponentDescription samplerDescription = {kAudioUnitType_MusicDevice, kAudioUnitSubType_Sampler, kAudioUnitManufacturer_Apple, 0, 0};
         AudioUnit sampler;
         CHECK(AudioComponentInstanceNew(AudioComponentFindNext(NULL, &samplerDescription), &sampler));
@@ -102,7 +126,8 @@ import Testing
         for expected in [
             "name: Apple: AUMultiChannelMixer", "presets: 20", "preset 0: Flat", "preset 2: Bass Booster", "mixer presets: 0",
             "parameter: Input 0 Volume flags 1 1", "present: 2 Bass Booster",
-            "value strings: 4 [None] [Linear] [4th order] [7th order]", "no value strings: \(kAudioUnitErr_InvalidProperty)",
+            "value strings: 4 [None] [Linear] [4th order] [7th order]",
+            "class info: 6 keys, subtype is the EQ's: 1, data: 1", "band 3 restored: 6", "another unit's class info: \(kAudioUnitErr_InvalidPropertyValue)", "no value strings: \(kAudioUnitErr_InvalidProperty)",
         ] {
             #expect(lines.contains(expected), "\(expected) in:\n\(run.output)\n\(run.errors)")
         }

@@ -53,6 +53,19 @@ const void *CFArrayGetValueAtIndex(CFArrayRef theArray, CFIndex idx);
 CFIndex CFDictionaryGetCount(CFDictionaryRef theDict);
 const void *CFDictionaryGetValue(CFDictionaryRef theDict, const void *key);
 
+typedef CFTypeRef CFPropertyListRef;
+typedef const struct __CFNumber *CFNumberRef;
+typedef CFIndex CFNumberType;
+enum {
+    kCFNumberSInt32Type = 3,
+    kCFNumberSInt64Type = 4,
+    kCFNumberFloat32Type = 5,
+    kCFNumberFloat64Type = 6,
+    kCFNumberIntType = 9,
+    kCFNumberDoubleType = 13
+};
+Boolean CFNumberGetValue(CFNumberRef number, CFNumberType theType, void *valuePtr);
+
 CFAbsoluteTime CFAbsoluteTimeGetCurrent(void);
 void CFShow(CFTypeRef obj);
 
