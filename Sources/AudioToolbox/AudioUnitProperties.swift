@@ -11,7 +11,7 @@ let unimplementedProperties: Set<UInt32> = [
     kAudioUnitProperty_CPULoad, kAudioUnitProperty_SupportedNumChannels,
     kAudioUnitProperty_AudioChannelLayout,
     kAudioUnitProperty_ContextName, kAudioUnitProperty_RenderQuality, kAudioUnitProperty_HostCallbacks,
-    kAudioUnitProperty_InPlaceProcessing, kAudioUnitProperty_ElementName, kAudioUnitProperty_SupportedChannelLayoutTags,
+    kAudioUnitProperty_InPlaceProcessing, kAudioUnitProperty_SupportedChannelLayoutTags,
     kAudioUnitProperty_ParameterStringFromValue, kAudioUnitProperty_ParameterIDName, kAudioUnitProperty_ParameterClumpName,
     kAudioUnitProperty_OfflineRender, kAudioUnitProperty_ParameterValueFromString, kAudioUnitProperty_PresentationLatency,
     kAudioUnitProperty_DependentParameters, kAudioUnitProperty_InputSamplesInOutput, kAudioUnitProperty_ShouldAllocateBuffer,
@@ -50,6 +50,9 @@ func propertyInfo(_ handle: UnitHandle, _ id: UInt32, _ scopeValue: UInt32, _ el
         return (MemoryLayout<AudioUnitParameterInfo>.size, false)
     case kAudioUnitProperty_Latency, kAudioUnitProperty_TailTime: return (8, false)
     case kAudioUnitProperty_BypassEffect: return (4, true)
+    case kAudioUnitProperty_ElementName:
+        _ = try unit.busConfiguration(scope: scope, element: e)
+        return (MemoryLayout<OpaquePointer>.size, false)
     case kAudioUnitProperty_ClassInfo:
         guard scope == .global else { throw AudioUnitError(.invalidScope, "ClassInfo is on the global scope") }
         return (MemoryLayout<OpaquePointer>.size, true)
@@ -163,6 +166,9 @@ public func _AudioUnitGetProperty(
             return copyOut(handle.factoryPresetArray(), outData, ioDataSize)
         case kAudioUnitProperty_ClassInfo:
             return copyOut(try retainedClassInfo(handle), outData, ioDataSize)
+        case kAudioUnitProperty_ElementName:
+            // The bus's name as a new CFString, which the caller releases.
+            return copyOut(retainedString(try unit.busConfiguration(scope: scope, element: e).name), outData, ioDataSize)
         case kAudioUnitProperty_ParameterValueStrings:
             // A new CFArray of CFStrings, one per value from the minimum, which the caller releases.
             guard let strings = try unit.value(of: .parameterInfo, scope: scope, element: e).valueStrings else { return kAudioUnitErr_InvalidProperty }

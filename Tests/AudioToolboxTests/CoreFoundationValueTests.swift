@@ -9,7 +9,7 @@ import Testing
 /// the caller releases the array), a parameter's cfNameString (HasCFNameString and
 /// CFNameRelease set), PresentPreset's name, and the sampler's interpolation parameter's
 /// ParameterValueStrings (a CFArray of CFStrings; a parameter without strings is refused),
-/// and ClassInfo saved, read with CFDictionaryGetValue and CFNumberGetValue, and restored
+/// a bus's ElementName, and ClassInfo saved, read with CFDictionaryGetValue and CFNumberGetValue, and restored
 /// (another unit's refused).
 @Suite struct CoreFoundationValueTests {
     static let client = #"""
@@ -90,6 +90,14 @@ import Testing
         CFRelease(mixerInfo);
         CFRelease(saved);
 
+        CFStringRef busName = NULL;
+        size = sizeof(busName);
+        CHECK(AudioUnitGetProperty(mixer, kAudioUnitProperty_ElementName, kAudioUnitScope_Input, 1, &busName, &size));
+        printf("bus name: %s\n", text(busName, buffer));
+        CFRelease(busName);
+        printf("no such bus: %d, not writable: %d\n", (int)AudioUnitGetProperty(mixer, kAudioUnitProperty_ElementName, kAudioUnitScope_Input, 999, &busName, &size),
+               (int)AudioUnitSetProperty(mixer, kAudioUnitProperty_ElementName, kAudioUnitScope_Input, 1, &busName, sizeof busName));
+
         AudioComponentDescription samplerDescription = {kAudioUnitType_MusicDevice, kAudioUnitSubType_Sampler, kAudioUnitManufacturer_Apple, 0, 0};
         AudioUnit sampler;
         CHECK(AudioComponentInstanceNew(AudioComponentFindNext(NULL, &samplerDescription), &sampler));
@@ -127,7 +135,8 @@ import Testing
             "name: Apple: AUMultiChannelMixer", "presets: 20", "preset 0: Flat", "preset 2: Bass Booster", "mixer presets: 0",
             "parameter: Input 0 Volume flags 1 1", "present: 2 Bass Booster",
             "value strings: 4 [None] [Linear] [4th order] [7th order]",
-            "class info: 6 keys, subtype is the EQ's: 1, data: 1", "band 3 restored: 6", "another unit's class info: \(kAudioUnitErr_InvalidPropertyValue)", "no value strings: \(kAudioUnitErr_InvalidProperty)",
+            "class info: 6 keys, subtype is the EQ's: 1, data: 1", "band 3 restored: 6", "another unit's class info: \(kAudioUnitErr_InvalidPropertyValue)", "bus name: Input 1",
+            "no such bus: \(kAudioUnitErr_InvalidElement), not writable: \(kAudioUnitErr_PropertyNotWritable)", "no value strings: \(kAudioUnitErr_InvalidProperty)",
         ] {
             #expect(lines.contains(expected), "\(expected) in:\n\(run.output)\n\(run.errors)")
         }
