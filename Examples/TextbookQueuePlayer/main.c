@@ -67,7 +67,7 @@ int main(void) {
     UInt32 maxPacketSize = 0;
     size = sizeof(maxPacketSize);
     Check(AudioFileGetProperty(playback.file, kAudioFilePropertyPacketSizeUpperBound, &size, &maxPacketSize), "PacketSizeUpperBound");
-    UInt32 bufferBytes = 0x4000; /* 16 KB, a quarter second or less of CD audio */
+    UInt32 bufferBytes = 0x10000; /* 64 KB: the book's largest buffer, 0.37 s of CD audio */
     playback.packetsPerBuffer = bufferBytes / maxPacketSize;
     CopyCookie(playback.file, queue);
 

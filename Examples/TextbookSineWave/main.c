@@ -71,7 +71,7 @@ int main(void) {
     printf("playing\n");
     sleep(2);
     AudioOutputUnitStop(state.output);
-    printf("played for %.0f s\n", CFAbsoluteTimeGetCurrent() - started);
+    printf("played for %s 2 s\n", CFAbsoluteTimeGetCurrent() - started >= 2.0 ? "at least" : "less than");
     AudioUnitUninitialize(state.output);
     AudioComponentInstanceDispose(state.output);
     return 0;

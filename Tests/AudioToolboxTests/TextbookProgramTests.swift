@@ -50,7 +50,7 @@ import Testing
         let folder = try AudioToolboxBuild.scratchFolder("textbook-sine")
         defer { try? FileManager.default.removeItem(at: folder) }
         let (run, wav) = try Self.run("TextbookSineWave", in: folder)
-        #expect(run.status == 0 && run.output.contains("played for 2 s"), "\(run.output)\n\(run.errors)")
+        #expect(run.status == 0 && run.output.contains("played for at least 2 s"), "\(run.output)\n\(run.errors)")
         let (rate, left) = try WAVSamples.readFirstChannel(wav)
         #expect(rate == 44_100)
         #expect(Double(left.count) / rate > 1.9)
@@ -125,9 +125,10 @@ import Testing
 
 /// Apple's PlaySoftMIDI pattern (Examples/TextbookSoftMIDI): DLSSynth → PeakLimiter →
 /// DefaultOutput, notes sent with MusicDeviceMIDIEvent half a second apart on the program's
-/// clock. In each note's half second (from where the first note sounds, 0.1 s in, 8192
-/// frames) its fundamental stands over its semitone neighbours (more than 4×) and over the
-/// previous note's (more than 2×).
+/// clock. In each note's stretch (from its nominal start, counted from where the first note
+/// sounds, to a quarter second past its nominal end) a window of 8192 frames has its
+/// fundamental over its semitone neighbours (more than 4×) and over the previous note's (more
+/// than 2×).
 @Suite struct TextbookSoftMIDITests {
     @Test func eachNotePlaysThroughTheLimiterInItsHalfSecond() throws {
         let folder = try AudioToolboxBuild.scratchFolder("textbook-softmidi")
@@ -140,17 +141,19 @@ import Testing
         #expect(left.allSatisfy { abs($0) <= 1 }, "the limiter's ceiling")
         let keys = [60, 64, 67, 72]
         func frequency(_ key: Double) -> Double { 440 * pow(2, (key - 69) / 12) }
+        // The notes follow the program's usleep clock, which a loaded machine stretches: each
+        // note is looked for from its nominal start to a quarter second past its nominal end.
         for (index, key) in keys.enumerated() {
-            let first = onset + Int((Double(index) * 0.5 + 0.1) * rate)
-            try #require(first + 8192 <= left.count, "note \(key) is in the file")
-            let slice = Array(left[first..<(first + 8192)])
-            let fundamental = Goertzel.amplitude(of: frequency(Double(key)), in: slice, sampleRate: rate)
-            for neighbour in [Double(key) - 1, Double(key) + 1] {
-                #expect(fundamental > 4 * Goertzel.amplitude(of: frequency(neighbour), in: slice, sampleRate: rate), "note \(key) over \(neighbour)")
+            let from = onset + Int(Double(index) * 0.5 * rate), to = min(left.count - 8192, onset + Int((Double(index) * 0.5 + 0.75) * rate))
+            try #require(from <= to, "note \(key) is in the file")
+            let heard = stride(from: from, through: to, by: 2048).contains { first in
+                let slice = Array(left[first..<(first + 8192)])
+                let fundamental = Goertzel.amplitude(of: frequency(Double(key)), in: slice, sampleRate: rate)
+                let overNeighbours = [Double(key) - 1, Double(key) + 1].allSatisfy { fundamental > 4 * Goertzel.amplitude(of: frequency($0), in: slice, sampleRate: rate) }
+                let overPrevious = index == 0 || fundamental > 2 * Goertzel.amplitude(of: frequency(Double(keys[index - 1])), in: slice, sampleRate: rate)
+                return overNeighbours && overPrevious
             }
-            if index > 0 {
-                #expect(fundamental > 2 * Goertzel.amplitude(of: frequency(Double(keys[index - 1])), in: slice, sampleRate: rate), "note \(key) over the one before")
-            }
+            #expect(heard, "note \(key): its fundamental over its neighbours and the note before")
         }
     }
 }
