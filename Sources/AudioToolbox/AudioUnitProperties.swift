@@ -252,12 +252,30 @@ public func _AudioUnitSetProperty(
     }
 }
 
+/// The JACK server's rate when `handle` is a JACK output unit outside any graph and the bus
+/// is its input (the bus a program's render callback feeds).
+private func standaloneJACKRate(_ handle: UnitHandle, scope: Scope, element: UInt32) -> Double? {
+    guard handle.graph == nil, scope == .input, element == 0, handle.unit is JACKIOUnit else { return nil }
+    return try? handle.unit.busConfiguration(scope: .input, element: 0).format.sampleRate
+}
+
 /// StreamFormat: the unit's own when it renders in it; else, on an input bus, a client
 /// format (integer, interleaved, fixed point) converted at the bus, the unit rendering the
 /// 32-bit float non-interleaved equivalent.
 func setStreamFormat(_ handle: UnitHandle, _ asbd: AudioStreamBasicDescription, scope: Scope, element: UInt32) throws(AudioUnitError) -> OSStatus {
     let format = StreamFormat(asbd)
     let key = BusKey(scope: scope.rawValue, element: element)
+    if let deviceRate = standaloneJACKRate(handle, scope: scope, element: element), format.sampleRate != deviceRate, (try? SampleConverter(format: format)) != nil {
+        // A standalone output unit on JACK: the bus renders at the server's rate and the
+        // program's callback is resampled from its rate (CallbackResampler).
+        var engine = format.engineEquivalent
+        engine.sampleRate = deviceRate
+        try handle.unit.setValue(engine, for: .streamFormat, scope: scope, element: Int(element))
+        handle.clientFormats[key] = format
+        handle.formatsSet.insert(key)
+        if let callback = handle.callbacks[key] { try handle.setRenderCallback(callback, element: element) }
+        return noErr
+    }
     do {
         try handle.unit.setValue(format, for: .streamFormat, scope: scope, element: Int(element))
         handle.clientFormats[key] = nil

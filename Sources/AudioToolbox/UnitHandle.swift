@@ -32,6 +32,8 @@ final class UnitHandle: @unchecked Sendable {
     var callbacks: [BusKey: AURenderCallbackStruct] = [:]
     /// Every callback storage ever published; freed with the handle.
     var storages: [CallbackStorage] = []
+    /// The resamplers of callbacks at another rate than the device's, kept as the storages are.
+    var resamplers: [CallbackResampler] = []
     var listeners: [(id: UInt32, proc: AudioUnitPropertyListenerProc, data: UnsafeMutableRawPointer?, token: ListenerToken)] = []
     var notifies = CRenderNotifies()
     /// For a standalone output unit: whether AudioOutputUnitStart started it.
@@ -69,6 +71,15 @@ final class UnitHandle: @unchecked Sendable {
     /// Makes a C render callback the source of input bus `element`, with the bus's client format.
     func makeEngineCallback(_ callback: AURenderCallbackStruct, element: UInt32) -> RenderCallback {
         let client = clientFormats[BusKey(scope: kAudioUnitScope_Input, element: element)]
+        if let client, let deviceRate = try? unit.busConfiguration(scope: .input, element: Int(element)).format.sampleRate,
+           client.sampleRate != deviceRate {
+            // The program's rate is not the device's (a standalone unit on JACK): resampled.
+            let storage = CallbackStorage(clientFormat: client, capacityFrames: CallbackResampler.chunkFrames)
+            storages.append(storage)
+            let resampler = CallbackResampler(callback, storage: storage, programRate: client.sampleRate, deviceRate: deviceRate, channels: client.channelsPerFrame)
+            resamplers.append(resampler)
+            return resampler.engineCallback
+        }
         let capacity = max(4096, (try? unit.value(of: .maximumFramesPerSlice)) ?? 4096)
         let storage = CallbackStorage(clientFormat: client, capacityFrames: capacity)
         storages.append(storage)

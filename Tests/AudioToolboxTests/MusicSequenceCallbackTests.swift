@@ -8,11 +8,15 @@ enum CClient {
     static func run(_ source: String, name: String, environment: [String: String] = [:]) throws -> ChildProcess.Outcome {
         let folder = try AudioToolboxBuild.scratchFolder(name)
         defer { try? FileManager.default.removeItem(at: folder) }
+        return try ChildProcess.run(try compile(source, in: folder), [], environment: environment, timeout: 60)
+    }
+
+    /// Compiles `source` into `folder` (its client program there).
+    static func compile(_ source: String, in folder: URL) throws -> URL {
         let sources = folder.appendingPathComponent("Examples/client")
         try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
         try source.write(to: sources.appendingPathComponent("main.c"), atomically: true, encoding: .utf8)
-        let program = try PlaySequenceExampleTests.compileExample("client", into: folder, root: folder)
-        return try ChildProcess.run(program, [], environment: environment, timeout: 60)
+        return try PlaySequenceExampleTests.compileExample("client", into: folder, root: folder)
     }
 }
 

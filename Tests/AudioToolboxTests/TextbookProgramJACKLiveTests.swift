@@ -94,6 +94,52 @@ import Testing
         }
     }
 
+    /// A program at 48 kHz on a 44.1 kHz server: the default output unit alone, its input set
+    /// to 48 kHz float stereo (read back as set), a callback of 1 kHz at 0.5 computed at 48 kHz.
+    /// The recording has 1 kHz at 0.5 (within 0.03) in over a second of windows, and what an
+    /// unresampled stream would sound (1 kHz × 44.1/48 ≈ 919 Hz) under 0.03 in every one of them.
+    static let rateClient = #"""
+    #include <AudioToolbox/AudioToolbox.h>
+    static double phase;
+    static OSStatus tone(void *refCon, AudioUnitRenderActionFlags *flags, const AudioTimeStamp *time, UInt32 bus, UInt32 frames, AudioBufferList *data) {
+        for (UInt32 i = 0; i < frames; i++) {
+            Float32 sample = (Float32)(0.5 * sin(phase));
+            ((Float32 *)data->mBuffers[0].mData)[i] = sample;
+            ((Float32 *)data->mBuffers[1].mData)[i] = sample;
+            phase += 2 * M_PI * 1000.0 / 48000.0;
+        }
+        return noErr;
+    }
+    int main(void) {
+        AudioComponentDescription description = {kAudioUnitType_Output, kAudioUnitSubType_DefaultOutput, kAudioUnitManufacturer_Apple, 0, 0};
+        AudioUnit output;
+        if (AudioComponentInstanceNew(AudioComponentFindNext(NULL, &description), &output)) return 1;
+        AudioStreamBasicDescription format = {48000, kAudioFormatLinearPCM, kAudioFormatFlagIsFloat | kAudioFormatFlagIsPacked | kAudioFormatFlagIsNonInterleaved, 4, 1, 4, 2, 32, 0};
+        if (AudioUnitSetProperty(output, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &format, sizeof format)) return 2;
+        AudioStreamBasicDescription back = {0};
+        UInt32 size = sizeof back;
+        if (AudioUnitGetProperty(output, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &back, &size) || back.mSampleRate != 48000) return 3;
+        AURenderCallbackStruct callback = {tone, NULL};
+        if (AudioUnitSetProperty(output, kAudioUnitProperty_SetRenderCallback, kAudioUnitScope_Input, 0, &callback, sizeof callback)) return 4;
+        if (AudioUnitInitialize(output) || AudioOutputUnitStart(output)) return 5;
+        sleep(2);
+        AudioOutputUnitStop(output);
+        AudioComponentInstanceDispose(output);
+        return 0;
+    }
+    """#
+
+    @Test func aProgramAtAnotherRateIsResampledToTheServers() throws {
+        let folder = try AudioToolboxBuild.scratchFolder("jack-rate")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (samples, ended, connected) = try Self.recordThroughJACK(try CClient.compile(Self.rateClient, in: folder))
+        #expect(ended && connected)
+        let windows = stride(from: 0, to: samples.count - 4096, by: 2048).map { Array(samples[$0..<($0 + 4096)]) }
+        let toned = windows.filter { abs(Goertzel.amplitude(of: 1000, in: $0, sampleRate: 44_100) - 0.5) < 0.03 }
+        #expect(toned.count >= 22, "\(toned.count) windows of 1 kHz at 0.5 in \(samples.count) frames")
+        #expect(toned.allSatisfy { Goertzel.amplitude(of: 1000 * 44_100 / 48_000, in: $0, sampleRate: 44_100) < 0.03 })
+    }
+
     /// CH05_Player's pattern: the file through an output audio queue on JACK.
     @Test func theQueuePlayerPlaysThroughJACK() throws {
         let (samples, ended, connected) = try Self.record("TextbookQueuePlayer")
