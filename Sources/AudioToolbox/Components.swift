@@ -52,6 +52,7 @@ enum AppleComponents {
         }
         for synth in AppleSynths.components { registry.register(synth) }
         registry.register(PeakLimiterUnit.component)
+        for filter in AppleFilterUnit.components { registry.register(filter) }
         for builtin in builtins { registry.register(builtin) }
         return registry
     }()

@@ -10,7 +10,7 @@ internal import AUCore
 
 /// `aufx:lmtr:appl`.
 /// - Thread: [control] for set-up; ``process(_:)`` on the render thread.
-final class PeakLimiterUnit: EngineUnit, @unchecked Sendable {
+final class PeakLimiterUnit: AppleEffectUnit, @unchecked Sendable {
     static let attackTime: ParameterID = 0
     static let decayTime: ParameterID = 1
     static let preGain: ParameterID = 2
@@ -25,7 +25,6 @@ final class PeakLimiterUnit: EngineUnit, @unchecked Sendable {
             factory: { () throws(AudioUnitError) -> EngineUnit in PeakLimiterUnit(description: description) })
     }
 
-    private var sampleRate: Float = 44_100
     /// The gain applied now (render thread).
     private var gain: Float = 1
 
@@ -41,21 +40,7 @@ final class PeakLimiterUnit: EngineUnit, @unchecked Sendable {
             ])
     }
 
-    override func validateFormat(_ format: StreamFormat, scope: Scope, element: Element) throws(AudioUnitError) {
-        try format.validate()
-        guard format.isFloat, !format.isInterleaved, format.bitsPerChannel == 32 else {
-            throw AudioUnitError(.formatNotSupported, "\(name) renders 32-bit float non-interleaved, not \(format)")
-        }
-    }
-
-    override func allocateRenderResources() throws(AudioUnitError) {
-        let input = formats(.input)[0], output = formats(.output)[0]
-        guard input.channelsPerFrame == output.channelsPerFrame, input.sampleRate == output.sampleRate else {
-            throw AudioUnitError(.formatNotSupported, "\(name): input (\(input)) and output (\(output)) must have the same channels and sample rate")
-        }
-        sampleRate = Float(input.sampleRate)
-        gain = 1
-    }
+    override func prepare() throws(AudioUnitError) { gain = 1 }
 
     override func resetState() { gain = 1 }
 

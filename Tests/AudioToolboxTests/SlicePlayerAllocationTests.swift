@@ -2,10 +2,11 @@ import AUTestSupport
 import Foundation
 import Testing
 
-/// The ScheduledSoundPlayer's and the AUPeakLimiter's render paths through the C API allocate
-/// nothing and take no lock: a C client schedules 240 slices of its own buffers (each with a
+/// The ScheduledSoundPlayer's, the AUPeakLimiter's and the ParametricEQ's render paths
+/// through the C API allocate nothing and take no lock: a C client schedules 240 slices of its own buffers (each with a
 /// completion procedure that counts) into a ScheduledSoundPlayer → AUPeakLimiter (pre-gain
-/// +12 dB, so it limits) → GenericOutput graph and pulls it with AudioUnitRender under the
+/// +12 dB, so it limits) → ParametricEQ (+6 dB) → GenericOutput graph and pulls it with
+/// AudioUnitRender under the
 /// AllocCounter shim. After 20 warm-up cycles the counts are reset; the 200 counted cycles,
 /// in which slices begin, complete and call their procedures, must add none.
 @Suite struct SlicePlayerAllocationTests {
@@ -31,22 +32,27 @@ import Testing
 
         AudioComponentDescription playerDesc = {kAudioUnitType_Generator, kAudioUnitSubType_ScheduledSoundPlayer, kAudioUnitManufacturer_Apple, 0, 0};
         AudioComponentDescription limiterDesc = {kAudioUnitType_Effect, kAudioUnitSubType_PeakLimiter, kAudioUnitManufacturer_Apple, 0, 0};
+        AudioComponentDescription filterDesc = {kAudioUnitType_Effect, kAudioUnitSubType_ParametricEQ, kAudioUnitManufacturer_Apple, 0, 0};
         AudioComponentDescription outDesc = {kAudioUnitType_Output, kAudioUnitSubType_GenericOutput, kAudioUnitManufacturer_Apple, 0, 0};
         AUGraph graph;
-        AUNode playerNode, limiterNode, outNode;
-        AudioUnit player, limiter, outUnit;
+        AUNode playerNode, limiterNode, filterNode, outNode;
+        AudioUnit player, limiter, filter, outUnit;
         CHECK(NewAUGraph(&graph));
         CHECK(AUGraphAddNode(graph, &playerDesc, &playerNode));
         CHECK(AUGraphAddNode(graph, &limiterDesc, &limiterNode));
+        CHECK(AUGraphAddNode(graph, &filterDesc, &filterNode));
         CHECK(AUGraphAddNode(graph, &outDesc, &outNode));
         CHECK(AUGraphConnectNodeInput(graph, playerNode, 0, limiterNode, 0));
-        CHECK(AUGraphConnectNodeInput(graph, limiterNode, 0, outNode, 0));
+        CHECK(AUGraphConnectNodeInput(graph, limiterNode, 0, filterNode, 0));
+        CHECK(AUGraphConnectNodeInput(graph, filterNode, 0, outNode, 0));
         CHECK(AUGraphOpen(graph));
         CHECK(AUGraphNodeInfo(graph, playerNode, NULL, &player));
         CHECK(AUGraphNodeInfo(graph, limiterNode, NULL, &limiter));
+        CHECK(AUGraphNodeInfo(graph, filterNode, NULL, &filter));
         CHECK(AUGraphNodeInfo(graph, outNode, NULL, &outUnit));
         CHECK(AUGraphInitialize(graph));
         CHECK(AudioUnitSetParameter(limiter, kLimiterParam_PreGain, kAudioUnitScope_Global, 0, 12, 0));
+        CHECK(AudioUnitSetParameter(filter, 2, kAudioUnitScope_Global, 0, 6, 0));
 
         static ScheduledAudioSlice slice[slices];
         AudioBufferList *lists = calloc(slices, sizeof(AudioBufferList) + sizeof(AudioBuffer));
