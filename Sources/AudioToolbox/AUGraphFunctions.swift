@@ -54,21 +54,19 @@ final class GraphHandle: @unchecked Sendable {
         }
     }
 
-    /// The output node's unit when it is a device: it plays this graph.
-    /// Apple's default for the formats a program never set is the device's rate. A JACK
-    /// device runs at the server's rate, so before the formats propagate every bus of the
-    /// other nodes that the program did not set and that no connection feeds (a synth's or
-    /// file player's output, a mixer input fed by a callback) takes the server's rate;
-    /// connected inputs then take their sources' formats.
+    /// Apple's default for the formats a program never set is the device's rate: the JACK
+    /// server's, or the file or null device's (44.1 kHz unless the program set the output
+    /// unit's). Before the formats propagate, every bus of the nodes whose formats the program
+    /// did not touch that no connection feeds (a synth's or file player's output) takes the
+    /// device's rate; connected inputs then take their sources' formats.
     func adoptDeviceRate() {
-        guard let output = graph.outputNode, let jack = (try? graph.unit(of: output)) as? JACKIOUnit,
-              let rate = try? jack.busConfiguration(scope: .input, element: 0).format.sampleRate else { return }
+        guard let output = graph.outputNode, let device = try? graph.unit(of: output), device is JACKIOUnit || device is PacedDeviceUnit,
+              let rate = try? device.busConfiguration(scope: .input, element: 0).format.sampleRate else { return }
         let fed = Set(graph.connections.map { GraphEndpoint($0.destination, bus: $0.destinationInputBus) })
-        for (node, handle) in units where node != output && handle.unit.state != .initialized {
+        for (node, handle) in units where node != output && handle.unit.state != .initialized && handle.formatsSet.isEmpty {
             for scope in [Scope.input, .output] {
                 for bus in 0..<handle.unit.elementCount(scope) {
-                    guard !handle.formatsSet.contains(BusKey(scope: scope.rawValue, element: UInt32(bus))),
-                          scope == .output || !fed.contains(GraphEndpoint(node, bus: bus)),
+                    guard scope == .output || !fed.contains(GraphEndpoint(node, bus: bus)),
                           var format = try? handle.unit.busConfiguration(scope: scope, element: bus).format, format.sampleRate != rate
                     else { continue }
                     format.sampleRate = rate
@@ -78,6 +76,7 @@ final class GraphHandle: @unchecked Sendable {
         }
     }
 
+    /// The output node's unit when it is a device: it plays this graph.
     func attachDevice() {
         for handle in units.values { handle.pulledGraph = nil }
         guard let output = graph.outputNode, let unit = try? graph.unit(of: output) else { return }

@@ -65,13 +65,15 @@ import Testing
 
     /// CH07_AUGraphPlayer's pattern: AUAudioFilePlayer → DefaultOutput in an AUGraph, the file
     /// from a CFSTR path. The file's tone at its level (within 0.02) at 0.5 s and 1.5 s of the
-    /// file (its first sound is where the playing starts), at its pitch whatever the graph's rate.
+    /// file (its first sound is where the playing starts), at its pitch, the graph at the file
+    /// device's rate (44.1 kHz: the program set no format).
     @Test func aFilePlayerInAGraphPlaysTheFile() throws {
         let folder = try AudioToolboxBuild.scratchFolder("textbook-fileplayer")
         defer { try? FileManager.default.removeItem(at: folder) }
         let (run, wav) = try Self.run("TextbookFilePlayer", in: folder)
         #expect(run.status == 0 && run.output.contains("playing 2.00 s"), "\(run.output)\n\(run.errors)")
         let (rate, left) = try WAVSamples.readFirstChannel(wav)
+        #expect(rate == 44_100, "a graph whose formats the program never set plays at the device's rate")
         let start = try #require(left.firstIndex { abs($0) > 1e-4 }, "the file is heard")
         for second in [0.5, 1.5] {
             let first = start + Int(second * rate)
