@@ -27,7 +27,7 @@ PLUGINDIR := $(DESTDIR)$(PREFIX)/lib/auhost/plugins
 SDKDIR := $(DESTDIR)$(PREFIX)/share/auhost/sdk
 PRESETDIR := $(DESTDIR)$(PREFIX)/share/auhost/presets
 # AudioToolbox's C API (docs/AUDIOTOOLBOX.md): headers, libAudioToolbox.so, AudioToolbox.pc.
-AT_HEADERS := AudioToolbox AudioUnit CoreAudio CoreFoundation CoreServices MacTypes.h
+AT_HEADERS := AudioToolbox AudioUnit CoreAudio CoreFoundation CoreServices MacTypes.h AssertMacros.h
 INCLUDEDIR := $(DESTDIR)$(PREFIX)/include
 LIBDIR := $(DESTDIR)$(PREFIX)/lib
 PKGCONFIGDIR := $(LIBDIR)/pkgconfig

@@ -12,6 +12,9 @@ final class GraphHandle: @unchecked Sendable {
     var nextNumber: Int32 = 1
     var units: [GraphNode: UnitHandle] = [:]
     var storages: [CallbackStorage] = []
+    /// The C callbacks set with AUGraphSetNodeInputCallback, by input (the engine's model
+    /// says which inputs still have one: ``GraphInteractions``).
+    var inputCallbacks: [GraphEndpoint: AURenderCallbackStruct] = [:]
     var notifies = CRenderNotifies()
     /// Delivers render-side notifications while the graph runs.
     var pump: NotificationPump?
@@ -47,6 +50,28 @@ final class GraphHandle: @unchecked Sendable {
             if let handle = units.removeValue(forKey: node) {
                 handle.pulledGraph = nil
                 UnitHandle.unregister(handle)
+            }
+        }
+    }
+
+    /// Apple's default for the formats a program never set is the device's rate: the JACK
+    /// server's, or the file or null device's (44.1 kHz unless the program set the output
+    /// unit's). Before the formats propagate, every bus of the nodes whose formats the program
+    /// did not touch that no connection feeds (a synth's or file player's output) takes the
+    /// device's rate; connected inputs then take their sources' formats.
+    func adoptDeviceRate() {
+        guard let output = graph.outputNode, let device = try? graph.unit(of: output), device is JACKIOUnit || device is PacedDeviceUnit,
+              let rate = try? device.busConfiguration(scope: .input, element: 0).format.sampleRate else { return }
+        let fed = Set(graph.connections.map { GraphEndpoint($0.destination, bus: $0.destinationInputBus) })
+        for (node, handle) in units where node != output && handle.unit.state != .initialized && handle.formatsSet.isEmpty {
+            for scope in [Scope.input, .output] {
+                for bus in 0..<handle.unit.elementCount(scope) {
+                    guard scope == .output || !fed.contains(GraphEndpoint(node, bus: bus)),
+                          var format = try? handle.unit.busConfiguration(scope: scope, element: bus).format, format.sampleRate != rate
+                    else { continue }
+                    format.sampleRate = rate
+                    try? handle.unit.setValue(format, for: .streamFormat, scope: scope, element: bus)
+                }
             }
         }
     }
@@ -205,6 +230,7 @@ public func _AUGraphInitialize(_ inGraph: OpaquePointer?) -> OSStatus {
         try handle.graph.open()
         try handle.adoptUnits()
         handle.attachDevice()
+        handle.adoptDeviceRate()
         try handle.graph.initialize()
         return noErr
     }
@@ -281,12 +307,19 @@ public func _AUGraphConnectNodeInput(_ inGraph: OpaquePointer?, _ inSource: Int3
     }
 }
 
-/// `AUGraphDisconnectNodeInput`.
+/// `AUGraphDisconnectNodeInput`: the connection into the input, else its render callback.
 /// - Thread: [control]
 @_cdecl("AUGraphDisconnectNodeInput")
 public func _AUGraphDisconnectNodeInput(_ inGraph: OpaquePointer?, _ inDest: Int32, _ inDestInput: UInt32) -> OSStatus {
     withGraph(inGraph) { handle throws(AudioUnitError) in
         guard let destination = handle.node(inDest) else { return kAUGraphErr_NodeNotFound }
+        let input = GraphEndpoint(destination, bus: Int(inDestInput))
+        // As on Apple, the input's render callback goes too when no connection feeds it.
+        if handle.graph.model.connection(into: input) == nil, handle.graph.model.inputCallbacks[input] != nil {
+            try handle.graph.setInputCallback(nil, for: destination, input: Int(inDestInput))
+            handle.inputCallbacks[input] = nil
+            return noErr
+        }
         try handle.graph.disconnect(destination, input: Int(inDestInput))
         return noErr
     }
@@ -300,6 +333,7 @@ public func _AUGraphSetNodeInputCallback(_ inGraph: OpaquePointer?, _ inDest: In
     withGraph(inGraph) { handle throws(AudioUnitError) in
         guard let inCallback else { return kAudio_ParamError }
         guard let node = handle.node(inDest) else { return kAUGraphErr_NodeNotFound }
+        handle.inputCallbacks[GraphEndpoint(node, bus: Int(inDestInput))] = inCallback.pointee
         if let unit = handle.units[node] {
             try unit.setRenderCallback(inCallback.pointee, element: inDestInput)
         } else {
@@ -363,20 +397,6 @@ public func _AUGraphGetCPULoad(_ inGraph: OpaquePointer?, _ out: UnsafeMutablePo
 /// - Thread: [control]
 @_cdecl("AUGraphGetMaxCPULoad")
 public func _AUGraphGetMaxCPULoad(_ inGraph: OpaquePointer?, _ out: UnsafeMutablePointer<Float32>?) -> OSStatus {
-    kAudio_UnimplementedError
-}
-
-/// `AUGraphGetNumberOfInteractions`: unimplemented (the interaction calls are not offered yet).
-/// - Thread: [control]
-@_cdecl("AUGraphGetNumberOfInteractions")
-public func _AUGraphGetNumberOfInteractions(_ inGraph: OpaquePointer?, _ out: UnsafeMutablePointer<UInt32>?) -> OSStatus {
-    kAudio_UnimplementedError
-}
-
-/// `AUGraphCountNodeInteractions`: unimplemented.
-/// - Thread: [control]
-@_cdecl("AUGraphCountNodeInteractions")
-public func _AUGraphCountNodeInteractions(_ inGraph: OpaquePointer?, _ inNode: Int32, _ out: UnsafeMutablePointer<UInt32>?) -> OSStatus {
     kAudio_UnimplementedError
 }
 

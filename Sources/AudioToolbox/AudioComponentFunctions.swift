@@ -53,11 +53,14 @@ public func _AudioComponentGetVersion(_ inComponent: OpaquePointer?, _ outVersio
     return noErr
 }
 
-/// `AudioComponentCopyName`: unimplemented until the library makes CFStrings.
+/// `AudioComponentCopyName`: the component's name ("Apple: AUMultiChannelMixer") as a new
+/// CFString, which the caller releases.
 /// - Thread: [control]
 @_cdecl("AudioComponentCopyName")
 public func _AudioComponentCopyName(_ inComponent: OpaquePointer?, _ outName: UnsafeMutableRawPointer?) -> OSStatus {
-    kAudio_UnimplementedError
+    guard let entry = AppleComponents.entry(inComponent), let outName else { return kAudio_ParamError }
+    outName.storeBytes(of: retainedString(entry.component.name), as: OpaquePointer.self)
+    return noErr
 }
 
 /// `AudioComponentInstanceNew`: a new, uninitialized unit.

@@ -193,7 +193,10 @@ public func _AudioFileReadBytes(
 }
 
 /// `AudioFileWritePackets`: `*ioNumPackets` packets at `inStartingPacket`, which must be the
-/// end of what was written (kAudioFileInvalidPacketOffsetError otherwise).
+/// end of what was written (kAudioFileInvalidPacketOffsetError otherwise). As on Apple, a
+/// format of constant packet size (all linear PCM here) takes its byte count from the packets
+/// and does not read `inNumBytes`: published code (Learning Core Audio's CH06_AudioConverter)
+/// passes the packet count there and works.
 /// - Thread: [control]
 @_cdecl("AudioFileWritePackets")
 public func _AudioFileWritePackets(
@@ -202,7 +205,6 @@ public func _AudioFileWritePackets(
 ) -> OSStatus {
     withAudioFile(inFile) { file in
         guard let ioNumPackets, let inBuffer else { return kAudio_ParamError }
-        guard Int(inNumBytes) >= Int(ioNumPackets.pointee) * file.bytesPerPacket else { return kAudio_ParamError }
         try file.writePackets(at: Int(inStartingPacket), count: Int(ioNumPackets.pointee), from: inBuffer)
         return noErr
     }

@@ -226,6 +226,19 @@ public func _AudioQueueGetProperty(_ inQueue: OpaquePointer?, _ inID: UInt32, _ 
     }
 }
 
+/// `AudioQueueSetProperty`: a queue of linear PCM has no settable property here. The
+/// read-only ones (IsRunning, StreamDescription, the device's rate) are
+/// kAudioQueueErr_InvalidProperty; a magic cookie, the current device and the others
+/// Apple lets a program set are kAudio_UnimplementedError.
+/// - Thread: [control]
+@_cdecl("AudioQueueSetProperty")
+public func _AudioQueueSetProperty(_ inQueue: OpaquePointer?, _ inID: UInt32, _ inData: UnsafeRawPointer?, _ inSize: UInt32) -> OSStatus {
+    withHandle(QueueHandle.live, inQueue) { _ in
+        guard inData != nil else { return kAudio_ParamError }
+        return queuePropertySize(inID) == nil ? kAudio_UnimplementedError : kAudioQueueErr_InvalidProperty
+    }
+}
+
 /// `AudioQueueAddPropertyListener`: IsRunning only (others kAudioQueueErr_InvalidProperty);
 /// called on the queue's callback thread after the device starts or stops.
 /// - Thread: [control]

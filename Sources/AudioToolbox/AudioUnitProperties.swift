@@ -8,10 +8,10 @@ internal import AUJACK
 
 /// The properties of Apple's headers that the library does not marshal yet.
 let unimplementedProperties: Set<UInt32> = [
-    kAudioUnitProperty_ClassInfo, kAudioUnitProperty_CPULoad, kAudioUnitProperty_SupportedNumChannels,
-    kAudioUnitProperty_ParameterValueStrings, kAudioUnitProperty_AudioChannelLayout, kAudioUnitProperty_FactoryPresets,
+    kAudioUnitProperty_CPULoad, kAudioUnitProperty_SupportedNumChannels,
+    kAudioUnitProperty_AudioChannelLayout,
     kAudioUnitProperty_ContextName, kAudioUnitProperty_RenderQuality, kAudioUnitProperty_HostCallbacks,
-    kAudioUnitProperty_InPlaceProcessing, kAudioUnitProperty_ElementName, kAudioUnitProperty_SupportedChannelLayoutTags,
+    kAudioUnitProperty_InPlaceProcessing, kAudioUnitProperty_SupportedChannelLayoutTags,
     kAudioUnitProperty_ParameterStringFromValue, kAudioUnitProperty_ParameterIDName, kAudioUnitProperty_ParameterClumpName,
     kAudioUnitProperty_OfflineRender, kAudioUnitProperty_ParameterValueFromString, kAudioUnitProperty_PresentationLatency,
     kAudioUnitProperty_DependentParameters, kAudioUnitProperty_InputSamplesInOutput, kAudioUnitProperty_ShouldAllocateBuffer,
@@ -50,8 +50,20 @@ func propertyInfo(_ handle: UnitHandle, _ id: UInt32, _ scopeValue: UInt32, _ el
         return (MemoryLayout<AudioUnitParameterInfo>.size, false)
     case kAudioUnitProperty_Latency, kAudioUnitProperty_TailTime: return (8, false)
     case kAudioUnitProperty_BypassEffect: return (4, true)
+    case kAudioUnitProperty_ElementName:
+        _ = try unit.busConfiguration(scope: scope, element: e)
+        return (MemoryLayout<OpaquePointer>.size, false)
+    case kAudioUnitProperty_ClassInfo:
+        guard scope == .global else { throw AudioUnitError(.invalidScope, "ClassInfo is on the global scope") }
+        return (MemoryLayout<OpaquePointer>.size, true)
     case kAudioUnitProperty_LastRenderError: return (4, false)
     case kAudioUnitProperty_PresentPreset: return (MemoryLayout<AUPreset>.size, true)
+    case kAudioUnitProperty_FactoryPresets: return (MemoryLayout<OpaquePointer>.size, false)
+    case kAudioUnitProperty_ParameterValueStrings:
+        guard try unit.value(of: .parameterInfo, scope: scope, element: e).valueStrings != nil else {
+            throw AudioUnitError(.invalidProperty, "parameter \(element) has no value strings")
+        }
+        return (MemoryLayout<OpaquePointer>.size, false)
     case kAudioOutputUnitProperty_EnableIO, kAudioOutputUnitProperty_HasIO, kAudioOutputUnitProperty_IsRunning:
         guard unit is AudioOutputUnit else { throw AudioUnitError(.invalidProperty, "\(unit.name) is no output unit") }
         return (4, id == kAudioOutputUnitProperty_EnableIO)
@@ -107,7 +119,8 @@ public func _AudioUnitGetProperty(
     _ outData: UnsafeMutableRawPointer?, _ ioDataSize: UnsafeMutablePointer<UInt32>?
 ) -> OSStatus {
     withUnit(inUnit) { handle throws(AudioUnitError) in
-        if let status = samplerProperty(handle, inID, inScope, get: outData, ioDataSize) ?? filePlayerProperty(handle, inID, inScope, get: outData, ioDataSize) { return status }
+        if let status = samplerProperty(handle, inID, inScope, get: outData, ioDataSize) ?? filePlayerProperty(handle, inID, inScope, get: outData, ioDataSize)
+            ?? scheduledSoundPlayerProperty(handle, inID, inScope, get: outData, ioDataSize) { return status }
         guard try propertyInfo(handle, inID, inScope, inElement) != nil else {
             return unimplementedProperties.contains(inID) ? kAudio_UnimplementedError : kAudioUnitErr_InvalidProperty
         }
@@ -139,7 +152,9 @@ public func _AudioUnitGetProperty(
             return copyOut(OSStatus(try unit.value(of: .lastRenderError)), outData, ioDataSize)
         case kAudioUnitProperty_PresentPreset:
             let preset = try unit.value(of: .presentPreset)
-            return copyOut(AUPreset(presetNumber: Int32(preset.number), presetName: nil), outData, ioDataSize)
+            // The name as a new CFString, which the caller releases (NULL for a preset without one).
+            let name = preset.name.isEmpty ? nil : retainedCFString(preset.name)
+            return copyOut(AUPreset(presetNumber: Int32(preset.number), presetName: name), outData, ioDataSize)
         case kAudioUnitProperty_ParameterList:
             let ids = try unit.value(of: .parameterList, scope: scope, element: e)
             guard let outData, let ioDataSize else { return kAudio_ParamError }
@@ -147,6 +162,17 @@ public func _AudioUnitGetProperty(
             for (index, id) in ids.prefix(count).enumerated() { outData.storeBytes(of: id, toByteOffset: index * 4, as: UInt32.self) }
             ioDataSize.pointee = UInt32(count * 4)
             return noErr
+        case kAudioUnitProperty_FactoryPresets:
+            return copyOut(handle.factoryPresetArray(), outData, ioDataSize)
+        case kAudioUnitProperty_ClassInfo:
+            return copyOut(try retainedClassInfo(handle), outData, ioDataSize)
+        case kAudioUnitProperty_ElementName:
+            // The bus's name as a new CFString, which the caller releases.
+            return copyOut(retainedString(try unit.busConfiguration(scope: scope, element: e).name), outData, ioDataSize)
+        case kAudioUnitProperty_ParameterValueStrings:
+            // A new CFArray of CFStrings, one per value from the minimum, which the caller releases.
+            guard let strings = try unit.value(of: .parameterInfo, scope: scope, element: e).valueStrings else { return kAudioUnitErr_InvalidProperty }
+            return copyOut(retainedStringArray(strings), outData, ioDataSize)
         case kAudioUnitProperty_ParameterInfo:
             return copyOut(AudioUnitParameterInfo(try unit.value(of: .parameterInfo, scope: scope, element: e)), outData, ioDataSize)
         case kAudioUnitProperty_SetRenderCallback:
@@ -175,7 +201,8 @@ public func _AudioUnitSetProperty(
     _ inUnit: OpaquePointer?, _ inID: UInt32, _ inScope: UInt32, _ inElement: UInt32, _ inData: UnsafeRawPointer?, _ inDataSize: UInt32
 ) -> OSStatus {
     withUnit(inUnit) { handle throws(AudioUnitError) in
-        if let status = setSamplerProperty(handle, inID, inScope, inData, inDataSize) ?? setFilePlayerProperty(handle, inID, inScope, inData, inDataSize) { return status }
+        if let status = setSamplerProperty(handle, inID, inScope, inData, inDataSize) ?? setFilePlayerProperty(handle, inID, inScope, inData, inDataSize)
+            ?? setScheduledSoundPlayerProperty(handle, inID, inScope, inData, inDataSize) { return status }
         guard let info = try propertyInfo(handle, inID, inScope, inElement) else {
             return unimplementedProperties.contains(inID) ? kAudio_UnimplementedError : kAudioUnitErr_InvalidProperty
         }
@@ -197,12 +224,15 @@ public func _AudioUnitSetProperty(
             return try setStreamFormat(handle, read(inData, inDataSize, as: AudioStreamBasicDescription.self)!, scope: scope, element: inElement)
         case kAudioUnitProperty_SampleRate:
             try unit.setValue(read(inData, inDataSize, as: Float64.self)!, for: .sampleRate, scope: scope, element: e)
+            handle.formatsSet.insert(BusKey(scope: scope.rawValue, element: inElement))
         case kAudioUnitProperty_MaximumFramesPerSlice:
             try unit.setValue(Int(read(inData, inDataSize, as: UInt32.self)!), for: .maximumFramesPerSlice)
         case kAudioUnitProperty_ElementCount:
             try unit.setValue(Int(read(inData, inDataSize, as: UInt32.self)!), for: .elementCount, scope: scope)
         case kAudioUnitProperty_BypassEffect:
             try unit.setValue(read(inData, inDataSize, as: UInt32.self)! != 0, for: .bypassEffect)
+        case kAudioUnitProperty_ClassInfo:
+            try restoreClassInfo(handle, read(inData, inDataSize, as: UnsafeRawPointer?.self)!)
         case kAudioUnitProperty_PresentPreset:
             let preset = read(inData, inDataSize, as: AUPreset.self)!
             try unit.setValue(UnitPreset(number: Int(preset.presetNumber), name: ""), for: .presentPreset)
@@ -222,12 +252,30 @@ public func _AudioUnitSetProperty(
     }
 }
 
+/// The JACK server's rate when `handle` is a JACK output unit outside any graph and the bus
+/// is its input (the bus a program's render callback feeds).
+private func standaloneJACKRate(_ handle: UnitHandle, scope: Scope, element: UInt32) -> Double? {
+    guard handle.graph == nil, scope == .input, element == 0, handle.unit is JACKIOUnit else { return nil }
+    return try? handle.unit.busConfiguration(scope: .input, element: 0).format.sampleRate
+}
+
 /// StreamFormat: the unit's own when it renders in it; else, on an input bus, a client
 /// format (integer, interleaved, fixed point) converted at the bus, the unit rendering the
 /// 32-bit float non-interleaved equivalent.
 func setStreamFormat(_ handle: UnitHandle, _ asbd: AudioStreamBasicDescription, scope: Scope, element: UInt32) throws(AudioUnitError) -> OSStatus {
     let format = StreamFormat(asbd)
     let key = BusKey(scope: scope.rawValue, element: element)
+    if let deviceRate = standaloneJACKRate(handle, scope: scope, element: element), format.sampleRate != deviceRate, (try? SampleConverter(format: format)) != nil {
+        // A standalone output unit on JACK: the bus renders at the server's rate and the
+        // program's callback is resampled from its rate (CallbackResampler).
+        var engine = format.engineEquivalent
+        engine.sampleRate = deviceRate
+        try handle.unit.setValue(engine, for: .streamFormat, scope: scope, element: Int(element))
+        handle.clientFormats[key] = format
+        handle.formatsSet.insert(key)
+        if let callback = handle.callbacks[key] { try handle.setRenderCallback(callback, element: element) }
+        return noErr
+    }
     do {
         try handle.unit.setValue(format, for: .streamFormat, scope: scope, element: Int(element))
         handle.clientFormats[key] = nil
@@ -235,6 +283,7 @@ func setStreamFormat(_ handle: UnitHandle, _ asbd: AudioStreamBasicDescription, 
         try handle.unit.setValue(format.engineEquivalent, for: .streamFormat, scope: scope, element: Int(element))
         handle.clientFormats[key] = format
     }
+    handle.formatsSet.insert(key)
     // A callback on this bus now hands the application buffers in the new format.
     if let callback = handle.callbacks[key] { try handle.setRenderCallback(callback, element: element) }
     return noErr
@@ -289,6 +338,9 @@ extension AudioUnitParameterInfo {
         if info.flags.contains(.isGlobalMeta) { options |= kAudioUnitParameterFlag_IsGlobalMeta }
         if info.flags.contains(.isElementMeta) { options |= kAudioUnitParameterFlag_IsElementMeta }
         if info.valueStrings != nil { options |= kAudioUnitParameterFlag_ValuesHaveStrings }
+        // The name as a CFString too, which the caller releases (CFNameRelease), as Apple's units give it.
+        cfNameString = retainedCFString(info.name)
+        options |= kAudioUnitParameterFlag_HasCFNameString | kAudioUnitParameterFlag_CFNameRelease
         flags = options
     }
 }

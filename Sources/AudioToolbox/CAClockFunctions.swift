@@ -19,13 +19,6 @@ final class ClockHandle: @unchecked Sendable {
     }
 }
 
-/// Now, in host-time nanoseconds.
-func hostTimeNow() -> UInt64 {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
-}
-
 /// Apple's SMPTE types that AUMIDI has, both ways.
 let smpteTypes: [(apple: UInt32, type: AUMIDI.SMPTETimeType)] = [
     (kSMPTETimeType24, .type24), (kSMPTETimeType25, .type25), (kSMPTETimeType2997Drop, .type2997Drop), (kSMPTETimeType2997, .type2997), (kSMPTETimeType30, .type30),

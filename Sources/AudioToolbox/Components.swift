@@ -51,6 +51,8 @@ enum AppleComponents {
                 factory: { () throws(AudioUnitError) -> EngineUnit in try OutputDevice.makeUnit() }))
         }
         for synth in AppleSynths.components { registry.register(synth) }
+        registry.register(PeakLimiterUnit.component)
+        for filter in AppleFilterUnit.components { registry.register(filter) }
         for builtin in builtins { registry.register(builtin) }
         return registry
     }()

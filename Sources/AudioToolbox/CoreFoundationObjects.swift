@@ -38,3 +38,18 @@ func retainedFileURL(_ path: String) -> OpaquePointer {
 func retainedData(_ bytes: [UInt8]) -> OpaquePointer {
     OpaquePointer(Unmanaged.passRetained(NSData(bytes: bytes, length: bytes.count)).toOpaque())
 }
+
+/// A new CFStringRef (retained: the caller releases it) holding `text`.
+func retainedString(_ text: String) -> OpaquePointer {
+    OpaquePointer(Unmanaged.passRetained(NSString(string: text)).toOpaque())
+}
+
+/// `retainedString` as the C structures' CFStringRef fields import it.
+func retainedCFString(_ text: String) -> Unmanaged<CFString> {
+    Unmanaged<CFString>.fromOpaque(UnsafeRawPointer(retainedString(text)))
+}
+
+/// A new CFArrayRef (retained) of CFStrings.
+func retainedStringArray(_ strings: [String]) -> OpaquePointer {
+    OpaquePointer(Unmanaged.passRetained(NSArray(array: strings.map { NSString(string: $0) })).toOpaque())
+}

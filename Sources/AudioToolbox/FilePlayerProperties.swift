@@ -3,11 +3,12 @@ internal import AUCore
 // The AUAudioFilePlayer's Apple properties through AudioUnitGet/SetProperty, which try them
 // after the sampler's (AudioFilePlayerUnit.swift has the unit).
 
-/// The size and writability of a property of Apple's music devices or file player, nil for
+/// The size and writability of a property of Apple's music devices or players, nil for
 /// one AudioUnitProperties answers.
 func appleUnitPropertyInfo(_ handle: UnitHandle, _ id: UInt32, _ scope: UInt32) throws(StatusError) -> (size: Int, writable: Bool)? {
     if let info = try samplerPropertyInfo(handle, id, scope) { return info }
-    return try filePlayerPropertyInfo(handle, id, scope)
+    if let info = try filePlayerPropertyInfo(handle, id, scope) { return info }
+    return try scheduledSoundPlayerPropertyInfo(handle, id, scope)
 }
 
 /// A file player property's (size, writable), nil when `id` is none of them or the unit is
@@ -29,6 +30,14 @@ func filePlayerPropertyInfo(_ handle: UnitHandle, _ id: UInt32, _ scope: UInt32)
     return info
 }
 
+/// A player's CurrentPlayTime: `frames` since its start, as a sample time.
+func playTime(_ frames: Int) -> AudioTimeStamp {
+    var time = AudioTimeStamp()
+    time.mSampleTime = Double(frames)
+    time.mFlags = kAudioTimeStampSampleTimeValid
+    return time
+}
+
 /// Reads a file player property: ScheduledFileIDs, CurrentPlayTime (sample time since the
 /// start, valid once started); the write-only ones are kAudioUnitErr_InvalidProperty.
 func filePlayerProperty(_ handle: UnitHandle, _ id: UInt32, _ scope: UInt32, get outData: UnsafeMutableRawPointer?, _ ioDataSize: UnsafeMutablePointer<UInt32>?) -> OSStatus? {
@@ -40,10 +49,7 @@ func filePlayerProperty(_ handle: UnitHandle, _ id: UInt32, _ scope: UInt32, get
         case kAudioUnitProperty_ScheduledFileIDs:
             for (index, file) in player.files.enumerated() { outData.storeBytes(of: cPointer(file), toByteOffset: index * 8, as: OpaquePointer.self) }
         case kAudioUnitProperty_CurrentPlayTime:
-            var time = AudioTimeStamp()
-            time.mSampleTime = Double(player.framesPlayed.load(ordering: .acquiring))
-            time.mFlags = kAudioTimeStampSampleTimeValid
-            outData.storeBytes(of: time, as: AudioTimeStamp.self)
+            outData.storeBytes(of: playTime(player.framesPlayed.load(ordering: .acquiring)), as: AudioTimeStamp.self)
         default: return kAudioUnitErr_InvalidProperty
         }
         ioDataSize.pointee = UInt32(info.size)

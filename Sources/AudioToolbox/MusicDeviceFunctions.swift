@@ -14,14 +14,22 @@ enum AppleSynths {
         ("samp", "AUSampler"), ("dls ", "DLSMusicDevice"), ("msyn", "AUMIDISynth"),
     ]
 
-    /// The components, registered after the other Apple units: the synths and the
-    /// AUAudioFilePlayer (`augn afpl appl`, AudioFilePlayerUnit.swift).
+    /// The components, registered after the other Apple units: the synths, the
+    /// AUAudioFilePlayer (`augn afpl appl`, AudioFilePlayerUnit.swift) and the
+    /// ScheduledSoundPlayer (`augn sspl appl`, ScheduledSoundPlayerUnit.swift).
     static var components: [Component] {
         let filePlayer = ComponentDescription(type: "augn", subtype: "afpl", manufacturer: AppleComponents.apple)
-        return [Component(
-            description: filePlayer, name: "Apple: AUAudioFilePlayer", manufacturerName: "Apple", version: "1.0.0", format: .builtin,
-            identifier: "appl:AUAudioFilePlayer", category: "Generator",
-            factory: { () throws(AudioUnitError) -> EngineUnit in AudioFilePlayerUnit(description: filePlayer) })]
+        let soundPlayer = ComponentDescription(type: "augn", subtype: "sspl", manufacturer: AppleComponents.apple)
+        return [
+            Component(
+                description: filePlayer, name: "Apple: AUAudioFilePlayer", manufacturerName: "Apple", version: "1.0.0", format: .builtin,
+                identifier: "appl:AUAudioFilePlayer", category: "Generator",
+                factory: { () throws(AudioUnitError) -> EngineUnit in AudioFilePlayerUnit(description: filePlayer) }),
+            Component(
+                description: soundPlayer, name: "Apple: AUScheduledSoundPlayer", manufacturerName: "Apple", version: "1.0.0", format: .builtin,
+                identifier: "appl:AUScheduledSoundPlayer", category: "Generator",
+                factory: { () throws(AudioUnitError) -> EngineUnit in ScheduledSoundPlayerUnit(description: soundPlayer) }),
+        ]
         + descriptions.map { synth in
             let description = ComponentDescription(type: "aumu", subtype: synth.subtype, manufacturer: AppleComponents.apple)
             return Component(

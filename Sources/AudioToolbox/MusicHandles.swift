@@ -25,6 +25,8 @@ final class SequenceHandle: @unchecked Sendable {
     var sequenceType = kMusicSequenceType_Beats
     /// The players whose sequence this is.
     var players: [PlayerHandle] = []
+    /// `MusicSequenceSetUserCallback`'s callback and its delivery.
+    var userEvents: UserEventDelivery?
 
     init() {
         tempoTrack = TrackHandle(sequence: self, isTempoTrack: true)
@@ -130,6 +132,9 @@ final class PlayerHandle: @unchecked Sendable {
 
     let player = AUMIDI.MusicPlayer()
     var sequence: SequenceHandle?
+    /// The beat from which user events are still to be delivered (``UserEventDelivery``):
+    /// where the player started or was set.
+    var userEventsFrom = 0.0
     /// The graph and rate the player was last attached to.
     private var attached: (graph: GraphHandle, rate: Double)?
 

@@ -24,6 +24,8 @@ public func _DisposeMusicSequence(_ inSequence: OpaquePointer?) -> OSStatus {
             try player.publish()
         }
         sequence.players = []
+        sequence.userEvents?.stop()
+        sequence.userEvents = nil
         sequence.disposeTracks()
         if sequence.ownsGraph, let graph = sequence.graph { _ = _DisposeAUGraph(graph.pointer) }
         sequence.graph = nil
@@ -148,20 +150,25 @@ public func _MusicSequenceGetAUGraph(_ inSequence: OpaquePointer?, _ outGraph: U
 }
 
 /// Apple's default sequence graph: a DLSSynth (AUHost's sampler with the General MIDI bank)
-/// into the DefaultOutput, opened and initialized.
+/// into a PeakLimiter into the DefaultOutput, opened and initialized.
 func defaultGraph() throws -> GraphHandle {
     var graphPointer: OpaquePointer?
     try check(_NewAUGraph(&graphPointer))
     var synth = AudioComponentDescription(componentType: kAudioUnitType_MusicDevice, componentSubType: kAudioUnitSubType_DLSSynth,
                                           componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+    var limiter = AudioComponentDescription(componentType: kAudioUnitType_Effect, componentSubType: kAudioUnitSubType_PeakLimiter,
+                                            componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
     var output = AudioComponentDescription(componentType: kAudioUnitType_Output, componentSubType: kAudioUnitSubType_DefaultOutput,
                                            componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
     var synthNode: Int32 = 0
+    var limiterNode: Int32 = 0
     var outputNode: Int32 = 0
     do {
         try check(_AUGraphAddNode(graphPointer, &synth, &synthNode))
+        try check(_AUGraphAddNode(graphPointer, &limiter, &limiterNode))
         try check(_AUGraphAddNode(graphPointer, &output, &outputNode))
-        try check(_AUGraphConnectNodeInput(graphPointer, synthNode, 0, outputNode, 0))
+        try check(_AUGraphConnectNodeInput(graphPointer, synthNode, 0, limiterNode, 0))
+        try check(_AUGraphConnectNodeInput(graphPointer, limiterNode, 0, outputNode, 0))
         try check(_AUGraphOpen(graphPointer))
         try check(_AUGraphInitialize(graphPointer))
     } catch {
@@ -265,10 +272,19 @@ public func _MusicSequenceBarBeatTimeToBeats(
     }
 }
 
-/// `MusicSequenceSetUserCallback`: unimplemented (user events are not delivered during
-/// playback yet).
+/// `MusicSequenceSetUserCallback`: the callback is called for each user event a playing
+/// player of the sequence passes, on a thread of the library's, within about 5 ms after the
+/// render passed it (``UserEventDelivery``); NULL stops the calls.
 /// - Thread: [control]
 @_cdecl("MusicSequenceSetUserCallback")
 public func _MusicSequenceSetUserCallback(_ inSequence: OpaquePointer?, _ inCallback: MusicSequenceUserCallback?, _ inClientData: UnsafeMutableRawPointer?) -> OSStatus {
-    withHandle(SequenceHandle.live, inSequence) { _ in kAudio_UnimplementedError }
+    withHandle(SequenceHandle.live, inSequence) { sequence in
+        sequence.userEvents?.stop()
+        sequence.userEvents = nil
+        for player in sequence.players { player.userEventsFrom = player.player.time }
+        if let inCallback {
+            sequence.userEvents = UserEventDelivery(sequence: sequence, callback: unsafeBitCast(inCallback, to: UserEventDelivery.Callback.self), clientData: inClientData)
+        }
+        return noErr
+    }
 }

@@ -64,7 +64,8 @@ final class PacedDeviceUnit: GenericOutputUnit, AudioOutputUnit, @unchecked Send
 
     override func deallocateRenderResources() { stop() }
 
-    /// The device thread: a period rendered, written, then a sleep until its deadline.
+    /// The device thread: a period rendered, written, then a sleep until its deadline (none
+    /// while behind the clock).
     private func run(buffers: OwnedAudioBuffers, sampleRate: Double) {
         let period = Self.periodFrames
         let periodNanoseconds = UInt64(Double(period) / sampleRate * 1e9)
@@ -84,11 +85,10 @@ final class PacedDeviceUnit: GenericOutputUnit, AudioOutputUnit, @unchecked Send
             }
             deadline += periodNanoseconds
             let now = DispatchTime.now().uptimeNanoseconds
-            if deadline > now {
-                usleep(UInt32((deadline - now) / 1000))
-            } else if now - deadline > 8 * periodNanoseconds {
-                deadline = now  // far behind (a stall): start counting again from here
-            }
+            // Behind (the machine stalled the thread): the next periods render at once until the
+            // clock is caught up, so the file holds as many frames as time passed and a
+            // program's timed changes land where its clock put them.
+            if deadline > now { usleep(UInt32((deadline - now) / 1000)) }
         }
         finished.signal()
     }

@@ -22,10 +22,18 @@ final class UnitHandle: @unchecked Sendable {
     var pulledGraph: Unmanaged<AudioGraph>?
     /// Formats the application set that the unit does not render in: converted at the bus.
     var clientFormats: [BusKey: StreamFormat] = [:]
+    /// The buses whose stream format the program set (the others keep Apple's default: in a
+    /// graph on a JACK device, the server's rate).
+    var formatsSet: Set<BusKey> = []
+    /// The AUPresets behind the FactoryPresets arrays handed out (``FactoryPresetStorage``),
+    /// made on the first request.
+    var presetStorage: FactoryPresetStorage?
     /// The C render callbacks set on input buses (to rebuild when a client format changes).
     var callbacks: [BusKey: AURenderCallbackStruct] = [:]
     /// Every callback storage ever published; freed with the handle.
     var storages: [CallbackStorage] = []
+    /// The resamplers of callbacks at another rate than the device's, kept as the storages are.
+    var resamplers: [CallbackResampler] = []
     var listeners: [(id: UInt32, proc: AudioUnitPropertyListenerProc, data: UnsafeMutableRawPointer?, token: ListenerToken)] = []
     var notifies = CRenderNotifies()
     /// For a standalone output unit: whether AudioOutputUnitStart started it.
@@ -63,6 +71,15 @@ final class UnitHandle: @unchecked Sendable {
     /// Makes a C render callback the source of input bus `element`, with the bus's client format.
     func makeEngineCallback(_ callback: AURenderCallbackStruct, element: UInt32) -> RenderCallback {
         let client = clientFormats[BusKey(scope: kAudioUnitScope_Input, element: element)]
+        if let client, let deviceRate = try? unit.busConfiguration(scope: .input, element: Int(element)).format.sampleRate,
+           client.sampleRate != deviceRate {
+            // The program's rate is not the device's (a standalone unit on JACK): resampled.
+            let storage = CallbackStorage(clientFormat: client, capacityFrames: CallbackResampler.chunkFrames)
+            storages.append(storage)
+            let resampler = CallbackResampler(callback, storage: storage, programRate: client.sampleRate, deviceRate: deviceRate, channels: client.channelsPerFrame)
+            resamplers.append(resampler)
+            return resampler.engineCallback
+        }
         let capacity = max(4096, (try? unit.value(of: .maximumFramesPerSlice)) ?? 4096)
         let storage = CallbackStorage(clientFormat: client, capacityFrames: capacity)
         storages.append(storage)

@@ -9,20 +9,8 @@ import Testing
     @Test func aRegionPlaysFromTheStartTimeStamp() throws {
         let folder = try ExtAudioFileTests.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        var graph: AUGraph?
-        var playerDescription = AudioComponentDescription(componentType: kAudioUnitType_Generator, componentSubType: kAudioUnitSubType_AudioFilePlayer,
-                                                          componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
-        var outputDescription = AudioComponentDescription(componentType: kAudioUnitType_Output, componentSubType: kAudioUnitSubType_GenericOutput,
-                                                          componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
-        var playerNode = AUNode(), outputNode = AUNode()
-        var player: AudioUnit?, output: AudioUnit?
-        #expect(NewAUGraph(&graph) == noErr)
+        let (graph, _, player, output) = OneUnitGraph.make(kAudioUnitType_Generator, kAudioUnitSubType_AudioFilePlayer)
         defer { DisposeAUGraph(graph!) }
-        #expect(AUGraphAddNode(graph, &playerDescription, &playerNode) == noErr)
-        #expect(AUGraphAddNode(graph, &outputDescription, &outputNode) == noErr)
-        #expect(AUGraphConnectNodeInput(graph, playerNode, 0, outputNode, 0) == noErr)
-        #expect(AUGraphOpen(graph) == noErr)
-        #expect(AUGraphNodeInfo(graph, playerNode, nil, &player) == noErr && AUGraphNodeInfo(graph, outputNode, nil, &output) == noErr)
         #expect(AUGraphInitialize(graph) == noErr)
         var rate = 0.0
         var size = UInt32(8)
@@ -90,5 +78,26 @@ import Testing
         #expect(AudioUnitSetProperty(player, kAudioUnitProperty_ScheduleStartTimeStamp, kAudioUnitScope_Global, 0, &noTime, UInt32(MemoryLayout<AudioTimeStamp>.size)) == kAudioUnitErr_InvalidPropertyValue)
         var frames: UInt32 = 0
         #expect(AudioUnitSetProperty(player, kAudioUnitProperty_ScheduledFileBufferSizeFrames, kAudioUnitScope_Global, 0, &frames, 4) == kAudio_UnimplementedError)
+    }
+}
+
+/// An AUGraph of one Apple unit into a GenericOutput, opened, with its node and both units;
+/// the caller initializes it and disposes of it.
+enum OneUnitGraph {
+    static func make(_ type: OSType, _ subtype: OSType) -> (graph: AUGraph?, node: AUNode, unit: AudioUnit?, output: AudioUnit?) {
+        var graph: AUGraph?
+        var unitDescription = AudioComponentDescription(componentType: type, componentSubType: subtype,
+                                                        componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+        var outputDescription = AudioComponentDescription(componentType: kAudioUnitType_Output, componentSubType: kAudioUnitSubType_GenericOutput,
+                                                          componentManufacturer: kAudioUnitManufacturer_Apple, componentFlags: 0, componentFlagsMask: 0)
+        var node = AUNode(), outputNode = AUNode()
+        var unit: AudioUnit?, output: AudioUnit?
+        #expect(NewAUGraph(&graph) == noErr)
+        #expect(AUGraphAddNode(graph, &unitDescription, &node) == noErr)
+        #expect(AUGraphAddNode(graph, &outputDescription, &outputNode) == noErr)
+        #expect(AUGraphConnectNodeInput(graph, node, 0, outputNode, 0) == noErr)
+        #expect(AUGraphOpen(graph) == noErr)
+        #expect(AUGraphNodeInfo(graph, node, nil, &unit) == noErr && AUGraphNodeInfo(graph, outputNode, nil, &output) == noErr)
+        return (graph, node, unit, output)
     }
 }

@@ -12,41 +12,14 @@ import Testing
 /// measure and thresholds as MixerHostExampleTests, over windows of 4096 frames).
 @Suite(.serialized) struct AudioToolboxJACKLiveTests {
     @Test func theSeedProgramPlaysThroughJACK() throws {
-        let server = try JACKTestServer(periodFrames: 512, sampleRate: 44_100)
-        defer { server.stop() }
         let folder = try AudioToolboxBuild.scratchFolder("jack")
         defer { try? FileManager.default.removeItem(at: folder) }
         let program = folder.appendingPathComponent("mixerhost")
         try AudioToolboxBuild.compileC(AudioToolboxBuild.root.appendingPathComponent("Examples/CoreAudioMixerHost/main.c"), to: program)
-
-        let recording = Recording(capacity: 44_100 * 8)
-        let recorder = try JACKTestClient(name: "recorder", serverName: server.name, captureChannels: 1, playbackChannels: 0) { frames, capture, _ in
-            _ = frames
-            recording.append(capture[0])
-        }
-        try recorder.start()
-        defer { recorder.stop() }
-
-        let process = Process()
-        process.executableURL = program
-        var environment = ProcessInfo.processInfo.environment
-        environment["JACK_DEFAULT_SERVER"] = server.name
-        environment["AUHOST_DEVICE"] = nil
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        try ChildProcess.launch(process)
-        var connected = false
-        for _ in 0..<200 where !connected {
-            if recorder.client.sources(matching: "AudioToolbox:out_1", kind: .audio).contains("AudioToolbox:out_1") {
-                connected = (try? recorder.client.connect("AudioToolbox:out_1", to: "recorder:in_1")) != nil
-            }
-            if !connected { Thread.sleep(forTimeInterval: 0.01) }
-        }
-        let exited = ChildProcess.waitForExit(process, timeout: 30)
-        #expect(exited && process.terminationStatus == 0, "mixerhost through JACK")
+        let (samples, exited, connected) = try TextbookProgramJACKLiveTests.recordThroughJACK(program)
+        #expect(exited, "mixerhost through JACK")
         #expect(connected, "AudioToolbox:out_1 appeared and was connected")
 
-        let samples = recording.array
         var phases: [String] = []
         var start = 0
         while start + 4096 <= samples.count {

@@ -3,8 +3,8 @@ import Foundation
 import Testing
 
 /// A program that only loads a file into a sequence and starts a player plays it: the
-/// sequence gets Apple's default graph (a DLSSynth with the GM bank into the default output,
-/// here AUHOST_DEVICE=file:), which MusicSequenceGetAUGraph hands out too.
+/// sequence gets Apple's default graph (a DLSSynth with the GM bank into a PeakLimiter into the
+/// default output, here AUHOST_DEVICE=file:), which MusicSequenceGetAUGraph hands out too.
 @Suite struct DefaultSequenceGraphTests {
     static let client = #"""
     #include <AudioToolbox/AudioToolbox.h>
@@ -28,11 +28,15 @@ import Testing
         CHECK(AUGraphIsRunning(graph, &running));
         UInt32 nodes = 0;
         CHECK(AUGraphGetNodeCount(graph, &nodes));
+        AUNode middle;
+        AudioComponentDescription middleDescription;
+        CHECK(AUGraphGetIndNode(graph, 1, &middle));
+        CHECK(AUGraphNodeInfo(graph, middle, &middleDescription, NULL));
         usleep(2600000);   /* the song: notes at 0, 0.5, 1 and 1.5 s, each 0.4 s */
         CHECK(MusicPlayerStop(player));
         CHECK(DisposeMusicPlayer(player));
         CHECK(DisposeMusicSequence(sequence));   /* disposes the graph it made: the file appears */
-        printf("nodes=%u running=%d\n", (unsigned)nodes, running);
+        printf("nodes=%u running=%d middle=%.4s\n", (unsigned)nodes, running, (const char *)&(UInt32){CFSwapInt32HostToBig(middleDescription.componentSubType)});
         return 0;
     }
     """#
@@ -56,7 +60,7 @@ import Testing
         let wav = folder.appendingPathComponent("out.wav")
         let run = try ChildProcess.run(program, [midi.path], environment: ["AUHOST_DEVICE": "file:\(wav.path)"], timeout: 60)
         #expect(run.status == 0, "\(run.output) \(run.errors)")
-        #expect(run.output == "nodes=2 running=1\n", "\(run.output)")
+        #expect(run.output == "nodes=3 running=1 middle=lmtr\n", "Apple's default graph: synth → limiter → output: \(run.output)")
         let (rate, left) = try WAVSamples.readFirstChannel(wav)
         let first = try #require(left.firstIndex { abs($0) > 1e-4 }, "the file is silent")
         for (index, key) in [60.0, 64, 67, 72].enumerated() {

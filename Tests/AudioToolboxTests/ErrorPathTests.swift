@@ -45,13 +45,14 @@ import Testing
         var size: UInt32 = 0
         var writable: Boolean = 0
         #expect(AudioUnitGetPropertyInfo(mixer, 4242, kAudioUnitScope_Global, 0, &size, &writable) == kAudioUnitErr_InvalidProperty)
-        #expect(AudioUnitGetPropertyInfo(mixer, kAudioUnitProperty_FactoryPresets, kAudioUnitScope_Global, 0, &size, &writable) == kAudio_UnimplementedError)
+        #expect(AudioUnitGetPropertyInfo(mixer, kAudioUnitProperty_CPULoad, kAudioUnitScope_Global, 0, &size, &writable) == kAudio_UnimplementedError)
+        #expect(AudioUnitGetPropertyInfo(mixer, kAudioOutputUnitProperty_SetInputCallback, kAudioUnitScope_Global, 0, &size, &writable) == kAudio_UnimplementedError)
         #expect(AudioUnitGetPropertyInfo(mixer, kAudioUnitProperty_StreamFormat, 99, 0, &size, &writable) == kAudioUnitErr_InvalidScope)
         #expect(AudioUnitGetPropertyInfo(mixer, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &size, &writable) == noErr)
         #expect(size == 40 && writable == 1)
         var name: Unmanaged<CFString>?
-        _ = name
-        #expect(AudioComponentCopyName(AudioComponentInstanceGetComponent(mixer), &name) == kAudio_UnimplementedError)
+        #expect(AudioComponentCopyName(nil, &name) == kAudio_ParamError)
+        #expect(AudioComponentCopyName(AudioComponentInstanceGetComponent(mixer), nil) == kAudio_ParamError)
         var parameter: Float32 = 0
         #expect(AudioUnitGetParameter(mixer, 77, kAudioUnitScope_Input, 0, &parameter) == kAudioUnitErr_InvalidParameter)
     }
@@ -88,6 +89,9 @@ import Testing
         #expect(NewAUGraph(nil) == kAudio_ParamError)
         #expect(AUGraphOpen(nil) == kAudio_ParamError)
         var count: UInt32 = 0
-        #expect(AUGraphGetNumberOfInteractions(graph, &count) == kAudio_UnimplementedError)
+        #expect(AUGraphGetNumberOfInteractions(graph, nil) == kAudio_ParamError)
+        #expect(AUGraphCountNodeInteractions(graph, 99, &count) == kAUGraphErr_NodeNotFound)
+        var interaction = AUNodeInteraction()
+        #expect(AUGraphGetInteractionInfo(graph, 0, &interaction) == kAUGraphErr_InvalidConnection)
     }
 }

@@ -20,14 +20,15 @@ import Testing
     }
 
     /// Compiles `root`/Examples/`name`/main.c (the package's by default) against the
-    /// library and libFoundation (the CF functions) into `folder`.
-    static func compileExample(_ name: String, into folder: URL, root: URL = AudioToolboxBuild.root) throws -> URL {
+    /// library and libFoundation (the CF functions) into `folder`; `defines` are `-D` options
+    /// (a textbook program's file path).
+    static func compileExample(_ name: String, into folder: URL, root: URL = AudioToolboxBuild.root, defines: [String] = []) throws -> URL {
         let program = folder.appendingPathComponent(name)
         let build = AudioToolboxBuild.libraryDirectory
         let foundation = try #require(Self.foundationDirectory)
         let cc = try ChildProcess.run(
             URL(fileURLWithPath: "/usr/bin/cc"),
-            ["-std=c11", "-Wall", "-Werror", "-Wno-multichar", "-Wno-unused-parameter", "-D_DEFAULT_SOURCE", "-I",
+            ["-std=c11", "-Wall", "-Werror", "-Wno-multichar", "-Wno-unused-parameter", "-D_DEFAULT_SOURCE"] + defines.map { "-D\($0)" } + ["-I",
              AudioToolboxBuild.root.appendingPathComponent("include").path, root.appendingPathComponent("Examples/\(name)/main.c").path,
              "-L", build.path, "-lAudioToolbox", "-Wl,-rpath,\(build.path)", "-L", foundation, "-lFoundation", "-Wl,-rpath,\(foundation)", "-lm",
              "-o", program.path],

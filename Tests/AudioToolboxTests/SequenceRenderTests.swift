@@ -60,7 +60,7 @@ import Testing
     }
 
     /// Pulls `frames` frames of the output's left channel, 512 at a time.
-    static func render(_ output: AudioUnit, frames: Int) -> [Float] {
+    static func render(_ output: AudioUnit, from sampleTime: Double = 0, frames: Int) -> [Float] {
         let list = AudioBufferList.allocate(maximumBuffers: 2)
         defer { free(list.unsafeMutablePointer) }
         let left = UnsafeMutablePointer<Float>.allocate(capacity: 512), right = UnsafeMutablePointer<Float>.allocate(capacity: 512)
@@ -68,6 +68,7 @@ import Testing
         var samples: [Float] = []
         var timestamp = AudioTimeStamp()
         timestamp.mFlags = kAudioTimeStampSampleTimeValid
+        timestamp.mSampleTime = sampleTime
         while samples.count < frames {
             list[0] = AudioBuffer(mNumberChannels: 1, mDataByteSize: 2048, mData: left)
             list[1] = AudioBuffer(mNumberChannels: 1, mDataByteSize: 2048, mData: right)

@@ -39,6 +39,11 @@ typedef char *   Ptr;
 AUHOST_ENUM(OSStatus) { noErr = 0 };
 AUHOST_ENUM(OSStatus) { paramErr = -50, memFullErr = -108, unimpErr = -4 };
 
+/* A null pointer under Objective-C's name, as MacTypes.h gives it to C and C++. */
+#ifndef nil
+#define nil NULL
+#endif
+
 #ifndef TRUE
 #define TRUE 1
 #endif

@@ -33,8 +33,38 @@ OSStatus AUGraphSetNodeInputCallback(AUGraph inGraph, AUNode inDestNode, UInt32 
     const AURenderCallbackStruct *inInputCallback);
 OSStatus AUGraphDisconnectNodeInput(AUGraph inGraph, AUNode inDestNode, UInt32 inDestInputNumber);
 OSStatus AUGraphClearConnections(AUGraph inGraph);
+/* The graph's interactions: its connections and its nodes' input callbacks. */
+typedef struct AUNodeConnection {
+    AUNode sourceNode;
+    UInt32 sourceOutputNumber;
+    AUNode destNode;
+    UInt32 destInputNumber;
+} AUNodeConnection;
+
+typedef struct AUNodeRenderCallback {
+    AUNode destNode;
+    AudioUnitElement destInputNumber;
+    AURenderCallbackStruct cback;
+} AUNodeRenderCallback;
+
+typedef UInt32 AUNodeInteractionType;
+AUHOST_ENUM(AUNodeInteractionType) {
+    kAUNodeInteraction_Connection = 1,
+    kAUNodeInteraction_InputCallback = 2
+};
+
+typedef struct AUNodeInteraction {
+    UInt32 nodeInteractionType;
+    union {
+        AUNodeConnection connection;
+        AUNodeRenderCallback inputCallback;
+    } nodeInteraction;
+} AUNodeInteraction;
+
 OSStatus AUGraphGetNumberOfInteractions(AUGraph inGraph, UInt32 *outNumInteractions);
+OSStatus AUGraphGetInteractionInfo(AUGraph inGraph, UInt32 inInteractionIndex, AUNodeInteraction *outInteraction);
 OSStatus AUGraphCountNodeInteractions(AUGraph inGraph, AUNode inNode, UInt32 *outNumInteractions);
+OSStatus AUGraphGetNodeInteractions(AUGraph inGraph, AUNode inNode, UInt32 *ioNumInteractions, AUNodeInteraction *outInteractions);
 OSStatus AUGraphUpdate(AUGraph inGraph, Boolean *outIsUpdated);
 OSStatus AUGraphOpen(AUGraph inGraph);
 OSStatus AUGraphClose(AUGraph inGraph);

@@ -59,6 +59,27 @@ AUHOST_NAMED_ENUM(SInt8, AudioFilePermissions) {
     kAudioFileReadWritePermission = 0x03
 };
 
+/* The keys of info dictionaries (C strings: programs write CFSTR(kAFInfoDictionary_Title)). */
+#define kAFInfoDictionary_Artist "artist"
+#define kAFInfoDictionary_Album "album"
+#define kAFInfoDictionary_Tempo "tempo"
+#define kAFInfoDictionary_KeySignature "key signature"
+#define kAFInfoDictionary_TimeSignature "time signature"
+#define kAFInfoDictionary_TrackNumber "track number"
+#define kAFInfoDictionary_Year "year"
+#define kAFInfoDictionary_Composer "composer"
+#define kAFInfoDictionary_Lyricist "lyricist"
+#define kAFInfoDictionary_Genre "genre"
+#define kAFInfoDictionary_Title "title"
+#define kAFInfoDictionary_RecordedDate "recorded date"
+#define kAFInfoDictionary_Comments "comments"
+#define kAFInfoDictionary_Copyright "copyright"
+#define kAFInfoDictionary_SourceEncoder "source encoder"
+#define kAFInfoDictionary_EncodingApplication "encoding application"
+#define kAFInfoDictionary_NominalBitRate "nominal bit rate"
+#define kAFInfoDictionary_ChannelLayout "channel layout"
+#define kAFInfoDictionary_ApproximateDurationInSeconds "approximate duration in seconds"
+
 AUHOST_ENUM(AudioFilePropertyID) {
     kAudioFilePropertyFileFormat = 0x66666D74,            /* 'ffmt' */
     kAudioFilePropertyDataFormat = 0x64666D74,            /* 'dfmt' */

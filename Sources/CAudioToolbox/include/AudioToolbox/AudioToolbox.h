@@ -3,7 +3,7 @@
 #ifndef AUHOST_AUDIOTOOLBOX_H
 #define AUHOST_AUDIOTOOLBOX_H
 
-#include <CoreAudio/CoreAudioTypes.h>
+#include <CoreAudio/CoreAudio.h>
 #include <AudioUnit/AudioUnit.h>
 #include <AudioToolbox/AUGraph.h>
 #include <AudioToolbox/MusicPlayer.h>

@@ -207,6 +207,7 @@ OSStatus MusicSequenceLoadSMFWithFlags(MusicSequence inSequence, const FSRef *in
 OSStatus MusicSequenceSaveSMFData(MusicSequence inSequence, CFDataRef *outData, UInt16 inResolution);
 OSStatus MusicSequenceGetSecondsForBeats(MusicSequence inSequence, MusicTimeStamp inBeats, Float64 *outSeconds);
 OSStatus MusicSequenceGetBeatsForSeconds(MusicSequence inSequence, Float64 inSeconds, MusicTimeStamp *outBeats);
+CFDictionaryRef MusicSequenceGetInfoDictionary(MusicSequence inSequence);
 OSStatus MusicSequenceSetUserCallback(MusicSequence inSequence, MusicSequenceUserCallback inCallback, void *inClientData);
 OSStatus MusicSequenceBeatsToBarBeatTime(MusicSequence inSequence, MusicTimeStamp inBeats, UInt32 inSubbeatDivisor,
     CABarBeatTime *outBarBeatTime);

@@ -16,4 +16,11 @@ AUHOST_ENUM(AudioUnitParameterID) {
     kMultiChannelMixerParam_PostPeakHoldLevel = 4000
 };
 
+AUHOST_ENUM(AudioUnitParameterID) {
+    /* AUPeakLimiter, global scope: seconds, seconds, dB. */
+    kLimiterParam_AttackTime = 0,
+    kLimiterParam_DecayTime = 1,
+    kLimiterParam_PreGain = 2
+};
+
 #endif

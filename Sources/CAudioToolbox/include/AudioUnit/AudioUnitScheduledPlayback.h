@@ -20,6 +20,33 @@ AUHOST_ENUM(AudioUnitPropertyID) {
     kAudioUnitProperty_ScheduledFileNumberBuffers = 3324
 };
 
+/* The flags of a scheduled slice: the program clears them; the unit sets them as it plays. */
+typedef UInt32 AUScheduledAudioSliceFlags;
+AUHOST_ENUM(AUScheduledAudioSliceFlags) {
+    kScheduledAudioSliceFlag_Complete = 0x01,
+    kScheduledAudioSliceFlag_BeganToRender = 0x02,
+    kScheduledAudioSliceFlag_BeganToRenderLate = 0x04,
+    kScheduledAudioSliceFlag_Loop = 0x08,
+    kScheduledAudioSliceFlag_Interrupt = 0x10,
+    kScheduledAudioSliceFlag_InterruptAtLoop = 0x20
+};
+
+struct ScheduledAudioSlice;
+typedef void (*ScheduledAudioSliceCompletionProc)(void *userData, struct ScheduledAudioSlice *bufferList);
+
+/* One buffer of audio for a ScheduledSoundPlayer (kAudioUnitProperty_ScheduleAudioSlice):
+   the unit keeps the pointer, so the slice and its buffers live until it is complete. */
+typedef struct ScheduledAudioSlice {
+    AudioTimeStamp mTimeStamp;
+    ScheduledAudioSliceCompletionProc mCompletionProc;
+    void *mCompletionProcUserData;
+    AUScheduledAudioSliceFlags mFlags;
+    UInt32 mReserved;
+    void *mReserved2;
+    UInt32 mNumberFrames;
+    AudioBufferList *mBufferList;
+} ScheduledAudioSlice;
+
 struct ScheduledAudioFileRegion;
 typedef void (*ScheduledAudioFileRegionCompletionProc)(void *userData, struct ScheduledAudioFileRegion *fileRegion, OSStatus result);
 

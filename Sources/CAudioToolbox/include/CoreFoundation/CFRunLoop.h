@@ -17,6 +17,8 @@ extern const CFStringRef kCFRunLoopCommonModes;
 
 CFRunLoopRef CFRunLoopGetCurrent(void);
 CFRunLoopRef CFRunLoopGetMain(void);
+void CFRunLoopRun(void);
+void CFRunLoopStop(CFRunLoopRef rl);
 CFRunLoopRunResult CFRunLoopRunInMode(CFStringRef mode, CFTimeInterval seconds, Boolean returnAfterSourceHandled);
 
 #ifdef __cplusplus

@@ -6,6 +6,24 @@
 #define AUHOST_COREFOUNDATION_H
 
 #include <MacTypes.h>
+/* Apple's CoreFoundation.h brings in the C library's common headers; programs rely on it
+   (printf, sin, isprint, exit without their own includes), and on sleep and usleep. */
+#if !defined(__cplusplus)
+#include <stdbool.h>
+#endif
+#include <assert.h>
+#include <ctype.h>
+#include <errno.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -55,5 +73,6 @@ static inline UInt32 CFSwapInt32LittleToHost(UInt32 v) { return CFSwapInt32(v); 
 
 #include <CoreFoundation/CFURLAndData.h>
 #include <CoreFoundation/CFRunLoop.h>
+#include <CoreFoundation/CFString.h>
 
 #endif

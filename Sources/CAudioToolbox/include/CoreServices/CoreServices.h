@@ -17,7 +17,8 @@ typedef struct FSRef {
     UInt8 hidden[80];
 } FSRef;
 
-AUHOST_ENUM(OSStatus) { fnfErr = -43, bdNamErr = -37 };
+/* MacErrors.h's file-system codes (eofErr: the end of a file, as sample code tests for). */
+AUHOST_ENUM(OSStatus) { fnfErr = -43, bdNamErr = -37, eofErr = -39, ioErr = -36 };
 
 OSStatus FSPathMakeRef(const UInt8 *path, FSRef *ref, Boolean *isDirectory);
 OSStatus FSRefMakePath(const FSRef *ref, UInt8 *path, UInt32 pathBufferSize);
