@@ -3,11 +3,13 @@ import Foundation
 
 /// What LV2 discovery read last time, kept on disk so that the next start does not parse
 /// every plugin's Turtle again (about 80 ms for 279 plugins, most of `auhost render`'s
-/// start-up; docs/BENCHMARKS.md). Valid while nothing it was read from changed: the entry
-/// holds the size and modification time of every bundle folder, Turtle file and shared
-/// library in the folders that hold the plugins' bundles (so the LV2 core bundle with the
-/// class hierarchy is included); any difference, a new or a removed file, makes discovery
-/// read again.
+/// start-up; docs/BENCHMARKS.md), nor even every bundle's manifest (a start that finds the
+/// cache valid loads only the bundles of the units it makes). Valid while nothing it was
+/// read from changed: the entry holds the folders that hold the plugins' bundles and the
+/// LV2 path's folders (so the LV2 core bundle with the class hierarchy is included), and a
+/// fingerprint of the size and modification time of each of them and of every bundle
+/// folder, Turtle file and shared library in them; any difference, a new or a removed
+/// file, makes discovery read again.
 ///
 /// One file per LV2 path, written atomically; an unreadable file is a miss.
 /// - Thread: [control]
@@ -24,6 +26,8 @@ struct LV2DiscoveryCache {
         /// ``fingerprint(of:)`` of the stamps it was read with (a hash, not the 700-odd
         /// stamps themselves: decoding those cost as much as the rest of the entry).
         var fingerprint: String
+        /// The folders the fingerprint covers (``folders(of:lv2Path:)``).
+        var folders: [String]
         var plugins: [Plugin]
         var problems: [Problem]
     }
@@ -67,7 +71,9 @@ struct LV2DiscoveryCache {
     }
 
     /// 4: a plugin's problem names its bundle folder and the Turtle file, line and column.
-    static let version = 4
+    /// 5: the folders, and the manifests' problems among the problems (a valid cache loads
+    /// no manifest).
+    static let version = 5
     let file: URL
 
     /// The cache file for an LV2 path (nil: the default path) under `directory`.
@@ -78,10 +84,11 @@ struct LV2DiscoveryCache {
         return directory.appendingPathComponent("lv2-discovery-\(hash.text).json")
     }
 
-    /// The cached discovery when it was read with this fingerprint; nil otherwise.
-    func entry(matching fingerprint: String) -> Entry? {
+    /// The cached discovery of this version, valid or not (compare its fingerprint); nil
+    /// when there is none or it does not decode.
+    func entry() -> Entry? {
         guard let data = try? Data(contentsOf: file), let entry = try? JSONDecoder().decode(Entry.self, from: data),
-              entry.version == Self.version, entry.fingerprint == fingerprint else { return nil }
+              entry.version == Self.version else { return nil }
         return entry
     }
 
@@ -112,20 +119,46 @@ struct LV2DiscoveryCache {
         try? JSONEncoder().encode(entry).write(to: file, options: .atomic)
     }
 
-    /// The fingerprint of what discovery reads: every bundle folder, `.ttl` and `.so` file in
-    /// the folders that hold the plugins' bundles, and `files` (the probe cache).
+    /// The folders discovery reads bundles from: those that hold the world's plugins'
+    /// bundles, and the folders of the LV2 path (`lv2Path`, else `LV2_PATH`, else lilv's
+    /// default), so that a bundle put into a folder that held none is seen.
     /// - Thread: [control] It asks lilv for bundle paths only, which
     ///   the manifests gave (asking for a binary would make lilv parse the plugin's data).
-    static func stamps(of world: LV2World, also files: [String] = []) -> [String: Stamp] {
-        var folders = Set<String>()
+    static func folders(of world: LV2World, lv2Path: String?) -> [String] {
+        var folders = Set(pathFolders(lv2Path))
         for plugin in world.plugins {
             if let bundle = plugin.bundlePath {
                 folders.insert(URL(fileURLWithPath: bundle).standardizedFileURL.deletingLastPathComponent().path)
             }
         }
+        return folders.sorted()
+    }
+
+    /// lilv's default LV2 path as Debian builds it.
+    static var lilvDefaultPath: String {
+        #if arch(x86_64)
+        "~/.lv2:/usr/lib/x86_64-linux-gnu/lv2:/usr/lib/lv2:/usr/local/lib/lv2"
+        #elseif arch(arm64)
+        "~/.lv2:/usr/lib/aarch64-linux-gnu/lv2:/usr/lib/lv2:/usr/local/lib/lv2"
+        #else
+        "~/.lv2:/usr/lib/lv2:/usr/local/lib/lv2"
+        #endif
+    }
+
+    /// The folders of an LV2 path, `~` expanded.
+    static func pathFolders(_ lv2Path: String?) -> [String] {
+        let path = lv2Path ?? ProcessInfo.processInfo.environment["LV2_PATH"] ?? lilvDefaultPath
+        let home = ProcessInfo.processInfo.environment["HOME"] ?? ""
+        return path.split(separator: ":").map { $0.hasPrefix("~/") ? home + $0.dropFirst() : String($0) }
+    }
+
+    /// The stamps of what discovery reads: each of `folders` itself, every bundle folder,
+    /// `.ttl` and `.so` file in them, and `files` (the probe cache).
+    static func stamps(of folders: [String], also files: [String] = []) -> [String: Stamp] {
         var stamps: [String: Stamp] = [:]
         for file in files { stamps[file] = stamp(file) }
         for folder in folders {
+            stamps[folder] = stamp(folder)
             forEachEntry(in: folder) { bundlePath, _ in
                 stamps[bundlePath] = stamp(bundlePath)
                 addFiles(under: bundlePath, to: &stamps)

@@ -80,4 +80,26 @@ import Testing
         #expect(name("urn:auhost:fixture:null-instance") == nil)
         #expect(name(uri) == "Fixture Renamed")
     }
+
+    /// A start that finds the cache valid loads no bundle until a unit is made, then only
+    /// that unit's (issue 32: lilv parsed every installed bundle's manifest at every start).
+    @Test func aValidCacheLoadsOnlyTheBundlesOfTheUnitsMade() throws {
+        let fixtures = try FixtureBundles()
+        defer { fixtures.remove() }
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let provider = LV2Provider(lv2Path: fixtures.root.path, probeCacheFile: nil, discoveryCacheFolder: folder)
+        let (filling, read, _) = provider.discover()
+        #expect(filling.plugins.count > 2, "a stale cache loads every bundle")
+        let (world, cached, _) = provider.discover()
+        #expect(cached.map(\.info.uri).sorted() == read.map(\.info.uri).sorted())
+        #expect(world.plugins.isEmpty, "no bundle is loaded before a unit is made")
+        let uri = "urn:auhost:fixture:passthrough"
+        let info = try #require(cached.first { $0.info.uri == uri }?.info)
+        #expect(world.plugin(uri: uri, bundle: info.bundlePath) != nil)
+        #expect(world.plugins.map(\.uri) == [uri], "only the passthrough's bundle is loaded")
+        let unit = try #require(provider.discoverComponents().components.first { $0.identifier == uri }).instantiate()
+        try unit.initialize()
+        unit.dispose()
+    }
 }

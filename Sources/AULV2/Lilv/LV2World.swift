@@ -13,8 +13,10 @@ import Foundation
 // thread makes no lilv call: it calls the plugin through the function pointers the instance
 // handle gives (``LilvInstanceHandle/descriptor``).
 
-/// One lilv world: every bundle on the LV2 path loaded once, the interned nodes and the
-/// URID map its units share. Units, plugins, nodes and states keep their world alive.
+/// One lilv world: the bundles on the LV2 path, loaded all at once or one at a time as
+/// their plugins are asked for (``plugin(uri:bundle:)``: a render that found every plugin in
+/// the discovery cache reads only its chain's bundles), the interned nodes and the URID map
+/// its units share. Units, plugins, nodes and states keep their world alive.
 /// - Thread: [control] (never the render thread).
 final class LV2World: @unchecked Sendable {
     /// The `LilvWorld*`; used only in this folder, inside ``locked(_:)``.
@@ -23,15 +25,21 @@ final class LV2World: @unchecked Sendable {
     let nodes: LV2Nodes
     /// The LV2_PATH this world loaded (nil: the environment's or lilv's default).
     let lv2Path: String?
-    /// The bundles whose manifest lilv could not read (their plugins are skipped).
-    let manifestProblems: LV2TurtleProblems
+    /// The bundles whose manifest lilv could not read (their plugins are skipped); empty
+    /// until every bundle is loaded.
+    private(set) var manifestProblems = LV2TurtleProblems(captured: "")
+    /// Whether every bundle on the path is loaded (``loadAllBundles()``).
+    private var loadedAll = false
+    /// The bundle folders loaded one at a time (``plugin(uri:bundle:)``).
+    private var loadedBundles: Set<String> = []
     /// Recursive: a wrapper may call another while holding it.
     private let lock = NSRecursiveLock()
 
-    /// Loads every bundle on `lv2Path` (a colon-separated list), or on `LV2_PATH` / lilv's
-    /// default when nil. Bundles are read lazily by lilv: only manifests load here.
+    /// A world for `lv2Path` (a colon-separated list; nil: `LV2_PATH` or lilv's default),
+    /// every bundle on it loaded when `loadingAllBundles` (lazily by lilv: only manifests
+    /// load here), none otherwise.
     /// - Thread: [control]
-    init(lv2Path: String?) {
+    init(lv2Path: String?, loadingAllBundles: Bool = true) {
         // Before any plugin exists: FFTW's planner is process-wide and not thread-safe, and
         // convolving plugins (Guitarix's, through libzita-convolver) plan on threads of their
         // own; two of them in one chain crashed (docs/LV2.md, "FFTW"). Once per process.
@@ -42,15 +50,45 @@ final class LV2World: @unchecked Sendable {
             lilv_world_set_option(world, LILV_OPTION_LV2_PATH, value)
             lilv_node_free(value)
         }
-        // lilv and serd print a bundle's Turtle errors on standard error: taken and reported
-        // by discovery, one problem per bundle (docs/LV2.md, "Broken bundles").
-        let loading = StandardErrorCapture.capturing { lilv_world_load_all(world) }
-        manifestProblems = LV2TurtleProblems(captured: loading.text)
-        manifestProblems.passOnOtherLines()
         raw = world
         self.lv2Path = lv2Path
         nodes = LV2Nodes(world: world)
         urids = URIDMap()
+        if loadingAllBundles { loadAllBundles() }
+    }
+
+    /// Loads every bundle on the path (once). lilv and serd print a bundle's Turtle errors
+    /// on standard error: taken and kept in ``manifestProblems``, one problem per bundle
+    /// (docs/LV2.md, "Broken bundles"). Bundles loaded before are not read again.
+    /// - Thread: [control]
+    func loadAllBundles() {
+        locked {
+            guard !loadedAll else { return }
+            loadedAll = true
+            let loading = StandardErrorCapture.capturing { lilv_world_load_all(raw) }
+            manifestProblems = LV2TurtleProblems(captured: loading.text)
+            manifestProblems.passOnOtherLines()
+        }
+    }
+
+    /// The plugin `uri`, its bundle (the folder `bundle`) loaded first when this world has
+    /// not loaded every bundle; nil when the world has no such plugin.
+    /// - Thread: [control]
+    func plugin(uri: String, bundle: String?) -> LilvPluginHandle? {
+        locked {
+            if !loadedAll, let bundle, !loadedBundles.contains(bundle) {
+                loadedBundles.insert(bundle)
+                let folder = bundle.hasSuffix("/") ? bundle : bundle + "/"
+                let node = folder.withCString { lilv_new_file_uri(raw, nil, $0) }
+                // Discovery read this bundle before: whatever lilv says of it goes to standard
+                // error as printed.
+                lilv_world_load_bundle(raw, node)
+                lilv_node_free(node)
+            }
+            let uriNode = uri.withCString { lilv_new_uri(raw, $0) }
+            defer { lilv_node_free(uriNode) }
+            return lilv_plugins_get_by_uri(lilv_world_get_all_plugins(raw), uriNode).map { LilvPluginHandle(world: self, raw: $0) }
+        }
     }
 
     deinit {
