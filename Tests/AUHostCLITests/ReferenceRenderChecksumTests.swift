@@ -78,6 +78,6 @@ import Testing
         #expect(plain.captured.contains("; \(withoutTruePeak)\n"), "\(plain.captured)")
         #expect(!plain.captured.contains("true peak"), "not measured, not printed: \(plain.captured)")
         let row = try String(contentsOfFile: folder + "/rows.jsonl", encoding: .utf8)
-        #expect(row.contains("\"peak_dbfs\"") && !row.contains("true_peak_dbtp"), row)
+        #expect(row.contains("\"peak_dbfs\"") && !row.contains("true_peak_dbtp"), "\(row)")
     }
 }

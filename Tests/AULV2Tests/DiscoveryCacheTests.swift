@@ -102,4 +102,24 @@ import Testing
         try unit.initialize()
         unit.dispose()
     }
+
+    /// Loading every bundle (what a unit's presets need) after some were loaded one at a
+    /// time loads only the others: lilv would reload the loaded ones, and reloading a plugin
+    /// frees the ports its units still use.
+    @Test func loadingEveryBundleLaterReloadsNoneLoadedBefore() throws {
+        let fixtures = try FixtureBundles()
+        defer { fixtures.remove() }
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let provider = LV2Provider(lv2Path: fixtures.root.path, probeCacheFile: nil, discoveryCacheFolder: folder)
+        let everything = provider.discover().0.plugins.count
+        let (world, cached, _) = provider.discover()
+        let uri = "urn:auhost:fixture:passthrough"
+        let info = try #require(cached.first { $0.info.uri == uri }?.info)
+        _ = try #require(world.plugin(uri: uri, bundle: info.bundlePath))
+        world.loadAllBundles()
+        #expect(world.plugins.count == everything)
+        let reloads = world.manifestProblems.otherLines.filter { $0.contains("Reloading") || $0.contains("Duplicate") }
+        #expect(reloads.isEmpty, "\(reloads)")
+    }
 }

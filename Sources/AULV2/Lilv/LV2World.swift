@@ -59,16 +59,45 @@ final class LV2World: @unchecked Sendable {
 
     /// Loads every bundle on the path (once). lilv and serd print a bundle's Turtle errors
     /// on standard error: taken and kept in ``manifestProblems``, one problem per bundle
-    /// (docs/LV2.md, "Broken bundles"). Bundles loaded before are not read again.
+    /// (docs/LV2.md, "Broken bundles"). When bundles were loaded one at a time before, only
+    /// the others are loaded: lilv would reload those, and reloading a plugin frees the
+    /// ports its units still use (`lilv_plugin_clear`).
     /// - Thread: [control]
     func loadAllBundles() {
         locked {
             guard !loadedAll else { return }
             loadedAll = true
-            let loading = StandardErrorCapture.capturing { lilv_world_load_all(raw) }
+            let loading = StandardErrorCapture.capturing {
+                guard !loadedBundles.isEmpty else { return lilv_world_load_all(raw) }
+                for folder in LV2DiscoveryCache.pathFolders(lv2Path) {
+                    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
+                    for name in names.sorted() {
+                        var isFolder: ObjCBool = false
+                        let bundle = Self.canonicalBundle(folder + "/" + name)
+                        guard FileManager.default.fileExists(atPath: bundle, isDirectory: &isFolder), isFolder.boolValue,
+                              !loadedBundles.contains(bundle) else { continue }
+                        loadBundle(bundle)
+                    }
+                }
+            }
             manifestProblems = LV2TurtleProblems(captured: loading.text)
             manifestProblems.passOnOtherLines()
         }
+    }
+
+    /// A bundle folder as this world keeps track of it: symbolic links resolved, with a
+    /// trailing slash (as lilv names bundles).
+    private static func canonicalBundle(_ path: String) -> String {
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        return resolved.hasSuffix("/") ? resolved : resolved + "/"
+    }
+
+    /// Loads one bundle folder (`lilv_world_load_bundle`) and records it; call holding the lock.
+    private func loadBundle(_ bundle: String) {
+        loadedBundles.insert(bundle)
+        let node = bundle.withCString { lilv_new_file_uri(raw, nil, $0) }
+        lilv_world_load_bundle(raw, node)
+        lilv_node_free(node)
     }
 
     /// The plugin `uri`, its bundle (the folder `bundle`) loaded first when this world has
@@ -76,14 +105,10 @@ final class LV2World: @unchecked Sendable {
     /// - Thread: [control]
     func plugin(uri: String, bundle: String?) -> LilvPluginHandle? {
         locked {
-            if !loadedAll, let bundle, !loadedBundles.contains(bundle) {
-                loadedBundles.insert(bundle)
-                let folder = bundle.hasSuffix("/") ? bundle : bundle + "/"
-                let node = folder.withCString { lilv_new_file_uri(raw, nil, $0) }
-                // Discovery read this bundle before: whatever lilv says of it goes to standard
-                // error as printed.
-                lilv_world_load_bundle(raw, node)
-                lilv_node_free(node)
+            // Discovery read this bundle before: whatever lilv says of it goes to standard
+            // error as printed.
+            if !loadedAll, let bundle, case let folder = Self.canonicalBundle(bundle), !loadedBundles.contains(folder) {
+                loadBundle(folder)
             }
             let uriNode = uri.withCString { lilv_new_uri(raw, $0) }
             defer { lilv_node_free(uriNode) }
