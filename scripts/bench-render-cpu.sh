@@ -38,53 +38,43 @@ PY
 cd "$work"
 "$auhost" list > /dev/null   # fills the LV2 discovery cache
 
-# time_run LABEL COMMAND...: appends "LABEL wall user system" (seconds) to times.txt.
-time_run() {
-    local label=$1; shift
-    /usr/bin/time -f "$label %e %U %S" -a -o times.txt "$@" > /dev/null 2>> errors.txt
-}
-
-# pair NAME A-COMMAND B-COMMAND: RUNS pairs, the first side alternating, after one warm-up each.
-pair() {
-    local name=$1 a=$2 b=$3
-    eval "$a" > /dev/null 2>&1; eval "$b" > /dev/null 2>&1
-    for i in $(seq 1 "$runs"); do
-        if (( i % 2 )); then
-            eval "time_run $name:a $a"; eval "time_run $name:b $b"
-        else
-            eval "time_run $name:b $b"; eval "time_run $name:a $a"
-        fi
-    done
-}
-
 render="$auhost render $preset"
-pair single "$render in60.wav -o out.wav --tail 0 --bit-depth 16 --force --block 64 --threads 1" \
-            "$cloop --file in60.wav c.wav --block 64"
-pair threads "$render in60.wav -o out.wav --tail 0 --bit-depth 16 --force --block 64" \
-             "$cloop --file in60.wav c.wav --block 64"
-pair short "$render in1.wav -o out1.wav --tail 0 --bit-depth 16 --force --block 64" \
-           "$cloop --file in1.wav c1.wav --block 64"
-for i in $(seq 1 "$runs"); do time_run list:a "$auhost" list; done
-
-python3 - <<'PY'
-import statistics as st
-rows = {}
-for line in open("times.txt"):
-    parts = line.split()
-    if len(parts) != 4: continue
-    label, wall, user, system = parts[0], *map(float, parts[1:])
-    rows.setdefault(label, []).append((wall, user + system))
+RUNS=$runs python3 - "$render" "$cloop" <<'PY'
+# Each command runs under os.wait4: wall time from perf_counter, CPU (user + system, all
+# its threads) from the child's rusage, to the microsecond (/usr/bin/time rounds to 10 ms).
+import os, shlex, statistics as st, subprocess, sys, time
+render, cloop = sys.argv[1], sys.argv[2]
+runs = int(os.environ["RUNS"])
+def timed(command):
+    start = time.perf_counter()
+    child = subprocess.Popen(shlex.split(command), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    if status != 0: sys.exit(f"failed ({status}): {command}")
+    return wall, usage.ru_utime + usage.ru_stime
 def spread(values, scale=1.0, unit=""):
     return f"{st.median(values) * scale:.3f}{unit} (min {min(values) * scale:.3f}, max {max(values) * scale:.3f})"
-def compare(name, title):
-    a, b = rows[f"{name}:a"], rows[f"{name}:b"]
-    print(f"{title}: {len(a)} pairs")
-    print(f"  auhost  wall {spread([w for w, _ in a])} s, CPU {spread([c for _, c in a])} s")
-    print(f"  C loop  wall {spread([w for w, _ in b])} s, CPU {spread([c for _, c in b])} s")
-    print(f"  ratio   wall {spread([x[0] / y[0] for x, y in zip(a, b)])}x, CPU {spread([x[1] / y[1] for x, y in zip(a, b)])}x")
-compare("single", "1. reference chain, 60 s, --block 64 --threads 1 (targets: CPU <= 1.10x, wall <= 1.05x)")
-compare("threads", "2. reference chain, 60 s, --block 64, default threads (target: wall <= 0.85x)")
-compare("short", "3. reference chain, 1 s file, whole process (target: wall <= 1.5x)")
-lst = rows["list:a"]
-print(f"4. auhost list ({len(lst)} runs; target <= 60 ms): wall {spread([w for w, _ in lst], 1000, ' ms')}, CPU {spread([c for _, c in lst], 1000, ' ms')}")
+def pair(title, a, b):
+    timed(a); timed(b)  # warm-up
+    ours, theirs = [], []
+    for i in range(runs):
+        if i % 2 == 0:
+            ours.append(timed(a)); theirs.append(timed(b))
+        else:
+            theirs.append(timed(b)); ours.append(timed(a))
+    print(f"{title}: {runs} pairs, first side alternating")
+    print(f"  auhost  wall {spread([w for w, _ in ours])} s, CPU {spread([c for _, c in ours])} s")
+    print(f"  C loop  wall {spread([w for w, _ in theirs])} s, CPU {spread([c for _, c in theirs])} s")
+    print(f"  ratio   wall {spread([x[0] / y[0] for x, y in zip(ours, theirs)])}x, CPU {spread([x[1] / y[1] for x, y in zip(ours, theirs)])}x")
+    sys.stdout.flush()
+pair("1. reference chain, 60 s, --block 64 --threads 1 (targets: CPU <= 1.10x, wall <= 1.05x)",
+     f"{render} in60.wav -o out.wav --tail 0 --bit-depth 16 --force --block 64 --threads 1", f"{cloop} --file in60.wav c.wav --block 64")
+pair("2. reference chain, 60 s, --block 64, default threads (target: wall <= 0.85x)",
+     f"{render} in60.wav -o out.wav --tail 0 --bit-depth 16 --force --block 64", f"{cloop} --file in60.wav c.wav --block 64")
+pair("3. reference chain, 1 s file, whole process (target: wall <= 1.5x)",
+     f"{render} in1.wav -o out1.wav --tail 0 --bit-depth 16 --force --block 64", f"{cloop} --file in1.wav c1.wav --block 64")
+auhost = shlex.split(render)[0]
+timed(f"{auhost} list")
+listed = [timed(f"{auhost} list") for _ in range(runs)]
+print(f"4. auhost list ({runs} runs; target <= 60 ms): wall {spread([w for w, _ in listed], 1000, ' ms')}, CPU {spread([c for _, c in listed], 1000, ' ms')}")
 PY
