@@ -21,10 +21,10 @@ struct LV2DiscoveryCache {
     }
 
     /// One discovery: its fingerprint, the plugins read and the problems found.
-    struct Entry: Codable {
+    struct Entry {
         var version: Int
         /// ``fingerprint(of:)`` of the stamps it was read with (a hash, not the 700-odd
-        /// stamps themselves: decoding those cost as much as the rest of the entry).
+        /// stamps themselves: reading those cost as much as the rest of the entry).
         var fingerprint: String
         /// The folders the fingerprint covers (``folders(of:lv2Path:)``).
         var folders: [String]
@@ -32,40 +32,16 @@ struct LV2DiscoveryCache {
         var problems: [Problem]
     }
 
-    /// A plugin's description and a cached probe's verdict, encoded as one array of strings
-    /// (an unkeyed row decodes several times faster than a keyed object).
-    struct Plugin: Codable {
+    /// A plugin's description, its component codes (``LV2ComponentCodes``, which cost as
+    /// much to assign as the rest of a start from the cache) and a cached probe's verdict.
+    struct Plugin {
         var info: LV2PluginInfo
+        var manufacturer: FourCharCode
+        var subtype: FourCharCode
         var brokenReason: String?
-
-        init(info: LV2PluginInfo, brokenReason: String?) {
-            self.info = info
-            self.brokenReason = brokenReason
-        }
-
-        init(from decoder: any Decoder) throws {
-            let row = try decoder.singleValueContainer().decode([String].self)
-            guard row.count == 13 else { throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "a row of 13")) }
-            func optional(_ text: String) -> String? { text.isEmpty ? nil : text }
-            func list(_ text: String) -> [String] { text.split(separator: " ").map(String.init) }
-            info = LV2PluginInfo(
-                uri: row[0], name: row[1], maker: row[2], version: row[3], classURI: row[4], classLabel: row[5],
-                type: FourCharCode(rawValue: UInt32(row[6]) ?? 0), requiredFeatures: list(row[7]), optionalFeatures: list(row[8]),
-                binaryPath: optional(row[9]), bundlePath: optional(row[10]), isHardRealTimeCapable: row[11] == "1")
-            brokenReason = optional(row[12])
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode([
-                info.uri, info.name, info.maker, info.version, info.classURI, info.classLabel, String(info.type.rawValue),
-                info.requiredFeatures.joined(separator: " "), info.optionalFeatures.joined(separator: " "),
-                info.binaryPath ?? "", info.bundlePath ?? "", info.isHardRealTimeCapable ? "1" : "0", brokenReason ?? "",
-            ])
-        }
     }
 
-    struct Problem: Codable {
+    struct Problem {
         var location: String
         var message: String
     }
@@ -73,23 +49,94 @@ struct LV2DiscoveryCache {
     /// 4: a plugin's problem names its bundle folder and the Turtle file, line and column.
     /// 5: the folders, and the manifests' problems among the problems (a valid cache loads
     /// no manifest).
-    static let version = 5
+    /// 6: lines of tab-separated fields, not JSON (decoding the JSON was a fifth of `auhost
+    /// list`); the component codes.
+    static let version = 6
     let file: URL
+
+    /// The file's text: a line per field group, `V` version, `F` fingerprint, `D` a folder,
+    /// `P` a plugin's 15 fields, `E` a problem's location and message; tabs, newlines and
+    /// backslashes in a field escaped (`\t`, `\n`, `\\`).
+    static func text(of entry: Entry) -> String {
+        var lines = ["V\t\(entry.version)", "F\t" + escape(entry.fingerprint)]
+        lines += entry.folders.map { "D\t" + escape($0) }
+        for plugin in entry.plugins {
+            let info = plugin.info
+            let fields = [
+                info.uri, info.name, info.maker, info.version, info.classURI, info.classLabel, String(info.type.rawValue),
+                info.requiredFeatures.joined(separator: " "), info.optionalFeatures.joined(separator: " "),
+                info.binaryPath ?? "", info.bundlePath ?? "", info.isHardRealTimeCapable ? "1" : "0",
+                String(plugin.manufacturer.rawValue), String(plugin.subtype.rawValue), plugin.brokenReason ?? "",
+            ]
+            lines.append((["P"] + fields.map(escape)).joined(separator: "\t"))
+        }
+        lines += entry.problems.map { "E\t" + escape($0.location) + "\t" + escape($0.message) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The entry `text` holds, or nil when it is not one of this version.
+    static func entry(text: String) -> Entry? {
+        var entry = Entry(version: 0, fingerprint: "", folders: [], plugins: [], problems: [])
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map { unescape($0) }
+            switch (fields[0], fields.count) {
+            case ("V", 2): entry.version = Int(fields[1]) ?? 0
+            case ("F", 2): entry.fingerprint = fields[1]
+            case ("D", 2): entry.folders.append(fields[1])
+            case ("E", 3): entry.problems.append(Problem(location: fields[1], message: fields[2]))
+            case ("P", 16):
+                let row = Array(fields.dropFirst())
+                func optional(_ text: String) -> String? { text.isEmpty ? nil : text }
+                func list(_ text: String) -> [String] { text.split(separator: " ").map(String.init) }
+                guard let type = UInt32(row[6]), let manufacturer = UInt32(row[12]), let subtype = UInt32(row[13]) else { return nil }
+                let info = LV2PluginInfo(
+                    uri: row[0], name: row[1], maker: row[2], version: row[3], classURI: row[4], classLabel: row[5],
+                    type: FourCharCode(rawValue: type), requiredFeatures: list(row[7]), optionalFeatures: list(row[8]),
+                    binaryPath: optional(row[9]), bundlePath: optional(row[10]), isHardRealTimeCapable: row[11] == "1")
+                entry.plugins.append(Plugin(
+                    info: info, manufacturer: FourCharCode(rawValue: manufacturer), subtype: FourCharCode(rawValue: subtype), brokenReason: optional(row[14])))
+            default: return nil
+            }
+        }
+        return entry.version == version && !entry.fingerprint.isEmpty ? entry : nil
+    }
+
+    private static func escape(_ field: String) -> String {
+        guard field.contains(where: { $0 == "\t" || $0 == "\n" || $0 == "\\" }) else { return field }
+        return field.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\t", with: "\\t")
+            .replacingOccurrences(of: "\n", with: "\\n")
+    }
+
+    private static func unescape(_ field: Substring) -> String {
+        guard field.contains("\\") else { return String(field) }
+        var result = ""
+        var escaped = false
+        for character in field {
+            if escaped {
+                result.append(character == "t" ? "\t" : character == "n" ? "\n" : character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
 
     /// The cache file for an LV2 path (nil: the default path) under `directory`.
     static func file(in directory: URL, lv2Path: String?) -> URL {
         let key = lv2Path ?? ProcessInfo.processInfo.environment["LV2_PATH"] ?? "default"
         var hash = FNV1a()
         hash.mix(key.utf8)
-        return directory.appendingPathComponent("lv2-discovery-\(hash.text).json")
+        return directory.appendingPathComponent("lv2-discovery-\(hash.text).tsv")
     }
 
     /// The cached discovery of this version, valid or not (compare its fingerprint); nil
-    /// when there is none or it does not decode.
+    /// when there is none or it does not read.
     func entry() -> Entry? {
-        guard let data = try? Data(contentsOf: file), let entry = try? JSONDecoder().decode(Entry.self, from: data),
-              entry.version == Self.version else { return nil }
-        return entry
+        guard let data = try? Data(contentsOf: file) else { return nil }
+        return Self.entry(text: String(decoding: data, as: UTF8.self))
     }
 
     /// A 64-bit FNV-1a hash over the stamps in path order, with their count.
@@ -116,7 +163,7 @@ struct LV2DiscoveryCache {
     /// Writes a discovery (atomically; a failure only costs the next start the full read).
     func store(_ entry: Entry) {
         try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try? JSONEncoder().encode(entry).write(to: file, options: .atomic)
+        try? Data(Self.text(of: entry).utf8).write(to: file, options: .atomic)
     }
 
     /// The folders discovery reads bundles from: those that hold the world's plugins'

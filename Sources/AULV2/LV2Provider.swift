@@ -43,10 +43,9 @@ public struct LV2Provider: ComponentProvider {
     /// - Thread: [control]
     public func discoverComponents() -> (components: [Component], problems: [DiscoveryProblem]) {
         let (world, infos, problems) = discover()
-        let codes = LV2ComponentCodes.assign(infos.map { LV2ComponentCodes.Entry(uri: $0.info.uri, maker: $0.info.maker) })
         let components = infos.map { entry -> Component in
             let info = entry.info
-            let code = codes[info.uri]!
+            let code = entry.codes
             var flags: ComponentFlags = []
             if info.isHardRealTimeCapable { flags.insert(.isRealTimeSafe) }
             let broken = entry.brokenReason
@@ -66,8 +65,8 @@ public struct LV2Provider: ComponentProvider {
         return (components, problems)
     }
 
-    /// The world units are made in, every plugin's description and why a cached probe found
-    /// it broken, and the problems found (bundles whose manifest does not parse, plugins that
+    /// The world units are made in, every plugin's description, component codes and why a
+    /// cached probe found it broken, and the problems found (bundles whose manifest does not parse, plugins that
     /// could not be read). From the discovery cache when nothing it was made from changed
     /// (the probe cache included): the world then starts empty and loads a plugin's bundle
     /// when a unit of it is made. Else every bundle is loaded and every plugin read from its
@@ -79,12 +78,12 @@ public struct LV2Provider: ComponentProvider {
         if let cache, let entry = cache.entry(),
            entry.fingerprint == LV2DiscoveryCache.fingerprint(of: LV2DiscoveryCache.stamps(of: entry.folders, also: alsoStamped)) {
             return (LV2World(lv2Path: lv2Path, loadingAllBundles: false),
-                    entry.plugins.map { DiscoveredPlugin(info: $0.info, brokenReason: $0.brokenReason) },
+                    entry.plugins.map { DiscoveredPlugin(info: $0.info, codes: ($0.manufacturer, $0.subtype), brokenReason: $0.brokenReason) },
                     entry.problems.map { DiscoveryProblem(format: .lv2, location: $0.location, message: $0.message) })
         }
         let world = LV2World(lv2Path: lv2Path)
         let probes = probeCacheFile.map { LV2ProbeCache(file: $0) }
-        var found: [DiscoveredPlugin] = []
+        var found: [(info: LV2PluginInfo, brokenReason: String?)] = []
         var problems = world.manifestProblems.problems.map {
             DiscoveryProblem(format: .lv2, location: $0.bundle, message: "\($0.text); its plugins are skipped")
         }
@@ -92,26 +91,32 @@ public struct LV2Provider: ComponentProvider {
             switch LV2PluginInfo.read(plugin, world: world) {
             case .success(let info):
                 let broken = probes?.verdict(uri: info.uri, binaryPath: info.binaryPath)?.brokenReason
-                found.append(DiscoveredPlugin(info: info, brokenReason: broken))
+                found.append((info, broken))
             case .failure(let error):
                 let location = plugin.bundlePath.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? plugin.uri ?? "?"
                 problems.append(DiscoveryProblem(format: .lv2, location: location, message: error.message))
             }
         }
+        let codes = LV2ComponentCodes.assign(found.map { LV2ComponentCodes.Entry(uri: $0.info.uri, maker: $0.info.maker) })
+        let plugins = found.map { DiscoveredPlugin(info: $0.info, codes: codes[$0.info.uri]!, brokenReason: $0.brokenReason) }
         if let cache {
             let folders = LV2DiscoveryCache.folders(of: world, lv2Path: lv2Path)
             cache.store(LV2DiscoveryCache.Entry(
                 version: LV2DiscoveryCache.version, fingerprint: LV2DiscoveryCache.fingerprint(of: LV2DiscoveryCache.stamps(of: folders, also: alsoStamped)),
                 folders: folders,
-                plugins: found.map { LV2DiscoveryCache.Plugin(info: $0.info, brokenReason: $0.brokenReason) },
+                plugins: plugins.map {
+                    LV2DiscoveryCache.Plugin(info: $0.info, manufacturer: $0.codes.manufacturer, subtype: $0.codes.subtype, brokenReason: $0.brokenReason)
+                },
                 problems: problems.map { LV2DiscoveryCache.Problem(location: $0.location, message: $0.message) }))
         }
-        return (world, found, problems)
+        return (world, plugins, problems)
     }
 
     /// One plugin discovery found.
     struct DiscoveredPlugin {
         var info: LV2PluginInfo
+        /// Its component codes (``LV2ComponentCodes``: assigned over every plugin at once).
+        var codes: (manufacturer: FourCharCode, subtype: FourCharCode)
         var brokenReason: String?
     }
 }

@@ -58,7 +58,7 @@ import Testing
         // Nothing changed: the cache is what is read (marked here to tell it from the Turtle).
         let file = try #require(FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).first)
         let text = try String(contentsOf: file, encoding: .utf8)
-        try text.replacingOccurrences(of: "\"Fixture Passthrough\"", with: "\"Fixture Passthrough (cached)\"")
+        try text.replacingOccurrences(of: "\tFixture Passthrough\t", with: "\tFixture Passthrough (cached)\t")
             .write(to: file, atomically: true, encoding: .utf8)
         #expect(name(uri) == "Fixture Passthrough (cached)")
         #expect(provider.discoverComponents().problems.count == problems)
