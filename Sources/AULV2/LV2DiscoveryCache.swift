@@ -74,11 +74,15 @@ struct LV2DiscoveryCache {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The entry `text` holds, or nil when it is not one of this version.
-    static func entry(text: String) -> Entry? {
+    /// The entry `bytes` (the file's UTF-8 text) hold, or nil when it is not one of this
+    /// version. Split by bytes, not `Character`s (grapheme breaking cost more than JSON).
+    static func entry(bytes: [UInt8]) -> Entry? {
         var entry = Entry(version: 0, fingerprint: "", folders: [], plugins: [], problems: [])
-        for line in text.split(separator: "\n") {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map { unescape($0) }
+        for line in bytes.split(separator: 0x0A) {
+            let fields = line.split(separator: 0x09, omittingEmptySubsequences: false).map { field -> String in
+                let text = String(decoding: field, as: UTF8.self)
+                return field.contains(0x5C) ? unescape(text) : text
+            }
             switch (fields[0], fields.count) {
             case ("V", 2): entry.version = Int(fields[1]) ?? 0
             case ("F", 2): entry.fingerprint = fields[1]
@@ -107,8 +111,7 @@ struct LV2DiscoveryCache {
             .replacingOccurrences(of: "\n", with: "\\n")
     }
 
-    private static func unescape(_ field: Substring) -> String {
-        guard field.contains("\\") else { return String(field) }
+    private static func unescape(_ field: String) -> String {
         var result = ""
         var escaped = false
         for character in field {
@@ -136,7 +139,7 @@ struct LV2DiscoveryCache {
     /// when there is none or it does not read.
     func entry() -> Entry? {
         guard let data = try? Data(contentsOf: file) else { return nil }
-        return Self.entry(text: String(decoding: data, as: UTF8.self))
+        return Self.entry(bytes: [UInt8](data))
     }
 
     /// A 64-bit FNV-1a hash over the stamps in path order, with their count.
