@@ -117,7 +117,7 @@ let jackTargets: [Target] = [
 // MARK: - Audio files: libsndfile reading and atomic writing, libsamplerate, levels
 
 let fileTargets: [Target] = [
-    .target(name: "AUFiles", dependencies: ["AUCore", "CSndfile", "CSamplerate"]),
+    .target(name: "AUFiles", dependencies: ["AUCore", "CSndfile", "CSamplerate", "CAUSupport"]),
     .testTarget(name: "AUFilesTests", dependencies: ["AUFiles", "AUCore", "AUTestSupport"]),
 ]
 

@@ -11,21 +11,7 @@ auhost=$(realpath "${AUHOST:-.build/release/auhost}")
 cloop=$(dirname "$auhost")/lv2-chain-bench
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-python3 - "$work" <<'PY'
-import math, random, struct, sys, wave
-random.seed(7)
-def write(path, seconds=60, rate=48000):
-    with wave.open(path, "wb") as f:
-        f.setnchannels(2); f.setsampwidth(2); f.setframerate(rate)
-        frames = bytearray()
-        for n in range(seconds * rate):
-            t = n / rate
-            l = 0.3 * math.sin(2 * math.pi * 220 * t) + 0.05 * (random.random() - 0.5)
-            r = 0.3 * math.sin(2 * math.pi * 330 * t) * (0.5 + 0.5 * math.sin(2 * math.pi * 0.5 * t))
-            frames += struct.pack("<hh", int(l * 32767), int(r * 32767))
-        f.writeframes(bytes(frames))
-write(f"{sys.argv[1]}/in60.wav")
-PY
+python3 scripts/bench-input.py "$work/in60.wav" 60
 mkdir -p "$work/batch"
 for i in $(seq 1 8); do cp "$work/in60.wav" "$work/batch/f$i.wav"; done
 cat > "$work/pipeline.sh" <<'SH'

@@ -1,4 +1,5 @@
 import AUCore
+import CAUSupport
 
 /// Writes non-interleaved float blocks to a WAV, AIFF, CAF, FLAC or Ogg Vorbis file, atomically.
 ///
@@ -17,7 +18,8 @@ public final class AudioFileWriter {
     public let encoding: AudioFileEncoding
     public let sampleRate: Int
     public let channels: Int
-    /// Frames written so far.
+    /// Frames taken so far (with `buffersWrites`, the last of them may not be in the file
+    /// until ``finish()``).
     public private(set) var framesWritten = 0
     /// Samples clamped to full scale by integer quantization so far.
     public private(set) var clippedSampleCount = 0
@@ -26,9 +28,20 @@ public final class AudioFileWriter {
 
     private let output: AtomicFile
     private let file: SndfileHandle
+    /// Frames interleaved per call to libsndfile, at most.
     private let maxFramesPerWrite: Int
+    /// Whether frames gather until ``maxFramesPerWrite`` are interleaved (or ``finish()``),
+    /// so that a stream of small blocks costs one system call per `maxFramesPerWrite` frames.
+    private let buffersWrites: Bool
+    /// Frames interleaved in the scratch buffers, not yet handed to libsndfile.
+    private var pendingFrames = 0
+    /// Frames handed to libsndfile.
+    private var fileFrames = 0
     private let intScratch: UnsafeMutablePointer<Int32>
     private let floatScratch: UnsafeMutablePointer<Float>
+    /// One channel's quantized samples before they are interleaved, and the channels' sources.
+    private let laneScratch: UnsafeMutablePointer<Int32>
+    private let sources: UnsafeMutablePointer<UnsafePointer<Float>?>
     private var failed = false
 
     /// Checks everything that can be checked before any sample is rendered (the encoding,
@@ -38,7 +51,7 @@ public final class AudioFileWriter {
     /// - Thread: [control]
     public init(
         path: String, encoding: AudioFileEncoding, sampleRate: Double, channels: Int,
-        overwrite: Bool = false, inputs: [String] = [], maxFramesPerWrite: Int = 4096
+        overwrite: Bool = false, inputs: [String] = [], maxFramesPerWrite: Int = 4096, buffersWrites: Bool = false
     ) throws(AudioUnitError) {
         precondition(maxFramesPerWrite > 0, "maxFramesPerWrite must be positive")
         guard sampleRate.isFinite, sampleRate >= 1, sampleRate <= 768_000, sampleRate == sampleRate.rounded() else {
@@ -72,14 +85,20 @@ public final class AudioFileWriter {
         self.sampleRate = Int(sampleRate)
         self.channels = channels
         self.maxFramesPerWrite = maxFramesPerWrite
+        self.buffersWrites = buffersWrites
         intScratch = .allocate(capacity: maxFramesPerWrite * channels)
         floatScratch = .allocate(capacity: maxFramesPerWrite * channels)
+        laneScratch = .allocate(capacity: maxFramesPerWrite)
+        sources = .allocate(capacity: channels)
+        sources.initialize(repeating: nil, count: channels)
     }
 
     deinit {
         if !isFinished { cancel() }
         intScratch.deallocate()
         floatScratch.deallocate()
+        laneScratch.deallocate()
+        sources.deallocate()
     }
 
     /// Appends `buffers.frameCount` frames (any count). Buffer channels beyond the file's
@@ -91,23 +110,31 @@ public final class AudioFileWriter {
         }
         var done = 0
         while done < buffers.frameCount {
-            let count = min(maxFramesPerWrite, buffers.frameCount - done)
-            let written: Int
+            let count = min(maxFramesPerWrite - pendingFrames, buffers.frameCount - done)
             if let bits = encoding.bitDepth?.integerBits {
                 interleaveQuantized(buffers, from: done, count: count, bits: bits)
-                written = file.writeFrames(intScratch, frames: count)
             } else {
                 interleaveFloat(buffers, from: done, count: count)
-                written = file.writeFrames(floatScratch, frames: count)
             }
-            guard written == count else {
-                let reason = file.errorMessage
-                abandon()
-                throw .file(path, .invalidFile, "write error after \(framesWritten + max(0, written)) frames of \(encoding); the partial output was deleted (libsndfile: \(reason))")
-            }
+            pendingFrames += count
             done += count
             framesWritten += count
+            if !buffersWrites || pendingFrames == maxFramesPerWrite { try writePending() }
         }
+    }
+
+    /// Hands the interleaved frames gathered so far to libsndfile (one `write` system call).
+    private func writePending() throws(AudioUnitError) {
+        guard pendingFrames > 0 else { return }
+        let count = pendingFrames
+        pendingFrames = 0
+        let written = encoding.bitDepth?.integerBits != nil ? file.writeFrames(intScratch, frames: count) : file.writeFrames(floatScratch, frames: count)
+        guard written == count else {
+            let reason = file.errorMessage
+            abandon()
+            throw .file(path, .invalidFile, "write error after \(fileFrames + max(0, written)) frames of \(encoding); the partial output was deleted (libsndfile: \(reason))")
+        }
+        fileFrames += count
     }
 
     /// Completes the file (header, flush to disk) and renames it into place.
@@ -116,6 +143,7 @@ public final class AudioFileWriter {
         guard !failed, !isFinished else {
             throw .file(path, .cannotDoInCurrentContext, "finish after the output was \(isFinished ? "finished" : "abandoned after an error")")
         }
+        try writePending()
         if let reason = file.close() {
             abandon()
             throw .file(path, .invalidFile, "cannot complete \(encoding); the partial output was deleted (libsndfile: \(reason))")
@@ -144,7 +172,7 @@ public final class AudioFileWriter {
 
     private func interleaveFloat(_ buffers: AudioBuffers, from start: Int, count: Int) {
         for channel in 0..<channels {
-            var target = floatScratch + channel
+            var target = floatScratch + pendingFrames * channels + channel
             if channel < buffers.channelCount {
                 let source = buffers.channelPointers[channel] + start
                 for frame in 0..<count {
@@ -160,31 +188,14 @@ public final class AudioFileWriter {
         }
     }
 
-    /// Rounds to `bits` and left-aligns in 32 bits (libsndfile's `int` full scale).
+    /// Rounds to `bits` and left-aligns in 32 bits (libsndfile's `int` full scale), in C so
+    /// that it vectorizes (`au_quantize_interleave`; a Swift conversion to `Int32` checks
+    /// its range per sample, which keeps the loop scalar).
     private func interleaveQuantized(_ buffers: AudioBuffers, from start: Int, count: Int, bits: Int) {
-        let scale = Float(1 << (bits - 1))
-        let highest = scale - 1
-        let shift = Int32(32 - bits)
-        var clipped = 0
         for channel in 0..<channels {
-            var target = intScratch + channel
-            let source: UnsafeMutablePointer<Float>? = channel < buffers.channelCount ? buffers.channelPointers[channel] + start : nil
-            for frame in 0..<count {
-                var value = (source?[frame] ?? 0) * scale
-                if value.isNaN { value = 0 }
-                if value > highest {
-                    value = highest
-                    clipped += 1
-                } else if value < -scale {
-                    value = -scale
-                    clipped += 1
-                }
-                // Half away from zero, as `rounded()`, by truncation (a plain conversion
-                // instruction; `rounded()` is a libm call without SSE4.1).
-                target.pointee = Int32(value + (value < 0 ? -0.5 : 0.5)) << shift
-                target += channels
-            }
+            sources[channel] = channel < buffers.channelCount ? UnsafePointer(buffers.channelPointers[channel] + start) : nil
         }
-        clippedSampleCount += clipped
+        clippedSampleCount += au_quantize_interleave(
+            sources, Int32(channels), Int32(count), Int32(bits), laneScratch, intScratch + pendingFrames * channels)
     }
 }

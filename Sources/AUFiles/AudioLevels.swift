@@ -25,6 +25,10 @@ public struct AudioLevels: Sendable, Equatable, CustomStringConvertible {
     public var channels: [ChannelLevels]
     /// Frames measured.
     public var frames: Int
+    /// Whether the true peak was measured (4× oversampled); when not, each channel's
+    /// ``ChannelLevels/truePeak`` is its sample peak, and ``description`` and
+    /// ``clippingWarning`` leave the true peak out.
+    public var measuresTruePeak = true
 
     /// - Thread: [any]
     public var samplePeak: Double { channels.map(\.samplePeak).max() ?? 0 }
@@ -60,15 +64,16 @@ public struct AudioLevels: Sendable, Equatable, CustomStringConvertible {
         if isClipping {
             return "clipping: sample peak \(Decibels.format(samplePeakDBFS)) dBFS reaches full scale"
         }
-        if exceedsTruePeak() {
+        if measuresTruePeak, exceedsTruePeak() {
             return "possible inter-sample clipping: true peak \(Decibels.format(truePeakDBTP)) dBTP is above 0 dBTP"
         }
         return nil
     }
 
-    /// `peak -3.01 dBFS, RMS -6.02 dBFS, true peak -3.00 dBTP`.
+    /// `peak -3.01 dBFS, RMS -6.02 dBFS, true peak -3.00 dBTP` (the true peak only when measured).
     /// - Thread: [any]
     public var description: String {
-        "peak \(Decibels.format(samplePeakDBFS)) dBFS, RMS \(Decibels.format(rmsDBFS)) dBFS, true peak \(Decibels.format(truePeakDBTP)) dBTP"
+        let levels = "peak \(Decibels.format(samplePeakDBFS)) dBFS, RMS \(Decibels.format(rmsDBFS)) dBFS"
+        return measuresTruePeak ? "\(levels), true peak \(Decibels.format(truePeakDBTP)) dBTP" : levels
     }
 }

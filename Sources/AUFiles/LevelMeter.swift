@@ -12,7 +12,7 @@ public final class LevelMeter {
     private var isFlushed = false
 
     /// `measuresTruePeak: false` leaves the 4× oversampling out (most of the meter's cost):
-    /// the true peak is then the sample peak.
+    /// the levels then say the true peak was not measured.
     /// - Thread: [control]
     public init(channels: Int, measuresTruePeak: Bool = true) {
         precondition(channels > 0, "a meter needs channels")
@@ -65,6 +65,6 @@ public final class LevelMeter {
                 rms: frames > 0 ? (squares[channel] / Double(frames)).squareRoot() : 0,
                 truePeak: filters.isEmpty ? peak : max(peak, filters[channel].peak))
         }
-        return AudioLevels(channels: channels, frames: frames)
+        return AudioLevels(channels: channels, frames: frames, measuresTruePeak: !filters.isEmpty)
     }
 }

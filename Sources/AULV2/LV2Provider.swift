@@ -42,16 +42,10 @@ public struct LV2Provider: ComponentProvider {
 
     /// - Thread: [control]
     public func discoverComponents() -> (components: [Component], problems: [DiscoveryProblem]) {
-        let world = LV2World(lv2Path: lv2Path)
-        let (infos, pluginProblems) = readPlugins(world)
-        let problems = world.manifestProblems.problems.map {
-            DiscoveryProblem(format: .lv2, location: $0.bundle, message: "\($0.text); its plugins are skipped")
-        } + pluginProblems
-        let codes = LV2ComponentCodes.assign(infos.map { LV2ComponentCodes.Entry(uri: $0.info.uri, maker: $0.info.maker) })
+        let (world, infos, problems) = discover()
         let components = infos.map { entry -> Component in
             let info = entry.info
-            let plugin = entry.plugin
-            let code = codes[info.uri]!
+            let code = entry.codes
             var flags: ComponentFlags = []
             if info.isHardRealTimeCapable { flags.insert(.isRealTimeSafe) }
             let broken = entry.brokenReason
@@ -61,56 +55,68 @@ public struct LV2Provider: ComponentProvider {
                 description: description, name: info.name, manufacturerName: info.maker, version: info.version, format: .lv2,
                 identifier: info.uri, category: info.classLabel, requiredFeatures: info.requiredFeatures, brokenReason: broken,
                 factory: { () throws(AudioUnitError) -> AudioUnit in
-                    try LV2Unit(world: world, plugin: plugin, info: info, description: description)
+                    // A world made from the discovery cache loads the plugin's bundle now.
+                    guard let plugin = world.plugin(uri: info.uri, bundle: info.bundlePath) else {
+                        throw AudioUnitError(.failedInitialization, "\(info.uri): lilv no longer finds the plugin in \(info.bundlePath ?? "its bundle")")
+                    }
+                    return try LV2Unit(world: world, plugin: plugin, info: info, description: description)
                 })
         }
         return (components, problems)
     }
 
-    /// Every plugin's description with its lilv plugin and why a cached probe found it
-    /// broken, and the plugins that could not be read: from the discovery cache when nothing
-    /// it was made from changed (the probe cache included), else read from the Turtle and
-    /// the probe cache (and the discovery cache rewritten).
+    /// The world units are made in, every plugin's description, component codes and why a
+    /// cached probe found it broken, and the problems found (bundles whose manifest does not parse, plugins that
+    /// could not be read). From the discovery cache when nothing it was made from changed
+    /// (the probe cache included): the world then starts empty and loads a plugin's bundle
+    /// when a unit of it is made. Else every bundle is loaded and every plugin read from its
+    /// Turtle and the probe cache (and the discovery cache rewritten).
     /// - Thread: [control]
-    private func readPlugins(_ world: LV2World) -> ([DiscoveredPlugin], [DiscoveryProblem]) {
-        let plugins = world.plugins
-        var pointers: [String: LilvPluginHandle] = [:]
-        for plugin in plugins {
-            if let uri = plugin.uri { pointers[uri] = plugin }
-        }
+    func discover() -> (LV2World, [DiscoveredPlugin], [DiscoveryProblem]) {
+        let alsoStamped = probeCacheFile.map { [$0.path] } ?? []
         let cache = discoveryCacheFolder.map { LV2DiscoveryCache(file: LV2DiscoveryCache.file(in: $0, lv2Path: lv2Path)) }
-        let fingerprint = cache.map { _ in LV2DiscoveryCache.fingerprint(of: LV2DiscoveryCache.stamps(of: world, also: probeCacheFile.map { [$0.path] } ?? [])) }
-        if let cache, let fingerprint, let entry = cache.entry(matching: fingerprint),
-           entry.plugins.allSatisfy({ pointers[$0.info.uri] != nil }) {
-            return (entry.plugins.map { DiscoveredPlugin(plugin: pointers[$0.info.uri]!, info: $0.info, brokenReason: $0.brokenReason) },
+        if let cache, let entry = cache.entry(),
+           entry.fingerprint == LV2DiscoveryCache.fingerprint(of: LV2DiscoveryCache.stamps(of: entry.folders, also: alsoStamped)) {
+            return (LV2World(lv2Path: lv2Path, loadingAllBundles: false),
+                    entry.plugins.map { DiscoveredPlugin(info: $0.info, codes: ($0.manufacturer, $0.subtype), brokenReason: $0.brokenReason) },
                     entry.problems.map { DiscoveryProblem(format: .lv2, location: $0.location, message: $0.message) })
         }
+        let world = LV2World(lv2Path: lv2Path)
         let probes = probeCacheFile.map { LV2ProbeCache(file: $0) }
-        var found: [DiscoveredPlugin] = []
-        var problems: [DiscoveryProblem] = []
-        for plugin in plugins {
+        var found: [(info: LV2PluginInfo, brokenReason: String?)] = []
+        var problems = world.manifestProblems.problems.map {
+            DiscoveryProblem(format: .lv2, location: $0.bundle, message: "\($0.text); its plugins are skipped")
+        }
+        for plugin in world.plugins {
             switch LV2PluginInfo.read(plugin, world: world) {
             case .success(let info):
                 let broken = probes?.verdict(uri: info.uri, binaryPath: info.binaryPath)?.brokenReason
-                found.append(DiscoveredPlugin(plugin: plugin, info: info, brokenReason: broken))
+                found.append((info, broken))
             case .failure(let error):
                 let location = plugin.bundlePath.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? plugin.uri ?? "?"
                 problems.append(DiscoveryProblem(format: .lv2, location: location, message: error.message))
             }
         }
-        if let cache, let fingerprint {
+        let codes = LV2ComponentCodes.assign(found.map { LV2ComponentCodes.Entry(uri: $0.info.uri, maker: $0.info.maker) })
+        let plugins = found.map { DiscoveredPlugin(info: $0.info, codes: codes[$0.info.uri]!, brokenReason: $0.brokenReason) }
+        if let cache {
+            let folders = LV2DiscoveryCache.folders(of: world, lv2Path: lv2Path)
             cache.store(LV2DiscoveryCache.Entry(
-                version: LV2DiscoveryCache.version, fingerprint: fingerprint,
-                plugins: found.map { LV2DiscoveryCache.Plugin(info: $0.info, brokenReason: $0.brokenReason) },
+                version: LV2DiscoveryCache.version, fingerprint: LV2DiscoveryCache.fingerprint(of: LV2DiscoveryCache.stamps(of: folders, also: alsoStamped)),
+                folders: folders,
+                plugins: plugins.map {
+                    LV2DiscoveryCache.Plugin(info: $0.info, manufacturer: $0.codes.manufacturer, subtype: $0.codes.subtype, brokenReason: $0.brokenReason)
+                },
                 problems: problems.map { LV2DiscoveryCache.Problem(location: $0.location, message: $0.message) }))
         }
-        return (found, problems)
+        return (world, plugins, problems)
     }
 
     /// One plugin discovery found.
     struct DiscoveredPlugin {
-        var plugin: LilvPluginHandle
         var info: LV2PluginInfo
+        /// Its component codes (``LV2ComponentCodes``: assigned over every plugin at once).
+        var codes: (manufacturer: FourCharCode, subtype: FourCharCode)
         var brokenReason: String?
     }
 }

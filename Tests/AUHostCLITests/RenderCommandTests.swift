@@ -403,7 +403,7 @@ private let lookaheadNode = #"{"id": "limiter", "unit": "http://plugin.org.uk/sw
         try writeAudio(input, sampleRate: 48_000, channels: 2, frames: 4800) { _, frame in 0.9 * Float(sin(Double(frame) * 0.1)) }
         let boost = #"{"id": "gain", "unit": "aufx:gain:AUHs", "parameters": {"gain": 6, "smoothing": 0}}"#
         let chain = try folder.preset("boost.json", preset(boost, chain: ["gain"]))
-        let result = render([chain, input, "-o", folder.file("out.wav"), "--tail", "0"])
+        let result = render([chain, input, "-o", folder.file("out.wav"), "--tail", "0", "--true-peak"])
         #expect(result.status == 0)
         #expect(result.output.contains("peak") && result.output.contains("RMS") && result.output.contains("true peak"))
         #expect(result.errors.contains("auhost: warning: \(folder.file("out.wav")): clipping: sample peak"), "\(result.errors)")

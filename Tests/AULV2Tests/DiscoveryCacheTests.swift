@@ -58,7 +58,7 @@ import Testing
         // Nothing changed: the cache is what is read (marked here to tell it from the Turtle).
         let file = try #require(FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).first)
         let text = try String(contentsOf: file, encoding: .utf8)
-        try text.replacingOccurrences(of: "\"Fixture Passthrough\"", with: "\"Fixture Passthrough (cached)\"")
+        try text.replacingOccurrences(of: "\tFixture Passthrough\t", with: "\tFixture Passthrough (cached)\t")
             .write(to: file, atomically: true, encoding: .utf8)
         #expect(name(uri) == "Fixture Passthrough (cached)")
         #expect(provider.discoverComponents().problems.count == problems)
@@ -79,5 +79,47 @@ import Testing
         try FileManager.default.removeItem(at: fixtures.root.appendingPathComponent("null-instance.lv2"))
         #expect(name("urn:auhost:fixture:null-instance") == nil)
         #expect(name(uri) == "Fixture Renamed")
+    }
+
+    /// A start that finds the cache valid loads no bundle until a unit is made, then only
+    /// that unit's (issue 32: lilv parsed every installed bundle's manifest at every start).
+    @Test func aValidCacheLoadsOnlyTheBundlesOfTheUnitsMade() throws {
+        let fixtures = try FixtureBundles()
+        defer { fixtures.remove() }
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let provider = LV2Provider(lv2Path: fixtures.root.path, probeCacheFile: nil, discoveryCacheFolder: folder)
+        let (filling, read, _) = provider.discover()
+        #expect(filling.plugins.count > 2, "a stale cache loads every bundle")
+        let (world, cached, _) = provider.discover()
+        #expect(cached.map(\.info.uri).sorted() == read.map(\.info.uri).sorted())
+        #expect(world.plugins.isEmpty, "no bundle is loaded before a unit is made")
+        let uri = "urn:auhost:fixture:passthrough"
+        let info = try #require(cached.first { $0.info.uri == uri }?.info)
+        #expect(world.plugin(uri: uri, bundle: info.bundlePath) != nil)
+        #expect(world.plugins.map(\.uri) == [uri], "only the passthrough's bundle is loaded")
+        let unit = try #require(provider.discoverComponents().components.first { $0.identifier == uri }).instantiate()
+        try unit.initialize()
+        unit.dispose()
+    }
+
+    /// Loading every bundle (what a unit's presets need) after some were loaded one at a
+    /// time loads only the others: lilv would reload the loaded ones, and reloading a plugin
+    /// frees the ports its units still use.
+    @Test func loadingEveryBundleLaterReloadsNoneLoadedBefore() throws {
+        let fixtures = try FixtureBundles()
+        defer { fixtures.remove() }
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let provider = LV2Provider(lv2Path: fixtures.root.path, probeCacheFile: nil, discoveryCacheFolder: folder)
+        let everything = provider.discover().0.plugins.count
+        let (world, cached, _) = provider.discover()
+        let uri = "urn:auhost:fixture:passthrough"
+        let info = try #require(cached.first { $0.info.uri == uri }?.info)
+        _ = try #require(world.plugin(uri: uri, bundle: info.bundlePath))
+        world.loadAllBundles()
+        #expect(world.plugins.count == everything)
+        let reloads = world.manifestProblems.otherLines.filter { $0.contains("Reloading") || $0.contains("Duplicate") }
+        #expect(reloads.isEmpty, "\(reloads)")
     }
 }

@@ -95,7 +95,8 @@ final class OfflineFileRenderer {
                 path: job.output, encoding: job.encoding,
                 fileSampleRate: fileSampleRate, fileChannels: fileChannels,
                 chainSampleRate: chain.sampleRate, chainChannels: chain.outputChannels, blockSize: blockSize,
-                overwrite: settings.overwrite, inputs: [job.input] + otherInputs, quality: settings.converterQuality)
+                overwrite: settings.overwrite, inputs: [job.input] + otherInputs, quality: settings.converterQuality,
+                measuresTruePeak: settings.measuresTruePeak)
         } catch {
             // The input's reader thread would otherwise wait for this renderer forever.
             input.stop()

@@ -3,11 +3,12 @@ import AUFiles
 import Foundation
 import Synchronization
 
-/// Hands the chain's output to a writer thread, so that converting, metering (true peak is
-/// 4× oversampled), quantizing and encoding one block overlap with rendering the next: the
+/// Hands the chain's output to a writer thread, so that converting, metering (with
+/// `--true-peak`, 4× oversampled), quantizing and encoding one block overlap with rendering the next: the
 /// offline driver's wall time becomes the larger of the two instead of their sum. Used when
-/// a core would otherwise sit idle (``isThreaded``: a render of one file on a machine with
-/// more than one core; a batch's files use the cores through `--jobs`); otherwise every
+/// a core would otherwise sit idle (``isThreaded``: a render of one file on more than one
+/// thread, on a machine with more than one core; a batch's files use the cores through
+/// `--jobs`); otherwise every
 /// call goes straight to the output on the job's thread.
 ///
 /// Blocks are copied into a few fixed slots of many blocks each (allocated in `init`), and

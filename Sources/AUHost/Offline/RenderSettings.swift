@@ -22,6 +22,9 @@ public struct RenderSettings: Sendable {
     /// (``InputPipeline``, ``OutputPipeline``): set for a batch of one file on a machine
     /// with more than one core.
     public var overlapsFileWork = false
+    /// Whether each output's true peak is measured (`--true-peak`; BS.1770, 4× oversampled,
+    /// about 8 % of a light chain's CPU): when not, the levels say so and leave it out.
+    public var measuresTruePeak = false
     /// Where what reaches the graph's MIDI output is written as a Standard MIDI File
     /// (`--midi-out`, one input only); nil: nowhere.
     public var midiOutputFile: String?
@@ -46,4 +49,13 @@ public struct RenderSettings: Sendable {
 
     /// - Thread: [any]
     public init() {}
+
+    /// Whether a render of `jobs` files on a machine of `cores` cores should set
+    /// ``overlapsFileWork``: for a lone file, when more than one thread may render it
+    /// (`--threads 1` asks for one thread: the file is read and written on it too, no
+    /// hand-off between threads) and there is a core to spare.
+    /// - Thread: [any]
+    public func shouldOverlapFileWork(jobs: Int, cores: Int) -> Bool {
+        jobs == 1 && parallelism.threads > 1 && cores > 1
+    }
 }

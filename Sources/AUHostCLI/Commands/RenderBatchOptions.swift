@@ -30,7 +30,8 @@ struct RenderBatchOptions {
                                the row's seed (the same seed, the same value)
           --results R          append one JSON line per file to R as it finishes: input, output,
                                status (rendered, failed or skipped), error, seconds, frames,
-                               sample_rate, channels, peak_dbfs, rms_dbfs, true_peak_dbtp, set
+                               sample_rate, channels, peak_dbfs, rms_dbfs, true_peak_dbtp (with
+                               --true-peak), set
         """
 
     static func parse(_ arguments: inout Arguments) throws(CLIError) -> RenderBatchOptions {

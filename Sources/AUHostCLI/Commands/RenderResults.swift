@@ -28,7 +28,7 @@ final class RenderResults: @unchecked Sendable {
             row["channels"] = report.channels
             row["peak_dbfs"] = Self.finite(report.levels.samplePeakDBFS)
             row["rms_dbfs"] = Self.finite(report.levels.rmsDBFS)
-            row["true_peak_dbtp"] = Self.finite(report.levels.truePeakDBTP)
+            if report.levels.measuresTruePeak { row["true_peak_dbtp"] = Self.finite(report.levels.truePeakDBTP) }
             row["warnings"] = report.warnings
         case .failure(let error)?:
             row["status"] = "failed"

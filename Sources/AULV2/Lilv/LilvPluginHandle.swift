@@ -111,8 +111,10 @@ struct LilvPluginHandle: @unchecked Sendable {
     }
 
     /// The resources of type `type` that name this plugin (its presets, for `pset:Preset`).
+    /// Every bundle is loaded first: presets may live in bundles of their own.
     func related(_ type: LilvURINode) -> [LilvNodeHandle] {
-        world.locked {
+        world.loadAllBundles()
+        return world.locked {
             let related = lilv_plugin_get_related(raw, type.raw)
             defer { lilv_nodes_free(related) }
             var nodes: [LilvNodeHandle] = []

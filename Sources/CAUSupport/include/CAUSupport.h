@@ -7,4 +7,5 @@
 #include "au_fftw.h"
 #include "au_futex.h"
 #include "au_bridge.h"
+#include "au_quantize.h"
 #endif
