@@ -20,6 +20,8 @@ public final class ChainSession: @unchecked Sendable {
     /// The song the chain plays (`auhost play`): `play`, `stop` and `seek` move it and
     /// `status` tells where it is.
     public var song: LiveSong?
+    /// The chain's MIDI control (`learn`, `unlearn`, `midimap`; `save` writes its mappings).
+    public var midiMap: MIDIMap?
 
     /// A session over `chain` whose `save` writes into `saveFolder`; `status` adds the
     /// driver's words to the `status` reply.
@@ -141,6 +143,17 @@ public final class ChainSession: @unchecked Sendable {
                 let song = try requireSong()
                 try song.seek(toBeats: try song.beats(at: text))
                 return ["seek \(text)"]
+            case .learn(let parameter):
+                let map = try requireMIDIMap()
+                try propertyChecked { () throws(ParameterIssue) in try map.learn(parameter) }
+                return ["learning", parameter]
+            case .unlearn(let parameter):
+                let map = try requireMIDIMap()
+                if map.learning == parameter { map.cancelLearning() }
+                return ["unlearned", parameter, "mappings=\(try map.remove(parameter: parameter))"]
+            case .midiMap:
+                let words = try requireMIDIMap().mappings.map(MIDIMapWords.word)
+                return words.isEmpty ? ["none"] : words
             case .help:
                 return [ControlCommand.summary]
             case .quit:
@@ -161,11 +174,20 @@ public final class ChainSession: @unchecked Sendable {
         return song
     }
 
+    /// The MIDI map, or the error of a MIDI control command without one.
+    private func requireMIDIMap() throws(ControlCommandError) -> MIDIMap {
+        guard let midiMap else {
+            throw ControlCommandError("this chain has no MIDI control input; give the preset a midiMap or run it with --midi-connect PORT")
+        }
+        return midiMap
+    }
+
     /// The chain as it is now, as a preset (graph bypass included) to be saved into `folder`
     /// (file paths inside states are written relative to it).
     /// - Thread: [control]
     public func capture(into folder: URL? = nil) throws(ControlCommandError) -> ChainPreset {
         var preset = try presetChecked { () throws(PresetError) in try chain.loaded.capture(PresetCapture(folder: folder)) }
+        if let midiMap { preset.midiMap = midiMap.presetMappings }
         for index in preset.nodes.indices {
             let node = preset.nodes[index]
             if let entry = chain.nodes.first(where: { $0.id == node.id }) {

@@ -8,6 +8,7 @@
 /// save FILE [--force]       help                quit (or exit)
 /// load NODE FILE            (a sampler's sound bank, a plugin's file)
 /// play                      stop                seek BAR[:BEAT[:TICK]]   (a song: auhost play)
+/// learn NODE.PARAM          unlearn NODE.PARAM  midimap                  (MIDI control)
 /// ```
 /// - Thread: [any] (a plain value).
 public enum ControlCommand: Equatable, Sendable {
@@ -30,10 +31,16 @@ public enum ControlCommand: Equatable, Sendable {
     case stop
     /// The song moves to a bar, beat and tick (`5`, `5:3`, `5:3:240`; ticks of 480 a beat).
     case seek(position: String)
+    /// The next control change that moves is mapped to the parameter (`NODE.PARAM`).
+    case learn(parameter: String)
+    /// Removes the parameter's MIDI mappings (and a learn waiting for it).
+    case unlearn(parameter: String)
+    /// Lists the MIDI mappings in force.
+    case midiMap
 
     /// The protocol summary `help` replies with (one line).
     public static let summary =
-        "commands: set NODE PARAM VALUE | get NODE PARAM | bypass NODE on|off | preset NODE NAME | load NODE FILE | reload NODE | meters | status | save FILE [--force] | play | stop | seek BAR[:BEAT[:TICK]] | help | quit (or exit)"
+        "commands: set NODE PARAM VALUE | get NODE PARAM | bypass NODE on|off | preset NODE NAME | load NODE FILE | reload NODE | meters | status | save FILE [--force] | play | stop | seek BAR[:BEAT[:TICK]] | learn NODE.PARAM | unlearn NODE.PARAM | midimap | help | quit (or exit)"
 
     /// Parses one line; the error text is the reply's message.
     /// - Thread: [any]
@@ -87,6 +94,15 @@ public enum ControlCommand: Equatable, Sendable {
         case "seek":
             try expect(1, "seek BAR[:BEAT[:TICK]]")
             self = .seek(position: arguments[0])
+        case "learn":
+            try expect(1, "learn NODE.PARAM")
+            self = .learn(parameter: arguments[0])
+        case "unlearn":
+            try expect(1, "unlearn NODE.PARAM")
+            self = .unlearn(parameter: arguments[0])
+        case "midimap":
+            try expect(0, "midimap")
+            self = .midiMap
         case "help":
             self = .help
         case "quit", "exit":

@@ -57,6 +57,10 @@ public final class LiveChain: @unchecked Sendable {
     public let chain: ChainGraph
     /// The song playing into the chain (`auhost play`), stopped at its start; nil for `run`.
     public let song: LiveSong?
+    /// MIDI control of the chain's parameters: attached when the preset has a `midiMap`,
+    /// MIDI ports are to be connected (`--midi-connect`) or the chain takes MIDI anyway.
+    /// Its scheduler reads the graph's MIDI input, so an effects-only chain gets `midi_in`.
+    public let midiMap: MIDIMap?
     private var generation: Int
     /// The `--midi-connect` patterns, followed as ports appear, and the server's port
     /// registrations seen so far.
@@ -126,6 +130,16 @@ public final class LiveChain: @unchecked Sendable {
             io.dispose()
             chain.dispose()
             throw JACKError(error.message)
+        }
+        do throws(AudioUnitError) {
+            let wantsControl = !loaded.midiMap.isEmpty || !connections.midiFrom.isEmpty || chain.graph.takesMIDIInput
+            midiMap = wantsControl ? try MIDIMap(chain: chain, mappings: loaded.midiMap) : nil
+        } catch {
+            watch?.stop()
+            self.song?.dispose()
+            io.dispose()
+            chain.dispose()
+            throw JACKError("\(loaded.file): \(error.message)")
         }
         self.watch = watch
         self.io = io

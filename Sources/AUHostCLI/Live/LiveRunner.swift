@@ -120,6 +120,7 @@ final class LiveRunner: @unchecked Sendable {
         defer { live.dispose() }
         let session = ChainSession(chain: live.chain, registry: registry, saveFolder: options.saveFolder) { [live] in live.statusWords }
         session.song = live.song
+        session.midiMap = live.midiMap
         withCommandLock { self.session = session }
         defer { withCommandLock { self.session = nil } }
         if !isReadingStandardInput {
@@ -214,6 +215,10 @@ final class LiveRunner: @unchecked Sendable {
             case .serverGone(let reason): return .serverGone(reason)
             case .sampleRateChanged(let rate): return .reconfigure("the JACK server's sample rate changed to \(Int(rate)) Hz")
             case nil: break
+            }
+            if let map = live.midiMap, let learned = withCommandLock({ map.takeLearned() }) {
+                if context.errors.isTerminal { context.errors.write("\r\u{1B}[K") }
+                context.errors.line("auhost: learned \(learned.mapping.source) on channel \(learned.mapping.channel ?? 0) for \(learned.mapping.parameter)")
             }
             let notices = withCommandLock { live.dispatchPendingNotifications() }
             for fault in notices.compactMap(chain.faultDescription) {

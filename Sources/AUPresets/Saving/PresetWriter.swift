@@ -44,11 +44,28 @@ public enum PresetWriter {
                 return JSONWriter.node(JSONWriter.object(fields))
             })))
         }
+        if !preset.midiMap.isEmpty { members.append(("midiMap", .array(preset.midiMap.map { JSONWriter.node(encode($0)) }))) }
         if let autoconvert = preset.autoconvert { members.append(("autoconvert", .bool(autoconvert))) }
         if !preset.tracks.isEmpty {
             members.append(("tracks", JSONWriter.object(preset.tracks.sorted { $0.key < $1.key }.map { (String($0.key), .string($0.value)) })))
         }
         return JSONWriter.write(JSONWriter.node(JSONWriter.object(members)))
+    }
+
+    private static func encode(_ mapping: PresetMIDIMapping) -> JSONNode.Value {
+        var members: [(String, JSONNode.Value)]
+        switch mapping.source {
+        case .controlChange(let number): members = [("cc", .number(Double(number)))]
+        case .pitchBend: members = [("pitchBend", .bool(true))]
+        case .note(let number): members = [("note", .number(Double(number)))]
+        }
+        if let channel = mapping.channel { members.append(("channel", .number(Double(channel)))) }
+        members.append(("parameter", .string(mapping.parameter)))
+        if let minimum = mapping.minimum { members.append(("min", .number(minimum))) }
+        if let maximum = mapping.maximum { members.append(("max", .number(maximum))) }
+        if mapping.curve != .linear { members.append(("curve", .string(mapping.curve.rawValue))) }
+        if let smoothing = mapping.smoothing { members.append(("smoothing", .number(smoothing))) }
+        return JSONWriter.object(members)
     }
 
     private static func encode(_ node: PresetNode) -> JSONNode.Value {
