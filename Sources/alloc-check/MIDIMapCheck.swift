@@ -6,7 +6,9 @@ import Foundation
 /// `alloc-check --midi-map`: a chain (built-in EQ into a mixer) with a preset's `midiMap`
 /// attached (``MIDIMap``): every curve (linear, log with a glide, toggle, momentary) moved by
 /// control changes, pitch bend and notes at offsets inside the cycles, while the control
-/// thread learns, unlearns and adds mappings (the render table's edit ring). Counts what the
+/// thread learns, unlearns and adds mappings (the render table's edit ring), and each node's
+/// output level is measured (``LiveLevels``: a post-render notification into a
+/// ``SignalLevelMeter``) and read. Counts what the
 /// render thread allocates, frees, retains and locks; prints one `key=value` line and exits
 /// as the main check does.
 /// - Thread: [control]
@@ -26,11 +28,13 @@ enum MIDIMapCheck {
         let registry = ComponentRegistry(providers: [BuiltinUnits()])
         let chain: ChainGraph
         let map: MIDIMap
+        let levels: LiveLevels
         do {
             let loaded = try PresetLoader(registry: registry).load(data: Data(preset.utf8), file: "alloc-check.json")
             chain = try ChainGraph(loaded, registry: registry, sampleRate: 48_000, maximumFrames: frames, parallelism: .singleThreaded)
             map = try MIDIMap(chain: chain, mappings: loaded.midiMap)
             try chain.graph.start()
+            levels = LiveLevels(chain: chain, input: SignalLevelMeter(channels: 2), output: SignalLevelMeter(channels: 2))
         } catch {
             fail("cannot build the mapped chain: \(error)", status: 1)
         }
@@ -42,8 +46,8 @@ enum MIDIMapCheck {
         let loop = RenderLoop(
             graph: chain.graph, shim: shim, frames: frames, cycles: cycles, warmup: warmup, strict: false, input: input,
             driverMIDI: MIDIEvent(offset: Int32(frames / 3), status: 0xB0, data1: 1, data2: 90))
-        var sent = 0, learned = 0, tableEdits = 0
-        var lastSendAt = -1, lastEditAt = 0
+        var sent = 0, learned = 0, tableEdits = 0, measured = 0
+        var lastSendAt = -1, lastEditAt = 0, lastReadAt = 0
         do {
             while !loop.isFinished {
                 let now = loop.done.load(ordering: .acquiring)
@@ -72,6 +76,10 @@ enum MIDIMapCheck {
                     tableEdits += 1
                 }
                 chain.graph.dispatchPendingNotifications()
+                if now - lastReadAt >= 50, let eq = levels.meterWords.first(where: { $0.hasPrefix("eq.peak=") }), eq != "eq.peak=-inf" {
+                    lastReadAt = now
+                    measured += 1
+                }
                 usleep(200)
             }
         } catch {
@@ -80,12 +88,13 @@ enum MIDIMapCheck {
         loop.join()
         let counts = shim.counts()
         let moves = map.moveCount
+        levels.detach()
         chain.dispose()
         report(counts, """
-            cycles=\(cycles) warmup=\(warmup) frames=\(frames) midiSent=\(sent) midiMoves=\(moves) learned=\(learned) tableEdits=\(tableEdits) \
+            cycles=\(cycles) warmup=\(warmup) frames=\(frames) midiSent=\(sent) midiMoves=\(moves) learned=\(learned) tableEdits=\(tableEdits) levelsRead=\(measured) \
             renderFailures=\(loop.failures.load(ordering: .relaxed)) nonFiniteCycles=\(loop.nonFinite.load(ordering: .relaxed))
             """)
         let clean = counts.mallocs + counts.callocs + counts.reallocs + counts.frees + counts.locks == 0
-        exit(clean && loop.failures.load(ordering: .relaxed) == 0 && moves > 0 && learned > 0 ? 0 : 1)
+        exit(clean && loop.failures.load(ordering: .relaxed) == 0 && moves > 0 && learned > 0 && measured > 0 ? 0 : 1)
     }
 }

@@ -22,6 +22,8 @@ public final class ChainSession: @unchecked Sendable {
     public var song: LiveSong?
     /// The chain's MIDI control (`learn`, `unlearn`, `midimap`; `save` writes its mappings).
     public var midiMap: MIDIMap?
+    /// The live input, output and node levels (`meters`, `status`); nil offline.
+    public var levels: LiveLevels?
 
     /// A session over `chain` whose `save` writes into `saveFolder`; `status` adds the
     /// driver's words to the `status` reply.
@@ -108,6 +110,10 @@ public final class ChainSession: @unchecked Sendable {
                 return ["reloaded", id]
             case .meters:
                 return meters()
+            case .resetClips:
+                guard let levels else { throw ControlCommandError("no levels are measured here; meters reset works while the chain runs live") }
+                levels.resetClips()
+                return ["clips_in=0", "clips_out=0"]
             case .status:
                 let latency = chain.latencyFrames
                 let milliseconds = Double(latency) / chain.sampleRate * 1000
@@ -118,6 +124,7 @@ public final class ChainSession: @unchecked Sendable {
                 words += chain.isolationStatusWords
                 let extra = statusProvider()
                 if !extra.isEmpty { words.append(extra) }
+                if let levels { words.append(levels.statusWords) }
                 if let song { words.append(song.statusWords) }
                 if let counts = RenderThread.allocationCounts {
                     words.append("render_allocations=\(counts.allocations) render_frees=\(counts.frees) render_retains=\(counts.retains) render_releases=\(counts.releases) render_locks=\(counts.locks)")
@@ -216,12 +223,14 @@ public final class ChainSession: @unchecked Sendable {
         return file.path
     }
 
-    /// Every output parameter (meters, gain reduction, reported latency) as `node.param=value`.
+    /// The live levels (``LiveLevels/meterWords``), then every output parameter marked as a
+    /// level (in dB, meter or linear-gain units: a plugin's meter, a compressor's gain
+    /// reduction) as `node.param=value`; a plugin's internal outputs are not meters.
     private func meters() -> [String] {
         chain.graph.dispatchPendingNotifications()
-        var words: [String] = []
+        var words = levels?.meterWords ?? []
         for (id, _, unit) in chain.nodes {
-            for (index, info) in unit.parameters.infos.enumerated() where info.isOutput {
+            for (index, info) in unit.parameters.infos.enumerated() where info.isOutput && [.decibels, .meters, .linearGain].contains(info.unit) {
                 words.append("\(id).\(info.identifier)=\(format(unit.parameters.value(at: index), info))")
             }
         }

@@ -4,7 +4,7 @@
 ///
 /// ```
 /// set NODE PARAM VALUE      get NODE PARAM      bypass NODE on|off
-/// preset NODE NAME          meters              status
+/// preset NODE NAME          meters [reset]      status
 /// save FILE [--force]       help                quit (or exit)
 /// load NODE FILE            (a sampler's sound bank, a plugin's file)
 /// play                      stop                seek BAR[:BEAT[:TICK]]   (a song: auhost play)
@@ -21,6 +21,8 @@ public enum ControlCommand: Equatable, Sendable {
     /// Starts a new child for an isolated node and restores its last state and parameters.
     case reload(node: String)
     case meters
+    /// `meters reset`: the clip counts start again from zero.
+    case resetClips
     case status
     case save(path: String, force: Bool)
     case help
@@ -40,7 +42,7 @@ public enum ControlCommand: Equatable, Sendable {
 
     /// The protocol summary `help` replies with (one line).
     public static let summary =
-        "commands: set NODE PARAM VALUE | get NODE PARAM | bypass NODE on|off | preset NODE NAME | load NODE FILE | reload NODE | meters | status | save FILE [--force] | play | stop | seek BAR[:BEAT[:TICK]] | learn NODE.PARAM | unlearn NODE.PARAM | midimap | help | quit (or exit)"
+        "commands: set NODE PARAM VALUE | get NODE PARAM | bypass NODE on|off | preset NODE NAME | load NODE FILE | reload NODE | meters [reset] | status | save FILE [--force] | play | stop | seek BAR[:BEAT[:TICK]] | learn NODE.PARAM | unlearn NODE.PARAM | midimap | help | quit (or exit)"
 
     /// Parses one line; the error text is the reply's message.
     /// - Thread: [any]
@@ -75,8 +77,8 @@ public enum ControlCommand: Equatable, Sendable {
             try expect(1, "reload NODE")
             self = .reload(node: arguments[0])
         case "meters":
-            try expect(0, "meters")
-            self = .meters
+            guard arguments.isEmpty || (arguments.count == 1 && arguments[0].lowercased() == "reset") else { throw ControlCommandError("usage: meters [reset]") }
+            self = arguments.isEmpty ? .meters : .resetClips
         case "status":
             try expect(0, "status")
             self = .status

@@ -61,6 +61,8 @@ public final class LiveChain: @unchecked Sendable {
     /// MIDI ports are to be connected (`--midi-connect`) or the chain takes MIDI anyway.
     /// Its scheduler reads the graph's MIDI input, so an effects-only chain gets `midi_in`.
     public let midiMap: MIDIMap?
+    /// Input, output and node levels (`meters`, `status`, the status line).
+    public private(set) var levels: LiveLevels?
     private var generation: Int
     /// The `--midi-connect` patterns, followed as ports appear, and the server's port
     /// registrations seen so far.
@@ -153,6 +155,7 @@ public final class LiveChain: @unchecked Sendable {
             io.hostTransport = chain.transport
             io.graph = chain.graph
             try io.initialize()
+            levels = LiveLevels(chain: chain, io: io)
             io.latencyFrames = chain.latencyFrames
             try io.start()
         } catch {
@@ -242,6 +245,7 @@ public final class LiveChain: @unchecked Sendable {
         song?.dispose()
         io.stop()
         io.dispose()
+        levels?.detach()
         chain.dispose()
         // Closing the client waited for its process thread: only now is nothing stuck.
         watch?.stop()

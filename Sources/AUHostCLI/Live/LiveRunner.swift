@@ -121,6 +121,7 @@ final class LiveRunner: @unchecked Sendable {
         let session = ChainSession(chain: live.chain, registry: registry, saveFolder: options.saveFolder) { [live] in live.statusWords }
         session.song = live.song
         session.midiMap = live.midiMap
+        session.levels = live.levels
         withCommandLock { self.session = session }
         defer { withCommandLock { self.session = nil } }
         if !isReadingStandardInput {
@@ -232,9 +233,11 @@ final class LiveRunner: @unchecked Sendable {
             if context.errors.isTerminal, Date().timeIntervalSince(lastStatus) > 0.5 {
                 lastStatus = Date()
                 let latency = Double(chain.latencyFrames) / chain.sampleRate * 1000
+                let levels = withCommandLock { live.levels.map { levels in (levels.loudest, levels.input.clips + levels.output.clips) } }
+                let meters = levels.map { "  in \(LiveLevels.format($0.0.input)) dB  out \(LiveLevels.format($0.0.output)) dB  clips \($0.1)" } ?? ""
                 context.errors.write(String(
                     format: "\r\u{1B}[KDSP %5.1f%%  xruns %d  latency %d frames (%.1f ms)  period %d", client.cpuLoad, client.xrunCount,
-                    chain.latencyFrames, latency, client.bufferSize))
+                    chain.latencyFrames, latency, client.bufferSize) + meters)
             }
             Thread.sleep(forTimeInterval: 0.05)
         }
