@@ -68,4 +68,15 @@ import Testing
         let others = keys.filter { !($0.hasSuffix(".peak") || $0.hasSuffix(".rms") || $0.hasPrefix("clips_")) }
         #expect(others.isEmpty, "plugin ports among the meters: \(others)")
     }
+
+    /// Guitarix's amp has internal control outputs (`SCHEDULE`): not meters of the graph.
+    @Test(.enabled(if: GuitarixLiveTests.installed, "guitarix-lv2 is not installed (make deps installs it)"))
+    func aPluginsInternalOutputPortsAreNotMeters() throws {
+        let rig = try LiveRig(preset: GuitarixLiveTests.chain, periodFrames: 256)
+        defer { rig.tearDown() }
+        #expect(rig.waitForStandardError("auhost: running"), "\(rig.standardError)")
+        let meters = try rig.send("meters")
+        #expect(meters.contains(" out_1.peak=") && meters.contains(" amp.peak="), "\(meters)")
+        #expect(!meters.contains("SCHEDULE"), "\(meters)")
+    }
 }
