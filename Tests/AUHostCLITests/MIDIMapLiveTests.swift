@@ -17,11 +17,15 @@ final class ControllerClient: @unchecked Sendable {
         let armed = Atomic<Int>(-1)
         let sent = Atomic<Int>(0)
         let offset: Int
+        /// A sine of this frequency (Hz, at 48 kHz) on `out_1` instead of the steady 0.5.
+        let frequency: Double
+        private var phase = 0.0
         var midiOut: JACKPort?
         private var framesToNext = 0
         private let event = UnsafeMutablePointer<MIDIEvent>.allocate(capacity: 1)
-        init(offset: Int) {
+        init(offset: Int, frequency: Double) {
             self.offset = offset
+            self.frequency = frequency
             event.initialize(to: MIDIEvent(offset: 0, status: 0xB0, data1: 0))
         }
         deinit { event.deallocate() }
@@ -29,9 +33,11 @@ final class ControllerClient: @unchecked Sendable {
         /// One period. Called from the client's process callback only.
         func run(frames: Int, playback: AudioBuffers) {
             for frame in 0..<frames {
-                playback[0][frame] = 0.5
+                playback[0][frame] = frequency > 0 ? Float(0.5 * sin(phase)) : 0.5
+                phase += 2 * Double.pi * frequency / 48_000
                 playback[1][frame] = 0
             }
+            phase = phase.truncatingRemainder(dividingBy: 2 * Double.pi)
             guard let midiOut else { return }
             let packed = armed.load(ordering: .acquiring)
             guard packed >= 0 else {
@@ -56,8 +62,8 @@ final class ControllerClient: @unchecked Sendable {
     var midiOut: JACKPort { pedal.midiOut! }
     var sent: Int { pedal.sent.load(ordering: .relaxed) }
 
-    init(serverName: String, offset: Int) throws {
-        let pedal = Pedal(offset: offset)
+    init(serverName: String, offset: Int, frequency: Double = 0) throws {
+        let pedal = Pedal(offset: offset, frequency: frequency)
         let jack = try JACKClient(name: "controller", serverName: serverName)
         pedal.midiOut = try jack.registerPort("midi_out", kind: .midi, direction: .playback)
         client = try JACKTestClient(client: jack, captureChannels: 0, playbackChannels: 2) { frames, _, playback in pedal.run(frames: frames, playback: playback) }
@@ -192,5 +198,51 @@ final class MarkedRecorder: @unchecked Sendable {
         #expect(saved.midiMap == [PresetMIDIMapping(source: .controlChange(20), channel: 3, parameter: "gain.gain")], "\(saved.midiMap)")
         #expect(try rig.send("unlearn gain.gain") == "ok unlearned gain.gain mappings=1")
         #expect(try rig.send("midimap") == "ok none")
+    }
+
+    /// Program change 1 recalls the second snapshot: a 1 kHz sine at -20 dB goes to 0 dB
+    /// over the snapshot's 50 ms ramp, starting at the program change's frame, and no
+    /// sample-to-sample step during it is larger than the sine's own largest at 0 dB (an
+    /// unramped switch jumps by 0.45). `snapshot quiet` goes back.
+    @Test func aProgramChangeRecallsASnapshotWithoutAClick() throws {
+        var controller: ControllerClient?
+        let snapshots = #"[{"name": "quiet", "parameters": {"gain.gain": -20}}, {"name": "loud", "parameters": {"gain.gain": 0}}]"#
+        let rig = try LiveRig(
+            preset: Self.chain(midiMap: nil).replacingOccurrences(of: "\"gain\": -96", with: "\"gain\": -20").replacingOccurrences(of: "]}", with: "], \"snapshots\": \(snapshots)}"),
+            extraArguments: ["--midi-connect", "controller:midi_out"], periodFrames: 256,
+            prepare: { server in controller = try ControllerClient(serverName: server, offset: 100, frequency: 1_000) })
+        var recorder: MarkedRecorder?
+        defer {
+            recorder?.stop()
+            controller = nil
+            rig.tearDown()
+        }
+        #expect(rig.waitForStandardError("auhost: running"), "\(rig.standardError)")
+        _ = try rig.probeOnceRegistered()
+        recorder = try MarkedRecorder(serverName: rig.server.name, auhost: rig.clientName)
+        let pedal = try #require(controller), recording = try #require(recorder)
+        try #require(recording.output.wait(forCount: 9_600), "nothing recorded")
+        let start = recording.output.count
+        pedal.arm(status: 0xC0, data1: 1, data2: 0)
+        let rise = recording.firstRise(from: start, above: 0.1)
+        pedal.disarm()
+        let frame = try #require(rise, "the level never rose after \(pedal.sent) program changes; stderr: \(rig.standardError)")
+        try #require(recording.output.wait(forCount: frame + 9_600) && recording.marker.wait(forCount: frame + 9_600))
+        let mark = try #require(recording.markers(from: start).last { $0 <= frame }, "no program change was marked before frame \(frame)")
+        let samples = recording.output.samples
+        func largestStep(_ range: Range<Int>) -> Float { range.dropFirst().map { abs(samples[$0] - samples[$0 - 1]) }.max() ?? 0 }
+        let during = largestStep((mark - 256)..<(mark + 2_400 + 256)), own = largestStep((mark + 4_800)..<(mark + 9_600))
+        #expect(own > 0.06 && during <= own * 1.01, "largest step during the recall \(during), the sine's own at 0 dB \(own)")
+        let before = largestStep((mark - 2_000)..<mark), after = (mark + 2_400)..<(mark + 4_800)
+        #expect(before < own * 0.11, "before the program change the sine was at -20 dB: \(before) vs \(own)")
+        #expect(after.map { abs(samples[$0]) }.max() ?? 0 > 0.49, "the recall did not reach 0 dB 50 ms after the program change")
+        #expect(try rig.send("snapshot quiet") == "ok snapshot quiet")
+        #expect(try rig.send("snapshot nope").hasPrefix("error: no snapshot 'nope'; the preset has: quiet, loud"))
+        var gain = ""
+        for _ in 0..<200 where gain != "ok -20" {
+            gain = try rig.send("get gain gain")
+            if gain != "ok -20" { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        #expect(gain == "ok -20")
     }
 }

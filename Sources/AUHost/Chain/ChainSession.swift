@@ -158,6 +158,13 @@ public final class ChainSession: @unchecked Sendable {
                 let map = try requireMIDIMap()
                 if map.learning == parameter { map.cancelLearning() }
                 return ["unlearned", parameter, "mappings=\(try map.remove(parameter: parameter))"]
+            case .snapshot(let name):
+                let map = try requireMIDIMap()
+                guard map.recall(name) != nil else {
+                    let names = map.snapshots.map(\.name)
+                    throw ControlCommandError("no snapshot '\(name)'; " + (names.isEmpty ? "the preset has none (\"snapshots\")" : "the preset has: \(names.joined(separator: ", "))"))
+                }
+                return ["snapshot", ControlWords.quoted(name)]
             case .midiMap:
                 let words = try requireMIDIMap().mappings.map(MIDIMapWords.word)
                 return words.isEmpty ? ["none"] : words

@@ -9,6 +9,7 @@
 /// load NODE FILE            (a sampler's sound bank, a plugin's file)
 /// play                      stop                seek BAR[:BEAT[:TICK]]   (a song: auhost play)
 /// learn NODE.PARAM          unlearn NODE.PARAM  midimap                  (MIDI control)
+/// snapshot NAME                                                          (snapshots)
 /// ```
 /// - Thread: [any] (a plain value).
 public enum ControlCommand: Equatable, Sendable {
@@ -39,10 +40,12 @@ public enum ControlCommand: Equatable, Sendable {
     case unlearn(parameter: String)
     /// Lists the MIDI mappings in force.
     case midiMap
+    /// Recalls the preset's snapshot of that name, ramped.
+    case snapshot(name: String)
 
     /// The protocol summary `help` replies with (one line).
     public static let summary =
-        "commands: set NODE PARAM VALUE | get NODE PARAM | bypass NODE on|off | preset NODE NAME | load NODE FILE | reload NODE | meters [reset] | status | save FILE [--force] | play | stop | seek BAR[:BEAT[:TICK]] | learn NODE.PARAM | unlearn NODE.PARAM | midimap | help | quit (or exit)"
+        "commands: set NODE PARAM VALUE | get NODE PARAM | bypass NODE on|off | preset NODE NAME | load NODE FILE | reload NODE | meters [reset] | status | save FILE [--force] | play | stop | seek BAR[:BEAT[:TICK]] | learn NODE.PARAM | unlearn NODE.PARAM | midimap | snapshot NAME | help | quit (or exit)"
 
     /// Parses one line; the error text is the reply's message.
     /// - Thread: [any]
@@ -105,6 +108,9 @@ public enum ControlCommand: Equatable, Sendable {
         case "midimap":
             try expect(0, "midimap")
             self = .midiMap
+        case "snapshot":
+            guard !arguments.isEmpty else { throw ControlCommandError("usage: snapshot NAME") }
+            self = .snapshot(name: arguments.joined(separator: " "))
         case "help":
             self = .help
         case "quit", "exit":

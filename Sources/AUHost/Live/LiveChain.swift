@@ -57,7 +57,7 @@ public final class LiveChain: @unchecked Sendable {
     public let chain: ChainGraph
     /// The song playing into the chain (`auhost play`), stopped at its start; nil for `run`.
     public let song: LiveSong?
-    /// MIDI control of the chain's parameters: attached when the preset has a `midiMap`,
+    /// MIDI control of the chain's parameters: attached when the preset has a `midiMap` or `snapshots`,
     /// MIDI ports are to be connected (`--midi-connect`) or the chain takes MIDI anyway.
     /// Its scheduler reads the graph's MIDI input, so an effects-only chain gets `midi_in`.
     public let midiMap: MIDIMap?
@@ -134,8 +134,8 @@ public final class LiveChain: @unchecked Sendable {
             throw JACKError(error.message)
         }
         do throws(AudioUnitError) {
-            let wantsControl = !loaded.midiMap.isEmpty || !connections.midiFrom.isEmpty || chain.graph.takesMIDIInput
-            midiMap = wantsControl ? try MIDIMap(chain: chain, mappings: loaded.midiMap) : nil
+            let wantsControl = !loaded.midiMap.isEmpty || !loaded.snapshots.isEmpty || !connections.midiFrom.isEmpty || chain.graph.takesMIDIInput
+            midiMap = wantsControl ? try MIDIMap(chain: chain, mappings: loaded.midiMap, snapshots: loaded.snapshots) : nil
         } catch {
             watch?.stop()
             self.song?.dispose()

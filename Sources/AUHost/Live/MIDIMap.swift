@@ -5,7 +5,8 @@ import Synchronization
 
 /// MIDI control of a running chain's parameters (mod-host's `midi_map`, Carla's CC
 /// mapping): each mapping moves one node's parameter when its CC, pitch bend or note
-/// arrives at the graph's MIDI input, at that event's frame, along its curve. Attaching a
+/// arrives at the graph's MIDI input, at that event's frame, along its curve; program
+/// change N recalls the preset's Nth snapshot (``recall(_:)`` by name), ramped. Attaching a
 /// map gives the graph a MIDI input (a JACK chain then has `midi_in` even with effects
 /// only). ``learn(_:)`` maps the next control change that moves; ``unlearn(_:)`` removes.
 ///
@@ -25,13 +26,32 @@ public final class MIDIMap: @unchecked Sendable {
     private let scheduler: MIDIMapScheduler
     /// Parallel to ``mappings``: each one's slot in the render table.
     private var slots: [Int] = []
+    /// The snapshots, in preset order (program change N recalls the Nth, from 0).
+    public let snapshots: [PresetSnapshot]
+    /// The render table's slots the snapshots' values take (the top of the table).
+    private let usedBySnapshots: Set<Int>
 
     /// Attaches a map with `mappings` to `chain`'s graph (as its MIDI scheduler, wrapping
     /// one attached before, such as a song's player) and brings the plan up to date.
     /// - Thread: [control]
-    public init(chain: ChainGraph, mappings: [LoadedMIDIMapping]) throws(AudioUnitError) {
+    public init(chain: ChainGraph, mappings: [LoadedMIDIMapping], snapshots: [LoadedSnapshot] = []) throws(AudioUnitError) {
         self.chain = chain
+        self.snapshots = snapshots.map(\.snapshot)
         scheduler = MIDIMapScheduler(wrapping: chain.graph.midiScheduler)
+        // The snapshots' values take the top of the table, mappings the rest.
+        var entries: [MIDIMapEntry] = []
+        for (index, snapshot) in snapshots.enumerated() {
+            for value in snapshot.values {
+                entries.append(MIDIMapEntry(
+                    snapshot: index, value: value.parameter, unit: chain.nodes[value.nodeIndex].unit,
+                    ramp: snapshot.snapshot.ramp ?? PresetSnapshot.defaultRamp, sampleRate: chain.sampleRate))
+            }
+        }
+        guard entries.count <= MIDIMapScheduler.capacity / 2 else {
+            throw AudioUnitError(.invalidPropertyValue, "snapshots hold at most \(MIDIMapScheduler.capacity / 2) values in all, not \(entries.count)")
+        }
+        usedBySnapshots = Set((MIDIMapScheduler.capacity - entries.count)..<MIDIMapScheduler.capacity)
+        for (offset, entry) in entries.enumerated() { try send(MIDIMapScheduler.capacity - 1 - offset, entry) }
         for mapping in mappings { try add(mapping) }
         try chain.graph.setMIDIScheduler(scheduler)
         try chain.graph.update()
@@ -62,8 +82,8 @@ public final class MIDIMap: @unchecked Sendable {
         if let index = mappings.firstIndex(where: { $0.mapping.source == mapping.mapping.source && $0.mapping.channel == mapping.mapping.channel && $0.mapping.parameter == mapping.mapping.parameter }) {
             try remove(at: index)
         }
-        guard let slot = (0..<MIDIMapScheduler.capacity).first(where: { !slots.contains($0) }) else {
-            throw AudioUnitError(.invalidPropertyValue, "a chain has at most \(MIDIMapScheduler.capacity) MIDI mappings")
+        guard let slot = (0..<MIDIMapScheduler.capacity).first(where: { !slots.contains($0) && !usedBySnapshots.contains($0) }) else {
+            throw AudioUnitError(.invalidPropertyValue, "a chain has at most \(MIDIMapScheduler.capacity - usedBySnapshots.count) MIDI mappings")
         }
         guard let node = chain.nodes.first(where: { $0.id == mapping.mapping.node }) else {
             throw AudioUnitError(.invalidElement, "the chain has no node '\(mapping.mapping.node)'")
@@ -112,6 +132,23 @@ public final class MIDIMap: @unchecked Sendable {
         let mapping = PresetMIDIMapping(source: .controlChange(learned & 0x7F), channel: (learned >> 8 & 0x0F) + 1, parameter: parameter)
         guard let resolved = try? resolve(mapping), (try? add(resolved)) != nil else { return nil }
         return resolved
+    }
+
+    /// Recalls the snapshot named `name` (ramped, from the next cycle), as program change N
+    /// does for the Nth; its index, or nil when the preset has none of that name.
+    /// - Thread: [control]
+    @discardableResult
+    public func recall(_ name: String) -> Int? {
+        guard let index = snapshots.firstIndex(where: { $0.name == name }) else { return nil }
+        scheduler.requestedSnapshot.store(index, ordering: .releasing)
+        return index
+    }
+
+    /// The snapshot recalled last (by a program change or ``recall(_:)``), if any.
+    /// - Thread: [control]
+    public var recalledSnapshot: PresetSnapshot? {
+        let index = scheduler.recalledSnapshot.load(ordering: .relaxed)
+        return snapshots.indices.contains(index) ? snapshots[index] : nil
     }
 
     /// How many parameter moves MIDI made since the map was attached.

@@ -25,6 +25,10 @@ struct MIDIMapEntry: BitwiseCopyable {
     var smoothingFrames: Int32 = 0
     /// The parameter's slot in the unit's table.
     var parameterIndex: Int32 = 0
+    /// The snapshot (from 0) this slot holds a value of, -1 for a mapping; a snapshot's slot
+    /// never matches MIDI: a program change recalls it, gliding to ``target``.
+    var snapshot: Int16 = -1
+    var target: Float = 0
     /// `Unmanaged<AudioUnit>` and `Unmanaged<ParameterTable>` as addresses.
     var unit: UnsafeMutableRawPointer?
     var table: UnsafeMutableRawPointer?
@@ -52,6 +56,17 @@ struct MIDIMapEntry: BitwiseCopyable {
         maximum = loaded.maximum
         smoothingFrames = Int32(min(Double(Int32.max), ((loaded.mapping.smoothing ?? 0) / 1000 * sampleRate).rounded()))
         parameterIndex = Int32(unit.parameters.index(of: loaded.info.address) ?? 0)
+        self.unit = Unmanaged.passUnretained(unit).toOpaque()
+        table = Unmanaged.passUnretained(unit.parameters).toOpaque()
+    }
+
+    /// The slot of snapshot `index`'s `value` of a parameter: recalled over `ramp` milliseconds.
+    init(snapshot index: Int, value: ResolvedParameter, unit: AudioUnit, ramp: Double, sampleRate: Double) {
+        snapshot = Int16(index)
+        target = value.value
+        isWhole = value.info.unit == .indexed || value.info.unit == .boolean || value.info.valueStrings != nil
+        smoothingFrames = Int32(min(Double(Int32.max), (ramp / 1000 * sampleRate).rounded()))
+        parameterIndex = Int32(unit.parameters.index(of: value.info.address) ?? 0)
         self.unit = Unmanaged.passUnretained(unit).toOpaque()
         table = Unmanaged.passUnretained(unit.parameters).toOpaque()
     }

@@ -13,8 +13,8 @@ import Synchronization
 /// control change it sees.
 /// - Thread: [render] for ``scheduleCycle(_:)``; [control] for the rest.
 final class MIDIMapScheduler: MIDIScheduler, @unchecked Sendable {
-    /// The most mappings one chain has.
-    static let capacity = 128
+    /// The most mappings and snapshot values one chain has.
+    static let capacity = 512
     /// A glide's step: a parameter event every this many frames while it moves.
     static let glideStepFrames = 32
 
@@ -45,6 +45,10 @@ final class MIDIMapScheduler: MIDIScheduler, @unchecked Sendable {
     let learned = Atomic<Int>(0)
     /// Moves the render thread made (any mapping), for the control side's listeners.
     let moveCount = Atomic<Int>(0)
+    /// A snapshot the control side asks for (`snapshot NAME`), -1: none.
+    let requestedSnapshot = Atomic<Int>(-1)
+    /// The last snapshot recalled (by a program change or a request), -1: none yet.
+    let recalledSnapshot = Atomic<Int>(-1)
 
     private let entries: UnsafeMutablePointer<MIDIMapEntry>
     private let states: UnsafeMutablePointer<SlotState>
@@ -82,11 +86,14 @@ final class MIDIMapScheduler: MIDIScheduler, @unchecked Sendable {
             slotsInUse = max(slotsInUse, slot + 1)
         }
         let frames = cycle.frameCount
+        let requested = requestedSnapshot.exchange(-1, ordering: .acquiring)
+        if requested >= 0 { recall(requested, offset: 0) }
         var done = 0
         for event in cycle.graphInputEvents {
             let offset = min(max(0, Int(event.offset)), max(0, frames - 1))
             glide(from: done, to: offset)
             done = offset
+            if event.status & 0xF0 == 0xC0 { recall(Int(event.data1), offset: offset) }
             if event.status & 0xF0 == 0xB0, isLearning.load(ordering: .relaxed) {
                 learned.store(1 << 16 | Int(event.status & 0x0F) << 8 | Int(event.data1), ordering: .releasing)
                 isLearning.store(false, ordering: .relaxed)
@@ -96,6 +103,30 @@ final class MIDIMapScheduler: MIDIScheduler, @unchecked Sendable {
         glide(from: done, to: frames)
         cycleStart += Int64(frames)
         innerReference?._withUnsafeGuaranteedRef { $0.scheduleCycle(cycle) }
+    }
+
+    /// Recalls snapshot `index` at `offset`: each of its values glides from where its
+    /// parameter is to the snapshot's over the snapshot's ramp; glides of other snapshots stop.
+    @inline(__always)
+    private func recall(_ index: Int, offset: Int) {
+        var found = false
+        for slot in 0..<slotsInUse where entries[slot].snapshot >= 0 {
+            guard Int(entries[slot].snapshot) == index else {
+                states[slot].isGliding = false
+                continue
+            }
+            found = true
+            guard entries[slot].smoothingFrames > 0 else {
+                states[slot].isGliding = false
+                send(entries[slot].target, slot: slot, offset: offset)
+                continue
+            }
+            states[slot].start = currentValue(slot)
+            states[slot].target = entries[slot].target
+            states[slot].startFrame = cycleStart + Int64(offset)
+            states[slot].isGliding = true
+        }
+        if found { recalledSnapshot.store(index, ordering: .relaxed) }
     }
 
     /// Moves slot `slot` as `event` asks, at `offset` frames into the cycle.

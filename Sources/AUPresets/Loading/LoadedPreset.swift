@@ -25,6 +25,8 @@ public struct LoadedPreset: Sendable {
     public let trackDestinations: [Int: LoadedEndpoint]
     /// The `midiMap`, checked against the nodes' units.
     public var midiMap: [LoadedMIDIMapping] = []
+    /// The `snapshots`, checked against the nodes' units, in file order.
+    public var snapshots: [LoadedSnapshot] = []
 
     /// The node with this id, if any.
     /// - Thread: [control]

@@ -89,6 +89,7 @@ struct PresetDecoder {
         let (midi, midiPaths) = members["midi"].map { decodeMIDI($0) } ?? ([], [])
         let tracks = members["tracks"].map { decodeTracks($0) } ?? [:]
         let (midiMap, midiMapPaths) = members["midiMap"].map { decodeMIDIMap($0) } ?? ([], [])
+        let snapshots = members["snapshots"].map { decodeSnapshots($0) } ?? []
         var autoconvert: Bool?
         if let member = members["autoconvert"] {
             if case .bool(let flag) = member.value { autoconvert = flag } else {
@@ -97,7 +98,7 @@ struct PresetDecoder {
         }
         let preset = ChainPreset(
             name: name, description: description, sampleRate: sampleRate, nodes: nodes, routing: routing, midi: midi, tracks: tracks,
-            autoconvert: autoconvert, midiMap: midiMap)
+            autoconvert: autoconvert, midiMap: midiMap, snapshots: snapshots)
         var decoded = DecodedPreset(
             preset: preset, isNodeUsable: isNodeUsable, hasAllNodeIDs: hasAllNodeIDs, routingPaths: routingPaths,
             isRoutingComplete: isRoutingComplete, midiPaths: midiPaths)

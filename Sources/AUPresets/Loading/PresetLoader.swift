@@ -147,6 +147,15 @@ public struct PresetLoader: Sendable {
                 }
             }
         }
+        var snapshots: [LoadedSnapshot] = []
+        if units.count == preset.nodes.count {
+            // Snapshots made in code are found by position, as the file's are.
+            for (index, snapshot) in preset.snapshots.enumerated() {
+                if let loaded = LoadedSnapshot.check(snapshot, nodes: units, path: JSONPath.root.key("snapshots").index(index), problems: &problems) {
+                    snapshots.append(loaded)
+                }
+            }
+        }
 
         let all = problems.sortedProblems + overrideProblems
         guard all.isEmpty else {
@@ -162,6 +171,7 @@ public struct PresetLoader: Sendable {
             file: problems.file, preset: preset, nodes: nodes, connections: connections, midiConnections: midiConnections,
             trackDestinations: trackDestinations)
         loaded.midiMap = midiMap
+        loaded.snapshots = snapshots
         return loaded
     }
 }
