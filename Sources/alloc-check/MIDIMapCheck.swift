@@ -4,8 +4,9 @@ import AUHost
 import Foundation
 
 /// `alloc-check --midi-map`: a chain (built-in EQ into a mixer) with a preset's `midiMap`
-/// attached (``MIDIMap``): every curve (linear, log with a glide, toggle, momentary) moved by
-/// control changes, pitch bend and notes at offsets inside the cycles, while the control
+/// and `snapshots` attached (``MIDIMap``): every curve (linear, log with a glide, toggle,
+/// momentary) moved by control changes, pitch bend and notes at offsets inside the cycles,
+/// snapshots recalled ramped by program changes and by name, while the control
 /// thread learns, unlearns and adds mappings (the render table's edit ring), and each node's
 /// output level is measured (``LiveLevels``: a post-render notification into a
 /// ``SignalLevelMeter``) and read. Counts what the
@@ -21,7 +22,10 @@ enum MIDIMapCheck {
                      {"cc": 2, "channel": 1, "parameter": "eq.band1", "min": 1, "max": 12, "curve": "log", "smoothing": 5},
                      {"cc": 64, "parameter": "eq.band2", "curve": "toggle"},
                      {"note": 60, "parameter": "eq.band3", "curve": "momentary"},
-                     {"pitchBend": true, "parameter": "mix.volume", "min": 0, "max": 2, "smoothing": 2}]}
+                     {"pitchBend": true, "parameter": "mix.volume", "min": 0, "max": 2, "smoothing": 2}],
+         "snapshots": [{"name": "flat", "parameters": {"eq.band6": 0, "eq.band7": 0, "mix.volume": 1}, "ramp": 3},
+                       {"name": "smile", "parameters": {"eq.band6": 6, "eq.band7": -3, "mix.volume": 0.8}},
+                       {"name": "cut", "parameters": {"eq.band6": -6}, "ramp": 0}]}
         """
 
     static func run(shim: Shim, cycles: Int, frames: Int, warmup: Int) -> Never {
@@ -32,7 +36,7 @@ enum MIDIMapCheck {
         do {
             let loaded = try PresetLoader(registry: registry).load(data: Data(preset.utf8), file: "alloc-check.json")
             chain = try ChainGraph(loaded, registry: registry, sampleRate: 48_000, maximumFrames: frames, parallelism: .singleThreaded)
-            map = try MIDIMap(chain: chain, mappings: loaded.midiMap)
+            map = try MIDIMap(chain: chain, mappings: loaded.midiMap, snapshots: loaded.snapshots)
             try chain.graph.start()
             levels = LiveLevels(chain: chain, input: SignalLevelMeter(channels: 2), output: SignalLevelMeter(channels: 2))
         } catch {
@@ -59,8 +63,10 @@ enum MIDIMapCheck {
                         MIDIEvent(offset: offset, status: 0xB0, data1: 64, data2: sent % 2 == 0 ? 127 : 0),
                         MIDIEvent(offset: offset, status: sent % 2 == 0 ? 0x90 : 0x80, data1: 60, data2: 100),
                         MIDIEvent(offset: offset, status: 0xE0, data1: value, data2: UInt8(sent * 13 % 128)),
+                        MIDIEvent(offset: offset, status: 0xC0, data1: UInt8(sent / 4 % 4), data2: 0),
                     ] { _ = chain.graph.sendMIDIEvent(event) }
-                    sent += 4
+                    sent += 5
+                    if sent % 3 == 0 { map.recall(["flat", "smile", "cut"][sent / 3 % 3]) }
                 }
                 if now - lastEditAt >= max(1, cycles / 20) {
                     lastEditAt = now
@@ -87,14 +93,14 @@ enum MIDIMapCheck {
         }
         loop.join()
         let counts = shim.counts()
-        let moves = map.moveCount
+        let moves = map.moveCount, recalled = map.recalledSnapshot != nil
         levels.detach()
         chain.dispose()
         report(counts, """
-            cycles=\(cycles) warmup=\(warmup) frames=\(frames) midiSent=\(sent) midiMoves=\(moves) learned=\(learned) tableEdits=\(tableEdits) levelsRead=\(measured) \
+            cycles=\(cycles) warmup=\(warmup) frames=\(frames) midiSent=\(sent) midiMoves=\(moves) learned=\(learned) tableEdits=\(tableEdits) levelsRead=\(measured) snapshotRecalled=\(recalled ? 1 : 0) \
             renderFailures=\(loop.failures.load(ordering: .relaxed)) nonFiniteCycles=\(loop.nonFinite.load(ordering: .relaxed))
             """)
         let clean = counts.mallocs + counts.callocs + counts.reallocs + counts.frees + counts.locks == 0
-        exit(clean && loop.failures.load(ordering: .relaxed) == 0 && moves > 0 && learned > 0 && measured > 0 ? 0 : 1)
+        exit(clean && loop.failures.load(ordering: .relaxed) == 0 && moves > 0 && learned > 0 && measured > 0 && recalled ? 0 : 1)
     }
 }

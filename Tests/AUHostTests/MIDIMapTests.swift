@@ -16,16 +16,16 @@ import Testing
         let output = OwnedAudioBuffers(channels: 2, capacity: 256)
         private var time = 0.0
 
-        init(midiMap: String) throws {
+        init(midiMap: String, snapshots: String = "[]") throws {
             let registry = HostRegistry.make()
             let json = """
                 {"auhost": 1, "name": "Mapped gain",
                  "nodes": [{"id": "gain", "unit": "aufx:gain:AUHs", "parameters": {"gain": -96, "smoothing": 0}}],
-                 "chain": ["gain"], "midiMap": \(midiMap)}
+                 "chain": ["gain"], "midiMap": \(midiMap), "snapshots": \(snapshots)}
                 """
             let loaded = try PresetLoader(registry: registry).load(data: Data(json.utf8), file: "mapped.json")
             chain = try ChainGraph(loaded, registry: registry, sampleRate: 48_000)
-            map = try MIDIMap(chain: chain, mappings: loaded.midiMap)
+            map = try MIDIMap(chain: chain, mappings: loaded.midiMap, snapshots: loaded.snapshots)
             try chain.graph.start()
             for channel in 0..<2 { input.buffers()[channel].update(repeating: 1) }
         }
@@ -111,5 +111,27 @@ import Testing
         #expect(try rig.map.remove(parameter: "gain.gain") == 1)
         rig.render([MIDIEvent(offset: 3, status: 0xB3, data1: 21, data2: 0)])
         #expect(rig.gain == 24)
+    }
+
+    /// Program change 1 recalls the second snapshot from its frame over its 10 ms ramp (480
+    /// frames): the gain leaves -96 dB at the event's frame and lands at 0 dB 480 frames on;
+    /// a program past the last snapshot changes nothing; recall by name goes back at once.
+    @Test func aProgramChangeRecallsASnapshotRamped() throws {
+        let rig = try Rig(midiMap: "[]", snapshots: """
+            [{"name": "silent", "parameters": {"gain.gain": -96}, "ramp": 0},
+             {"name": "full", "parameters": {"gain.gain": 0}, "ramp": 10}]
+            """)
+        rig.render()
+        var samples = rig.render([MIDIEvent(offset: 40, status: 0xC3, data1: 1, data2: 0)])
+        samples += rig.render()
+        samples += rig.render()
+        #expect(samples[39] < 1e-4 && samples[40] < 1e-4 && samples[40 + 32] > samples[39], "the ramp did not start at the program change: \(samples[39...72])")
+        #expect(samples[40 + 479] < 0.99 && abs(samples[40 + 480] - 1) < 1e-5, "\(samples[40 + 479]) then \(samples[40 + 480])")
+        #expect(rig.map.recalledSnapshot?.name == "full")
+        rig.render([MIDIEvent(offset: 0, status: 0xC0, data1: 7, data2: 0)])
+        #expect(rig.gain == 0, "program 7 has no snapshot: \(rig.gain)")
+        #expect(rig.map.recall("silent") == 0 && rig.map.recall("none") == nil)
+        rig.render()
+        #expect(rig.gain == -96)
     }
 }

@@ -53,4 +53,31 @@ import Testing
         #expect(found.contains { $0.hasPrefix("midiMap[4].") && $0.contains("NODE.PARAM") }, "\(found)")
         #expect(found.contains { $0.hasPrefix("midiMap[5].channel:") && $0.contains("1...16") }, "\(found)")
     }
+
+    @Test func snapshotsReadCheckAndWriteBack() throws {
+        let text = """
+            {"auhost": 1, "name": "Snaps", "nodes": [{"id": "eq", "unit": "aufx:ipeq:AUHs"}], "chain": ["eq"],
+             "snapshots": [{"name": "flat", "parameters": {"eq.band0": 0, "eq.band1": 0}}, {"name": "boost", "parameters": {"eq.band0": 6}, "ramp": 80}]}
+            """
+        let preset = try PresetLoader.decode(data: Data(text.utf8), file: "s.json")
+        #expect(preset.snapshots == [
+            PresetSnapshot(name: "flat", parameters: [PresetParameter(key: "eq.band0", value: .number(0)), PresetParameter(key: "eq.band1", value: .number(0))]),
+            PresetSnapshot(name: "boost", parameters: [PresetParameter(key: "eq.band0", value: .number(6))], ramp: 80),
+        ])
+        #expect(try PresetLoader.decode(data: PresetWriter.encode(preset), file: "again.json") == preset)
+        let loaded = try PresetLoader(registry: ComponentRegistry(providers: [BuiltinUnits()])).load(data: Data(text.utf8), file: "s.json")
+        defer { loaded.dispose() }
+        #expect(loaded.snapshots.map { $0.values.map(\.parameter.value) } == [[0, 0], [6]])
+
+        let bad = text.replacingOccurrences(of: "\"eq.band0\": 6", with: "\"eq.band0\": 60, \"mix.level\": 1")
+        var found: [String] = []
+        do {
+            _ = try PresetLoader(registry: ComponentRegistry(providers: [BuiltinUnits()])).load(data: Data(bad.utf8), file: "s.json")
+        } catch {
+            found = error.problems.map { "\($0.path): \($0.message)" }
+        }
+        #expect(found.count == 2, "\(found)")
+        #expect(found.contains { $0.hasPrefix("snapshots[1].parameters[\"eq.band0\"]") && $0.contains("above the maximum") }, "\(found)")
+        #expect(found.contains { $0.contains("unknown node \"mix\"") }, "\(found)")
+    }
 }
