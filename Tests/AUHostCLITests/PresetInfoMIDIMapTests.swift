@@ -13,12 +13,14 @@ import Testing
         try """
             {"auhost": 1, "name": "Rig", "nodes": [{"id": "eq", "unit": "aufx:ipeq:AUHs"}], "chain": ["eq"],
              "midiMap": [{"cc": 11, "channel": 1, "parameter": "eq.band0", "min": -6, "max": 6, "smoothing": 20},
-                         {"note": 36, "parameter": "eq.band9", "curve": "toggle"}]}
+                         {"note": 36, "parameter": "eq.band9", "curve": "toggle"}],
+             "snapshots": [{"name": "flat", "parameters": {"eq.band0": 0}}, {"name": "bright", "parameters": {"eq.band9": 6}}]}
             """.write(toFile: file, atomically: true, encoding: .utf8)
         let text = try runProcess(try auhostExecutable(), ["info", file])
         #expect(text.status == 0, "\(text.errors)")
         #expect(text.output.contains("CC 11 (channel 1) → eq.band0  -6...6 linear, 20 ms smoothing"), "\(text.output)")
         #expect(text.output.contains("note 36 (any channel) → eq.band9  -12...12 toggle"), "\(text.output)")
+        #expect(text.output.contains("program 0: flat\n  program 1: bright"), "\(text.output)")
         let json = try runProcess(try auhostExecutable(), ["info", file, "--json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any], "\(json.output)")
         let map = try #require(object["midiMap"] as? [[String: Any]])

@@ -23,9 +23,12 @@ struct PresetDetails: Encodable {
     var name: String
     var nodes: [Node]
     var midiMap: [Mapping]
+    /// The snapshots' names, program change 0 first.
+    var snapshots: [String]
 
     init(_ loaded: LoadedPreset) {
         name = loaded.preset.name
+        snapshots = loaded.preset.snapshots.map(\.name)
         nodes = loaded.nodes.map { Node(id: $0.id, unit: $0.reference, name: $0.component.name) }
         midiMap = loaded.midiMap.map { entry in
             Mapping(
@@ -44,6 +47,8 @@ struct PresetDetails: Encodable {
             let smoothing = mapping.smoothing > 0 ? ", \(formatNumber(mapping.smoothing)) ms smoothing" : ""
             return "  \(mapping.source) (\(channel)) → \(mapping.parameter)  \(formatNumber(mapping.min))...\(formatNumber(mapping.max)) \(mapping.curve)\(smoothing)"
         }
+        lines.append("Snapshots:" + (snapshots.isEmpty ? " none" : ""))
+        lines += snapshots.enumerated().map { "  program \($0.offset): \($0.element)" }
         return lines.joined(separator: "\n") + "\n"
     }
 }
