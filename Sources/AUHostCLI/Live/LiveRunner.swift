@@ -14,6 +14,8 @@ final class LiveRunner: @unchecked Sendable {
         var connections = LiveChain.Connections()
         var reconnect = false
         var controlPort: UInt16?
+        /// The UDP port OSC messages come in on (`--osc`).
+        var oscPort: UInt16?
         /// Where the `save` command writes (the preset's folder unless `--save-dir`).
         var saveFolder = URL(fileURLWithPath: ".")
         /// The song `auhost play` plays, from where, and whether it loops.
@@ -74,6 +76,8 @@ final class LiveRunner: @unchecked Sendable {
         let server = try startControlServer()
         controlServer = server
         defer { server?.stop() }
+        let osc = try startOSCServer()
+        defer { osc?.stop() }
         while true {
             switch try runOnce() {
             case .quit:
@@ -320,6 +324,17 @@ final class LiveRunner: @unchecked Sendable {
             let server = try ControlServer(port: port, token: token) { [self] line in handle(line) }
             context.errors.line("auhost: control token \(token) (a control client's first line: auth TOKEN)")
             context.errors.line("auhost: control port 127.0.0.1:\(server.port)")
+            return server
+        } catch {
+            throw CLIError(error.message)
+        }
+    }
+
+    private func startOSCServer() throws(CLIError) -> OSCServer? {
+        guard let port = options.oscPort else { return nil }
+        do {
+            let server = try OSCServer(port: port) { [self] line in handle(line).reply }
+            context.errors.line("auhost: OSC port 127.0.0.1:\(server.port) (UDP; messages /VERB ARGS…, replies /reply)")
             return server
         } catch {
             throw CLIError(error.message)
