@@ -56,7 +56,7 @@ let coreTargets: [Target] = [
     // An LD_PRELOAD shim counting allocations, retains and locks on marked threads (the AllocCounter product).
     .target(name: "CAllocCounter", path: "Sources/CAllocCounter"),
     // Renders a graph under the shim and reports what the render thread allocated (run by AUEngineTests).
-    .executableTarget(name: "alloc-check", dependencies: ["AUEngine", "AUCore", "AULV2", "AUNative", "AUMIDI", "AUBridge", "CAUSupport"], path: "Sources/alloc-check"),
+    .executableTarget(name: "alloc-check", dependencies: ["AUEngine", "AUCore", "AULV2", "AUNative", "AUMIDI", "AUBridge", "AUHost", "CAUSupport"], path: "Sources/alloc-check"),
     // The benchmark baseline: LV2 plugins in series called by a plain C loop through lilv,
     // in memory or over files. Linked by lv2-chain-bench alone.
     .target(name: "CLV2ChainLoop", dependencies: ["CLilv", "CSndfile"], path: "Sources/CLV2ChainLoop", linkerSettings: [.linkedLibrary("m")]),

@@ -34,11 +34,17 @@ struct JACKCycle {
     private let transport: Unmanaged<HostTransport>?
     private let fadeFrames: Int
     private var fadePosition = 0
+    /// The capture and playback levels (the I/O unit keeps them alive).
+    private let inputMeter: Unmanaged<SignalLevelMeter>
+    private let outputMeter: Unmanaged<SignalLevelMeter>
 
     init(
         client: JACKClient, slot: JACKCycleSlot, capturePorts: [JACKPort], playbackPorts: [JACKPort], midiInPort: JACKPort?,
-        midiOutPort: JACKPort?, graph: AudioGraph, transport: HostTransport?, fadeFrames: Int
+        midiOutPort: JACKPort?, graph: AudioGraph, transport: HostTransport?, fadeFrames: Int, inputMeter: SignalLevelMeter,
+        outputMeter: SignalLevelMeter
     ) {
+        self.inputMeter = Unmanaged.passUnretained(inputMeter)
+        self.outputMeter = Unmanaged.passUnretained(outputMeter)
         self.client = client.handle
         self.slot = Unmanaged.passUnretained(slot)
         self.capturePorts = .allocate(capacity: capturePorts.count)
@@ -94,6 +100,7 @@ struct JACKCycle {
             let capture = AudioBuffers(channelPointers: captureBuffers, frameCount: count)
             let playback = AudioBuffers(channelPointers: playbackBuffers, frameCount: count)
             let isSilent = slot.muted.load(ordering: .relaxed) || slot.fadeDone.load(ordering: .relaxed)
+            inputMeter._withUnsafeGuaranteedRef { $0.measure(capture) }
 
             // 3. MIDI in: the period's short messages, the graph's MIDI input.
             let midi = UnsafeBufferPointer(start: midiEvents, count: readMIDI(frames: frames))
@@ -124,6 +131,8 @@ struct JACKCycle {
             } else if slot.fadeRequested.load(ordering: .acquiring) {
                 applyFade(playback, slot: slot)
             }
+            // 6. Meters: what JACK plays.
+            outputMeter._withUnsafeGuaranteedRef { $0.measure(playback) }
             return 0
         } }
     }

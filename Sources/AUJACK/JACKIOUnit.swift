@@ -47,6 +47,10 @@ public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
     public private(set) var midiInPort: JACKPort?
     /// `midi_out`, the graph's MIDI output, registered when something feeds it.
     public private(set) var midiOutPort: JACKPort?
+    /// The level of what JACK captures (the `in_N` ports), once initialized.
+    public private(set) var inputMeter = SignalLevelMeter(channels: 0)
+    /// The level of what JACK plays (the `out_N` ports), once initialized.
+    public private(set) var outputMeter = SignalLevelMeter(channels: 0)
     private let slot = JACKCycleSlot()
     private var cycle: UnsafeMutablePointer<JACKCycle>?
     private var isStarted = false
@@ -115,12 +119,18 @@ public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
             unregisterPorts()
             throw AudioUnitError(.failedInitialization, error.message)
         }
+        // The cycle a render may still run keeps the old meters until it is replaced.
+        let inputMeter = SignalLevelMeter(channels: capturePorts.count)
+        let outputMeter = SignalLevelMeter(channels: playbackPorts.count)
         let cycle = UnsafeMutablePointer<JACKCycle>.allocate(capacity: 1)
         cycle.initialize(to: JACKCycle(
             client: client, slot: slot, capturePorts: capturePorts, playbackPorts: playbackPorts, midiInPort: midiInPort,
-            midiOutPort: midiOutPort, graph: graph, transport: hostTransport, fadeFrames: fadeFrames))
+            midiOutPort: midiOutPort, graph: graph, transport: hostTransport, fadeFrames: fadeFrames, inputMeter: inputMeter,
+            outputMeter: outputMeter))
         self.cycle = cycle
         deallocate(slot.publish(cycle))
+        self.inputMeter = inputMeter
+        self.outputMeter = outputMeter
     }
 
     /// - Thread: [control]

@@ -17,6 +17,7 @@
 //         [--pipeline]      instead, a serial chain of built-in and LV2 units pipelined over the
 //                           threads, cycles of four slices, parameter changes inside them (PipelineCheck)
 //         [--isolated]      instead, a chain whose LV2 units run in unit-host children (IsolationCheck)
+//         [--midi-map]      instead, a chain with a MIDI map moved by CCs, notes and pitch bend (MIDIMapCheck)
 //     LD_PRELOAD=... alloc-check --self-test     (proves the shim counts: allocates on purpose)
 //
 // Prints one `key=value` line; exits 0 when the render thread made no allocation, free or
@@ -50,6 +51,7 @@ var fixtureLibrary: URL?
 var threads = 3
 var pipeline = false
 var isolated = false
+var midiMap = false
 /// Cycles rendered before counting starts: the Swift runtime instantiates generic metadata
 /// (allocating, under its own lock) the first time a type is used, once per process.
 var warmup = 100
@@ -65,6 +67,7 @@ while let argument = arguments.popFirst() {
     case "--strict": strict = true
     case "--pipeline": pipeline = true
     case "--isolated": isolated = true
+    case "--midi-map": midiMap = true
     case "--lv2-fixtures": fixtureLibrary = arguments.popFirst().map { URL(fileURLWithPath: $0) }
     case "--misbehave":
         guard let value = arguments.popFirst().flatMap(Misbehaviour.init(rawValue:)) else { fail("--misbehave takes allocate, usleep, write or mutex", status: 64) }
@@ -96,6 +99,7 @@ if selfTest {
     exit(counts.mallocs > 0 && counts.frees > 0 && counts.locks > 0 ? 0 : 1)
 }
 
+if midiMap { MIDIMapCheck.run(shim: shim, cycles: cycles, frames: frames, warmup: warmup) }
 if isolated { IsolationCheck.run(shim: shim, cycles: cycles, frames: frames, warmup: warmup) }
 if pipeline { PipelineCheck.run(shim: shim, cycles: cycles, frames: frames, warmup: warmup, threads: threads, strict: strict) }
 

@@ -336,12 +336,15 @@ private struct ControlAccess {
 }
 
 /// A raw TCP client of the control port; every read waits at most 10 s.
-private final class ControlClient {
+final class ControlClient {
     private let socket: Int32
     private var pending: [UInt8] = []
 
-    init(port: UInt16) throws {
+    /// `receiveBuffer`: the socket's receive buffer in bytes (a client that stops reading
+    /// then holds little); nil: the system's.
+    init(port: UInt16, receiveBuffer: Int32? = nil) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer { setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -358,7 +361,7 @@ private final class ControlClient {
     }
 
     /// A client of the port `access` names, authenticated with its token.
-    convenience init(access: ControlAccess) throws {
+    fileprivate convenience init(access: ControlAccess) throws {
         try self.init(port: access.port)
         send("auth \(access.token)\n")
         guard readLine() == "ok authenticated" else { throw CLIErrorForTests("the token was refused") }

@@ -20,6 +20,10 @@ public final class ChainSession: @unchecked Sendable {
     /// The song the chain plays (`auhost play`): `play`, `stop` and `seek` move it and
     /// `status` tells where it is.
     public var song: LiveSong?
+    /// The chain's MIDI control (`learn`, `unlearn`, `midimap`; `save` writes its mappings).
+    public var midiMap: MIDIMap?
+    /// The live input, output and node levels (`meters`, `status`); nil offline.
+    public var levels: LiveLevels?
 
     /// A session over `chain` whose `save` writes into `saveFolder`; `status` adds the
     /// driver's words to the `status` reply.
@@ -106,6 +110,10 @@ public final class ChainSession: @unchecked Sendable {
                 return ["reloaded", id]
             case .meters:
                 return meters()
+            case .resetClips:
+                guard let levels else { throw ControlCommandError("no levels are measured here; meters reset works while the chain runs live") }
+                levels.resetClips()
+                return ["clips_in=0", "clips_out=0"]
             case .status:
                 let latency = chain.latencyFrames
                 let milliseconds = Double(latency) / chain.sampleRate * 1000
@@ -116,6 +124,7 @@ public final class ChainSession: @unchecked Sendable {
                 words += chain.isolationStatusWords
                 let extra = statusProvider()
                 if !extra.isEmpty { words.append(extra) }
+                if let levels { words.append(levels.statusWords) }
                 if let song { words.append(song.statusWords) }
                 if let counts = RenderThread.allocationCounts {
                     words.append("render_allocations=\(counts.allocations) render_frees=\(counts.frees) render_retains=\(counts.retains) render_releases=\(counts.releases) render_locks=\(counts.locks)")
@@ -141,6 +150,24 @@ public final class ChainSession: @unchecked Sendable {
                 let song = try requireSong()
                 try song.seek(toBeats: try song.beats(at: text))
                 return ["seek \(text)"]
+            case .learn(let parameter):
+                let map = try requireMIDIMap()
+                try propertyChecked { () throws(ParameterIssue) in try map.learn(parameter) }
+                return ["learning", parameter]
+            case .unlearn(let parameter):
+                let map = try requireMIDIMap()
+                if map.learning == parameter { map.cancelLearning() }
+                return ["unlearned", parameter, "mappings=\(try map.remove(parameter: parameter))"]
+            case .snapshot(let name):
+                let map = try requireMIDIMap()
+                guard map.recall(name) != nil else {
+                    let names = map.snapshots.map(\.name)
+                    throw ControlCommandError("no snapshot '\(name)'; " + (names.isEmpty ? "the preset has none (\"snapshots\")" : "the preset has: \(names.joined(separator: ", "))"))
+                }
+                return ["snapshot", ControlWords.quoted(name)]
+            case .midiMap:
+                let words = try requireMIDIMap().mappings.map(MIDIMapWords.word)
+                return words.isEmpty ? ["none"] : words
             case .help:
                 return [ControlCommand.summary]
             case .quit:
@@ -161,11 +188,20 @@ public final class ChainSession: @unchecked Sendable {
         return song
     }
 
+    /// The MIDI map, or the error of a MIDI control command without one.
+    private func requireMIDIMap() throws(ControlCommandError) -> MIDIMap {
+        guard let midiMap else {
+            throw ControlCommandError("this chain has no MIDI control input; give the preset a midiMap or run it with --midi-connect PORT")
+        }
+        return midiMap
+    }
+
     /// The chain as it is now, as a preset (graph bypass included) to be saved into `folder`
     /// (file paths inside states are written relative to it).
     /// - Thread: [control]
     public func capture(into folder: URL? = nil) throws(ControlCommandError) -> ChainPreset {
         var preset = try presetChecked { () throws(PresetError) in try chain.loaded.capture(PresetCapture(folder: folder)) }
+        if let midiMap { preset.midiMap = midiMap.presetMappings }
         for index in preset.nodes.indices {
             let node = preset.nodes[index]
             if let entry = chain.nodes.first(where: { $0.id == node.id }) {
@@ -194,12 +230,14 @@ public final class ChainSession: @unchecked Sendable {
         return file.path
     }
 
-    /// Every output parameter (meters, gain reduction, reported latency) as `node.param=value`.
+    /// The live levels (``LiveLevels/meterWords``), then every output parameter marked as a
+    /// level (in dB, meter or linear-gain units: a plugin's meter, a compressor's gain
+    /// reduction) as `node.param=value`; a plugin's internal outputs are not meters.
     private func meters() -> [String] {
         chain.graph.dispatchPendingNotifications()
-        var words: [String] = []
+        var words = levels?.meterWords ?? []
         for (id, _, unit) in chain.nodes {
-            for (index, info) in unit.parameters.infos.enumerated() where info.isOutput {
+            for (index, info) in unit.parameters.infos.enumerated() where info.isOutput && [.decibels, .meters, .linearGain].contains(info.unit) {
                 words.append("\(id).\(info.identifier)=\(format(unit.parameters.value(at: index), info))")
             }
         }

@@ -4,10 +4,12 @@
 ///
 /// ```
 /// set NODE PARAM VALUE      get NODE PARAM      bypass NODE on|off
-/// preset NODE NAME          meters              status
+/// preset NODE NAME          meters [reset]      status
 /// save FILE [--force]       help                quit (or exit)
 /// load NODE FILE            (a sampler's sound bank, a plugin's file)
 /// play                      stop                seek BAR[:BEAT[:TICK]]   (a song: auhost play)
+/// learn NODE.PARAM          unlearn NODE.PARAM  midimap                  (MIDI control)
+/// snapshot NAME                                                          (snapshots)
 /// ```
 /// - Thread: [any] (a plain value).
 public enum ControlCommand: Equatable, Sendable {
@@ -20,6 +22,8 @@ public enum ControlCommand: Equatable, Sendable {
     /// Starts a new child for an isolated node and restores its last state and parameters.
     case reload(node: String)
     case meters
+    /// `meters reset`: the clip counts start again from zero.
+    case resetClips
     case status
     case save(path: String, force: Bool)
     case help
@@ -30,10 +34,18 @@ public enum ControlCommand: Equatable, Sendable {
     case stop
     /// The song moves to a bar, beat and tick (`5`, `5:3`, `5:3:240`; ticks of 480 a beat).
     case seek(position: String)
+    /// The next control change that moves is mapped to the parameter (`NODE.PARAM`).
+    case learn(parameter: String)
+    /// Removes the parameter's MIDI mappings (and a learn waiting for it).
+    case unlearn(parameter: String)
+    /// Lists the MIDI mappings in force.
+    case midiMap
+    /// Recalls the preset's snapshot of that name, ramped.
+    case snapshot(name: String)
 
     /// The protocol summary `help` replies with (one line).
     public static let summary =
-        "commands: set NODE PARAM VALUE | get NODE PARAM | bypass NODE on|off | preset NODE NAME | load NODE FILE | reload NODE | meters | status | save FILE [--force] | play | stop | seek BAR[:BEAT[:TICK]] | help | quit (or exit)"
+        "commands: set NODE PARAM VALUE | get NODE PARAM | bypass NODE on|off | preset NODE NAME | load NODE FILE | reload NODE | meters [reset] | status | save FILE [--force] | play | stop | seek BAR[:BEAT[:TICK]] | learn NODE.PARAM | unlearn NODE.PARAM | midimap | snapshot NAME | help | quit (or exit)"
 
     /// Parses one line; the error text is the reply's message.
     /// - Thread: [any]
@@ -68,8 +80,8 @@ public enum ControlCommand: Equatable, Sendable {
             try expect(1, "reload NODE")
             self = .reload(node: arguments[0])
         case "meters":
-            try expect(0, "meters")
-            self = .meters
+            guard arguments.isEmpty || (arguments.count == 1 && arguments[0].lowercased() == "reset") else { throw ControlCommandError("usage: meters [reset]") }
+            self = arguments.isEmpty ? .meters : .resetClips
         case "status":
             try expect(0, "status")
             self = .status
@@ -87,6 +99,18 @@ public enum ControlCommand: Equatable, Sendable {
         case "seek":
             try expect(1, "seek BAR[:BEAT[:TICK]]")
             self = .seek(position: arguments[0])
+        case "learn":
+            try expect(1, "learn NODE.PARAM")
+            self = .learn(parameter: arguments[0])
+        case "unlearn":
+            try expect(1, "unlearn NODE.PARAM")
+            self = .unlearn(parameter: arguments[0])
+        case "midimap":
+            try expect(0, "midimap")
+            self = .midiMap
+        case "snapshot":
+            guard !arguments.isEmpty else { throw ControlCommandError("usage: snapshot NAME") }
+            self = .snapshot(name: arguments.joined(separator: " "))
         case "help":
             self = .help
         case "quit", "exit":

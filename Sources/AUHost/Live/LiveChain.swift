@@ -57,6 +57,17 @@ public final class LiveChain: @unchecked Sendable {
     public let chain: ChainGraph
     /// The song playing into the chain (`auhost play`), stopped at its start; nil for `run`.
     public let song: LiveSong?
+    /// MIDI control of the chain's parameters: attached when the preset has a `midiMap` or `snapshots`,
+    /// MIDI ports are to be connected (`--midi-connect`) or the chain takes MIDI anyway.
+    /// Its scheduler reads the graph's MIDI input, so an effects-only chain gets `midi_in`.
+    public let midiMap: MIDIMap?
+    /// Periods the client runs, its ports not yet connected, before ``init`` connects them:
+    /// the units' first periods (first-touch memory, lazy set-up) pass unheard.
+    public static let preRollPeriods = 8
+    /// The periods that ran before the ports were connected.
+    public private(set) var periodsBeforeConnecting = 0
+    /// Input, output and node levels (`meters`, `status`, the status line).
+    public private(set) var levels: LiveLevels?
     private var generation: Int
     /// The `--midi-connect` patterns, followed as ports appear, and the server's port
     /// registrations seen so far.
@@ -127,6 +138,16 @@ public final class LiveChain: @unchecked Sendable {
             chain.dispose()
             throw JACKError(error.message)
         }
+        do throws(AudioUnitError) {
+            let wantsControl = !loaded.midiMap.isEmpty || !loaded.snapshots.isEmpty || !connections.midiFrom.isEmpty || chain.graph.takesMIDIInput
+            midiMap = wantsControl ? try MIDIMap(chain: chain, mappings: loaded.midiMap, snapshots: loaded.snapshots) : nil
+        } catch {
+            watch?.stop()
+            self.song?.dispose()
+            io.dispose()
+            chain.dispose()
+            throw JACKError("\(loaded.file): \(error.message)")
+        }
         self.watch = watch
         self.io = io
         self.client = client
@@ -139,6 +160,7 @@ public final class LiveChain: @unchecked Sendable {
             io.hostTransport = chain.transport
             io.graph = chain.graph
             try io.initialize()
+            levels = LiveLevels(chain: chain, io: io)
             io.latencyFrames = chain.latencyFrames
             try io.start()
         } catch {
@@ -151,6 +173,11 @@ public final class LiveChain: @unchecked Sendable {
             dispose()
             throw error
         }
+        // A clean start: the chain runs silent (nothing connected to its ports) for a few
+        // periods before anything is connected, at most 2 s.
+        let firstCycle = io.cycleCount
+        for _ in 0..<400 where io.cycleCount - firstCycle < Self.preRollPeriods && !client.serverIsGone { usleep(5_000) }
+        periodsBeforeConnecting = io.cycleCount - firstCycle
         do {
             if connections.toSystem { try io.connectToSystem() }
             if connections.captureFrom != nil || connections.playbackTo != nil {
@@ -214,8 +241,8 @@ public final class LiveChain: @unchecked Sendable {
     public var statusWords: String {
         let dropped = io.droppedMIDIOutputCount
         return String(
-            format: "dsp=%.1f%% graph_load=%.2f%% xruns=%d period=%d errors=%d", client.cpuLoad, 100 * chain.graph.cpuLoad, client.xrunCount,
-            client.bufferSize, io.renderErrorCount)
+            format: "dsp=%.1f%% graph_load=%.2f%% xruns=%d period=%d errors=%d preroll=%d", client.cpuLoad, 100 * chain.graph.cpuLoad, client.xrunCount,
+            client.bufferSize, io.renderErrorCount, periodsBeforeConnecting)
             + (dropped > 0 ? " midi_out_dropped=\(dropped)" : "")
     }
 
@@ -228,6 +255,7 @@ public final class LiveChain: @unchecked Sendable {
         song?.dispose()
         io.stop()
         io.dispose()
+        levels?.detach()
         chain.dispose()
         // Closing the client waited for its process thread: only now is nothing stuck.
         watch?.stop()

@@ -8,6 +8,7 @@ enum InfoCommand: Command {
     static let summary = "describe a unit: buses, parameters, presets, latency, features"
     static let help = """
         usage: auhost info UNIT [--json]
+               auhost info PRESET.json [--json]
 
         Describes one unit: its buses and channel counts, its parameters with ranges, units
         and defaults, its property parameters (files and other named values: an LV2 plugin's
@@ -15,6 +16,8 @@ enum InfoCommand: Command {
         latency and tail, and the host features it requires.
         UNIT is type:subtype:manufacturer (aufx:dely:AUHs), an LV2 URI (lv2:URI or the bare
         URI), or an exact name. An unknown or ambiguous UNIT lists the closest matches.
+        Given a chain preset, lists its nodes and its MIDI map (each mapping's control,
+        channel, parameter, range, curve and smoothing), checked as auhost run checks them.
 
           --json   a JSON object (see docs/CLI.md)
 
@@ -23,6 +26,13 @@ enum InfoCommand: Command {
     static func run(_ arguments: inout Arguments, _ context: CommandContext) throws(CLIError) -> Int32 {
         let json = arguments.flag("--json")
         let reference = try arguments.finish(positionals: 1...1, names: "a UNIT")[0]
+        if reference.lowercased().hasSuffix(".json") || AtomicFile.NodeKind(path: reference) == .regularFile {
+            let loaded = try PresetCommandSupport.load(reference, sets: [], context: context)
+            defer { loaded.dispose() }
+            let details = PresetDetails(loaded)
+            if json { context.output.line(try JSONOutput.encode(details)) } else { context.output.write(details.text) }
+            return 0
+        }
         let component: Component
         do {
             component = try context.registry.resolve(reference)

@@ -15,7 +15,7 @@ enum PlayCommand: Command {
         usage: auhost play SONG.mid [--preset (PRESET.json | UNIT)] [--loop] [--from BAR[:BEAT[:TICK]]]
                            [--transport internal|follow|drive|midi-clock] [--midi-clock-out] [--name N]
                            [--server S] [--connect] [--playback-to P] [--midi-connect P]...
-                           [--set NODE.PARAM=VALUE]... [--control PORT] [--threads N] [--isolation I] [--node-budget P]
+                           [--set NODE.PARAM=VALUE]... [--control PORT] [--osc PORT] [--threads N] [--isolation I] [--node-budget P]
 
         Plays SONG.mid through the chain, each event at its exact frame, until the song ends
         (a second after its last note), SIGINT, SIGTERM or 'quit'. The preset's "tracks" send
@@ -37,7 +37,7 @@ enum PlayCommand: Command {
                               Position, 24 clocks a beat) moves the song, at the clock's tempo
           --midi-clock-out    send MIDI clock (24 per quarter note, start, stop, continue, song
                               position) on midi_out
-          --name, --server, --connect, --playback-to, --midi-connect, --set, --control, --threads, --isolation, --node-budget:
+          --name, --server, --connect, --playback-to, --midi-connect, --set, --control, --osc, --threads, --isolation, --node-budget:
                               as auhost run
 
         Exits 0 at the song's end or a clean stop; 1 when the song or chain cannot be read or
@@ -52,6 +52,7 @@ enum PlayCommand: Command {
         options.connections.toSystem = arguments.flag("--connect")
         options.connections.playbackTo = try arguments.option("--playback-to")
         options.controlPort = try arguments.option("--control", expected: "a port number 0...65535") { UInt16($0) }
+        options.oscPort = try arguments.option("--osc", expected: "a UDP port number 0...65535") { UInt16($0) }
         options.parallelism = try ThreadsOption.parse(&arguments)
         let isolation = try IsolationOption.parse(&arguments)
         options.nodeBudget = try IsolationOption.parseBudget(&arguments)

@@ -8,7 +8,7 @@ enum RunCommand: Command {
     static let summary = "run a chain preset live on JACK, controlled from stdin or a port"
     static let help = """
         usage: auhost run (PRESET.json | UNIT) [--name N] [--server S] [--connect] [--capture-from P] [--playback-to P]
-                          [--midi-connect P]... [--set NODE.PARAM=VALUE]... [--reconnect] [--control PORT]
+                          [--midi-connect P]... [--set NODE.PARAM=VALUE]... [--reconnect] [--control PORT] [--osc PORT]
                           [--save-dir DIR] [--threads N] [--pipeline] [--isolation none|together|per-unit] [--node-budget P]
 
         PRESET.json may also be a UNIT (lv2:URI, type:subtype:manufacturer or a name) that is
@@ -42,6 +42,9 @@ enum RunCommand: Command {
                             period costs its larger stage, not the whole chain
           --control PORT    also serve the commands on 127.0.0.1:PORT (0: any free port) to clients
                             whose first line is 'auth TOKEN', the token printed on standard error
+          --osc PORT        also take the commands as OSC messages on UDP 127.0.0.1:PORT (0: any
+                            free port): /VERB with the words as arguments, the reply sent back
+                            as /reply; save and quit are refused over OSC
           --save-dir DIR    the folder 'save FILE' writes into (default: the preset's folder);
                             FILE is a name inside it, never an absolute path or one with ..
 
@@ -67,6 +70,7 @@ enum RunCommand: Command {
             options.parallelism.pipelineStages = 2
         }
         options.controlPort = try arguments.option("--control", expected: "a port number 0...65535") { UInt16($0) }
+        options.oscPort = try arguments.option("--osc", expected: "a UDP port number 0...65535") { UInt16($0) }
         let saveDirectory = try arguments.option("--save-dir")
         let sets = try arguments.options("--set")
         let file = try arguments.finish(positionals: 1...1, names: "a PRESET.json")[0]

@@ -4,7 +4,8 @@ import Glibc
 /// One client of the control port: reads lines of at most ``maximumLineLength`` bytes and
 /// sends reply lines. A send never raises SIGPIPE (`MSG_NOSIGNAL`): a client that left
 /// makes it fail, and the connection ends.
-/// - Thread: [control] the client's own thread of ``ControlServer`` (handed to it once, never shared).
+/// - Thread: [control] the client's own thread of ``ControlServer``; ``push(_:)`` from the
+///   thread that publishes subscriptions (the two never interleave a line).
 final class ControlConnection: @unchecked Sendable {
     /// The longest line a client may send, newline excluded: 64 KiB.
     static let maximumLineLength = 65_536
@@ -77,10 +78,18 @@ final class ControlConnection: @unchecked Sendable {
         }
     }
 
-    /// Sends `reply` and a newline; false when the client is gone.
+    /// Pushed lines not yet taken by the socket (a subscriber that reads slowly), and the lock
+    /// that keeps a reply and a pushed line from interleaving.
+    private var unsent: [UInt8] = []
+    private let sending = NSLock()
+
+    /// Sends `reply` and a newline, after what a push left unsent; false when the client is gone.
     @discardableResult
     func send(_ reply: String) -> Bool {
-        let bytes = Array((reply + "\n").utf8)
+        sending.lock()
+        defer { sending.unlock() }
+        let bytes = unsent + Array((reply + "\n").utf8)
+        unsent = []
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -89,6 +98,39 @@ final class ControlConnection: @unchecked Sendable {
             sent += count
         }
         return true
+    }
+
+    /// Pushes `line` and a newline without ever waiting: what the socket does not take now
+    /// stays for the next push (or reply), and while anything stays, new lines are dropped
+    /// whole. False when the line was dropped (the subscriber is busy replying or reads
+    /// too slowly) or the client is gone.
+    func push(_ line: String) -> Bool {
+        guard sending.try() else { return false }
+        defer { sending.unlock() }
+        if !unsent.isEmpty {
+            flushUnsent()
+            return false
+        }
+        unsent = Array((line + "\n").utf8)
+        flushUnsent()
+        return true
+    }
+
+    /// Sends what it can of ``unsent`` without blocking.
+    private func flushUnsent() {
+        while !unsent.isEmpty {
+            let count = unsent.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { return }
+            unsent.removeFirst(count)
+        }
+    }
+
+    /// Keeps the socket's send buffer small (`bytes`), so that a subscriber that stops
+    /// reading holds little and its pushes are dropped soon.
+    func limitSendBuffer(to bytes: Int32) {
+        var size = bytes
+        setsockopt(socket, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
     }
 
     /// Limits each read to `seconds` (0: no limit); a read that times out ends the input.

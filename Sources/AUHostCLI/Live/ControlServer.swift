@@ -30,6 +30,8 @@ public final class ControlServer: @unchecked Sendable {
     private var clientCount = 0
     private var isStopped = false
     private let acceptLoopEnded = DispatchSemaphore(value: 0)
+    /// The clients' subscriptions (`subscribe`), pushed to by ``publish(_:at:_:)``.
+    let subscriptions = ControlSubscriptions()
 
     /// Listens on 127.0.0.1:`port` (0 picks a free port; see ``port``) for clients that
     /// know `token`.
@@ -86,6 +88,14 @@ public final class ControlServer: @unchecked Sendable {
 
     deinit { stop() }
 
+    /// Pushes a `topic` line to the clients due one at `now` (seconds on a steady clock);
+    /// `make` builds it only when one is. Never waits for a client.
+    /// - Thread: [control]
+    func publish(_ topic: ControlSubscriptions.Topic, at now: Double, _ make: () -> String) {
+        guard subscriptions.isDue(topic, at: now) else { return }
+        subscriptions.push(topic, make(), at: now)
+    }
+
     private func acceptLoop() {
         defer {
             close(listener)
@@ -111,7 +121,9 @@ public final class ControlServer: @unchecked Sendable {
                 continue
             }
             let thread = Thread { [self] in
-                if serve(connection) { connection.close() } else { connection.closeAfterRefusal() }
+                let served = serve(connection)
+                subscriptions.remove(connection)
+                if served { connection.close() } else { connection.closeAfterRefusal() }
                 clients.withLock { clientCount -= 1 }
             }
             thread.name = "auhost control client"
@@ -157,6 +169,10 @@ public final class ControlServer: @unchecked Sendable {
                 connection.send("error: a line longer than \(ControlConnection.maximumLineLength) bytes; closing the connection")
                 return false
             case .line(let line):
+                if let reply = subscriptions.reply(to: line, from: connection) {
+                    guard connection.send(reply) else { return true }
+                    continue
+                }
                 serial.lock()
                 let (reply, closes) = isStopped ? ("error: the server is stopping", true) : handler(line)
                 serial.unlock()

@@ -14,6 +14,8 @@ final class LiveRunner: @unchecked Sendable {
         var connections = LiveChain.Connections()
         var reconnect = false
         var controlPort: UInt16?
+        /// The UDP port OSC messages come in on (`--osc`).
+        var oscPort: UInt16?
         /// Where the `save` command writes (the preset's folder unless `--save-dir`).
         var saveFolder = URL(fileURLWithPath: ".")
         /// The song `auhost play` plays, from where, and whether it loops.
@@ -53,6 +55,10 @@ final class LiveRunner: @unchecked Sendable {
     /// Serialises commands from standard input and from control clients.
     private let commandLock = NSLock()
     private var session: ChainSession?
+    /// The control port, whose subscribers the main loop pushes to.
+    private var controlServer: ControlServer?
+    /// When the run started, for the pushed lines' `t`.
+    private let started = Date()
     private var isFirstRun = true
     private var isReadingStandardInput = false
 
@@ -68,7 +74,10 @@ final class LiveRunner: @unchecked Sendable {
         let signals = installSignalHandlers()
         defer { signals.forEach { $0.cancel() } }
         let server = try startControlServer()
+        controlServer = server
         defer { server?.stop() }
+        let osc = try startOSCServer()
+        defer { osc?.stop() }
         while true {
             switch try runOnce() {
             case .quit:
@@ -118,8 +127,12 @@ final class LiveRunner: @unchecked Sendable {
             throw CLIError(error.message)
         }
         defer { live.dispose() }
-        let session = ChainSession(chain: live.chain, registry: registry, saveFolder: options.saveFolder) { [live] in live.statusWords }
+        let session = ChainSession(chain: live.chain, registry: registry, saveFolder: options.saveFolder) { [live, self] in
+            live.statusWords + (self.controlServer.map { " subscription_drops=\($0.subscriptions.droppedLines)" } ?? "")
+        }
         session.song = live.song
+        session.midiMap = live.midiMap
+        session.levels = live.levels
         withCommandLock { self.session = session }
         defer { withCommandLock { self.session = nil } }
         if !isReadingStandardInput {
@@ -198,6 +211,8 @@ final class LiveRunner: @unchecked Sendable {
         var lastStatus = Date.distantPast
         var endedAt: Date?
         let budget = options.nodeBudget.map(NodeBudgetWatch.init)
+        let parameters = ParameterWatch()
+        var xruns = client.xrunCount
         while true {
             if quitRequested.isCancelled { return .quit }
             // A song that does not loop ends the run once its last notes had a second to ring out.
@@ -215,11 +230,22 @@ final class LiveRunner: @unchecked Sendable {
             case .sampleRateChanged(let rate): return .reconfigure("the JACK server's sample rate changed to \(Int(rate)) Hz")
             case nil: break
             }
+            if let map = live.midiMap, let learned = withCommandLock({ map.takeLearned() }) {
+                if context.errors.isTerminal { context.errors.write("\r\u{1B}[K") }
+                context.errors.line("auhost: learned \(learned.mapping.source) on channel \(learned.mapping.channel ?? 0) for \(learned.mapping.parameter)")
+                notify("learned \(learned.mapping.source) on channel \(learned.mapping.channel ?? 0) for \(learned.mapping.parameter)")
+            }
+            if client.xrunCount != xruns {
+                xruns = client.xrunCount
+                notify("xrun (\(xruns) so far)")
+            }
             let notices = withCommandLock { live.dispatchPendingNotifications() }
             for fault in notices.compactMap(chain.faultDescription) {
                 if context.errors.isTerminal { context.errors.write("\r\u{1B}[K") }
                 context.errors.line("auhost: \(fault)")
+                notify(fault)
             }
+            publish(live, parameters)
             for warning in budget.map({ watch in withCommandLock { watch.check(chain, period: Double(client.bufferSize) / chain.sampleRate) } }) ?? [] {
                 if context.errors.isTerminal { context.errors.write("\r\u{1B}[K") }
                 context.errors.line("auhost: warning: \(warning)")
@@ -227,12 +253,35 @@ final class LiveRunner: @unchecked Sendable {
             if context.errors.isTerminal, Date().timeIntervalSince(lastStatus) > 0.5 {
                 lastStatus = Date()
                 let latency = Double(chain.latencyFrames) / chain.sampleRate * 1000
+                let levels = withCommandLock { live.levels.map { levels in (levels.loudest, levels.input.clips + levels.output.clips) } }
+                let meters = levels.map { "  in \(LiveLevels.format($0.0.input)) dB  out \(LiveLevels.format($0.0.output)) dB  clips \($0.1)" } ?? ""
                 context.errors.write(String(
                     format: "\r\u{1B}[KDSP %5.1f%%  xruns %d  latency %d frames (%.1f ms)  period %d", client.cpuLoad, client.xrunCount,
-                    chain.latencyFrames, latency, client.bufferSize))
+                    chain.latencyFrames, latency, client.bufferSize) + meters)
             }
-            Thread.sleep(forTimeInterval: 0.05)
+            // Subscribers get up to 30 lines a second: the loop then turns faster.
+            Thread.sleep(forTimeInterval: controlServer?.subscriptions.isEmpty == false ? 0.005 : 0.05)
         }
+    }
+
+    /// Pushes the meters, status and parameter changes to the subscribers due them.
+    private func publish(_ live: LiveChain, _ parameters: ParameterWatch) {
+        guard let server = controlServer, !server.subscriptions.isEmpty else { return }
+        let now = Date().timeIntervalSince(started)
+        withCommandLock {
+            if let levels = live.levels { server.publish(.meters, at: now) { FeedbackLines.meters(levels, t: now) } }
+            server.publish(.status, at: now) { FeedbackLines.status(session.map { String($0.reply(to: "status").reply.dropFirst(3)) } ?? "", t: now) }
+            if server.subscriptions.isDue(.params, at: now) {
+                let changes = parameters.changes(in: live.chain)
+                if !changes.isEmpty { server.subscriptions.push(.params, FeedbackLines.params(changes, t: now), at: now) }
+            }
+        }
+    }
+
+    /// Pushes a notice to its subscribers.
+    private func notify(_ text: String) {
+        let now = Date().timeIntervalSince(started)
+        controlServer?.publish(.notices, at: now) { FeedbackLines.notice(text, t: now) }
     }
 
     private func withCommandLock<T>(_ body: () -> T) -> T {
@@ -275,6 +324,17 @@ final class LiveRunner: @unchecked Sendable {
             let server = try ControlServer(port: port, token: token) { [self] line in handle(line) }
             context.errors.line("auhost: control token \(token) (a control client's first line: auth TOKEN)")
             context.errors.line("auhost: control port 127.0.0.1:\(server.port)")
+            return server
+        } catch {
+            throw CLIError(error.message)
+        }
+    }
+
+    private func startOSCServer() throws(CLIError) -> OSCServer? {
+        guard let port = options.oscPort else { return nil }
+        do {
+            let server = try OSCServer(port: port) { [self] line in handle(line).reply }
+            context.errors.line("auhost: OSC port 127.0.0.1:\(server.port) (UDP; messages /VERB ARGS…, replies /reply)")
             return server
         } catch {
             throw CLIError(error.message)

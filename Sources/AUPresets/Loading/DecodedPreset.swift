@@ -13,6 +13,8 @@ struct DecodedPreset {
     var isRoutingComplete: Bool
     /// Parallel to `preset.midi`: where each MIDI connection was written.
     var midiPaths: [JSONPath]
+    /// Parallel to `preset.midiMap`: where each mapping was written.
+    var midiMapPaths: [JSONPath]
 
     /// A preset made in code: every part usable, paths by position.
     init(_ preset: ChainPreset) {
@@ -25,6 +27,7 @@ struct DecodedPreset {
         }
         isRoutingComplete = true
         midiPaths = preset.midi.indices.map { JSONPath.root.key("midi").index($0) }
+        midiMapPaths = preset.midiMap.indices.map { JSONPath.root.key("midiMap").index($0) }
     }
 
     init(preset: ChainPreset, isNodeUsable: [Bool], hasAllNodeIDs: Bool, routingPaths: [JSONPath], isRoutingComplete: Bool, midiPaths: [JSONPath]) {
@@ -34,5 +37,6 @@ struct DecodedPreset {
         self.routingPaths = routingPaths
         self.isRoutingComplete = isRoutingComplete
         self.midiPaths = midiPaths
+        midiMapPaths = []
     }
 }

@@ -23,6 +23,10 @@ public struct LoadedPreset: Sendable {
     /// Where a MIDI file's tracks play (the `tracks` object): track number from 1 to a node
     /// (bus 0) or the graph's MIDI output.
     public let trackDestinations: [Int: LoadedEndpoint]
+    /// The `midiMap`, checked against the nodes' units.
+    public var midiMap: [LoadedMIDIMapping] = []
+    /// The `snapshots`, checked against the nodes' units, in file order.
+    public var snapshots: [LoadedSnapshot] = []
 
     /// The node with this id, if any.
     /// - Thread: [control]

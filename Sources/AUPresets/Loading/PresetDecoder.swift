@@ -88,6 +88,8 @@ struct PresetDecoder {
         let isRoutingComplete = problems.problems.count == countBefore
         let (midi, midiPaths) = members["midi"].map { decodeMIDI($0) } ?? ([], [])
         let tracks = members["tracks"].map { decodeTracks($0) } ?? [:]
+        let (midiMap, midiMapPaths) = members["midiMap"].map { decodeMIDIMap($0) } ?? ([], [])
+        let snapshots = members["snapshots"].map { decodeSnapshots($0) } ?? []
         var autoconvert: Bool?
         if let member = members["autoconvert"] {
             if case .bool(let flag) = member.value { autoconvert = flag } else {
@@ -96,10 +98,12 @@ struct PresetDecoder {
         }
         let preset = ChainPreset(
             name: name, description: description, sampleRate: sampleRate, nodes: nodes, routing: routing, midi: midi, tracks: tracks,
-            autoconvert: autoconvert)
-        return DecodedPreset(
+            autoconvert: autoconvert, midiMap: midiMap, snapshots: snapshots)
+        var decoded = DecodedPreset(
             preset: preset, isNodeUsable: isNodeUsable, hasAllNodeIDs: hasAllNodeIDs, routingPaths: routingPaths,
             isRoutingComplete: isRoutingComplete, midiPaths: midiPaths)
+        decoded.midiMapPaths = midiMapPaths
+        return decoded
     }
 
     /// The `tracks` object: track numbers from 1 (`"1"`, `"2"`) to node ids or `"output"`.
@@ -292,7 +296,7 @@ struct PresetDecoder {
     // MARK: - Typed reads that report what they found
 
     /// The members of an object by key, after reporting duplicate and unknown keys.
-    private mutating func object(_ node: JSONNode, _ path: JSONPath, keys: [String], what: String) -> [String: JSONNode]? {
+    mutating func object(_ node: JSONNode, _ path: JSONPath, keys: [String], what: String) -> [String: JSONNode]? {
         guard case .object(let members) = node.value else {
             problems.add(.wrongType, path, "expected \(what), found \(node.foundDescription)")
             return nil
@@ -312,7 +316,7 @@ struct PresetDecoder {
     }
 
     /// The member, or nil after reporting it missing.
-    private mutating func required(_ members: [String: JSONNode], _ key: String, at path: JSONPath, what: String) -> JSONNode? {
+    mutating func required(_ members: [String: JSONNode], _ key: String, at path: JSONPath, what: String) -> JSONNode? {
         guard let node = members[key] else {
             problems.add(.missingKey, path.key(key), "missing required key; expected \(what)")
             return nil
@@ -320,7 +324,7 @@ struct PresetDecoder {
         return node
     }
 
-    private mutating func string(_ node: JSONNode, _ path: JSONPath, what: String = "a string") -> String? {
+    mutating func string(_ node: JSONNode, _ path: JSONPath, what: String = "a string") -> String? {
         guard case .string(let text) = node.value else {
             problems.add(.wrongType, path, "expected \(what), found \(node.foundDescription)")
             return nil
@@ -328,7 +332,7 @@ struct PresetDecoder {
         return text
     }
 
-    private mutating func number(_ node: JSONNode, _ path: JSONPath, what: String) -> Double? {
+    mutating func number(_ node: JSONNode, _ path: JSONPath, what: String) -> Double? {
         guard case .number(let number) = node.value else {
             problems.add(.wrongType, path, "expected \(what), found \(node.foundDescription)")
             return nil
@@ -336,7 +340,7 @@ struct PresetDecoder {
         return number
     }
 
-    private mutating func array(_ node: JSONNode, _ path: JSONPath, what: String) -> [JSONNode]? {
+    mutating func array(_ node: JSONNode, _ path: JSONPath, what: String) -> [JSONNode]? {
         guard case .array(let elements) = node.value else {
             problems.add(.wrongType, path, "expected \(what), found \(node.foundDescription)")
             return nil

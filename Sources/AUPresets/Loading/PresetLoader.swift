@@ -135,6 +135,28 @@ public struct PresetLoader: Sendable {
             }
         }
 
+        var midiMap: [LoadedMIDIMapping] = []
+        let units = zip(preset.nodes, results).compactMap { node, result in result.unit.map { (id: node.id, unit: $0) } }
+        if units.count == preset.nodes.count {
+            for (index, mapping) in preset.midiMap.enumerated() {
+                let path = index < decoded.midiMapPaths.count ? decoded.midiMapPaths[index] : JSONPath.root.key("midiMap").index(index)
+                do {
+                    midiMap.append(try LoadedMIDIMapping(mapping, nodes: units))
+                } catch {
+                    problems.add(error.kind, path.key("parameter"), error.message)
+                }
+            }
+        }
+        var snapshots: [LoadedSnapshot] = []
+        if units.count == preset.nodes.count {
+            // Snapshots made in code are found by position, as the file's are.
+            for (index, snapshot) in preset.snapshots.enumerated() {
+                if let loaded = LoadedSnapshot.check(snapshot, nodes: units, path: JSONPath.root.key("snapshots").index(index), problems: &problems) {
+                    snapshots.append(loaded)
+                }
+            }
+        }
+
         let all = problems.sortedProblems + overrideProblems
         guard all.isEmpty else {
             for result in results { result.unit?.dispose() }
@@ -145,8 +167,11 @@ public struct PresetLoader: Sendable {
                 id: preset.nodes[index].id, reference: preset.nodes[index].unit, component: results[index].component!,
                 unit: results[index].unit!, settings: results[index].settings)
         }
-        return LoadedPreset(
+        var loaded = LoadedPreset(
             file: problems.file, preset: preset, nodes: nodes, connections: connections, midiConnections: midiConnections,
             trackDestinations: trackDestinations)
+        loaded.midiMap = midiMap
+        loaded.snapshots = snapshots
+        return loaded
     }
 }

@@ -11,7 +11,7 @@ public struct ChainPreset: Hashable, Sendable {
     public static let schemaVersion = 1
 
     /// The top-level keys of a version 1 file, in the order a save writes them.
-    public static let keys = ["auhost", "name", "description", "sampleRate", "nodes", "chain", "connections", "midi", "tracks", "autoconvert"]
+    public static let keys = ["auhost", "name", "description", "sampleRate", "nodes", "chain", "connections", "midi", "midiMap", "snapshots", "tracks", "autoconvert"]
 
     /// The rates a chain may run at, 8 kHz to 768 kHz: below and above them plugins stop
     /// working (some loop forever at a rate near zero), so a preset's `sampleRate`, an
@@ -33,6 +33,10 @@ public struct ChainPreset: Hashable, Sendable {
     /// `auhost midi info` counts them) to a node id that takes MIDI, or `output` (the graph's
     /// MIDI output). Tracks not named go to the graph's MIDI input.
     public var tracks: [Int: String]
+    /// MIDI controls that move parameters live (`auhost run`): CC, pitch bend or notes.
+    public var midiMap: [PresetMIDIMapping]
+    /// Named sets of parameter values, recalled live (`snapshot NAME`, program change N).
+    public var snapshots: [PresetSnapshot]
     /// Whether format converters go where channel counts disagree (a mono amp into a stereo
     /// reverb); nil: yes. `false` makes such a chain an error naming the connection.
     public var autoconvert: Bool?
@@ -40,8 +44,10 @@ public struct ChainPreset: Hashable, Sendable {
     /// - Thread: [any]
     public init(
         name: String, description: String? = nil, sampleRate: Double? = nil, nodes: [PresetNode], routing: PresetRouting,
-        midi: [PresetMIDIConnection] = [], tracks: [Int: String] = [:], autoconvert: Bool? = nil
+        midi: [PresetMIDIConnection] = [], tracks: [Int: String] = [:], autoconvert: Bool? = nil, midiMap: [PresetMIDIMapping] = [], snapshots: [PresetSnapshot] = []
     ) {
+        self.midiMap = midiMap
+        self.snapshots = snapshots
         self.tracks = tracks
         self.autoconvert = autoconvert
         self.name = name

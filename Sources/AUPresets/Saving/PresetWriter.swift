@@ -44,6 +44,15 @@ public enum PresetWriter {
                 return JSONWriter.node(JSONWriter.object(fields))
             })))
         }
+        if !preset.midiMap.isEmpty { members.append(("midiMap", .array(preset.midiMap.map { JSONWriter.node(encode($0)) }))) }
+        if !preset.snapshots.isEmpty {
+            members.append(("snapshots", .array(preset.snapshots.map { snapshot in
+                var fields: [(String, JSONNode.Value)] = [("name", .string(snapshot.name))]
+                fields.append(("parameters", JSONWriter.object(snapshot.parameters.map(member))))
+                if let ramp = snapshot.ramp { fields.append(("ramp", .number(ramp))) }
+                return JSONWriter.node(JSONWriter.object(fields))
+            })))
+        }
         if let autoconvert = preset.autoconvert { members.append(("autoconvert", .bool(autoconvert))) }
         if !preset.tracks.isEmpty {
             members.append(("tracks", JSONWriter.object(preset.tracks.sorted { $0.key < $1.key }.map { (String($0.key), .string($0.value)) })))
@@ -51,18 +60,36 @@ public enum PresetWriter {
         return JSONWriter.write(JSONWriter.node(JSONWriter.object(members)))
     }
 
+    private static func encode(_ mapping: PresetMIDIMapping) -> JSONNode.Value {
+        var members: [(String, JSONNode.Value)]
+        switch mapping.source {
+        case .controlChange(let number): members = [("cc", .number(Double(number)))]
+        case .pitchBend: members = [("pitchBend", .bool(true))]
+        case .note(let number): members = [("note", .number(Double(number)))]
+        }
+        if let channel = mapping.channel { members.append(("channel", .number(Double(channel)))) }
+        members.append(("parameter", .string(mapping.parameter)))
+        if let minimum = mapping.minimum { members.append(("min", .number(minimum))) }
+        if let maximum = mapping.maximum { members.append(("max", .number(maximum))) }
+        if mapping.curve != .linear { members.append(("curve", .string(mapping.curve.rawValue))) }
+        if let smoothing = mapping.smoothing { members.append(("smoothing", .number(smoothing))) }
+        return JSONWriter.object(members)
+    }
+
+    /// A parameter as an object member: its key and its number or value string.
+    private static func member(_ parameter: PresetParameter) -> (String, JSONNode.Value) {
+        switch parameter.value {
+        case .number(let number): (parameter.key, .number(number))
+        case .named(let name): (parameter.key, .string(name))
+        }
+    }
+
     private static func encode(_ node: PresetNode) -> JSONNode.Value {
         var members: [(String, JSONNode.Value)] = [("id", .string(node.id)), ("unit", .string(node.unit))]
-        func value(_ parameter: PresetParameter) -> (String, JSONNode.Value) {
-            switch parameter.value {
-            case .number(let number): (parameter.key, .number(number))
-            case .named(let name): (parameter.key, .string(name))
-            }
-        }
         let own = node.parameters.filter { !PresetNode.propertyKeys.contains($0.key) }
-        if !own.isEmpty { members.append(("parameters", JSONWriter.object(own.map(value)))) }
+        if !own.isEmpty { members.append(("parameters", JSONWriter.object(own.map(member)))) }
         for key in PresetNode.propertyKeys {
-            if let parameter = node.parameters.first(where: { $0.key == key }) { members.append(value(parameter)) }
+            if let parameter = node.parameters.first(where: { $0.key == key }) { members.append(member(parameter)) }
         }
         if let preset = node.preset { members.append(("preset", .string(preset))) }
         if let bypass = node.bypass { members.append(("bypass", .bool(bypass))) }
