@@ -21,9 +21,18 @@ package final class RenderNotifyTable: @unchecked Sendable {
     /// The most notifications one unit or graph holds.
     package static let capacity = 4
 
-    private let snapshot = RenderSnapshot<RenderCallback>()
-    /// The control side: the notifications in the order added and the next token.
-    private let control = Mutex<(entries: [(token: Int, callback: RenderCallback)], next: Int)>(([], 1))
+    /// One notification's closure in an object of its own: the render thread calls it through
+    /// an unretained reference to an immutable field, so a call retains nothing (a closure
+    /// copied out of a list is retained and released around every call).
+    private final class Entry: Sendable {
+        let callback: RenderCallback
+        init(_ callback: RenderCallback) { self.callback = callback }
+    }
+
+    private let snapshot = RenderSnapshot<Unmanaged<Entry>>()
+    /// The control side: the notifications in the order added (it keeps them alive) and the
+    /// next token.
+    private let control = Mutex<(entries: [(token: Int, entry: Entry)], next: Int)>(([], 1))
 
     /// An empty table.
     package init() {}
@@ -38,8 +47,8 @@ package final class RenderNotifyTable: @unchecked Sendable {
             guard state.entries.count < Self.capacity else { return nil }
             let token = state.next
             state.next += 1
-            state.entries.append((token, callback))
-            snapshot.publish(state.entries.map(\.callback))
+            state.entries.append((token, Entry(callback)))
+            snapshot.publish(state.entries.map { Unmanaged.passUnretained($0.entry) })
             published(true)
             return token
         }
@@ -56,8 +65,10 @@ package final class RenderNotifyTable: @unchecked Sendable {
     package func remove(_ token: RenderNotifyToken, published: (Bool) -> Void = { _ in }) -> Bool {
         control.withLock { state in
             guard let index = state.entries.firstIndex(where: { $0.token == token.rawValue }) else { return false }
-            state.entries.remove(at: index)
-            snapshot.publish(state.entries.map(\.callback))
+            // Kept alive until the publish has waited out every render that read the old list.
+            let removed = state.entries.remove(at: index)
+            snapshot.publish(state.entries.map { Unmanaged.passUnretained($0.entry) })
+            withExtendedLifetime(removed) {}
             published(!state.entries.isEmpty)
             return true
         }
@@ -73,10 +84,10 @@ package final class RenderNotifyTable: @unchecked Sendable {
     /// - Thread: [render] No allocation, no lock.
     @inline(__always)
     package func notify(_ flags: RenderFlags, timestamp: RenderTimestamp, bus: Int, buffers: AudioBuffers) {
-        snapshot.read { callbacks in
-            for index in 0..<callbacks.count {
+        snapshot.read { entries in
+            for index in 0..<entries.count {
                 var callFlags = flags
-                _ = callbacks[index].body(&callFlags, timestamp, bus, buffers)
+                _ = entries[index]._withUnsafeGuaranteedRef { $0.callback.body(&callFlags, timestamp, bus, buffers) }
             }
         }
     }
