@@ -72,7 +72,11 @@ struct SoundBankFile {
                 throw AudioUnitError(
                     .invalidFile, "sound bank '\(absolute)' is truncated or corrupt: the chunk at byte \(offset) runs past the end of the RIFF form")
             }
-            if chunk.prefix(4) == Data("LIST".utf8), chunk.count == 12 { lists.append(String(decoding: chunk.suffix(4), as: UTF8.self)) }
+            // The list's type as a four-character code: bytes that are not printable (a
+            // newline, an escape sequence) read as its hexadecimal value, never raw.
+            if chunk.prefix(4) == Data("LIST".utf8), chunk.count == 12 {
+                lists.append(FourCharCode(rawValue: chunk.suffix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }).description)
+            }
             offset = end
         }
         guard lists == Self.requiredLists else {

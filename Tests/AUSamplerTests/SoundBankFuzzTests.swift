@@ -39,6 +39,21 @@ struct SoundBankFuzzTests {
         }
     }
 
+    @Test("a list whose type holds a newline is named by its hexadecimal code, in one line (the long fuzz found it printed raw)")
+    func unprintableListTypeIsNotPrintedRaw() throws {
+        try withScratchFolder { folder in
+            var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try TestBank.write(.sf2, into: folder))))
+            let pdta = try #require((0..<(bytes.count - 4)).first { bytes[$0..<$0 + 4] == ArraySlice("pdta".utf8) })
+            bytes[pdta + 2] = 0x0A  // "pd\na"
+            let path = folder.appendingPathComponent("newline.sf2").path
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let unit = try makeSampler(bank: false)
+            defer { unit.dispose() }
+            let error = #expect(throws: AudioUnitError.self) { try unit.loadSoundBank(path: path) }
+            #expect(error?.message == "sound bank '\(path)' is not a complete SoundFont: its lists are INFO, sdta, 0x70640a61, expected INFO, sdta, pdta", "\(String(describing: error))")
+        }
+    }
+
     /// The offsets of the RIFF form's chunk headers (size words and list names) in `bytes`:
     /// the top-level lists and the chunks inside them.
     static func chunkHeaders(_ bytes: [UInt8]) -> [Int] {
