@@ -63,22 +63,7 @@ import Testing
         CHECK(AUGraphConnectNodeInput(graph, mixer, 0, eq, 0));
         CHECK(AUGraphConnectNodeInput(graph, eq, 0, out, 0));
         CHECK(AUGraphInitialize(graph));
-        enum { frames = 256 };
-        static Float32 left[frames], right[frames];
-        AudioBufferList *list = calloc(1, sizeof(AudioBufferList) + sizeof(AudioBuffer));
-        AudioTimeStamp ts = {0};
-        ts.mFlags = kAudioTimeStampSampleTimeValid;
-        double energy = 0;
-        for (int cycle = 0; cycle < 220; cycle++) {
-            if (cycle == 20) reset();
-            list->mNumberBuffers = 2;
-            list->mBuffers[0] = (AudioBuffer){1, frames * 4, left};
-            list->mBuffers[1] = (AudioBuffer){1, frames * 4, right};
-            ts.mSampleTime = cycle * frames;
-            AudioUnitRenderActionFlags flags = 0;
-            CHECK(AudioUnitRender(outUnit, &flags, &ts, 0, frames, list));
-            energy += left[frames / 2] * left[frames / 2];
-        }
+        \#(CClientUnderShim.pullLoop)
         counts c;
         read(&c);
         printf("mallocs=%llu callocs=%llu reallocs=%llu frees=%llu retains=%llu releases=%llu locks=%llu energy=%s\n",
