@@ -393,11 +393,15 @@ public func _AUGraphGetCPULoad(_ inGraph: OpaquePointer?, _ out: UnsafeMutablePo
     }
 }
 
-/// `AUGraphGetMaxCPULoad`: unimplemented (AUHost keeps an average, not a maximum).
+/// `AUGraphGetMaxCPULoad`: the highest render time of one cycle over its duration since the last call.
 /// - Thread: [control]
 @_cdecl("AUGraphGetMaxCPULoad")
 public func _AUGraphGetMaxCPULoad(_ inGraph: OpaquePointer?, _ out: UnsafeMutablePointer<Float32>?) -> OSStatus {
-    kAudio_UnimplementedError
+    withGraph(inGraph) { handle in
+        guard let out else { return kAudio_ParamError }
+        out.pointee = Float32(handle.graph.maxCPULoad)
+        return noErr
+    }
 }
 
 /// `AUGraphAddRenderNotify`: called before and after each render of the graph.

@@ -8,12 +8,12 @@ internal import AUJACK
 
 /// The properties of Apple's headers that the library does not marshal yet.
 let unimplementedProperties: Set<UInt32> = [
-    kAudioUnitProperty_CPULoad, kAudioUnitProperty_SupportedNumChannels,
+    kAudioUnitProperty_SupportedNumChannels,
     kAudioUnitProperty_AudioChannelLayout,
     kAudioUnitProperty_ContextName, kAudioUnitProperty_RenderQuality, kAudioUnitProperty_HostCallbacks,
     kAudioUnitProperty_InPlaceProcessing, kAudioUnitProperty_SupportedChannelLayoutTags,
     kAudioUnitProperty_ParameterStringFromValue, kAudioUnitProperty_ParameterIDName, kAudioUnitProperty_ParameterClumpName,
-    kAudioUnitProperty_OfflineRender, kAudioUnitProperty_ParameterValueFromString, kAudioUnitProperty_PresentationLatency,
+    kAudioUnitProperty_ParameterValueFromString, kAudioUnitProperty_PresentationLatency,
     kAudioUnitProperty_DependentParameters, kAudioUnitProperty_InputSamplesInOutput, kAudioUnitProperty_ShouldAllocateBuffer,
     kAudioUnitProperty_FrequencyResponse, kAudioUnitProperty_ParameterHistoryInfo, kAudioUnitProperty_NickName,
     kAudioUnitProperty_LastRenderSampleTime, kAudioOutputUnitProperty_CurrentDevice, kAudioOutputUnitProperty_ChannelMap,
@@ -57,6 +57,9 @@ func propertyInfo(_ handle: UnitHandle, _ id: UInt32, _ scopeValue: UInt32, _ el
         guard scope == .global else { throw AudioUnitError(.invalidScope, "ClassInfo is on the global scope") }
         return (MemoryLayout<OpaquePointer>.size, true)
     case kAudioUnitProperty_LastRenderError: return (4, false)
+    case kAudioUnitProperty_CPULoad, kAudioUnitProperty_OfflineRender:
+        guard scope == .global else { throw AudioUnitError(.invalidScope, "CPULoad and OfflineRender are on the global scope") }
+        return (id == kAudioUnitProperty_CPULoad ? 8 : 4, true)
     case kAudioUnitProperty_PresentPreset: return (MemoryLayout<AUPreset>.size, true)
     case kAudioUnitProperty_FactoryPresets: return (MemoryLayout<OpaquePointer>.size, false)
     case kAudioUnitProperty_ParameterValueStrings:
@@ -150,6 +153,10 @@ public func _AudioUnitGetProperty(
             return copyOut(UInt32(try unit.value(of: .bypassEffect) ? 1 : 0), outData, ioDataSize)
         case kAudioUnitProperty_LastRenderError:
             return copyOut(OSStatus(try unit.value(of: .lastRenderError)), outData, ioDataSize)
+        case kAudioUnitProperty_CPULoad:
+            return copyOut(handle.renderHints.cpuLoadLimit, outData, ioDataSize)
+        case kAudioUnitProperty_OfflineRender:
+            return copyOut(UInt32(handle.renderHints.rendersOffline ? 1 : 0), outData, ioDataSize)
         case kAudioUnitProperty_PresentPreset:
             let preset = try unit.value(of: .presentPreset)
             // The name as a new CFString, which the caller releases (NULL for a preset without one).
@@ -231,6 +238,14 @@ public func _AudioUnitSetProperty(
             try unit.setValue(Int(read(inData, inDataSize, as: UInt32.self)!), for: .elementCount, scope: scope)
         case kAudioUnitProperty_BypassEffect:
             try unit.setValue(read(inData, inDataSize, as: UInt32.self)! != 0, for: .bypassEffect)
+        case kAudioUnitProperty_CPULoad:
+            let limit = read(inData, inDataSize, as: Float64.self)!
+            guard (0...1).contains(limit) else { return kAudioUnitErr_InvalidPropertyValue }
+            handle.renderHints.cpuLoadLimit = limit
+            handle.notifyHandleListeners(inID)
+        case kAudioUnitProperty_OfflineRender:
+            handle.renderHints.rendersOffline = read(inData, inDataSize, as: UInt32.self)! != 0
+            handle.notifyHandleListeners(inID)
         case kAudioUnitProperty_ClassInfo:
             try restoreClassInfo(handle, read(inData, inDataSize, as: UnsafeRawPointer?.self)!)
         case kAudioUnitProperty_PresentPreset:

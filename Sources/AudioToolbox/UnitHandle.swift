@@ -36,6 +36,8 @@ final class UnitHandle: @unchecked Sendable {
     var resamplers: [CallbackResampler] = []
     var listeners: [(id: UInt32, proc: AudioUnitPropertyListenerProc, data: UnsafeMutableRawPointer?, token: ListenerToken)] = []
     var notifies = CRenderNotifies()
+    /// CPULoad and OfflineRender, as the program set them.
+    var renderHints = RenderHints()
     /// For a standalone output unit: whether AudioOutputUnitStart started it.
     var isStarted = false
     /// The private graph a standalone JACK output unit plays through.

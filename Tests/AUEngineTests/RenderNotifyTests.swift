@@ -107,12 +107,8 @@ final class NotifyLog: @unchecked Sendable {
     /// AUGraphGetCPULoad: some share of real time after rendering, none when nothing was
     /// rendered since the previous reading.
     @Test func theCPULoadIsTheRenderTimeOverTheCyclesDuration() throws {
-        let graph = AudioGraph(registry: builtinRegistry())
+        let graph = try initializedSourceGraph()
         defer { graph.dispose() }
-        let source = try graph.addNode(SignalSource())
-        let output = try graph.addNode(builtin("auou", "genr"))
-        try graph.connect(source, to: output)
-        try graph.initialize()
         #expect(graph.cpuLoad == 0)
         _ = renderFrames(graph, total: 48_000, block: 256)
         let load = graph.cpuLoad
@@ -126,5 +122,37 @@ final class NotifyLog: @unchecked Sendable {
         let meter = CPULoadMeter()
         let timed = (0..<96).map { _ in meter.timesThisCycle() }
         #expect(timed.indices.filter { timed[$0] } == [0, 32, 64])
+    }
+
+    /// AUGraphGetMaxCPULoad: the highest one cycle's share, not the average; reset by reading;
+    /// once read, every cycle is timed.
+    @Test func theMaxCPULoadIsTheHighestCyclesShare() {
+        let meter = CPULoadMeter()
+        // Two cycles of 48 frames at 48 kHz (1 ms each): 0.1 ms and 0.5 ms of render time.
+        meter.record(nanoseconds: 100_000, frames: 48)
+        meter.record(nanoseconds: 500_000, frames: 48)
+        #expect(abs(meter.load(sampleRate: 48_000) - 0.3) < 1e-9, "the average")
+        #expect(abs(meter.maxLoad(sampleRate: 48_000) - 0.5) < 1e-6, "the highest cycle (kept to 1/1024 ns a frame)")
+        #expect(meter.maxLoad(sampleRate: 48_000) == 0, "nothing timed since the previous reading")
+        #expect((0..<5).allSatisfy { _ in meter.timesThisCycle() }, "every cycle once the maximum was read")
+    }
+
+    @Test func aGraphsMaxCPULoadIsAtLeastItsAverage() throws {
+        let graph = try initializedSourceGraph()
+        defer { graph.dispose() }
+        _ = graph.maxCPULoad
+        _ = renderFrames(graph, total: 48_000, block: 256)
+        let (average, peak) = (graph.cpuLoad, graph.maxCPULoad)
+        #expect(peak > 0 && peak.isFinite && peak >= average * 0.999, "max \(peak), average \(average)")
+    }
+
+    /// A signal source into the generic output, initialized.
+    private func initializedSourceGraph() throws -> AudioGraph {
+        let graph = AudioGraph(registry: builtinRegistry())
+        let source = try graph.addNode(SignalSource())
+        let output = try graph.addNode(builtin("auou", "genr"))
+        try graph.connect(source, to: output)
+        try graph.initialize()
+        return graph
     }
 }

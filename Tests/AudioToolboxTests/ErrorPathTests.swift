@@ -45,7 +45,7 @@ import Testing
         var size: UInt32 = 0
         var writable: Boolean = 0
         #expect(AudioUnitGetPropertyInfo(mixer, 4242, kAudioUnitScope_Global, 0, &size, &writable) == kAudioUnitErr_InvalidProperty)
-        #expect(AudioUnitGetPropertyInfo(mixer, kAudioUnitProperty_CPULoad, kAudioUnitScope_Global, 0, &size, &writable) == kAudio_UnimplementedError)
+        #expect(AudioUnitGetPropertyInfo(mixer, kAudioUnitProperty_SupportedNumChannels, kAudioUnitScope_Global, 0, &size, &writable) == kAudio_UnimplementedError)
         #expect(AudioUnitGetPropertyInfo(mixer, kAudioOutputUnitProperty_SetInputCallback, kAudioUnitScope_Global, 0, &size, &writable) == kAudio_UnimplementedError)
         #expect(AudioUnitGetPropertyInfo(mixer, kAudioUnitProperty_StreamFormat, 99, 0, &size, &writable) == kAudioUnitErr_InvalidScope)
         #expect(AudioUnitGetPropertyInfo(mixer, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &size, &writable) == noErr)

@@ -82,6 +82,9 @@ import Testing
         #expect(notifications.pointee == 1)
         var load: Float32 = -1
         #expect(AUGraphGetCPULoad(graph, &load) == noErr && load >= 0)
+        var maxLoad: Float32 = -1
+        #expect(AUGraphGetMaxCPULoad(graph, &maxLoad) == noErr && maxLoad >= load * 0.999, "max \(maxLoad), average \(load)")
+        #expect(AUGraphGetMaxCPULoad(graph, nil) == kAudio_ParamError)
 
         // Disconnected and updated: silence; connected again: the tone.
         #expect(AUGraphDisconnectNodeInput(graph, output, 0) == noErr)

@@ -27,4 +27,11 @@ extension AudioGraph {
     /// previous reading; 0.25 is a quarter of real time, 0 when nothing was rendered since.
     /// - Thread: [control]
     public var cpuLoad: Double { cpuLoadMeter.load(sampleRate: outputFormat?.sampleRate ?? 0) }
+
+    /// The highest CPU load of one cycle (`AUGraphGetMaxCPULoad`): one cycle's render time over
+    /// its duration, the highest since the previous reading; 0 when nothing was timed since.
+    /// Until it is first read the graph times one cycle in 32, so the first reading covers
+    /// those; from then on every cycle is timed (two clock reads a cycle).
+    /// - Thread: [control]
+    public var maxCPULoad: Double { cpuLoadMeter.maxLoad(sampleRate: outputFormat?.sampleRate ?? 0) }
 }
