@@ -167,7 +167,7 @@ int main(void) {
         }
     }
 
-    /* The iPod EQ's preset: "Flat" (number 0) keeps the tone's level. */
+    /* The iPod EQ's preset: "Disabled" (number 0) keeps the tone's level. */
     AUPreset flat = {0, NULL};
     CHECK(AudioUnitSetProperty(eqUnit, kAudioUnitProperty_PresentPreset, kAudioUnitScope_Global, 0, &flat, sizeof(flat)));
 

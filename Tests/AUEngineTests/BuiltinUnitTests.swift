@@ -97,14 +97,17 @@ struct BuiltinUnitTests {
         }
     }
 
-    @Test("iPod EQ: Flat is exact pass-through; Bass Booster lifts lows; Treble Reducer cuts highs")
+    @Test("iPod EQ: Apple's preset order; Disabled and Flat are exact pass-through; Bass Booster lifts lows; Treble Reducer cuts highs")
     func equalizer() throws {
         let registry = builtinRegistry()
         let eq = try registry.instantiate("aufx:ipeq:AUHs")
         let presets = try eq.value(of: .factoryPresets)
-        for name in ["Flat", "Bass Booster", "Vocal Booster", "Treble Reducer"] {
-            #expect(presets.contains { $0.name == name })
-        }
+        #expect(presets.map(\.name) == [
+            "Disabled", "Acoustic", "Bass Booster", "Bass Reducer", "Classical", "Dance", "Deep", "Electronic", "Flat", "Hip-Hop", "Jazz",
+            "Latin", "Loudness", "Lounge", "Piano", "Pop", "R&B", "Rock", "Small Speakers", "Spoken Word", "Treble Booster",
+            "Treble Reducer", "Vocal Booster",
+        ])
+        #expect(presets.map(\.number) == Array(0..<23))
         let rate = 48_000.0
         let low = sine(40, sampleRate: rate, frames: 48_000), high = sine(16_000, sampleRate: rate, frames: 48_000)
         func gain(_ preset: String, _ signal: [Float]) throws -> Float {
@@ -116,6 +119,7 @@ struct BuiltinUnitTests {
         }
         let flat = try renderThrough(try registry.instantiate("aufx:ipeq:AUHs"), signal: low)
         #expect(flat[0] == low && flat[1] == low)
+        #expect(try gain("Disabled", low) == 0 && gain("Flat", high) == 0)
         #expect(try gain("Bass Booster", low) > 4)
         #expect(abs(try gain("Bass Booster", high)) < 0.5)
         #expect(try gain("Treble Reducer", high) < -4)

@@ -6,7 +6,7 @@ import Testing
 /// `cc` against include/ and libAudioToolbox.so, run with AUHOST_DEVICE=file:, and its
 /// output checked tone by tone: each tone's amplitude measured with the Goertzel algorithm
 /// over 4096 frames (left channel) in the middle of each second. A tone the program plays
-/// is at 0.25 (the callbacks' level; the EQ is Flat, the mixer's stereo inputs at unity):
+/// is at 0.25 (the callbacks' level; the EQ is Disabled, the mixer's stereo inputs at unity):
 /// present means above 0.15, absent below 0.02. The windows keep 0.25 s from each change,
 /// which the program makes on its own clock while the device is paced by its own.
 @Suite struct MixerHostExampleTests {

@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// `aufx:ipeq:AUHs`: a ten-band graphic equalizer with named factory presets in the manner
-/// of the iPod EQ (Flat, Bass Booster, Vocal Booster, Treble Reducer, …). Each band is an
+/// of Apple's iPod EQ, in its order (Disabled, Acoustic, Bass Booster, …, Vocal Booster). Each band is an
 /// RBJ-cookbook peaking biquad (one octave wide) at 32 Hz … 16 kHz; parameter `n` (0…9) is
 /// band `n`'s gain in dB (-12…+12). A band at 0 dB, or at or above 0.45 × the sample rate, is
 /// skipped, so Flat passes audio through unchanged. Any channel count, the same in and out.
@@ -14,9 +14,11 @@ final class GraphicEQUnit: AudioUnit, @unchecked Sendable {
     static let frequencies: [Float] = [32, 64, 125, 250, 500, 1000, 2000, 4000, 8000, 16000]
     static let bandwidthQ: Float = 1.41
 
-    /// Band gains in dB per preset, in factory-preset order (the number is the index).
+    /// Band gains in dB per preset, in factory-preset order (the number is the index): the
+    /// names and order of Apple's AUiPodEQ (0 is "Disabled", which passes audio through,
+    /// as "Flat" does), the curves those of the same names in Apple's music players.
     static let presets: [(name: String, gains: [Float])] = [
-        ("Flat", [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
+        ("Disabled", [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
         ("Acoustic", [5, 5, 4, 1, 1.5, 1.5, 3.5, 4, 3.5, 2]),
         ("Bass Booster", [5.5, 4.5, 3.5, 2.5, 1.5, 0, 0, 0, 0, 0]),
         ("Bass Reducer", [-5.5, -4.5, -3.5, -2.5, -1.5, 0, 0, 0, 0, 0]),
@@ -24,12 +26,15 @@ final class GraphicEQUnit: AudioUnit, @unchecked Sendable {
         ("Dance", [3.5, 6.5, 5, 0, 2, 3.5, 5, 4.5, 3.5, 0]),
         ("Deep", [5, 3.5, 1.5, 1, 3, 2.5, 1.5, -2, -3.5, -4.5]),
         ("Electronic", [4, 3.5, 1, 0, -2, 2, 1, 1.5, 4, 5]),
+        ("Flat", [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
         ("Hip-Hop", [5, 4, 1.5, 3, -1, -1, 1.5, -0.5, 2, 3]),
         ("Jazz", [4, 3, 1.5, 2, -1.5, -1.5, 0, 1.5, 3, 3.5]),
+        ("Latin", [4.5, 3, 0, 0, -1.5, -1.5, -1.5, 0, 3, 4.5]),
         ("Loudness", [6, 4, 0, 0, -2, 0, -1, -5, 5, 1]),
         ("Lounge", [-3, -1.5, -0.5, 1.5, 4, 2.5, 0, -1.5, 2, 1]),
         ("Piano", [3, 2, 0, 2.5, 3, 1.5, 3.5, 4.5, 3, 3.5]),
         ("Pop", [-1.5, -1, 0, 2, 4, 4, 2, 0, -1, -1.5]),
+        ("R&B", [3, 7, 5.5, 1.5, -3, -1.5, 2, 2.5, 3, 3.5]),
         ("Rock", [5, 4, 3, 1.5, -0.5, -1, 0.5, 2.5, 3.5, 4.5]),
         ("Small Speakers", [5.5, 4, 3.5, 2.5, 1, 0, -1, -2, -3, -4]),
         ("Spoken Word", [-3.5, -0.5, 0, 0.5, 3.5, 5, 5, 4.5, 2.5, 0]),
