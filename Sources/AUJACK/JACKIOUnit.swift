@@ -15,7 +15,8 @@ import Glibc
 ///
 /// Life cycle: set ``clientName`` / ``serverName`` → ``open()`` (connects to the server, so
 /// its sample rate is known: set it on the buses) → set ``graph`` → `initialize()`
-/// (registers the ports; a bus whose rate differs from the server's is refused) →
+/// (registers the ports; a capture bus whose rate differs from the server's is refused, a
+/// playback bus at another rate makes the graph render at its own and be resampled) →
 /// ``start()`` (`AudioOutputUnitStart`) → ``stop()`` (fades out) → `uninitialize()` /
 /// `dispose()` (unregisters, closes).
 /// - Thread: [control]
@@ -63,15 +64,16 @@ public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
             outputs: [.canonical(channels: 2, name: "From JACK capture")], parameters: [])
     }
 
-    /// Any channel count (1…64); while connected, only the server's sample rate.
+    /// Any channel count (1…64). The playback bus takes any rate (a graph at another rate than
+    /// the server's is resampled to it); while connected, the capture bus only the server's.
     /// - Thread: [control]
     override public func validateFormat(_ format: StreamFormat, scope: Scope, element: Element) throws(AudioUnitError) {
         try format.validate()
         guard format.isFloat, !format.isInterleaved, format.bitsPerChannel == 32 else {
             throw AudioUnitError(.formatNotSupported, "JACK I/O: JACK ports carry 32-bit float non-interleaved audio, not \(format)")
         }
-        if let client, format.sampleRate != client.sampleRate {
-            throw AudioUnitError(.formatNotSupported, "JACK I/O: the JACK server runs at \(Int(client.sampleRate)) Hz, not \(Int(format.sampleRate)) Hz")
+        if let client, scope == .output, format.sampleRate != client.sampleRate {
+            throw AudioUnitError(.formatNotSupported, "JACK I/O: JACK captures at the server's \(Int(client.sampleRate)) Hz, not \(Int(format.sampleRate)) Hz")
         }
     }
 
@@ -102,10 +104,18 @@ public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
         guard let graph else { throw AudioUnitError(.failedInitialization, "JACK I/O: set the graph it plays before initializing it") }
         let playback = try busConfiguration(scope: .input, element: Self.playbackBus).format
         let capture = try busConfiguration(scope: .output, element: Self.captureBus).format
-        for (format, bus) in [(playback, "playback"), (capture, "capture")] where format.sampleRate != client.sampleRate {
+        if capture.sampleRate != client.sampleRate {
             throw AudioUnitError(
-                .formatNotSupported, "JACK I/O: the \(bus) bus is at \(Int(format.sampleRate)) Hz but the JACK server runs at \(Int(client.sampleRate)) Hz")
+                .formatNotSupported, "JACK I/O: the capture bus is at \(Int(capture.sampleRate)) Hz but the JACK server runs at \(Int(client.sampleRate)) Hz")
         }
+        // A graph at another rate is rendered at its own and resampled to the server's; what
+        // JACK captures is at the server's rate, so such a graph cannot take it.
+        if playback.sampleRate != client.sampleRate, graph.connections.contains(where: { (try? graph.unit(of: $0.source)) === self }) {
+            throw AudioUnitError(
+                .formatNotSupported,
+                "JACK I/O: the graph runs at \(Int(playback.sampleRate)) Hz, resampled to the server's \(Int(client.sampleRate)) Hz, and cannot take what JACK captures at \(Int(client.sampleRate)) Hz")
+        }
+        graph.resampleOutput(graphRate: playback.sampleRate, deviceRate: client.sampleRate, channels: playback.channelsPerFrame)
         do throws(JACKError) {
             capturePorts = try (1...capture.channelsPerFrame).map { channel throws(JACKError) in
                 try client.registerPort("in_\(channel)", kind: .audio, direction: .capture)
@@ -138,6 +148,7 @@ public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
         stop()
         deallocate(slot.publish(nil))
         cycle = nil
+        graph?.stopResamplingOutput()
         unregisterPorts()
     }
 

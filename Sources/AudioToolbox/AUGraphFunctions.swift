@@ -232,6 +232,7 @@ public func _AUGraphInitialize(_ inGraph: OpaquePointer?) -> OSStatus {
         handle.attachDevice()
         handle.adoptDeviceRate()
         try handle.graph.initialize()
+        try handle.attachDeviceCapture()
         return noErr
     }
 }
@@ -302,7 +303,7 @@ public func _AUGraphIsRunning(_ inGraph: OpaquePointer?, _ out: UnsafeMutablePoi
 public func _AUGraphConnectNodeInput(_ inGraph: OpaquePointer?, _ inSource: Int32, _ inSourceOutput: UInt32, _ inDest: Int32, _ inDestInput: UInt32) -> OSStatus {
     withGraph(inGraph) { handle throws(AudioUnitError) in
         guard let source = handle.node(inSource), let destination = handle.node(inDest) else { return kAUGraphErr_NodeNotFound }
-        try handle.graph.connect(source, output: Int(inSourceOutput), to: destination, input: Int(inDestInput))
+        try handle.graph.connect(source, output: handle.engineSourceOutput(inSource, inSourceOutput), to: destination, input: Int(inDestInput))
         return noErr
     }
 }

@@ -122,6 +122,7 @@ public func _AudioUnitRender(
 private func pull(
     _ handle: UnitHandle, _ ioActionFlags: UnsafeMutablePointer<UInt32>?, _ timestamp: RenderTimestamp, _ bus: Int, _ buffers: AudioBuffers
 ) -> OSStatus {
+    if bus == 1, handle.isDevice { return handle.renderCapture(into: buffers) }
     if let graph = handle.pulledGraph {
         return graph._withUnsafeGuaranteedRef { $0.render(frameCount: buffers.frameCount, timestamp: timestamp, output: buffers) }
     }
@@ -230,12 +231,13 @@ func startStandaloneJACK(_ handle: UnitHandle, _ jack: JACKIOUnit) throws(AudioU
     if handle.soloGraph == nil {
         let graph = AudioGraph(registry: nil)
         let node = try graph.addNode(jack)
-        if let callback = handle.callbacks[BusKey(scope: kAudioUnitScope_Input, element: 0)] {
+        if handle.capture.playsOutput, let callback = handle.callbacks[BusKey(scope: kAudioUnitScope_Input, element: 0)] {
             try graph.setInputCallback(handle.makeEngineCallback(callback, element: 0), for: node, input: 0)
         }
         jack.graph = graph
         try graph.initialize()
         handle.soloGraph = graph
+        try handle.attachCapture(to: graph)
     }
     try handle.soloGraph!.start()
     try? jack.connectToSystem()

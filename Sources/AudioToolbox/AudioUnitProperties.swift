@@ -17,7 +17,7 @@ let unimplementedProperties: Set<UInt32> = [
     kAudioUnitProperty_DependentParameters, kAudioUnitProperty_InputSamplesInOutput, kAudioUnitProperty_ShouldAllocateBuffer,
     kAudioUnitProperty_FrequencyResponse, kAudioUnitProperty_ParameterHistoryInfo, kAudioUnitProperty_NickName,
     kAudioUnitProperty_LastRenderSampleTime, kAudioOutputUnitProperty_CurrentDevice, kAudioOutputUnitProperty_ChannelMap,
-    kAudioOutputUnitProperty_StartTime, kAudioOutputUnitProperty_SetInputCallback, kAudioOutputUnitProperty_StartTimestampsAtZero,
+    kAudioOutputUnitProperty_StartTime, kAudioOutputUnitProperty_StartTimestampsAtZero,
     kAudioUnitProperty_MeteringMode, kAudioUnitProperty_MatrixLevels, kAudioUnitProperty_MatrixDimensions,
 ]
 
@@ -70,6 +70,9 @@ func propertyInfo(_ handle: UnitHandle, _ id: UInt32, _ scopeValue: UInt32, _ el
     case kAudioOutputUnitProperty_EnableIO, kAudioOutputUnitProperty_HasIO, kAudioOutputUnitProperty_IsRunning:
         guard unit is AudioOutputUnit else { throw AudioUnitError(.invalidProperty, "\(unit.name) is no output unit") }
         return (4, id == kAudioOutputUnitProperty_EnableIO)
+    case kAudioOutputUnitProperty_SetInputCallback:
+        guard handle.isDevice else { throw AudioUnitError(.invalidProperty, "\(unit.name) is no output device") }
+        return (MemoryLayout<AURenderCallbackStruct>.size, true)
     default:
         return nil
     }
@@ -83,6 +86,7 @@ public func _AudioUnitGetPropertyInfo(
     _ outDataSize: UnsafeMutablePointer<UInt32>?, _ outWritable: UnsafeMutablePointer<UInt8>?
 ) -> OSStatus {
     withUnit(inUnit) { handle throws(AudioUnitError) in
+        let (inScope, inElement) = handle.propertyBus(inID, scope: inScope, element: inElement)
         do throws(StatusError) {
             if let info = try appleUnitPropertyInfo(handle, inID, inScope) {
                 outDataSize?.pointee = UInt32(info.size)
@@ -122,6 +126,7 @@ public func _AudioUnitGetProperty(
     _ outData: UnsafeMutableRawPointer?, _ ioDataSize: UnsafeMutablePointer<UInt32>?
 ) -> OSStatus {
     withUnit(inUnit) { handle throws(AudioUnitError) in
+        let (inScope, inElement) = handle.propertyBus(inID, scope: inScope, element: inElement)
         if let status = samplerProperty(handle, inID, inScope, get: outData, ioDataSize) ?? filePlayerProperty(handle, inID, inScope, get: outData, ioDataSize)
             ?? scheduledSoundPlayerProperty(handle, inID, inScope, get: outData, ioDataSize) { return status }
         guard try propertyInfo(handle, inID, inScope, inElement) != nil else {
@@ -188,10 +193,11 @@ public func _AudioUnitGetProperty(
         case kAudioUnitProperty_MakeConnection:
             return kAudio_UnimplementedError
         case kAudioOutputUnitProperty_EnableIO:
-            // Output (element 0) plays; capture (element 1) is not offered yet.
-            return copyOut(UInt32(inElement == 0 ? 1 : 0), outData, ioDataSize)
+            return copyOut(UInt32((inElement == 0 ? handle.capture.playsOutput : inElement == 1 && handle.capture.isEnabled) ? 1 : 0), outData, ioDataSize)
         case kAudioOutputUnitProperty_HasIO:
-            return copyOut(UInt32(inElement == 0 ? 1 : 0), outData, ioDataSize)
+            return copyOut(UInt32(inElement == 0 || (inElement == 1 && handle.canCapture) ? 1 : 0), outData, ioDataSize)
+        case kAudioOutputUnitProperty_SetInputCallback:
+            return copyOut(handle.capture.inputCallback ?? AURenderCallbackStruct(inputProc: nil, inputProcRefCon: nil), outData, ioDataSize)
         case kAudioOutputUnitProperty_IsRunning:
             let running = handle.graph?.graph.isRunning ?? handle.isStarted
             return copyOut(UInt32(running ? 1 : 0), outData, ioDataSize)
@@ -208,6 +214,7 @@ public func _AudioUnitSetProperty(
     _ inUnit: OpaquePointer?, _ inID: UInt32, _ inScope: UInt32, _ inElement: UInt32, _ inData: UnsafeRawPointer?, _ inDataSize: UInt32
 ) -> OSStatus {
     withUnit(inUnit) { handle throws(AudioUnitError) in
+        let (inScope, inElement) = handle.propertyBus(inID, scope: inScope, element: inElement)
         if let status = setSamplerProperty(handle, inID, inScope, inData, inDataSize) ?? setFilePlayerProperty(handle, inID, inScope, inData, inDataSize)
             ?? setScheduledSoundPlayerProperty(handle, inID, inScope, inData, inDataSize) { return status }
         guard let info = try propertyInfo(handle, inID, inScope, inElement) else {
@@ -220,6 +227,7 @@ public func _AudioUnitSetProperty(
                 try handle.setRenderCallback(AURenderCallbackStruct(inputProc: nil, inputProcRefCon: nil), element: inElement)
                 return noErr
             }
+            if inID == kAudioOutputUnitProperty_SetInputCallback { return try handle.setInputCallback(nil) }
             return kAudio_ParamError
         }
         guard Int(inDataSize) == info.size || inID == kAudioUnitProperty_ParameterList else { return kAudioUnitErr_InvalidPropertyValue }
@@ -256,10 +264,9 @@ public func _AudioUnitSetProperty(
         case kAudioUnitProperty_MakeConnection:
             return try makeConnection(handle, read(inData, inDataSize, as: AudioUnitConnection.self)!, element: inElement)
         case kAudioOutputUnitProperty_EnableIO:
-            let enable = read(inData, inDataSize, as: UInt32.self)!
-            // Playback (element 0) is always on; capture (element 1) is not offered yet.
-            if inElement == 1 && enable != 0 { return kAudio_UnimplementedError }
-            if inElement == 0 && enable == 0 { return kAudio_UnimplementedError }
+            return handle.enableIO(read(inData, inDataSize, as: UInt32.self)! != 0, element: inElement)
+        case kAudioOutputUnitProperty_SetInputCallback:
+            return try handle.setInputCallback(read(inData, inDataSize, as: AURenderCallbackStruct.self)!)
         default:
             return kAudioUnitErr_InvalidProperty
         }
@@ -318,15 +325,17 @@ func makeConnection(_ handle: UnitHandle, _ connection: AudioUnitConnection, ele
     if let graph = handle.graph, let node = handle.node {
         if let source {
             guard source.graph === graph, let sourceNode = source.node else { return kAUGraphErr_InvalidConnection }
-            try graph.graph.connect(sourceNode, output: Int(connection.sourceOutputNumber), to: node, input: Int(element))
+            try graph.graph.connect(
+                sourceNode, output: UnitHandle.engineSourceOutput(fromDevice: source.isDevice, connection.sourceOutputNumber), to: node, input: Int(element))
         } else {
             try graph.graph.disconnect(node, input: Int(element))
         }
         if graph.graph.isInitialized { try graph.graph.update() }
         return noErr
     }
+    let sourceOutput = UnitHandle.engineSourceOutput(fromDevice: source?.isDevice == true, connection.sourceOutputNumber)
     try handle.unit.setValue(
-        UnitConnection(sourceUnit: source?.unit, sourceOutputBus: Int(connection.sourceOutputNumber), destinationInputBus: Int(element)),
+        UnitConnection(sourceUnit: source?.unit, sourceOutputBus: sourceOutput, destinationInputBus: Int(element)),
         for: .makeConnection, scope: .input, element: Int(element))
     return noErr
 }

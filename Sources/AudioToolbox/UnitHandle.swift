@@ -36,6 +36,13 @@ final class UnitHandle: @unchecked Sendable {
     var resamplers: [CallbackResampler] = []
     var listeners: [(id: UInt32, proc: AudioUnitPropertyListenerProc, data: UnsafeMutableRawPointer?, token: ListenerToken)] = []
     var notifies = CRenderNotifies()
+    /// Whether the unit is an output device (Remote I/O and friends).
+    let isDevice: Bool
+    /// An output device's capture (Remote I/O's element 1).
+    var capture = DeviceCapture()
+    /// The graph whose application input `AudioUnitRender` on element 1 reads (read on the
+    /// render thread: no reference counting).
+    var capturedGraph: Unmanaged<AudioGraph>?
     /// CPULoad and OfflineRender, as the program set them.
     var renderHints = RenderHints()
     /// For a standalone output unit: whether AudioOutputUnitStart started it.
@@ -46,6 +53,7 @@ final class UnitHandle: @unchecked Sendable {
     init(unit: EngineUnit, entry: ComponentEntry?) {
         self.unit = unit
         self.entry = entry
+        isDevice = Self.isDevice(unit)
     }
 
     var pointer: OpaquePointer { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }

@@ -46,7 +46,7 @@ import Testing
         var writable: Boolean = 0
         #expect(AudioUnitGetPropertyInfo(mixer, 4242, kAudioUnitScope_Global, 0, &size, &writable) == kAudioUnitErr_InvalidProperty)
         #expect(AudioUnitGetPropertyInfo(mixer, kAudioUnitProperty_SupportedNumChannels, kAudioUnitScope_Global, 0, &size, &writable) == kAudio_UnimplementedError)
-        #expect(AudioUnitGetPropertyInfo(mixer, kAudioOutputUnitProperty_SetInputCallback, kAudioUnitScope_Global, 0, &size, &writable) == kAudio_UnimplementedError)
+        #expect(AudioUnitGetPropertyInfo(mixer, kAudioOutputUnitProperty_SetInputCallback, kAudioUnitScope_Global, 0, &size, &writable) == kAudioUnitErr_InvalidProperty, "a mixer is no output device")
         #expect(AudioUnitGetPropertyInfo(mixer, kAudioUnitProperty_StreamFormat, 99, 0, &size, &writable) == kAudioUnitErr_InvalidScope)
         #expect(AudioUnitGetPropertyInfo(mixer, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &size, &writable) == noErr)
         #expect(size == 40 && writable == 1)

@@ -62,4 +62,90 @@ import Testing
         #expect(run.text.contains("mallocs=0 callocs=0 reallocs=0 frees=0 "), "\(run.text)")
         #expect(run.text.contains(" locks=0 calls=yes"), "\(run.text)")
     }
+
+    /// The same for a whole graph at 48 kHz resampled to the server (a mixer fed by the
+    /// callback, into Remote I/O) and, in the same program, a second Remote I/O capturing:
+    /// its input callback pulls element 1 with AudioUnitRender each cycle.
+    static let graphAndCaptureClient = #"""
+    #include <AudioToolbox/AudioToolbox.h>
+    #include <dlfcn.h>
+    #include <stdatomic.h>
+
+    typedef struct { uint64_t mallocs, callocs, reallocs, frees, retains, releases, locks, syscalls; } counts;
+    static atomic_int calls, captures;
+    static AudioUnit rio;
+    static Float32 left[8192], right[8192];
+    static struct { UInt32 count; AudioBuffer buffers[2]; } list;
+
+    static OSStatus tone(void *refCon, AudioUnitRenderActionFlags *flags, const AudioTimeStamp *time, UInt32 bus, UInt32 frames, AudioBufferList *data) {
+        for (UInt32 b = 0; b < data->mNumberBuffers; b++)
+            for (UInt32 i = 0; i < frames; i++) ((Float32 *)data->mBuffers[b].mData)[i] = (Float32)sin((time->mSampleTime + i) * 0.1) * 0.5f;
+        atomic_fetch_add(&calls, 1);
+        return noErr;
+    }
+
+    static OSStatus input(void *refCon, AudioUnitRenderActionFlags *flags, const AudioTimeStamp *time, UInt32 bus, UInt32 frames, AudioBufferList *data) {
+        if (frames > 8192) return -1;
+        list.count = 2;
+        list.buffers[0] = (AudioBuffer){1, frames * 4, left};
+        list.buffers[1] = (AudioBuffer){1, frames * 4, right};
+        if (AudioUnitRender(rio, flags, time, 1, frames, (AudioBufferList *)&list) == noErr) atomic_fetch_add(&captures, 1);
+        return noErr;
+    }
+
+    int main(void) {
+        void (*reset)(void) = (void (*)(void))dlsym(RTLD_DEFAULT, "alloc_counter_reset");
+        void (*read)(counts *) = (void (*)(counts *))dlsym(RTLD_DEFAULT, "alloc_counter_read");
+        if (!reset || !read) { fprintf(stderr, "not under the AllocCounter shim\n"); return 2; }
+        setenv("JACK_DEFAULT_SERVER", "SERVER_NAME", 1);
+        unsetenv("AUHOST_DEVICE");
+        AUGraph graph;
+        AudioComponentDescription io = {kAudioUnitType_Output, kAudioUnitSubType_RemoteIO, kAudioUnitManufacturer_Apple, 0, 0};
+        AudioComponentDescription mix = {kAudioUnitType_Mixer, kAudioUnitSubType_MultiChannelMixer, kAudioUnitManufacturer_Apple, 0, 0};
+        AUNode ioNode, mixerNode;
+        AudioUnit mixer;
+        if (NewAUGraph(&graph) || AUGraphAddNode(graph, &io, &ioNode) || AUGraphAddNode(graph, &mix, &mixerNode) || AUGraphOpen(graph)) return 3;
+        if (AUGraphNodeInfo(graph, mixerNode, NULL, &mixer)) return 3;
+        AudioStreamBasicDescription format = {48000, kAudioFormatLinearPCM, kAudioFormatFlagIsFloat | kAudioFormatFlagIsPacked | kAudioFormatFlagIsNonInterleaved, 4, 1, 4, 2, 32, 0};
+        Float64 rate = 48000;
+        if (AudioUnitSetProperty(mixer, kAudioUnitProperty_StreamFormat, kAudioUnitScope_Input, 0, &format, sizeof format)) return 4;
+        if (AudioUnitSetProperty(mixer, kAudioUnitProperty_SampleRate, kAudioUnitScope_Output, 0, &rate, sizeof rate)) return 4;
+        AURenderCallbackStruct callback = {tone, NULL};
+        if (AUGraphSetNodeInputCallback(graph, mixerNode, 0, &callback) || AUGraphConnectNodeInput(graph, mixerNode, 0, ioNode, 0)) return 5;
+        if (AUGraphInitialize(graph) || AUGraphStart(graph)) return 6;
+
+        if (AudioComponentInstanceNew(AudioComponentFindNext(NULL, &io), &rio)) return 7;
+        UInt32 one = 1;
+        AURenderCallbackStruct inputCallback = {input, NULL};
+        if (AudioUnitSetProperty(rio, kAudioOutputUnitProperty_EnableIO, kAudioUnitScope_Input, 1, &one, sizeof one)) return 8;
+        if (AudioUnitSetProperty(rio, kAudioOutputUnitProperty_SetInputCallback, kAudioUnitScope_Global, 0, &inputCallback, sizeof inputCallback)) return 8;
+        if (AudioUnitInitialize(rio) || AudioOutputUnitStart(rio)) return 9;
+
+        usleep(300000);
+        reset();
+        int before = atomic_load(&calls), capturedBefore = atomic_load(&captures);
+        usleep(700000);
+        counts c;
+        read(&c);
+        int during = atomic_load(&calls) - before, captured = atomic_load(&captures) - capturedBefore;
+        AudioOutputUnitStop(rio);
+        AudioComponentInstanceDispose(rio);
+        AUGraphStop(graph);
+        DisposeAUGraph(graph);
+        printf("mallocs=%llu callocs=%llu reallocs=%llu frees=%llu retains=%llu releases=%llu locks=%llu calls=%s captures=%s\n",
+               (unsigned long long)c.mallocs, (unsigned long long)c.callocs, (unsigned long long)c.reallocs, (unsigned long long)c.frees,
+               (unsigned long long)c.retains, (unsigned long long)c.releases, (unsigned long long)c.locks, during > 0 ? "yes" : "no",
+               captured > 0 ? "yes" : "no");
+        return 0;
+    }
+    """#
+
+    @Test func aResampledGraphAndACaptureAllocateAndLockNothing() throws {
+        let server = try JACKTestServer(periodFrames: 512, sampleRate: 44_100)
+        defer { server.stop() }
+        let run = try CClientUnderShim.run(Self.graphAndCaptureClient.replacingOccurrences(of: "SERVER_NAME", with: server.name), name: "graph-capture-alloc")
+        #expect(run.status == 0, "\(run.text)")
+        #expect(run.text.contains("mallocs=0 callocs=0 reallocs=0 frees=0 "), "\(run.text)")
+        #expect(run.text.contains(" locks=0 calls=yes captures=yes"), "\(run.text)")
+    }
 }

@@ -10,12 +10,35 @@ extension AudioGraph {
     /// (the output is then silent). The render notifications (``addRenderNotify(_:)``) are
     /// called before and after, and the render time of one cycle in 32 counts towards ``cpuLoad``. `midi` is the
     /// graph's MIDI input of the cycle (sorted, offsets within it); what reaches the graph's
-    /// MIDI output is in ``midiOutputFromRender`` afterwards.
+    /// MIDI output is in ``midiOutputFromRender`` afterwards. When the device that plays the
+    /// graph runs at another rate (``resampleOutput(graphRate:deviceRate:channels:)``), the
+    /// graph renders at its own, 64 frames at a time, into `frameCount` frames at the device's.
     /// - Thread: [render] No allocation, no lock.
     public func render(
         frameCount: Int, timestamp: RenderTimestamp, input: AudioBuffers? = nil, output: AudioBuffers,
         midi: UnsafeBufferPointer<MIDIEvent> = UnsafeBufferPointer(start: nil, count: 0)
     ) -> AudioUnitStatus {
+        if let resampler = outputResampler, frameCount <= output.frameCount {
+            // At the graph's own rate, 64 frames at a time, interpolated to the device's.
+            let deviceFrames = AudioBuffers(channelPointers: output.channelPointers, frameCount: frameCount)
+            return resampler.render(into: deviceFrames) { chunk, sampleTime in
+                renderAtOwnRate(
+                    frameCount: chunk.frameCount, timestamp: RenderTimestamp(sampleTime: sampleTime, hostTime: timestamp.hostTime), input: nil,
+                    output: chunk, midi: UnsafeBufferPointer(start: nil, count: 0))
+            }
+        }
+        return renderAtOwnRate(frameCount: frameCount, timestamp: timestamp, input: input, output: output, midi: midi)
+    }
+
+    /// One render of the graph at its own rate, with its notifications and its timing.
+    /// - Thread: [render]
+    private func renderAtOwnRate(
+        frameCount: Int, timestamp: RenderTimestamp, input: AudioBuffers?, output: AudioBuffers, midi: UnsafeBufferPointer<MIDIEvent>
+    ) -> AudioUnitStatus {
+        // What a render callback or notification may read of the application's input.
+        renderer.cycleInput = input
+        renderer.cycleInputOffset = 0
+        defer { renderer.cycleInput = nil }
         let notifies = !renderNotifies.isEmpty
         if notifies { renderNotifies.notify(.preRender, timestamp: timestamp, bus: 0, buffers: output) }
         let timed = cpuLoadMeter.timesThisCycle()

@@ -85,6 +85,8 @@ public final class AudioGraph: @unchecked Sendable {
     let renderNotifies = RenderNotifyTable()
     /// The render time per cycle duration, for ``cpuLoad``.
     let cpuLoadMeter = CPULoadMeter()
+    /// Set by a device at another rate than the graph's (``resampleOutput(graphRate:deviceRate:channels:)``).
+    var outputResampler: PullResampler?
     /// The units ``scheduleParameter(_:_:value:atFrame:)`` may address while the graph runs.
     let parameterTargets = ParameterTargets()
     var runtimes: [GraphNode: NodeRuntime] = [:]

@@ -85,6 +85,7 @@ extension GraphRenderer {
                 let frames = min(plan.sliceFrames, frameCount - done)
                 var sliceTime = timestamp
                 sliceTime.sampleTime += Double(done)
+                cycleInputOffset = done
                 if let source = plan.source { fill(source.view(frames), from: input, at: done, skipping: inputInPlace) }
                 if routesMIDI { beginMIDISlice(plan, at: done, frames: frames) }
                 if let schedule = plan.parallel, let workers = plan.workers {

@@ -74,6 +74,10 @@ final class GraphRenderer: @unchecked Sendable {
     /// and its MIDI output (render thread only; behind pointers, not stored `var`s).
     let cycleMIDIInput: UnsafeMutablePointer<MIDIEventBuffer>
     let cycleMIDIOutput: UnsafeMutablePointer<MIDIEventBuffer>
+    /// The application's input of the cycle being rendered, and where the slice being
+    /// rendered starts in it (render thread only): what ``AudioGraph/copyApplicationInput(into:)`` reads.
+    var cycleInput: AudioBuffers?
+    var cycleInputOffset = 0
 
     init() {
         events = .allocate(capacity: GraphRenderer.eventCapacity)
