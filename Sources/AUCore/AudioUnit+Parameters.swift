@@ -113,17 +113,36 @@ extension AudioUnit {
 
     /// Schedules a change of parameter slot `index` at frame `offset` of the unit's next
     /// render call, from the render thread (a graph hands its events to the unit so, just
-    /// before rendering it). False when the queue is full: nothing was scheduled.
+    /// before rendering it): at once, or a ramp over `rampFrames` from `rampStart` (NaN: from
+    /// the value it has then). False when the queue is full: nothing was scheduled.
     /// - Thread: [render] No allocation, no lock.
     #if !DEBUG
     @_noLocks
     #endif
-    public func scheduleParameterFromRender(at index: Int, value: Float, offset: Int) -> Bool {
-        let event = ParameterEvent(index: Int32(index), offset: Int32(offset), duration: 0, startValue: .nan, value: value)
+    public func scheduleParameterFromRender(at index: Int, value: Float, offset: Int, rampFrames: Int = 0, rampStart: Float = .nan) -> Bool {
+        let event = ParameterEvent(index: Int32(index), offset: Int32(offset), duration: Int32(rampFrames), startValue: rampStart, value: value)
         guard unretainedRenderParameterEvents._withUnsafeGuaranteedRef({ $0.push(event) }) else {
             return false
         }
         pendingEvents.wrappingAdd(1, ordering: .releasing)
         return true
+    }
+
+    /// The slot of the parameter at `address`, on the render thread; nil when the unit has none.
+    /// - Thread: [render] No allocation, no lock.
+    public func parameterIndexFromRender(_ address: ParameterAddress) -> Int? {
+        unretainedParameters._withUnsafeGuaranteedRef { $0.renderIndex(of: address) }
+    }
+
+    /// The current value of parameter slot `index`, on the render thread.
+    /// - Thread: [render] One relaxed load.
+    public func parameterValueFromRender(at index: Int) -> Float {
+        unretainedParameters._withUnsafeGuaranteedRef { $0.value(at: index) }
+    }
+
+    /// Whether parameter slot `index` takes `value` (``ParameterTable/renderAccepts(_:at:)``).
+    /// - Thread: [render] No allocation, no lock.
+    public func parameterAcceptsFromRender(_ value: Float, at index: Int) -> Bool {
+        unretainedParameters._withUnsafeGuaranteedRef { $0.renderAccepts(value, at: index) }
     }
 }

@@ -19,6 +19,19 @@ public final class ParameterTable: @unchecked Sendable {
     /// Counts writes to input parameters, so that a render path that copies values into a
     /// plugin (LV2 control ports) copies only after something changed.
     @usableFromInline let inputChanges = Atomic<UInt64>(0)
+    /// Each slot's address and what a write may set it to, in plain memory: what a render path
+    /// that looks a parameter up by address reads (``renderIndex(of:)``).
+    private let renderEntries: UnsafeMutablePointer<RenderEntry>
+    private let renderEntryCount: Int
+
+    /// A slot as ``renderIndex(of:)`` and ``renderAccepts(_:at:)`` read it.
+    private struct RenderEntry: BitwiseCopyable {
+        let address: ParameterAddress
+        let minimum: Float
+        let maximum: Float
+        let isWritable: Bool
+        let takesWholeValues: Bool
+    }
 
     /// - Thread: [any]
     public init(_ infos: [ParameterInfo]) {
@@ -34,6 +47,13 @@ public final class ParameterTable: @unchecked Sendable {
         values = storage.bindMemory(to: Atomic<UInt32>.self, capacity: count)
         isOutput = (storage + count * MemoryLayout<UInt32>.stride).bindMemory(to: Bool.self, capacity: count)
         outputSlots = infos.indices.filter { infos[$0].isOutput }
+        renderEntries = .allocate(capacity: count)
+        renderEntryCount = infos.count
+        for (index, info) in infos.enumerated() {
+            (renderEntries + index).initialize(to: RenderEntry(
+                address: info.address, minimum: info.minValue, maximum: info.maxValue, isWritable: info.isWritable,
+                takesWholeValues: info.unit == .indexed || info.unit == .boolean))
+        }
         for (index, info) in infos.enumerated() {
             (values + index).initialize(to: Atomic(info.defaultValue.bitPattern))
             (isOutput + index).initialize(to: info.isOutput)
@@ -43,6 +63,7 @@ public final class ParameterTable: @unchecked Sendable {
     deinit {
         values.deinitialize(count: infos.count)
         UnsafeMutableRawPointer(values).deallocate()
+        renderEntries.deallocate()
     }
 
     /// How many times an input parameter was written; a ``ParameterChangeCursor`` compares
@@ -58,6 +79,24 @@ public final class ParameterTable: @unchecked Sendable {
 
     /// - Thread: [any]
     public var count: Int { infos.count }
+
+    /// The slot of `address`, found by a scan of plain memory (no dictionary, no reference
+    /// counting): for a render path that is given an address (AudioToolbox's
+    /// `AudioUnitSetParameter` called from a render callback).
+    /// - Thread: [render] No allocation, no lock.
+    public func renderIndex(of address: ParameterAddress) -> Int? {
+        for index in 0..<renderEntryCount where renderEntries[index].address == address { return index }
+        return nil
+    }
+
+    /// Whether slot `index` takes `value` (writable, finite, in range, whole where it must
+    /// be): ``ParameterInfo/validate(_:)``'s rules without its message.
+    /// - Thread: [render] No allocation, no lock.
+    public func renderAccepts(_ value: Float, at index: Int) -> Bool {
+        let entry = renderEntries[index]
+        return entry.isWritable && value.isFinite && value >= entry.minimum && value <= entry.maximum
+            && !(entry.takesWholeValues && value != value.rounded())
+    }
 
     /// The slot of a parameter, or nil when the unit has none there.
     /// - Thread: [any]

@@ -36,11 +36,18 @@ public func _AudioUnitReset(_ inUnit: OpaquePointer?, _ inScope: UInt32, _ inEle
     }
 }
 
-/// `AudioUnitGetParameter`.
-/// - Thread: [control]
+/// `AudioUnitGetParameter`; from a render callback or notification, without the API lock.
+/// - Thread: [control] or [render]
 @_cdecl("AudioUnitGetParameter")
 public func _AudioUnitGetParameter(_ inUnit: OpaquePointer?, _ inID: UInt32, _ inScope: UInt32, _ inElement: UInt32, _ outValue: UnsafeMutablePointer<Float32>?) -> OSStatus {
-    withUnit(inUnit) { handle throws(AudioUnitError) in
+    if RenderThread.isCurrent {
+        guard let outValue else { return kAudio_ParamError }
+        return renderSideParameter(inUnit, inID, inScope, inElement) { unit, index in
+            outValue.pointee = unit.parameterValueFromRender(at: index)
+            return noErr
+        }
+    }
+    return withUnit(inUnit) { handle throws(AudioUnitError) in
         guard let outValue else { return kAudio_ParamError }
         guard let scope = Scope(c: inScope) else { return kAudioUnitErr_InvalidScope }
         outValue.pointee = try handle.unit.parameterValue(inID, scope: scope, element: Int(inElement))
@@ -48,11 +55,18 @@ public func _AudioUnitGetParameter(_ inUnit: OpaquePointer?, _ inID: UInt32, _ i
     }
 }
 
-/// `AudioUnitSetParameter`: heard from the next render, at `inBufferOffsetInFrames`.
-/// - Thread: [control]
+/// `AudioUnitSetParameter`: heard from the next render, at `inBufferOffsetInFrames`; from a
+/// render callback or notification, without the API lock, at the unit's next render.
+/// - Thread: [control] or [render]
 @_cdecl("AudioUnitSetParameter")
 public func _AudioUnitSetParameter(_ inUnit: OpaquePointer?, _ inID: UInt32, _ inScope: UInt32, _ inElement: UInt32, _ inValue: Float32, _ inBufferOffsetInFrames: UInt32) -> OSStatus {
-    withUnit(inUnit) { handle throws(AudioUnitError) in
+    if RenderThread.isCurrent {
+        return renderSideParameter(inUnit, inID, inScope, inElement) { unit, index in
+            guard unit.parameterAcceptsFromRender(inValue, at: index) else { return kAudioUnitErr_InvalidParameterValue }
+            return unit.scheduleParameterFromRender(at: index, value: inValue, offset: Int(inBufferOffsetInFrames)) ? noErr : kAudioUnitErr_CannotDoInCurrentContext
+        }
+    }
+    return withUnit(inUnit) { handle throws(AudioUnitError) in
         guard let scope = Scope(c: inScope) else { return kAudioUnitErr_InvalidScope }
         try handle.unit.setParameter(inID, value: inValue, scope: scope, element: Int(inElement), bufferOffset: Int(inBufferOffsetInFrames))
         return noErr
@@ -60,12 +74,12 @@ public func _AudioUnitSetParameter(_ inUnit: OpaquePointer?, _ inID: UInt32, _ i
 }
 
 /// `AudioUnitScheduleParameters`: immediate and ramped events for the unit's next render,
-/// from the control side. From a render callback or notification (where Apple's hosts often
-/// call it) it returns kAudioUnitErr_CannotDoInCurrentContext: not offered yet.
-/// - Thread: [control]
+/// from the control side, or from a render callback or notification (where Apple's hosts
+/// often call it), without the API lock.
+/// - Thread: [control] or [render]
 @_cdecl("AudioUnitScheduleParameters")
 public func _AudioUnitScheduleParameters(_ inUnit: OpaquePointer?, _ inEvents: UnsafePointer<AudioUnitParameterEvent>?, _ inCount: UInt32) -> OSStatus {
-    if RenderThread.isCurrent { return kAudioUnitErr_CannotDoInCurrentContext }
+    if RenderThread.isCurrent { return scheduleParametersFromRender(inUnit, inEvents, inCount) }
     return withUnit(inUnit) { handle throws(AudioUnitError) in
         guard let inEvents else { return inCount == 0 ? noErr : kAudio_ParamError }
         var events: [ScheduledParameterEvent] = []
