@@ -1,9 +1,10 @@
 import Glibc
 internal import AUMIDI
 
-// The Core Audio Clock's C API over AUMIDI's CAClock, internally synced: its sample time is
-// the host clock's nanoseconds (CLOCK_MONOTONIC, as MusicPlayer's host times), so the
-// timeline moves with real time while the clock runs.
+// The Core Audio Clock's C API over AUMIDI's CAClock: its sample time is the host clock's
+// nanoseconds (CLOCK_MONOTONIC, as MusicPlayer's host times), so the timeline moves with real
+// time while the clock runs (internal sync), or with the MIDI clock the program hands it
+// (CAClockMIDISync.swift).
 
 /// A `CAClockRef`.
 final class ClockHandle: @unchecked Sendable {
@@ -12,6 +13,9 @@ final class ClockHandle: @unchecked Sendable {
     var tempoEntries: [CATempoMapEntry] = [CATempoMapEntry(beats: 0, tempoBPM: 120)]
     var meterEntries: [CAMeterTrackEntry] = [CAMeterTrackEntry(beats: 0, meterNumer: 4, meterDenom: 4)]
     var listeners: [(proc: CAClockListenerProc, data: UnsafeMutableRawPointer?)] = []
+    /// kCAClockProperty_SyncMode: internal, or MIDI clock (``ClockMIDISync``).
+    var syncMode = kCAClockSyncMode_Internal
+    var midiSync = ClockMIDISync()
 
     /// Tells the listeners (on the calling thread, after the change).
     func notify(_ message: UInt32) {
@@ -112,6 +116,7 @@ public func _CAClockDispose(_ inClock: OpaquePointer?) -> OSStatus {
 @_cdecl("CAClockStart")
 public func _CAClockStart(_ inClock: OpaquePointer?) -> OSStatus {
     withClock(inClock) { clock in
+        guard !clock.followsMIDIClock else { return kCAClock_InvalidSyncModeError }
         guard !clock.clock.isRunning else { return noErr }
         clock.clock.start(atSampleTime: Double(hostTimeNow()))
         clock.notify(kCAClockMessage_Started)
@@ -124,6 +129,7 @@ public func _CAClockStart(_ inClock: OpaquePointer?) -> OSStatus {
 @_cdecl("CAClockStop")
 public func _CAClockStop(_ inClock: OpaquePointer?) -> OSStatus {
     withClock(inClock) { clock in
+        guard !clock.followsMIDIClock else { return kCAClock_InvalidSyncModeError }
         guard clock.clock.isRunning else { return noErr }
         clock.clock.stop(atSampleTime: Double(hostTimeNow()))
         clock.notify(kCAClockMessage_Stopped)
@@ -138,6 +144,7 @@ public func _CAClockStop(_ inClock: OpaquePointer?) -> OSStatus {
 public func _CAClockSetCurrentTime(_ inClock: OpaquePointer?, _ inTime: UnsafePointer<CAudioToolbox.CAClockTime>?) -> OSStatus {
     withClock(inClock) { clock in
         guard let inTime else { return kAudio_ParamError }
+        guard !clock.followsMIDIClock else { return kCAClock_InvalidSyncModeError }
         guard !clock.clock.isRunning else { return kCAClock_CannotSetTimeError }
         let time = try clockTime(inTime.pointee)
         if case .samples = time { return kCAClock_InvalidTimeFormatError }
@@ -158,12 +165,17 @@ public func _CAClockGetCurrentTime(_ inClock: OpaquePointer?, _ inFormat: UInt32
     withClock(inClock) { clock in
         guard let outTime else { return kAudio_ParamError }
         let format = try clockFormat(inFormat)
+        let now = hostTimeNow()
         if format == .samples {
-            outTime.pointee = cTime(.samples(Double(hostTimeNow())), clock.clock)
+            outTime.pointee = cTime(.samples(Double(now)), clock.clock)
             return noErr
         }
         do {
-            outTime.pointee = cTime(try clock.clock.currentTime(format, atSampleTime: Double(hostTimeNow())), clock.clock)
+            if clock.followsMIDIClock {
+                outTime.pointee = cTime(try clock.clock.translate(.beats(clock.midiClockBeats(at: now)), to: format), clock.clock)
+                return noErr
+            }
+            outTime.pointee = cTime(try clock.clock.currentTime(format, atSampleTime: Double(now)), clock.clock)
         } catch {
             return kCAClock_InvalidSMPTEOffsetError
         }
@@ -216,6 +228,12 @@ public func _CAClockGetPlayRate(_ inClock: OpaquePointer?, _ outRate: UnsafeMuta
 public func _CAClockGetCurrentTempo(_ inClock: OpaquePointer?, _ outTempo: UnsafeMutablePointer<Double>?, _ outTime: UnsafeMutablePointer<CAudioToolbox.CAClockTime>?) -> OSStatus {
     withClock(inClock) { clock in
         guard let outTempo else { return kAudio_ParamError }
+        if clock.followsMIDIClock {
+            let beats = clock.midiClockBeats(at: hostTimeNow())
+            outTempo.pointee = clock.midiSync.follower.bpm ?? clock.clock.tempoMap.bpm(atBeats: beats)
+            outTime?.pointee = cTime(.beats(beats), clock.clock)
+            return noErr
+        }
         guard case .beats(let beats) = try? clock.clock.currentTime(.beats, atSampleTime: Double(hostTimeNow())) else { return kAudio_ParamError }
         outTempo.pointee = clock.clock.tempoMap.bpm(atBeats: beats) * clock.clock.playRate
         outTime?.pointee = cTime(.beats(beats), clock.clock)

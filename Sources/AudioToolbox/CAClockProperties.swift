@@ -24,7 +24,7 @@ public func _CAClockGetPropertyInfo(_ inClock: OpaquePointer?, _ inID: UInt32, _
 }
 
 /// `CAClockGetProperty`: TempoMap (CATempoMapEntry array), MeterTrack (CAMeterTrackEntry
-/// array), SMPTEFormat, SMPTEOffset (seconds), SyncMode (internal); a size under the
+/// array), SMPTEFormat, SMPTEOffset (seconds), SyncMode (internal or MIDI clock); a size under the
 /// property's is kCAClock_InvalidPropertySizeError.
 /// - Thread: [control]
 @_cdecl("CAClockGetProperty")
@@ -39,7 +39,7 @@ public func _CAClockGetProperty(_ inClock: OpaquePointer?, _ inID: UInt32, _ ioS
         case kCAClockProperty_MeterTrack:
             clock.meterEntries.withUnsafeBytes { outData.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         case kCAClockProperty_SMPTEFormat: outData.storeBytes(of: smpteTypes.first { $0.type == clock.clock.smpteFormat }!.apple, as: UInt32.self)
-        case kCAClockProperty_SyncMode: outData.storeBytes(of: kCAClockSyncMode_Internal, as: UInt32.self)
+        case kCAClockProperty_SyncMode: outData.storeBytes(of: clock.syncMode, as: UInt32.self)
         default: outData.storeBytes(of: clock.clock.smpteOffset, as: Double.self)
         }
         ioSize.pointee = UInt32(info.size)
@@ -50,7 +50,8 @@ public func _CAClockGetProperty(_ inClock: OpaquePointer?, _ inID: UInt32, _ ioS
 /// `CAClockSetProperty`: a tempo map (entries in beat order, from beat 0, tempos above 0), a
 /// meter track (numerators 1–255, denominators powers of two), an SMPTE format AUHost's
 /// timecode has (24, 25, 29.97, 29.97 drop, 30; else kCAClock_InvalidSMPTEFormatError), an
-/// SMPTE offset, the internal sync mode (others kCAClock_InvalidSyncModeError). Listeners:
+/// SMPTE offset, the internal or MIDI clock sync mode, set while stopped (MTC:
+/// kCAClock_InvalidSyncModeError; running: kCAClock_CannotSetTimeError). Listeners:
 /// PropertyChanged.
 /// - Thread: [control]
 @_cdecl("CAClockSetProperty")
@@ -88,7 +89,12 @@ public func _CAClockSetProperty(_ inClock: OpaquePointer?, _ inID: UInt32, _ inS
             clock.clock.smpteFormat = type
         case kCAClockProperty_SyncMode:
             guard inSize == 4 else { return kCAClock_InvalidPropertySizeError }
-            guard inData.loadUnaligned(as: UInt32.self) == kCAClockSyncMode_Internal else { return kCAClock_InvalidSyncModeError }
+            let mode = inData.loadUnaligned(as: UInt32.self)
+            guard mode == kCAClockSyncMode_Internal || mode == kCAClockSyncMode_MIDIClockTransport else { return kCAClock_InvalidSyncModeError }
+            guard !clock.clock.isRunning else { return kCAClock_CannotSetTimeError }
+            // A new mode starts from nothing heard and disarmed.
+            clock.syncMode = mode
+            clock.midiSync = ClockMIDISync()
         default:
             guard inSize == 8 else { return kCAClock_InvalidPropertySizeError }
             let offset = inData.loadUnaligned(as: Double.self)

@@ -109,8 +109,10 @@ import Testing
         #expect(CAClockGetProperty(clock, 0x1234, &size, &value) == kCAClock_UnknownPropertyError)
         #expect(CAClockGetProperty(clock, kCAClockProperty_Name, &size, &value) == kAudio_UnimplementedError)
         #expect(CAClockGetProperty(clock, kCAClockProperty_SyncMode, &size, &value) == noErr && value == kCAClockSyncMode_Internal)
-        var mode = kCAClockSyncMode_MIDIClockTransport
+        var mode = kCAClockSyncMode_MTCTransport
         #expect(CAClockSetProperty(clock, kCAClockProperty_SyncMode, 4, &mode) == kCAClock_InvalidSyncModeError)
+        #expect(CAClockArm(clock) == kCAClock_InvalidSyncModeError, "an internally synced clock")
+        #expect(CAClockParseMIDI(clock, nil) == kAudio_ParamError)
         var offset = 1.0
         #expect(CAClockSetProperty(clock, kCAClockProperty_SMPTEOffset, 4, &offset) == kCAClock_InvalidPropertySizeError)
         size = 2

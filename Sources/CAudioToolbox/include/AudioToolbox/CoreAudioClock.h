@@ -1,11 +1,12 @@
 /* CoreAudioClock.h for AUHost's AudioToolbox on Linux: the Core Audio Clock over AUMIDI's
-   CAClock, internally synced to the host clock (CLOCK_MONOTONIC nanoseconds, the host time of
-   MusicPlayerGetHostTimeForBeats). Written from Apple's public documentation;
+   CAClock, synced internally to the host clock (CLOCK_MONOTONIC nanoseconds, the host time of
+   MusicPlayerGetHostTimeForBeats) or to the MIDI clock a program hands it (CAClockParseMIDI). Written from Apple's public documentation;
    docs/AUDIOTOOLBOX.md lists what works. */
 #ifndef AUHOST_COREAUDIOCLOCK_H
 #define AUHOST_COREAUDIOCLOCK_H
 
 #include <CoreAudio/CoreAudioTypes.h>
+#include <CoreMIDI/MIDIServices.h>
 #include <AudioToolbox/MusicPlayer.h>
 
 #ifdef __cplusplus
@@ -126,6 +127,9 @@ OSStatus CAClockSMPTETimeToSeconds(CAClockRef inCAClock, const SMPTETime *inSMPT
 OSStatus CAClockBeatsToBarBeatTime(CAClockRef inCAClock, CAClockBeats inBeats, UInt16 inSubbeatDivisor,
     CABarBeatTime *outBBT);
 OSStatus CAClockBarBeatTimeToBeats(CAClockRef inCAClock, const CABarBeatTime *inBBT, CAClockBeats *outBeats);
+OSStatus CAClockArm(CAClockRef inCAClock);
+OSStatus CAClockDisarm(CAClockRef inCAClock);
+OSStatus CAClockParseMIDI(CAClockRef inCAClock, const MIDIPacketList *inMIDIPacketList);
 
 #ifdef __cplusplus
 }
