@@ -3,8 +3,8 @@ internal import AUMIDI
 
 // The Core Audio Clock's C API over AUMIDI's CAClock: its sample time is the host clock's
 // nanoseconds (CLOCK_MONOTONIC, as MusicPlayer's host times), so the timeline moves with real
-// time while the clock runs (internal sync), or with the MIDI clock the program hands it
-// (CAClockMIDISync.swift).
+// time while the clock runs (internal sync), with the MIDI clock the program hands it
+// (CAClockMIDISync.swift), or with JACK transport (CAClockJACKSync.swift).
 
 /// A `CAClockRef`.
 final class ClockHandle: @unchecked Sendable {
@@ -16,6 +16,8 @@ final class ClockHandle: @unchecked Sendable {
     /// kCAClockProperty_SyncMode: internal, or MIDI clock (``ClockMIDISync``).
     var syncMode = kCAClockSyncMode_Internal
     var midiSync = ClockMIDISync()
+    /// The JACK client of a clock synced to JACK transport (``ClockJACKSync``).
+    var jackSync: ClockJACKSync?
 
     /// Tells the listeners (on the calling thread, after the change).
     func notify(_ message: UInt32) {
@@ -106,6 +108,7 @@ public func _CANewClock(_ outClock: UnsafeMutablePointer<OpaquePointer?>?) -> OS
 @_cdecl("CAClockDispose")
 public func _CAClockDispose(_ inClock: OpaquePointer?) -> OSStatus {
     withClock(inClock) { clock in
+        clock.syncToJACK(nil)
         ClockHandle.live.unregister(clock)
         return noErr
     }
@@ -117,6 +120,10 @@ public func _CAClockDispose(_ inClock: OpaquePointer?) -> OSStatus {
 public func _CAClockStart(_ inClock: OpaquePointer?) -> OSStatus {
     withClock(inClock) { clock in
         guard !clock.followsMIDIClock else { return kCAClock_InvalidSyncModeError }
+        if let jack = clock.jackSync {
+            jack.client.startTransport()
+            return noErr
+        }
         guard !clock.clock.isRunning else { return noErr }
         clock.clock.start(atSampleTime: Double(hostTimeNow()))
         clock.notify(kCAClockMessage_Started)
@@ -130,6 +137,10 @@ public func _CAClockStart(_ inClock: OpaquePointer?) -> OSStatus {
 public func _CAClockStop(_ inClock: OpaquePointer?) -> OSStatus {
     withClock(inClock) { clock in
         guard !clock.followsMIDIClock else { return kCAClock_InvalidSyncModeError }
+        if let jack = clock.jackSync {
+            jack.client.stopTransport()
+            return noErr
+        }
         guard clock.clock.isRunning else { return noErr }
         clock.clock.stop(atSampleTime: Double(hostTimeNow()))
         clock.notify(kCAClockMessage_Stopped)
@@ -145,9 +156,16 @@ public func _CAClockSetCurrentTime(_ inClock: OpaquePointer?, _ inTime: UnsafePo
     withClock(inClock) { clock in
         guard let inTime else { return kAudio_ParamError }
         guard !clock.followsMIDIClock else { return kCAClock_InvalidSyncModeError }
-        guard !clock.clock.isRunning else { return kCAClock_CannotSetTimeError }
         let time = try clockTime(inTime.pointee)
         if case .samples = time { return kCAClock_InvalidTimeFormatError }
+        if let jack = clock.jackSync {
+            // A locate of the transport, for every client.
+            guard case .seconds(let seconds) = try? clock.clock.translate(time, to: .seconds) else { return kCAClock_InvalidTimeFormatError }
+            jack.client.locateTransport(toFrame: Int64((seconds * jack.client.sampleRate).rounded()))
+            clock.notify(kCAClockMessage_StartTimeSet)
+            return noErr
+        }
+        guard !clock.clock.isRunning else { return kCAClock_CannotSetTimeError }
         do {
             try clock.clock.setCurrentTime(time, atSampleTime: Double(hostTimeNow()))
         } catch {
@@ -173,6 +191,11 @@ public func _CAClockGetCurrentTime(_ inClock: OpaquePointer?, _ inFormat: UInt32
         do {
             if clock.followsMIDIClock {
                 outTime.pointee = cTime(try clock.clock.translate(.beats(clock.midiClockBeats(at: now)), to: format), clock.clock)
+                return noErr
+            }
+            if let jack = clock.jackSync {
+                let time: AUMIDI.CAClockTime = format == .beats ? .beats(jack.beats) : try clock.clock.translate(.seconds(jack.seconds), to: format)
+                outTime.pointee = cTime(time, clock.clock)
                 return noErr
             }
             outTime.pointee = cTime(try clock.clock.currentTime(format, atSampleTime: Double(now)), clock.clock)
@@ -228,6 +251,11 @@ public func _CAClockGetPlayRate(_ inClock: OpaquePointer?, _ outRate: UnsafeMuta
 public func _CAClockGetCurrentTempo(_ inClock: OpaquePointer?, _ outTempo: UnsafeMutablePointer<Double>?, _ outTime: UnsafeMutablePointer<CAudioToolbox.CAClockTime>?) -> OSStatus {
     withClock(inClock) { clock in
         guard let outTempo else { return kAudio_ParamError }
+        if let jack = clock.jackSync {
+            outTempo.pointee = jack.tempo
+            outTime?.pointee = cTime(.beats(jack.beats), clock.clock)
+            return noErr
+        }
         if clock.followsMIDIClock {
             let beats = clock.midiClockBeats(at: hostTimeNow())
             outTempo.pointee = clock.midiSync.follower.bpm ?? clock.clock.tempoMap.bpm(atBeats: beats)

@@ -77,13 +77,14 @@ extension ClockHandle {
 }
 
 /// `CAClockArm`: a clock synced to MIDI clock runs from the next Start or Continue it is
-/// handed (listeners: Armed); an internally synced clock cannot be armed
+/// handed, and tells its listeners (Armed); one synced to JACK transport tells its listeners
+/// when the transport starts and stops; an internally synced clock cannot be armed
 /// (kCAClock_InvalidSyncModeError).
 /// - Thread: [control]
 @_cdecl("CAClockArm")
 public func _CAClockArm(_ inClock: OpaquePointer?) -> OSStatus {
     withClock(inClock) { clock in
-        guard clock.followsMIDIClock else { return kCAClock_InvalidSyncModeError }
+        guard clock.followsMIDIClock || clock.followsJACKTransport else { return kCAClock_InvalidSyncModeError }
         guard !clock.midiSync.isArmed else { return noErr }
         clock.midiSync.isArmed = true
         clock.notify(kCAClockMessage_Armed)

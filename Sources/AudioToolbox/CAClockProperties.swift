@@ -50,8 +50,9 @@ public func _CAClockGetProperty(_ inClock: OpaquePointer?, _ inID: UInt32, _ ioS
 /// `CAClockSetProperty`: a tempo map (entries in beat order, from beat 0, tempos above 0), a
 /// meter track (numerators 1–255, denominators powers of two), an SMPTE format AUHost's
 /// timecode has (24, 25, 29.97, 29.97 drop, 30; else kCAClock_InvalidSMPTEFormatError), an
-/// SMPTE offset, the internal or MIDI clock sync mode, set while stopped (MTC:
-/// kCAClock_InvalidSyncModeError; running: kCAClock_CannotSetTimeError). Listeners:
+/// SMPTE offset, the internal, MIDI clock or JACK transport sync mode, set while stopped (MTC:
+/// kCAClock_InvalidSyncModeError; running: kCAClock_CannotSetTimeError; JACK with no server:
+/// kCAClock_InvalidSyncSourceError). Listeners:
 /// PropertyChanged.
 /// - Thread: [control]
 @_cdecl("CAClockSetProperty")
@@ -90,11 +91,19 @@ public func _CAClockSetProperty(_ inClock: OpaquePointer?, _ inID: UInt32, _ inS
         case kCAClockProperty_SyncMode:
             guard inSize == 4 else { return kCAClock_InvalidPropertySizeError }
             let mode = inData.loadUnaligned(as: UInt32.self)
-            guard mode == kCAClockSyncMode_Internal || mode == kCAClockSyncMode_MIDIClockTransport else { return kCAClock_InvalidSyncModeError }
+            guard [kCAClockSyncMode_Internal, kCAClockSyncMode_MIDIClockTransport, kCAClockSyncMode_JACKTransport].contains(mode) else {
+                return kCAClock_InvalidSyncModeError
+            }
             guard !clock.clock.isRunning else { return kCAClock_CannotSetTimeError }
+            var jack: ClockJACKSync?
+            if mode == kCAClockSyncMode_JACKTransport {
+                guard let sync = ClockJACKSync() else { return kCAClock_InvalidSyncSourceError }
+                jack = sync
+            }
             // A new mode starts from nothing heard and disarmed.
             clock.syncMode = mode
             clock.midiSync = ClockMIDISync()
+            clock.syncToJACK(jack)
         default:
             guard inSize == 8 else { return kCAClock_InvalidPropertySizeError }
             let offset = inData.loadUnaligned(as: Double.self)

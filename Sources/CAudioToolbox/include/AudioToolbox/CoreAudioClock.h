@@ -51,7 +51,9 @@ AUHOST_ENUM(CAClockPropertyID) {
 AUHOST_ENUM(UInt32) {
     kCAClockSyncMode_Internal = 0x696E7472,         /* 'intr' */
     kCAClockSyncMode_MIDIClockTransport = 0x6D636C6B, /* 'mclk' */
-    kCAClockSyncMode_MTCTransport = 0x6D6D7463      /* 'mmtc' */
+    kCAClockSyncMode_MTCTransport = 0x6D6D7463,     /* 'mmtc' */
+    /* AUHost's own: the JACK server's transport (the default server, JACK_DEFAULT_SERVER). */
+    kCAClockSyncMode_JACKTransport = 0x6A61636B     /* 'jack' */
 };
 
 AUHOST_ENUM(CAClockMessage) {
