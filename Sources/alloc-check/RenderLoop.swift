@@ -20,6 +20,13 @@ final class RenderLoop: @unchecked Sendable {
     let warmUpMIDIOutputEvents = Atomic<Int>(0)
     /// The errno of a refused seccomp filter (0: installed, or not strict).
     let strictStatus = Atomic<Int32>(0)
+    /// The cycle the control thread last saw (``controlSaw(_:)``); -1 until it first looks.
+    /// Once it looks, the render thread stays at most ``maximumLead`` counted cycles ahead of
+    /// it, so that what the control thread does per so many cycles (seeks, edits, parameter
+    /// changes) happens as often on a loaded machine, where it is scheduled seldom, as on an
+    /// idle one.
+    private let controlCycle = Atomic<Int>(-1)
+    static let maximumLead = 64
     /// False while the control thread's warm-up is not over (``finishWarmUp()``): until then
     /// the warm-up goes on, so that what it does (a first plan swap) is never counted.
     private let warmUpFinished: Atomic<Bool>
@@ -65,6 +72,8 @@ final class RenderLoop: @unchecked Sendable {
                         au_strict_set_recording(true)
                     }
                 }
+                // Paced by the control thread: a spin on an atomic (no system call, nothing counted).
+                while case let seen = this.controlCycle.load(ordering: .acquiring), seen >= 0, cycle - seen > Self.maximumLead { au_cpu_relax() }
                 if cycle >= warmup { shim.begin() }
                 let status = graph.render(
                     frameCount: frames, timestamp: RenderTimestamp(sampleTime: sampleTime), input: inputView, output: outputView,
@@ -84,6 +93,9 @@ final class RenderLoop: @unchecked Sendable {
         shim.reset()
         thread.start()
     }
+
+    /// Tells the render thread the control thread has seen cycle `cycle` (it paces on it).
+    func controlSaw(_ cycle: Int) { controlCycle.store(cycle, ordering: .releasing) }
 
     /// Ends a warm-up held by the control thread.
     func finishWarmUp() { warmUpFinished.store(true, ordering: .releasing) }

@@ -190,6 +190,7 @@ do {
 do {
     while renderLoop.done.load(ordering: .acquiring) < cycleCount {
         let now = renderLoop.done.load(ordering: .acquiring)
+        renderLoop.controlSaw(now)
         if now - lastParameterAt >= 50 {
             lastParameterAt = now
             let band = ParameterID(parameterChanges % 10)
