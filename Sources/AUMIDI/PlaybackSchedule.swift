@@ -1,14 +1,18 @@
 import AUCore
 
 /// A sequence compiled for the render thread: the tempo and time-signature maps and each
-/// playing track's notes and channel messages in plain memory, with the track's loop, offset
-/// and destination, and a cursor per track that only the render thread moves. Muted tracks
-/// are left out; when any track is soloed, only soloed tracks play. Meta, sysex, tempo and
-/// user events do not play (tempo is in the map).
+/// playing track's notes, channel messages and parameter events in plain memory, with the
+/// track's loop, offset and destination, and a cursor per track that only the render thread
+/// moves. Muted tracks are left out; when any track is soloed, only soloed tracks play. Meta,
+/// sysex, tempo, user and AU preset events do not play here (tempo is in the map); a parameter
+/// event plays when its destination's unit has the parameter (its slot is found now).
 /// - Thread: [control] to build and free; [render] reads it and moves the cursors.
 final class PlaybackSchedule: @unchecked Sendable {
-    /// One note or channel message of a track.
+    /// One note, channel message or parameter change of a track.
     struct Event {
+        /// What the event is.
+        enum Kind { case note, channel, parameter }
+
         var beat: MusicTimeStamp
         /// A note's length in beats (0 for a channel message).
         var duration: MusicTimeStamp
@@ -17,7 +21,10 @@ final class PlaybackSchedule: @unchecked Sendable {
         var data2: UInt8
         /// The note-off velocity of a note.
         var releaseVelocity: UInt8
-        var isNote: Bool
+        var kind: Kind
+        /// A parameter event's slot in its unit's parameter table, and its value.
+        var parameterSlot: Int32 = 0
+        var value: Float = 0
     }
 
     /// One track: its events and where the render thread is in them.
@@ -79,9 +86,10 @@ final class PlaybackSchedule: @unchecked Sendable {
     private let upcoming: UnsafeMutableBufferPointer<(beat: MusicTimeStamp, track: Int)>
     private var upcomingCount = 0
 
-    /// Compiles `sequence`.
+    /// Compiles `sequence`; `parameterSlot` finds a parameter's slot in a destination's unit
+    /// (nil: the event does not play).
     /// - Thread: [control]
-    init(_ sequence: MusicSequence) {
+    init(_ sequence: MusicSequence, parameterSlot: (MIDIEndpoint, ParameterAddress) -> Int? = { _, _ in nil }) {
         let tempoMap = sequence.tempoMap, signatureMap = sequence.timeSignatureMap
         tempo = .allocate(capacity: tempoMap.segments.count)
         _ = tempo.initialize(from: tempoMap.segments)
@@ -93,7 +101,7 @@ final class PlaybackSchedule: @unchecked Sendable {
         let playing = candidates.filter { !$0.isMuted && (!soloing || $0.isSoloed) }
         tracks = .allocate(capacity: playing.count)
         for (index, track) in playing.enumerated() {
-            let events = track.events.compactMap(Self.event)
+            let events = track.events.compactMap { Self.event($0, slot: { parameterSlot(track.destination, $0) }) }
             let storage = UnsafeMutableBufferPointer<Event>.allocate(capacity: max(1, events.count))
             _ = storage.initialize(from: events)
             tracks.initializeElement(at: index, to: Track(
@@ -170,15 +178,20 @@ final class PlaybackSchedule: @unchecked Sendable {
         signatures.deallocate()
     }
 
-    /// What of a track event plays: notes and channel messages.
-    private static func event(_ trackEvent: MusicTrackEvent) -> Event? {
+    /// What of a track event plays: notes, channel messages and parameter changes.
+    private static func event(_ trackEvent: MusicTrackEvent, slot: (ParameterAddress) -> Int?) -> Event? {
         switch trackEvent.event {
         case .note(let note):
             Event(beat: trackEvent.timeStamp, duration: max(0, note.duration), status: 0x90 | (note.channel & 0x0F), data1: note.note & 0x7F,
-                  data2: max(1, note.velocity & 0x7F), releaseVelocity: note.releaseVelocity & 0x7F, isNote: true)
+                  data2: max(1, note.velocity & 0x7F), releaseVelocity: note.releaseVelocity & 0x7F, kind: .note)
         case .channel(let message):
             Event(beat: trackEvent.timeStamp, duration: 0, status: message.status, data1: message.data1 & 0x7F, data2: message.data2 & 0x7F,
-                  releaseVelocity: 0, isNote: false)
+                  releaseVelocity: 0, kind: .channel)
+        case .parameter(let change):
+            slot(change.address).map {
+                Event(beat: trackEvent.timeStamp, duration: 0, status: 0, data1: 0, data2: 0, releaseVelocity: 0, kind: .parameter,
+                      parameterSlot: Int32($0), value: change.value)
+            }
         default: nil
         }
     }

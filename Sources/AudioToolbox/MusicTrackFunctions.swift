@@ -247,7 +247,7 @@ public func _MusicTrackNewExtendedNoteEvent(_ inTrack: OpaquePointer?, _ inTime:
     addEvent(inTrack, inTime, type: kMusicEventType_ExtendedNote, inInfo)
 }
 
-/// `MusicTrackNewParameterEvent`: unimplemented (tracks carry no parameter automation yet).
+/// `MusicTrackNewParameterEvent`: the player sets the parameter of the track's destination unit at the event's frame.
 /// - Thread: [control]
 @_cdecl("MusicTrackNewParameterEvent")
 public func _MusicTrackNewParameterEvent(_ inTrack: OpaquePointer?, _ inTime: Double, _ inInfo: UnsafeRawPointer?) -> OSStatus {
@@ -276,7 +276,7 @@ public func _MusicTrackNewUserEvent(_ inTrack: OpaquePointer?, _ inTime: Double,
     addEvent(inTrack, inTime, type: kMusicEventType_User, inData)
 }
 
-/// `MusicTrackNewAUPresetEvent`: unimplemented (no CFPropertyList yet).
+/// `MusicTrackNewAUPresetEvent`: the event keeps the ClassInfo dictionary; the track's destination unit takes it when the player passes it (``MusicPassedEventDelivery``).
 /// - Thread: [control]
 @_cdecl("MusicTrackNewAUPresetEvent")
 public func _MusicTrackNewAUPresetEvent(_ inTrack: OpaquePointer?, _ inTime: Double, _ inEvent: UnsafeRawPointer?) -> OSStatus {

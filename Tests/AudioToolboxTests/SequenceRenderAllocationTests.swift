@@ -3,10 +3,12 @@ import Foundation
 import Testing
 
 /// The music half's render path through the C API allocates nothing and takes no lock: a C
-/// client plays a MusicSequence (notes on every other beat, a tempo change) with a
+/// client plays a MusicSequence (notes on every other beat, the sampler's gain changed by
+/// parameter events between them, a tempo change) with a
 /// MusicPlayer into Apple's sampler (AUHost's, FluidSynth) → GenericOutput, pulled with
 /// AudioUnitRender under the AllocCounter shim. After 20 warm-up cycles the counts are reset;
-/// the 400 counted cycles (2.1 s at 48 kHz) hold note-ons and note-offs and must add none.
+/// the 400 counted cycles (2.1 s at 48 kHz) hold note-ons, note-offs and parameter events and
+/// must add none.
 @Suite struct SequenceRenderAllocationTests {
     static let client = #"""
     #include <AudioToolbox/AudioToolbox.h>
@@ -45,6 +47,8 @@ import Testing
         for (int beat = 0; beat < 8; beat++) {
             MIDINoteMessage note = {(UInt8)(beat % 3), (UInt8)(60 + beat), 100, 0, 0.5f};
             CHECK(MusicTrackNewMIDINoteEvent(track, beat * 0.5, &note));
+            ParameterEvent gain = {0, kAudioUnitScope_Global, 0, 0.2f + 0.05f * (float)beat};
+            CHECK(MusicTrackNewParameterEvent(track, beat * 0.5 + 0.25, &gain));
         }
         CHECK(MusicSequenceSetAUGraph(sequence, graph));
         MusicPlayer player;
