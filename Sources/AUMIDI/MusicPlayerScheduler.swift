@@ -213,6 +213,10 @@ final class MusicPlayerScheduler: MIDIScheduler, @unchecked Sendable {
                 setParameter(event, of: track.destination, atFrame: trackFrame, cycleStart: cycleStart, cycle)
                 continue
             }
+            if event.kind == .sysEx {
+                sendSysEx(event, of: track, atFrame: trackFrame, cycle)
+                continue
+            }
             deliver(MIDIEvent(offset: 0, status: event.status, data1: event.data1, data2: event.data2),
                     to: track.destination, atFrame: trackFrame, cycleStart: cycleStart, cycle)
             guard event.kind == .note else { continue }
@@ -250,6 +254,21 @@ final class MusicPlayerScheduler: MIDIScheduler, @unchecked Sendable {
         guard case .node(let node) = destination,
               cycle.setParameter(at: Int(event.parameterSlot), value: event.value, offset: Int32(clamping: max(0, frame - cycleStart)), of: node)
         else {
+            side.pointee.dropped += 1
+            return
+        }
+    }
+
+    /// Queues a SysEx event for its destination's unit at `frame` (the unit applies it at
+    /// that sample time in its render).
+    @inline(__always)
+    private func sendSysEx(_ event: PlaybackSchedule.Event, of track: PlaybackSchedule.Track, atFrame frame: Int64, _ cycle: MIDISchedulingCycle) {
+        // Pointer arithmetic, not a slice: a slice type first met here would have the runtime
+        // allocate its metadata on the render thread.
+        let bytes = UnsafeBufferPointer(start: track.bytes.baseAddress! + Int(event.bytes.lowerBound), count: Int(event.bytes.upperBound - event.bytes.lowerBound))
+        let cycleStart = Int64(cycle.timestamp.sampleTime.rounded(.down))
+        let sampleTime = cycleStart + min(max(0, frame - cycleStart), Int64(max(0, cycle.frameCount - 1)))
+        guard let queue = track.sysEx, queue._withUnsafeGuaranteedRef({ $0.sendFromRender(bytes, atSampleTime: sampleTime) }) else {
             side.pointee.dropped += 1
             return
         }

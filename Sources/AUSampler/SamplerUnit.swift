@@ -27,17 +27,23 @@ public final class SamplerUnit: AudioUnit, @unchecked Sendable {
     private let current = Mutex<SamplerSynth?>(nil)
     /// ``current`` as the render thread reads it.
     private let renderSynth = RenderSnapshot<Unmanaged<SamplerSynth>>()
+    /// SysEx on its way to the render (``SysExQueue``, published as ``SysExQueue/property``).
+    public let sysEx = SysExQueue()
+    /// ``sysEx`` as the render thread reads it (no retain).
+    private let renderSysEx: Unmanaged<SysExQueue>
     /// The `bank` and `program` property parameters given so far (``setPropertyParameter(_:to:)``).
     var pendingBank: Int?
     var pendingProgram: Int?
 
     /// - Thread: [control]
     public init(description: ComponentDescription) {
+        renderSysEx = Unmanaged.passUnretained(sysEx)
         super.init(
             description: description, name: "Sampler", inputs: [], outputs: [.canonical(channels: 2, name: "Output")],
             parameters: SamplerParameter.infos)
         declareProperty(Self.soundBankURL, initialValue: "", isWritable: false)
         declareProperty(Self.instrument, initialValue: nil, isWritable: false)
+        declareProperty(SysExQueue.property, initialValue: sysEx, isWritable: false)
     }
 
     // MARK: - Loading
@@ -171,17 +177,27 @@ public final class SamplerUnit: AudioUnit, @unchecked Sendable {
     /// - Thread: [control]
     override public var tailTime: Double { 3 }
 
-    /// Plays the published synthesizer, the slice's MIDI at its offsets; silence without one.
+    /// Plays the published synthesizer, the slice's MIDI and SysEx at their offsets; silence
+    /// without one.
     /// - Thread: [render] No allocation, no lock, no system call.
     override public func process(_ context: ProcessContext) -> AudioUnitStatus {
         let output = context.outputs[0]
+        let start = Int64(context.timestamp.sampleTime.rounded(.down))
         let rendered = renderSynth.read { synths -> Bool in
             // baseAddress, not first: an unspecialized (debug) `first` allocates its coroutine frame.
             guard let synth = synths.baseAddress?.pointee else { return false }
-            synth._withUnsafeGuaranteedRef { $0.render(frameCount: context.frameCount, output: output, events: context.midiEvents) }
+            renderSysEx._withUnsafeGuaranteedRef { sysEx in
+                synth._withUnsafeGuaranteedRef {
+                    $0.render(frameCount: context.frameCount, output: output, events: context.midiEvents, sysEx: sysEx, callStart: start)
+                }
+            }
             return true
         }
-        if !rendered { output.clear() }
+        if !rendered {
+            output.clear()
+            // No bank: nothing takes them.
+            renderSysEx._withUnsafeGuaranteedRef { sysEx in while sysEx.nextDue(before: start + Int64(context.frameCount)) != nil {} }
+        }
         return 0
     }
 

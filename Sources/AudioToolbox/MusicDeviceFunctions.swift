@@ -68,14 +68,19 @@ public func _MusicDeviceMIDIEvent(_ inUnit: OpaquePointer?, _ inStatus: UInt32, 
     }
 }
 
-/// `MusicDeviceSysEx`: unimplemented (the engine's MIDI events are channel messages).
+/// `MusicDeviceSysEx`: a whole message (F0 … F7, at most ``SysExQueue/maximumLength``
+/// bytes) for the start of the unit's next render call, through the unit's bounded SysEx
+/// queue (the sampler: GM/GS/XG resets, master volume); badComponentSelector for a unit that
+/// takes no SysEx, kAudio_ParamError for no message, one not framed by F0 and F7 or one too
+/// long, kAudioUnitErr_CannotDoInCurrentContext when the queue is full.
 /// - Thread: [control]
 @_cdecl("MusicDeviceSysEx")
 public func _MusicDeviceSysEx(_ inUnit: OpaquePointer?, _ inData: UnsafePointer<UInt8>?, _ inLength: UInt32) -> OSStatus {
     withUnit(inUnit) { handle in
-        guard takesMIDI(handle) else { return badComponentSelector }
-        guard inData != nil, inLength > 0 else { return kAudio_ParamError }
-        return kAudio_UnimplementedError
+        guard takesMIDI(handle), let queue = (try? handle.unit.value(of: SysExQueue.property)) ?? nil else { return badComponentSelector }
+        guard let inData, inLength >= 2, inData[0] == 0xF0, inData[Int(inLength) - 1] == 0xF7,
+              Int(inLength) <= SysExQueue.maximumLength else { return kAudio_ParamError }
+        return queue.send(UnsafeBufferPointer(start: inData, count: Int(inLength))) ? noErr : kAudioUnitErr_CannotDoInCurrentContext
     }
 }
 

@@ -49,6 +49,12 @@ import Testing
             var change = ParameterEvent(parameterID: 0, scope: kAudioUnitScope_Output, element: 0, value: volumeAtBeat2)
             #expect(MusicTrackNewParameterEvent(automation, 2, &change) == noErr)
         }
+        return playAndRender(sequence, output: output, seconds: 3)
+    }
+
+    /// Plays `sequence` (tied to a graph) with a new player from beat 0 and pulls `seconds`
+    /// of the graph's `output`; the samples and the graph's rate.
+    static func playAndRender(_ sequence: MusicSequence?, output: AudioUnit, seconds: Int) -> (samples: [Float], sampleRate: Double) {
         var player: MusicPlayer?
         #expect(NewMusicPlayer(&player) == noErr)
         defer { DisposeMusicPlayer(player) }
@@ -57,7 +63,7 @@ import Testing
         var sampleRate = 0.0
         var size = UInt32(8)
         #expect(AudioUnitGetProperty(output, kAudioUnitProperty_SampleRate, kAudioUnitScope_Output, 0, &sampleRate, &size) == noErr)
-        return (SequenceRenderTests.render(output, frames: 3 * Int(sampleRate)), sampleRate)
+        return (SequenceRenderTests.render(output, frames: seconds * Int(sampleRate)), sampleRate)
     }
 
     /// The mixer's output volume goes from 1 to 0.25 at beat 2 (1 s at 120 BPM: the frame of
