@@ -71,6 +71,11 @@ public final class AudioFileReader {
         scratch.deallocate()
     }
 
+    /// The MIDI key of the file's sound from its instrument chunk (WAV `smpl`, AIFF `INST`),
+    /// nil when it has none.
+    /// - Thread: [control]
+    public var rootKey: Int? { file.instrumentRootKey() }
+
     /// Reads up to `buffers.frameCount` frames into `buffers`; returns how many were read
     /// (fewer only at the end of the file, 0 after it). File channels beyond the buffers'
     /// are skipped, buffer channels beyond the file's are zeroed, and frames after the

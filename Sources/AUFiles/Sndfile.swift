@@ -78,6 +78,16 @@ final class SndfileHandle {
         return sf_command(handle, Int32(SFC_RF64_AUTO_DOWNGRADE), nil, Int32(SF_TRUE)) == Int32(SF_TRUE)
     }
 
+    /// The MIDI key the file's instrument chunk (WAV `smpl`, AIFF `INST`) gives its sound,
+    /// nil when it has none (`SFC_GET_INSTRUMENT`).
+    func instrumentRootKey() -> Int? {
+        guard let handle else { return nil }
+        var instrument = SF_INSTRUMENT()
+        guard sf_command(handle, Int32(SFC_GET_INSTRUMENT), &instrument, Int32(MemoryLayout<SF_INSTRUMENT>.size)) == Int32(SF_TRUE),
+              (0...127).contains(instrument.basenote) else { return nil }
+        return Int(instrument.basenote)
+    }
+
     /// Sets the Vorbis quality, 0 (smallest) ... 1 (best).
     func setVBRQuality(_ quality: Double) -> Bool {
         guard let handle else { return false }

@@ -31,6 +31,8 @@ public final class SamplerUnit: AudioUnit, @unchecked Sendable {
     public let sysEx = SysExQueue()
     /// ``sysEx`` as the render thread reads it (no retain).
     private let renderSysEx: Unmanaged<SysExQueue>
+    /// The SoundFont made from audio files (``loadAudioFiles(_:)``) while it is the bank loaded.
+    private var audioFileBank: AudioFileBank?
     /// The `bank` and `program` property parameters given so far (``setPropertyParameter(_:to:)``).
     var pendingBank: Int?
     var pendingProgram: Int?
@@ -62,7 +64,23 @@ public final class SamplerUnit: AudioUnit, @unchecked Sendable {
         try current.withLock { current throws(AudioUnitError) in
             try install(makeSynth(bank, instrument: instrument), in: &current)
         }
+        audioFileBank = nil
         try announce(path: bank.path, instrument: instrument)
+    }
+
+    /// Plays audio files as one instrument (Core Audio's `kAUSamplerProperty_LoadAudioFiles`):
+    /// each zone on its root key, at its own pitch there, on every channel. The zones become
+    /// a SoundFont (``AudioFileSoundFont``) written to a file of the temporary folder, which
+    /// lives as long as it is the bank loaded (a rebuild at another rate reads it again) and
+    /// which the state (`ClassInfo`) carries whole.
+    /// - Thread: [control]
+    public func loadAudioFiles(_ zones: [SamplerAudioZone]) throws(AudioUnitError) {
+        try loadAudioFileBank(AudioFileBank(soundFont: AudioFileSoundFont.data(zones)))
+    }
+
+    private func loadAudioFileBank(_ bank: AudioFileBank) throws(AudioUnitError) {
+        try loadSoundBank(path: bank.path, instrument: SamplerInstrument(bankMSB: SamplerInstrument.melodicBankMSB, bankLSB: 0, program: 0))
+        audioFileBank = bank
     }
 
     /// Plays `instrument` of the loaded bank on every channel (Core Audio's
@@ -93,6 +111,7 @@ public final class SamplerUnit: AudioUnit, @unchecked Sendable {
     public func unloadSoundBank() throws(AudioUnitError) {
         try requireLive()
         uninstall()
+        audioFileBank = nil
         try announce(path: "", instrument: nil)
     }
 
@@ -227,17 +246,23 @@ public final class SamplerUnit: AudioUnit, @unchecked Sendable {
 
     // MARK: - State
 
-    /// The bank's path and the instrument, in `ClassInfo` beside the parameter values.
+    /// The bank's path and the instrument, in `ClassInfo` beside the parameter values; a
+    /// bank made from audio files is kept whole instead of its temporary path.
     private struct SavedBank: Codable {
         var soundBank: String?
         var instrument: SamplerInstrument?
+        var audioFileSoundFont: Data?
     }
 
     /// The bank's path and the instrument as JSON.
     /// - Thread: [control]
     override public func saveCustomState() throws(AudioUnitError) -> Data? {
         let path = try value(of: Self.soundBankURL)
-        let saved = SavedBank(soundBank: path.isEmpty ? nil : path, instrument: try value(of: Self.instrument))
+        var saved = SavedBank(soundBank: path.isEmpty ? nil : path, instrument: try value(of: Self.instrument))
+        if let audioFileBank {
+            saved.soundBank = nil
+            saved.audioFileSoundFont = audioFileBank.soundFont
+        }
         do {
             return try JSONEncoder().encode(saved)
         } catch {
@@ -254,7 +279,9 @@ public final class SamplerUnit: AudioUnit, @unchecked Sendable {
         } catch {
             throw AudioUnitError(.invalidPropertyValue, "\(name): ClassInfo's sampler state is not a sound bank and instrument", underlying: error)
         }
-        if let path = saved.soundBank {
+        if let soundFont = saved.audioFileSoundFont {
+            try loadAudioFileBank(AudioFileBank(soundFont: [UInt8](soundFont)))
+        } else if let path = saved.soundBank {
             try loadSoundBank(path: path, instrument: saved.instrument)
         } else {
             try unloadSoundBank()

@@ -117,6 +117,6 @@ import Testing
         var none: OpaquePointer?
         #expect(AudioUnitSetProperty(unit, kMusicDeviceProperty_SoundBankURL, kAudioUnitScope_Global, 0, &none, 8) == kAudio_ParamError)
         #expect(AudioUnitSetProperty(unit, kMusicDeviceProperty_SoundBankFSRef, kAudioUnitScope_Global, 0, &none, 8) == kAudioUnitErr_InvalidPropertyValue, "an FSRef is 80 bytes")
-        #expect(AudioUnitSetProperty(unit, kAUSamplerProperty_LoadAudioFiles, kAudioUnitScope_Global, 0, &none, 8) == kAudio_UnimplementedError)
+        #expect(AudioUnitSetProperty(unit, kAUSamplerProperty_LoadAudioFiles, kAudioUnitScope_Global, 0, &none, 8) == kAudioUnitErr_InvalidPropertyValue, "no CFArray")
     }
 }
