@@ -59,7 +59,7 @@ public final class AudioFileReader {
         self.info = AudioFileInfo(
             path: path, sampleRate: Double(sf.samplerate), channels: Int(sf.channels),
             frames: sf.frames >= 0 && sf.frames < Int64(Int.max) ? Int(sf.frames) : 0, format: format,
-            containerName: names.major, encodingName: names.subtype)
+            containerName: names.major, encodingName: names.subtype, codec: SndfileCode.codec(sf.format))
         self.file = file
         self.maxFramesPerRead = maxFramesPerRead
         scratch = .allocate(capacity: maxFramesPerRead * Int(sf.channels))
