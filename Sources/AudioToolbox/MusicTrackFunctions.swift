@@ -269,7 +269,7 @@ public func _MusicTrackNewMetaEvent(_ inTrack: OpaquePointer?, _ inTime: Double,
     addEvent(inTrack, inTime, type: kMusicEventType_Meta, inMeta)
 }
 
-/// `MusicTrackNewUserEvent` (kept, not delivered during playback yet).
+/// `MusicTrackNewUserEvent`: delivered to the sequence's user callback as a player passes it.
 /// - Thread: [control]
 @_cdecl("MusicTrackNewUserEvent")
 public func _MusicTrackNewUserEvent(_ inTrack: OpaquePointer?, _ inTime: Double, _ inData: UnsafeRawPointer?) -> OSStatus {
