@@ -14,6 +14,8 @@ public struct AudioFileInfo: Sendable, CustomStringConvertible {
     public let containerName: String
     /// libsndfile's name of the encoding, such as `Signed 24 bit PCM`.
     public let encodingName: String
+    /// How the audio data is coded: linear PCM (any sample type) or a compressed codec.
+    public let codec: AudioFileCodec
 
     /// Duration in seconds.
     /// - Thread: [any]
@@ -31,4 +33,18 @@ public struct AudioFileInfo: Sendable, CustomStringConvertible {
         let seconds = "\(millis / 1000).\(String(1000 + millis % 1000).dropFirst())"
         return "\(path): \(containerName), \(encodingName), \(rate) Hz, \(channels) ch, \(frames) frames (\(seconds) s)"
     }
+}
+
+/// How a file's audio data is coded, as libsndfile reports its encoding.
+/// - Thread: [any] (a plain value).
+public enum AudioFileCodec: Sendable, Equatable {
+    /// Samples as they are (integers, floats, and the companded 8-bit codes).
+    case linearPCM
+    case flac
+    case vorbis
+    case opus
+    /// MPEG-1/2 audio layer 1, 2 or 3.
+    case mpeg(layer: Int)
+    /// Another compressed codec libsndfile decodes (ADPCM, GSM...).
+    case otherCompressed
 }

@@ -59,7 +59,7 @@ public final class AudioFileReader {
         self.info = AudioFileInfo(
             path: path, sampleRate: Double(sf.samplerate), channels: Int(sf.channels),
             frames: sf.frames >= 0 && sf.frames < Int64(Int.max) ? Int(sf.frames) : 0, format: format,
-            containerName: names.major, encodingName: names.subtype)
+            containerName: names.major, encodingName: names.subtype, codec: SndfileCode.codec(sf.format))
         self.file = file
         self.maxFramesPerRead = maxFramesPerRead
         scratch = .allocate(capacity: maxFramesPerRead * Int(sf.channels))
@@ -70,6 +70,11 @@ public final class AudioFileReader {
         _ = file.close()
         scratch.deallocate()
     }
+
+    /// The MIDI key of the file's sound from its instrument chunk (WAV `smpl`, AIFF `INST`),
+    /// nil when it has none.
+    /// - Thread: [control]
+    public var rootKey: Int? { file.instrumentRootKey() }
 
     /// Reads up to `buffers.frameCount` frames into `buffers`; returns how many were read
     /// (fewer only at the end of the file, 0 after it). File channels beyond the buffers'

@@ -78,6 +78,16 @@ final class SndfileHandle {
         return sf_command(handle, Int32(SFC_RF64_AUTO_DOWNGRADE), nil, Int32(SF_TRUE)) == Int32(SF_TRUE)
     }
 
+    /// The MIDI key the file's instrument chunk (WAV `smpl`, AIFF `INST`) gives its sound,
+    /// nil when it has none (`SFC_GET_INSTRUMENT`).
+    func instrumentRootKey() -> Int? {
+        guard let handle else { return nil }
+        var instrument = SF_INSTRUMENT()
+        guard sf_command(handle, Int32(SFC_GET_INSTRUMENT), &instrument, Int32(MemoryLayout<SF_INSTRUMENT>.size)) == Int32(SF_TRUE),
+              (0...127).contains(instrument.basenote) else { return nil }
+        return Int(instrument.basenote)
+    }
+
     /// Sets the Vorbis quality, 0 (smallest) ... 1 (best).
     func setVBRQuality(_ quality: Double) -> Bool {
         guard let handle else { return false }
@@ -145,6 +155,27 @@ enum SndfileCode {
     static let flac = Int32(SF_FORMAT_FLAC)
     static let ogg = Int32(SF_FORMAT_OGG)
     static let vorbis = Int32(SF_FORMAT_VORBIS)
+    static let opus = Int32(SF_FORMAT_OPUS)
+    static let mpeg = Int32(SF_FORMAT_MPEG)
+    static let mpegLayer1 = Int32(SF_FORMAT_MPEG_LAYER_I)
+    static let mpegLayer2 = Int32(SF_FORMAT_MPEG_LAYER_II)
+    static let mpegLayer3 = Int32(SF_FORMAT_MPEG_LAYER_III)
+
+    /// The codec of a format code: FLAC's is its major type (its subtype the sample size),
+    /// the others' their subtype.
+    static func codec(_ format: Int32) -> AudioFileCodec {
+        if format & typeMask == flac { return .flac }
+        return switch format & subtypeMask {
+        case Int32(SF_FORMAT_PCM_S8), Int32(SF_FORMAT_PCM_U8), Int32(SF_FORMAT_PCM_16), Int32(SF_FORMAT_PCM_24), Int32(SF_FORMAT_PCM_32),
+             Int32(SF_FORMAT_FLOAT), Int32(SF_FORMAT_DOUBLE), Int32(SF_FORMAT_ULAW), Int32(SF_FORMAT_ALAW): AudioFileCodec.linearPCM
+        case vorbis: .vorbis
+        case opus: .opus
+        case mpegLayer1: .mpeg(layer: 1)
+        case mpegLayer2: .mpeg(layer: 2)
+        case mpegLayer3: .mpeg(layer: 3)
+        default: .otherCompressed
+        }
+    }
     static let pcm16 = Int32(SF_FORMAT_PCM_16)
     static let pcm24 = Int32(SF_FORMAT_PCM_24)
     static let float32 = Int32(SF_FORMAT_FLOAT)

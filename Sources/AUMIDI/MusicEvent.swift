@@ -13,6 +13,10 @@ public enum MusicEvent: Sendable, Hashable {
     case tempo(ExtendedTempoEvent)
     /// An application's event (`kMusicEventType_User`); not written to files.
     case user(MusicUserEvent)
+    /// A parameter change of the track's destination unit (`kMusicEventType_Parameter`).
+    case parameter(MusicParameterEvent)
+    /// A state restored on the track's destination unit (`kMusicEventType_AUPreset`).
+    case auPreset(MusicAUPresetEvent)
 
     /// How long the event lasts in beats: a note's duration, 0 for every other event.
     /// - Thread: [any]

@@ -75,6 +75,8 @@ public final class MusicPlayer: @unchecked Sendable {
         if graph.isInitialized { try graph.update() }
         self.graph = graph
         self.sampleRate = sampleRate
+        // Parameter events find their slots in this graph's units.
+        if let sequence { schedule = PlaybackSchedule(sequence, parameterSlot: parameterSlot, sysExQueue: sysExQueue) }
         if schedule != nil { publish(.locate) }
     }
 
@@ -85,8 +87,20 @@ public final class MusicPlayer: @unchecked Sendable {
         startBeat = playing ? time : 0
         self.sequence = sequence
         scheduler.tracksToOutput = sequence?.tracks.contains { $0.destination == .graphOutput } ?? false
-        schedule = sequence.map(PlaybackSchedule.init)
+        schedule = sequence.map { PlaybackSchedule($0, parameterSlot: parameterSlot, sysExQueue: sysExQueue) }
         if schedule != nil { publish(.locate) } else { playing = false }
+    }
+
+    /// The slot of a parameter in the unit of a track's destination node, in the graph.
+    private func parameterSlot(_ destination: MIDIEndpoint, _ address: ParameterAddress) -> Int? {
+        guard let node = destination.node, let unit = try? graph?.unit(of: node) else { return nil }
+        return unit.parameters.index(of: address)
+    }
+
+    /// The SysEx queue of the unit of a track's destination node, when it takes SysEx.
+    private func sysExQueue(_ destination: MIDIEndpoint) -> SysExQueue? {
+        guard let node = destination.node, let unit = try? graph?.unit(of: node) else { return nil }
+        return (try? unit.value(of: SysExQueue.property)) ?? nil
     }
 
     /// Compiles the sequence for the render thread now rather than at ``start()``

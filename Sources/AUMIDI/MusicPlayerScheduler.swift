@@ -209,9 +209,17 @@ final class MusicPlayerScheduler: MIDIScheduler, @unchecked Sendable {
             let track = tracks[trackIndex]
             let event = track.events[track.index]
             schedule.advanceUpcoming()
+            if event.kind == .parameter {
+                setParameter(event, of: track.destination, atFrame: trackFrame, cycleStart: cycleStart, cycle)
+                continue
+            }
+            if event.kind == .sysEx {
+                sendSysEx(event, of: track, atFrame: trackFrame, cycle)
+                continue
+            }
             deliver(MIDIEvent(offset: 0, status: event.status, data1: event.data1, data2: event.data2),
                     to: track.destination, atFrame: trackFrame, cycleStart: cycleStart, cycle)
-            guard event.isNote else { continue }
+            guard event.kind == .note else { continue }
             let beat = track.offset + Double(track.pass) * track.loopDuration + event.beat
             let off = PendingNoteOffs.Entry(
                 second: schedule.seconds(forBeats: beat + event.duration),
@@ -238,6 +246,32 @@ final class MusicPlayerScheduler: MIDIScheduler, @unchecked Sendable {
         var event = event
         event.offset = Int32(clamping: max(0, frame - cycleStart))
         if !cycle.send(event, to: destination) { side.pointee.dropped += 1 }
+    }
+
+    /// Sets a parameter event's value on its destination's unit at `frame`.
+    @inline(__always)
+    private func setParameter(_ event: PlaybackSchedule.Event, of destination: MIDIEndpoint, atFrame frame: Int64, cycleStart: Int64, _ cycle: MIDISchedulingCycle) {
+        guard case .node(let node) = destination,
+              cycle.setParameter(at: Int(event.parameterSlot), value: event.value, offset: Int32(clamping: max(0, frame - cycleStart)), of: node)
+        else {
+            side.pointee.dropped += 1
+            return
+        }
+    }
+
+    /// Queues a SysEx event for its destination's unit at `frame` (the unit applies it at
+    /// that sample time in its render).
+    @inline(__always)
+    private func sendSysEx(_ event: PlaybackSchedule.Event, of track: PlaybackSchedule.Track, atFrame frame: Int64, _ cycle: MIDISchedulingCycle) {
+        // Pointer arithmetic, not a slice: a slice type first met here would have the runtime
+        // allocate its metadata on the render thread.
+        let bytes = UnsafeBufferPointer(start: track.bytes.baseAddress! + Int(event.bytes.lowerBound), count: Int(event.bytes.upperBound - event.bytes.lowerBound))
+        let cycleStart = Int64(cycle.timestamp.sampleTime.rounded(.down))
+        let sampleTime = cycleStart + min(max(0, frame - cycleStart), Int64(max(0, cycle.frameCount - 1)))
+        guard let queue = track.sysEx, queue._withUnsafeGuaranteedRef({ $0.sendFromRender(bytes, atSampleTime: sampleTime) }) else {
+            side.pointee.dropped += 1
+            return
+        }
     }
 
     /// The latest command's schedule, for ``PlayerTimeline`` (never freed while it is the latest).

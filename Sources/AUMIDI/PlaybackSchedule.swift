@@ -1,14 +1,19 @@
 import AUCore
 
 /// A sequence compiled for the render thread: the tempo and time-signature maps and each
-/// playing track's notes and channel messages in plain memory, with the track's loop, offset
-/// and destination, and a cursor per track that only the render thread moves. Muted tracks
-/// are left out; when any track is soloed, only soloed tracks play. Meta, sysex, tempo and
-/// user events do not play (tempo is in the map).
+/// playing track's notes, channel messages, parameter events and SysEx in plain memory, with
+/// the track's loop, offset and destination, and a cursor per track that only the render
+/// thread moves. Muted tracks are left out; when any track is soloed, only soloed tracks play.
+/// Meta, tempo, user and AU preset events do not play here (tempo is in the map); a parameter
+/// event plays when its destination's unit has the parameter (its slot is found now), a SysEx
+/// event (raw data) when its destination's unit takes SysEx (its ``SysExQueue``, found now).
 /// - Thread: [control] to build and free; [render] reads it and moves the cursors.
 final class PlaybackSchedule: @unchecked Sendable {
-    /// One note or channel message of a track.
+    /// One note, channel message, parameter change or SysEx message of a track.
     struct Event {
+        /// What the event is.
+        enum Kind { case note, channel, parameter, sysEx }
+
         var beat: MusicTimeStamp
         /// A note's length in beats (0 for a channel message).
         var duration: MusicTimeStamp
@@ -17,7 +22,12 @@ final class PlaybackSchedule: @unchecked Sendable {
         var data2: UInt8
         /// The note-off velocity of a note.
         var releaseVelocity: UInt8
-        var isNote: Bool
+        var kind: Kind
+        /// A parameter event's slot in its unit's parameter table, and its value.
+        var parameterSlot: Int32 = 0
+        var value: Float = 0
+        /// A SysEx message's bytes in the track's ``Track/bytes``.
+        var bytes: Range<Int32> = 0..<0
     }
 
     /// One track: its events and where the render thread is in them.
@@ -29,6 +39,10 @@ final class PlaybackSchedule: @unchecked Sendable {
         /// How many times the loop plays; 0: forever.
         var loopCount: Int
         var destination: MIDIEndpoint
+        /// The SysEx messages' bytes, one after the other, and the destination's queue for
+        /// them (nil: the destination takes no SysEx; the schedule holds it).
+        var bytes: UnsafeMutableBufferPointer<UInt8>
+        var sysEx: Unmanaged<SysExQueue>?
         /// The cursor: the loop pass and the index of the next event (`events.count`: none).
         var pass = 0
         var index = 0
@@ -79,9 +93,16 @@ final class PlaybackSchedule: @unchecked Sendable {
     private let upcoming: UnsafeMutableBufferPointer<(beat: MusicTimeStamp, track: Int)>
     private var upcomingCount = 0
 
-    /// Compiles `sequence`.
+    /// The destinations' SysEx queues the tracks point at, kept alive.
+    private let sysExQueues: [SysExQueue]
+
+    /// Compiles `sequence`; `parameterSlot` finds a parameter's slot in a destination's unit
+    /// (nil: the event does not play), `sysExQueue` a destination's SysEx queue.
     /// - Thread: [control]
-    init(_ sequence: MusicSequence) {
+    init(
+        _ sequence: MusicSequence, parameterSlot: (MIDIEndpoint, ParameterAddress) -> Int? = { _, _ in nil },
+        sysExQueue: (MIDIEndpoint) -> SysExQueue? = { _ in nil }
+    ) {
         let tempoMap = sequence.tempoMap, signatureMap = sequence.timeSignatureMap
         tempo = .allocate(capacity: tempoMap.segments.count)
         _ = tempo.initialize(from: tempoMap.segments)
@@ -92,15 +113,27 @@ final class PlaybackSchedule: @unchecked Sendable {
         let soloing = candidates.contains { $0.isSoloed }
         let playing = candidates.filter { !$0.isMuted && (!soloing || $0.isSoloed) }
         tracks = .allocate(capacity: playing.count)
+        var queues: [SysExQueue] = []
         for (index, track) in playing.enumerated() {
-            let events = track.events.compactMap(Self.event)
+            let queue = sysExQueue(track.destination)
+            if let queue { queues.append(queue) }
+            var bytes: [UInt8] = []
+            var events: [Event] = []
+            for trackEvent in track.events {
+                guard let event = Self.event(trackEvent, slot: { parameterSlot(track.destination, $0) }, takesSysEx: queue != nil, bytes: &bytes)
+                else { continue }
+                events.append(event)
+            }
             let storage = UnsafeMutableBufferPointer<Event>.allocate(capacity: max(1, events.count))
             _ = storage.initialize(from: events)
+            let byteStorage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, bytes.count))
+            _ = byteStorage.initialize(from: bytes)
             tracks.initializeElement(at: index, to: Track(
                 events: UnsafeMutableBufferPointer(rebasing: storage[0..<events.count]), offset: track.offset,
                 loopDuration: max(0, track.loopInfo.loopDuration), loopCount: Int(max(0, track.loopInfo.numberOfLoops)),
-                destination: track.destination))
+                destination: track.destination, bytes: byteStorage, sysEx: queue.map { Unmanaged.passUnretained($0) }))
         }
+        sysExQueues = queues
         upcoming = .allocate(capacity: max(1, playing.count))
         rebuildUpcoming()
     }
@@ -163,24 +196,44 @@ final class PlaybackSchedule: @unchecked Sendable {
 
     deinit {
         RenderThread.assertNotCurrent("PlaybackSchedule.deinit")
-        for track in tracks { track.events.baseAddress?.deallocate() }
+        for track in tracks {
+            track.events.baseAddress?.deallocate()
+            track.bytes.deallocate()
+        }
         tracks.deallocate()
         upcoming.deallocate()
         tempo.deallocate()
         signatures.deallocate()
     }
 
-    /// What of a track event plays: notes and channel messages.
-    private static func event(_ trackEvent: MusicTrackEvent) -> Event? {
+    /// What of a track event plays: notes, channel messages, parameter changes and, when
+    /// the track's destination takes them, SysEx messages (their bytes appended to `bytes`).
+    private static func event(_ trackEvent: MusicTrackEvent, slot: (ParameterAddress) -> Int?, takesSysEx: Bool, bytes: inout [UInt8]) -> Event? {
         switch trackEvent.event {
         case .note(let note):
             Event(beat: trackEvent.timeStamp, duration: max(0, note.duration), status: 0x90 | (note.channel & 0x0F), data1: note.note & 0x7F,
-                  data2: max(1, note.velocity & 0x7F), releaseVelocity: note.releaseVelocity & 0x7F, isNote: true)
+                  data2: max(1, note.velocity & 0x7F), releaseVelocity: note.releaseVelocity & 0x7F, kind: .note)
         case .channel(let message):
             Event(beat: trackEvent.timeStamp, duration: 0, status: message.status, data1: message.data1 & 0x7F, data2: message.data2 & 0x7F,
-                  releaseVelocity: 0, isNote: false)
+                  releaseVelocity: 0, kind: .channel)
+        case .parameter(let change):
+            slot(change.address).map {
+                Event(beat: trackEvent.timeStamp, duration: 0, status: 0, data1: 0, data2: 0, releaseVelocity: 0, kind: .parameter,
+                      parameterSlot: Int32($0), value: change.value)
+            }
+        case .sysex(let sysex) where takesSysEx:
+            appendSysEx(sysex, at: trackEvent.timeStamp, to: &bytes)
         default: nil
         }
+    }
+
+    /// A SysEx event whose message (F0 and the event's data, or an escape's bytes as they
+    /// are) is appended to `bytes`.
+    private static func appendSysEx(_ sysex: MIDISysexEvent, at beat: MusicTimeStamp, to bytes: inout [UInt8]) -> Event {
+        let start = Int32(bytes.count)
+        if sysex.kind == .sysex { bytes.append(0xF0) }
+        bytes += sysex.data
+        return Event(beat: beat, duration: 0, status: 0, data1: 0, data2: 0, releaseVelocity: 0, kind: .sysEx, bytes: start..<Int32(bytes.count))
     }
 
     /// Seconds at `beats`.

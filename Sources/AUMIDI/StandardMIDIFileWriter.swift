@@ -130,7 +130,7 @@ struct StandardMIDIFileWriter {
                     microsecondsPerQuarterNote: Self.microsecondsPerQuarterNote(tempo.bpm)).data)
             case .sysex(let sysex):
                 body = (sysex.kind.rawValue, sysex.data)
-            case .user:
+            case .user, .parameter, .auPreset:
                 continue
             }
             try appendQuantity(Int(item.tick - lastTick), index: index, of: "a delta time")

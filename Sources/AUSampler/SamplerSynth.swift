@@ -32,6 +32,9 @@ final class SamplerSynth: @unchecked Sendable {
     private let appliedValues: UnsafeMutablePointer<Float>
     /// Where ``appliedValues`` were last compared with the parameter table.
     private let parameterCursor = ParameterChangeCursor()
+    /// The Universal Real Time master volume (SysEx 7F dev 04 01), 0…1: FluidSynth's gain is
+    /// the gain parameter times it (render thread).
+    private var masterVolume: Float = 1
 
     private static let channels: Int32 = 16
     /// How many parameters (`allCases` builds an array at every call).
@@ -129,25 +132,77 @@ final class SamplerSynth: @unchecked Sendable {
 
     // MARK: - Render thread
 
-    /// Renders `frameCount` frames into `output` (two channels) with `events` applied at
-    /// their offsets, after bringing the synthesizer to the parameters' values and to the
+    /// Renders `frameCount` frames from sample time `callStart` into `output` (two channels)
+    /// with `events` applied at their offsets and the SysEx messages of `sysEx` due in the
+    /// call at theirs, after bringing the synthesizer to the parameters' values and to the
     /// requested instrument. No allocation, no lock, no system call.
-    func render(frameCount: Int, output: AudioBuffers, events: UnsafeBufferPointer<MIDIEvent>) {
+    func render(frameCount: Int, output: AudioBuffers, events: UnsafeBufferPointer<MIDIEvent>, sysEx: SysExQueue, callStart: Int64) {
         let requested = requestedInstrument.load(ordering: .acquiring)
         if requested != appliedInstrument {
             select(requested)
             appliedInstrument = requested
         }
         parameters._withUnsafeGuaranteedRef { apply($0) }
-        let left = output.channelPointers[0], right = output.channelPointers[1]
         var done = 0
         for event in events {
             let at = min(max(Int(event.offset), done), frameCount)
-            if at > done { fluid_synth_write_float(synth, Int32(at - done), left + done, 0, 1, right + done, 0, 1) }
-            done = at
+            applySysEx(sysEx, through: at, callStart: callStart, frameCount: frameCount, output: output, done: &done)
+            write(output, to: at, done: &done)
             play(event)
         }
-        if frameCount > done { fluid_synth_write_float(synth, Int32(frameCount - done), left + done, 0, 1, right + done, 0, 1) }
+        applySysEx(sysEx, through: frameCount - 1, callStart: callStart, frameCount: frameCount, output: output, done: &done)
+        write(output, to: frameCount, done: &done)
+    }
+
+    /// Renders the call's frames `done..<at` (methods, not local functions: a local function
+    /// capturing `done` puts it in a heap box).
+    @inline(__always)
+    private func write(_ output: AudioBuffers, to at: Int, done: inout Int) {
+        guard at > done else { return }
+        fluid_synth_write_float(synth, Int32(at - done), output.channelPointers[0] + done, 0, 1, output.channelPointers[1] + done, 0, 1)
+        done = at
+    }
+
+    /// Applies the SysEx messages due at or before frame `at` of the call, each at its frame.
+    @inline(__always)
+    private func applySysEx(_ sysEx: SysExQueue, through at: Int, callStart: Int64, frameCount: Int, output: AudioBuffers, done: inout Int) {
+        while let message = sysEx.nextDue(before: callStart + Int64(at) + 1) {
+            write(output, to: message.sampleTime <= callStart ? 0 : min(Int(message.sampleTime - callStart), frameCount), done: &done)
+            play(sysEx: sysEx.bytes(of: message))
+        }
+    }
+
+    /// One SysEx message (F0 … F7), what a GM/GS sampler honours: the Universal Real Time
+    /// master volume, and GM System On/Off, GM2 System On, GS Reset and XG System On, each a
+    /// system reset (FluidSynth's: every voice off, every channel's controllers and program
+    /// back to their defaults) that also brings the master volume back to full and, with one
+    /// instrument on every channel, selects it again. Any other message is ignored
+    /// (FluidSynth's own SysEx handling takes tuning dumps, which allocate, and not GS Reset).
+    private func play(sysEx message: UnsafeBufferPointer<UInt8>) {
+        guard message.count >= 4, message[0] == 0xF0, message[message.count - 1] == 0xF7 else { return }
+        // Pointer arithmetic, not a slice (whose metadata the runtime would allocate here).
+        let body = UnsafeBufferPointer(start: message.baseAddress! + 1, count: message.count - 2)
+        if body.count == 6, body[0] == 0x7F, body[2] == 0x04, body[3] == 0x01 {
+            masterVolume = Float(Int(body[5] & 0x7F) << 7 | Int(body[4] & 0x7F)) / 16_383
+            fluid_synth_set_gain(synth, appliedValues[Int(SamplerParameter.gain.rawValue)] * masterVolume)
+            return
+        }
+        guard Self.isReset(body) else { return }
+        fluid_synth_system_reset(synth)
+        masterVolume = 1
+        fluid_synth_set_gain(synth, appliedValues[Int(SamplerParameter.gain.rawValue)])
+        if appliedInstrument != Self.generalMIDI { select(appliedInstrument) }
+    }
+
+    /// GM System On / Off and GM2 System On (7E dev 09 01|02|03), GS Reset (41 dev 42 12 40
+    /// 00 7F 00 41) or XG System On (43 1n 4C 00 00 7E 00), between F0 and F7.
+    private static func isReset(_ body: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch body.count {
+        case 4: body[0] == 0x7E && body[2] == 0x09 && body[3] >= 1 && body[3] <= 3
+        case 9: body[0] == 0x41 && body[2] == 0x42 && body[3] == 0x12 && body[4] == 0x40 && body[5] == 0x00 && body[6] == 0x7F && body[7] == 0x00
+        case 7: body[0] == 0x43 && body[1] & 0xF0 == 0x10 && body[2] == 0x4C && body[3] == 0 && body[4] == 0 && body[5] == 0x7E && body[6] == 0
+        default: false
+        }
     }
 
     /// One channel message; with one instrument on every channel, program changes and bank
@@ -202,7 +257,7 @@ final class SamplerSynth: @unchecked Sendable {
     private func set(_ parameter: SamplerParameter, _ value: Float) {
         let all: Int32 = -1
         switch parameter {
-        case .gain: fluid_synth_set_gain(synth, value)
+        case .gain: fluid_synth_set_gain(synth, value * masterVolume)
         case .tuning:
             let semitones = (value / 100).rounded(.towardZero)
             forEachChannel { channel in

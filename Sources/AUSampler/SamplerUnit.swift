@@ -27,17 +27,25 @@ public final class SamplerUnit: AudioUnit, @unchecked Sendable {
     private let current = Mutex<SamplerSynth?>(nil)
     /// ``current`` as the render thread reads it.
     private let renderSynth = RenderSnapshot<Unmanaged<SamplerSynth>>()
+    /// SysEx on its way to the render (``SysExQueue``, published as ``SysExQueue/property``).
+    public let sysEx = SysExQueue()
+    /// ``sysEx`` as the render thread reads it (no retain).
+    private let renderSysEx: Unmanaged<SysExQueue>
+    /// The SoundFont made from audio files (``loadAudioFiles(_:)``) while it is the bank loaded.
+    private var audioFileBank: AudioFileBank?
     /// The `bank` and `program` property parameters given so far (``setPropertyParameter(_:to:)``).
     var pendingBank: Int?
     var pendingProgram: Int?
 
     /// - Thread: [control]
     public init(description: ComponentDescription) {
+        renderSysEx = Unmanaged.passUnretained(sysEx)
         super.init(
             description: description, name: "Sampler", inputs: [], outputs: [.canonical(channels: 2, name: "Output")],
             parameters: SamplerParameter.infos)
         declareProperty(Self.soundBankURL, initialValue: "", isWritable: false)
         declareProperty(Self.instrument, initialValue: nil, isWritable: false)
+        declareProperty(SysExQueue.property, initialValue: sysEx, isWritable: false)
     }
 
     // MARK: - Loading
@@ -56,7 +64,23 @@ public final class SamplerUnit: AudioUnit, @unchecked Sendable {
         try current.withLock { current throws(AudioUnitError) in
             try install(makeSynth(bank, instrument: instrument), in: &current)
         }
+        audioFileBank = nil
         try announce(path: bank.path, instrument: instrument)
+    }
+
+    /// Plays audio files as one instrument (Core Audio's `kAUSamplerProperty_LoadAudioFiles`):
+    /// each zone on its root key, at its own pitch there, on every channel. The zones become
+    /// a SoundFont (``AudioFileSoundFont``) written to a file of the temporary folder, which
+    /// lives as long as it is the bank loaded (a rebuild at another rate reads it again) and
+    /// which the state (`ClassInfo`) carries whole.
+    /// - Thread: [control]
+    public func loadAudioFiles(_ zones: [SamplerAudioZone]) throws(AudioUnitError) {
+        try loadAudioFileBank(AudioFileBank(soundFont: AudioFileSoundFont.data(zones)))
+    }
+
+    private func loadAudioFileBank(_ bank: AudioFileBank) throws(AudioUnitError) {
+        try loadSoundBank(path: bank.path, instrument: SamplerInstrument(bankMSB: SamplerInstrument.melodicBankMSB, bankLSB: 0, program: 0))
+        audioFileBank = bank
     }
 
     /// Plays `instrument` of the loaded bank on every channel (Core Audio's
@@ -87,6 +111,7 @@ public final class SamplerUnit: AudioUnit, @unchecked Sendable {
     public func unloadSoundBank() throws(AudioUnitError) {
         try requireLive()
         uninstall()
+        audioFileBank = nil
         try announce(path: "", instrument: nil)
     }
 
@@ -171,17 +196,27 @@ public final class SamplerUnit: AudioUnit, @unchecked Sendable {
     /// - Thread: [control]
     override public var tailTime: Double { 3 }
 
-    /// Plays the published synthesizer, the slice's MIDI at its offsets; silence without one.
+    /// Plays the published synthesizer, the slice's MIDI and SysEx at their offsets; silence
+    /// without one.
     /// - Thread: [render] No allocation, no lock, no system call.
     override public func process(_ context: ProcessContext) -> AudioUnitStatus {
         let output = context.outputs[0]
+        let start = Int64(context.timestamp.sampleTime.rounded(.down))
         let rendered = renderSynth.read { synths -> Bool in
             // baseAddress, not first: an unspecialized (debug) `first` allocates its coroutine frame.
             guard let synth = synths.baseAddress?.pointee else { return false }
-            synth._withUnsafeGuaranteedRef { $0.render(frameCount: context.frameCount, output: output, events: context.midiEvents) }
+            renderSysEx._withUnsafeGuaranteedRef { sysEx in
+                synth._withUnsafeGuaranteedRef {
+                    $0.render(frameCount: context.frameCount, output: output, events: context.midiEvents, sysEx: sysEx, callStart: start)
+                }
+            }
             return true
         }
-        if !rendered { output.clear() }
+        if !rendered {
+            output.clear()
+            // No bank: nothing takes them.
+            renderSysEx._withUnsafeGuaranteedRef { sysEx in while sysEx.nextDue(before: start + Int64(context.frameCount)) != nil {} }
+        }
         return 0
     }
 
@@ -211,17 +246,23 @@ public final class SamplerUnit: AudioUnit, @unchecked Sendable {
 
     // MARK: - State
 
-    /// The bank's path and the instrument, in `ClassInfo` beside the parameter values.
+    /// The bank's path and the instrument, in `ClassInfo` beside the parameter values; a
+    /// bank made from audio files is kept whole instead of its temporary path.
     private struct SavedBank: Codable {
         var soundBank: String?
         var instrument: SamplerInstrument?
+        var audioFileSoundFont: Data?
     }
 
     /// The bank's path and the instrument as JSON.
     /// - Thread: [control]
     override public func saveCustomState() throws(AudioUnitError) -> Data? {
         let path = try value(of: Self.soundBankURL)
-        let saved = SavedBank(soundBank: path.isEmpty ? nil : path, instrument: try value(of: Self.instrument))
+        var saved = SavedBank(soundBank: path.isEmpty ? nil : path, instrument: try value(of: Self.instrument))
+        if let audioFileBank {
+            saved.soundBank = nil
+            saved.audioFileSoundFont = audioFileBank.soundFont
+        }
         do {
             return try JSONEncoder().encode(saved)
         } catch {
@@ -238,7 +279,9 @@ public final class SamplerUnit: AudioUnit, @unchecked Sendable {
         } catch {
             throw AudioUnitError(.invalidPropertyValue, "\(name): ClassInfo's sampler state is not a sound bank and instrument", underlying: error)
         }
-        if let path = saved.soundBank {
+        if let soundFont = saved.audioFileSoundFont {
+            try loadAudioFileBank(AudioFileBank(soundFont: [UInt8](soundFont)))
+        } else if let path = saved.soundBank {
             try loadSoundBank(path: path, instrument: saved.instrument)
         } else {
             try unloadSoundBank()

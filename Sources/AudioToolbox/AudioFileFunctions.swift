@@ -15,7 +15,8 @@ final class AudioFileHandle: @unchecked Sendable {
     let writer: AudioFileWriter?
     let fileType: UInt32
     let dataFormat: StreamFormat
-    /// The data format's codec; nil for compressed data (FLAC, Vorbis), read as packets no more.
+    /// The data format's codec; nil for compressed data (FLAC, Vorbis, Opus, MPEG), not read
+    /// as packets (ExtAudioFile decodes it).
     let codec: PCMBufferCodec?
     private let block: OwnedAudioBuffers
     static let blockFrames = 4096
@@ -84,12 +85,13 @@ public func _AudioFileOpenURL(_ inURL: OpaquePointer?, _ inPermissions: Int8, _ 
     defer { apiLock.unlock() }
     do {
         let reader = try openForReading(path)
-        let type: UInt32 = switch reader.info.format {
-        case .wav: kAudioFileWAVEType
-        case .aiff: kAudioFileAIFFType
-        case .caf: kAudioFileCAFType
-        case .flac: kAudioFileFLACType
-        default: 0
+        let type: UInt32 = switch (reader.info.format, reader.info.codec) {
+        case (.wav, _): kAudioFileWAVEType
+        case (.aiff, _): kAudioFileAIFFType
+        case (.caf, _): kAudioFileCAFType
+        case (.flac, _): kAudioFileFLACType
+        case (_, .mpeg(let layer)): layer == 3 ? kAudioFileMP3Type : layer == 2 ? kAudioFileMP2Type : kAudioFileMP1Type
+        default: 0   // Ogg and the others: Apple has no type for them
         }
         outFile.pointee = AudioFileHandle.live.register(
             AudioFileHandle(reader: reader, writer: nil, fileType: type, dataFormat: fileDataFormat(reader.info)))

@@ -62,11 +62,13 @@ public func _AudioFileSetProperty(_ inFile: OpaquePointer?, _ inID: UInt32, _ in
     }
 }
 
-/// The file types read (libsndfile's that Apple names) and written.
+/// The file types read (libsndfile's that Apple names: MPEG layers 1–3 with libsndfile 1.1
+/// and later) and written (Apple writes no MPEG file either: it has no MP3 encoder).
 private func globalTypes(_ id: UInt32) -> [UInt32]? {
     switch id {
     case kAudioFileGlobalInfo_ReadableTypes:
-        [kAudioFileWAVEType, kAudioFileAIFFType, kAudioFileAIFCType, kAudioFileCAFType, kAudioFileFLACType, kAudioFileRF64Type, kAudioFileNextType]
+        [kAudioFileWAVEType, kAudioFileAIFFType, kAudioFileAIFCType, kAudioFileCAFType, kAudioFileFLACType, kAudioFileRF64Type, kAudioFileNextType,
+         kAudioFileMP3Type, kAudioFileMP2Type, kAudioFileMP1Type]
     case kAudioFileGlobalInfo_WritableTypes: [kAudioFileWAVEType, kAudioFileAIFFType, kAudioFileAIFCType, kAudioFileCAFType, kAudioFileFLACType]
     default: nil
     }

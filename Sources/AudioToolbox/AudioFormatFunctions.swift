@@ -1,8 +1,12 @@
 // AudioFormat: information about stream formats, for the formats this library reads and
-// writes (linear PCM; FLAC through libsndfile).
+// writes (linear PCM; FLAC, Opus and MPEG audio through libsndfile).
 
-/// The format IDs libsndfile encodes and decodes here.
-private let codedFormats: [UInt32] = [kAudioFormatLinearPCM, kAudioFormatFLAC]
+/// The format IDs libsndfile encodes here (into the file types Apple names) and decodes.
+private let encodedFormats: [UInt32] = [kAudioFormatLinearPCM, kAudioFormatFLAC]
+private let decodedFormats: [UInt32] = encodedFormats + [kAudioFormatOpus, kAudioFormatMPEGLayer1, kAudioFormatMPEGLayer2, kAudioFormatMPEGLayer3]
+
+/// The list of IDs a property asks for.
+private func formatIDs(_ id: UInt32) -> [UInt32] { id == kAudioFormatProperty_EncodeFormatIDs ? encodedFormats : decodedFormats }
 
 /// A property's size for its specifier, or the status.
 private func formatPropertySize(_ id: UInt32, _ specifierSize: UInt32, _ specifier: UnsafeRawPointer?) -> Result<Int, StatusError> {
@@ -12,7 +16,7 @@ private func formatPropertySize(_ id: UInt32, _ specifierSize: UInt32, _ specifi
     case kAudioFormatProperty_FormatIsVBR, kAudioFormatProperty_FormatIsExternallyFramed:
         guard specifier != nil, Int(specifierSize) == asbd else { return .failure(StatusError(kAudioFormatBadSpecifierSizeError)) }
         return .success(4)
-    case kAudioFormatProperty_EncodeFormatIDs, kAudioFormatProperty_DecodeFormatIDs: return .success(codedFormats.count * 4)
+    case kAudioFormatProperty_EncodeFormatIDs, kAudioFormatProperty_DecodeFormatIDs: return .success(formatIDs(id).count * 4)
     case kAudioFormatProperty_FormatName: return .failure(StatusError(kAudio_UnimplementedError))   // a CFString
     default: return .failure(StatusError(kAudioFormatUnsupportedPropertyError))
     }
@@ -35,7 +39,8 @@ public func _AudioFormatGetPropertyInfo(_ inID: UInt32, _ inSpecifierSize: UInt3
 /// one frame a packet, bytes per frame and packet from the bits, channels and interleaving;
 /// other format IDs kAudioFormatUnsupportedDataFormatError, no sample size
 /// kAudioFormatUnknownFormatError); FormatIsVBR and FormatIsExternallyFramed of a description
-/// (FLAC is variable); EncodeFormatIDs and DecodeFormatIDs: linear PCM and FLAC.
+/// (FLAC and Opus are variable); EncodeFormatIDs: linear PCM and FLAC; DecodeFormatIDs: those,
+/// Opus and MPEG layers 1–3.
 /// - Thread: [any]
 @_cdecl("AudioFormatGetProperty")
 public func _AudioFormatGetProperty(
@@ -62,9 +67,9 @@ public func _AudioFormatGetProperty(
         outData.storeBytes(of: format, as: AudioStreamBasicDescription.self)
     case kAudioFormatProperty_FormatIsVBR, kAudioFormatProperty_FormatIsExternallyFramed:
         let format = inSpecifier!.loadUnaligned(as: AudioStreamBasicDescription.self)
-        outData.storeBytes(of: UInt32(format.mFormatID == kAudioFormatFLAC ? 1 : 0), as: UInt32.self)
+        outData.storeBytes(of: UInt32(format.mFormatID == kAudioFormatFLAC || format.mFormatID == kAudioFormatOpus ? 1 : 0), as: UInt32.self)
     default:
-        for (index, id) in codedFormats.enumerated() { outData.storeBytes(of: id, toByteOffset: index * 4, as: UInt32.self) }
+        for (index, id) in formatIDs(inID).enumerated() { outData.storeBytes(of: id, toByteOffset: index * 4, as: UInt32.self) }
     }
     ioSize.pointee = UInt32(size)
     return noErr

@@ -5,7 +5,11 @@ internal import AUFiles
 // ExtAudioFile's C functions over AUFiles (libsndfile) and libsamplerate: WAV, AIFF, AIFC,
 // CAF and FLAC written, whatever libsndfile reads read; the client format any linear PCM.
 
-/// The file data format (ASBD) of a file libsndfile opened, from its container and encoding.
+/// The file data format (ASBD) of a file libsndfile opened, from its container and encoding:
+/// linear PCM as it is stored; compressed data under Apple's format IDs (FLAC `flac` with
+/// Apple's source bit-depth flag, Opus `opus` in 960-frame packets, MPEG layer 3 `.mp3` in
+/// 1152-frame packets, layers 1 and 2 `.mp1` / `.mp2`) and Ogg Vorbis as `vorb` (Apple
+/// has none); the rest (ADPCM, GSM...) as libsndfile's decoded linear PCM.
 func fileDataFormat(_ info: AudioFileInfo) -> StreamFormat {
     let encoding = info.encodingName.lowercased()
     let bigEndian = info.format == .aiff || info.format == .caf
@@ -18,12 +22,23 @@ func fileDataFormat(_ info: AudioFileInfo) -> StreamFormat {
         if !encoding.contains("unsigned") { flags |= kAudioFormatFlagIsSignedInteger }
         bits = [8, 16, 24, 32].first { encoding.contains("\($0) bit") } ?? 16
     }
-    let id: AUCore.FourCharCode = info.format == .flac ? "flac" : info.format == .ogg ? "vorb" : "lpcm"
-    let bytes = id == "lpcm" ? bits / 8 * info.channels : 0
+    let compressed: (id: AUCore.FourCharCode, flags: UInt32, framesPerPacket: Int)? = switch info.codec {
+    case .linearPCM, .otherCompressed: nil
+    // kAppleLosslessFormatFlag_16BitSourceData … _32BitSourceData, as Apple's FLAC decoder gives them.
+    case .flac: ("flac", [16: 1, 20: 2, 24: 3, 32: 4][bits] ?? 0, 0)
+    case .vorbis: ("vorb", 0, 0)
+    case .opus: ("opus", 0, 960)
+    case .mpeg(let layer): (layer == 3 ? ".mp3" : layer == 2 ? ".mp2" : ".mp1", 0, layer == 1 ? 384 : 1152)
+    }
+    if let compressed {
+        return StreamFormat(
+            sampleRate: info.sampleRate, formatID: compressed.id, formatFlags: FormatFlags(rawValue: compressed.flags), bytesPerPacket: 0,
+            framesPerPacket: compressed.framesPerPacket, bytesPerFrame: 0, channelsPerFrame: info.channels, bitsPerChannel: 0)
+    }
+    let bytes = bits / 8 * info.channels
     return StreamFormat(
-        sampleRate: info.sampleRate, formatID: id, formatFlags: FormatFlags(rawValue: id == "lpcm" ? flags : 0),
-        bytesPerPacket: bytes, framesPerPacket: id == "lpcm" ? 1 : 0, bytesPerFrame: bytes, channelsPerFrame: info.channels,
-        bitsPerChannel: id == "lpcm" ? bits : 0)
+        sampleRate: info.sampleRate, formatID: "lpcm", formatFlags: FormatFlags(rawValue: flags), bytesPerPacket: bytes, framesPerPacket: 1,
+        bytesPerFrame: bytes, channelsPerFrame: info.channels, bitsPerChannel: bits)
 }
 
 /// The encoding libsndfile writes for Apple's file type and data format, or the status:
@@ -139,13 +154,21 @@ public func _ExtAudioFileDispose(_ inFile: OpaquePointer?) -> OSStatus {
 
 /// `ExtAudioFileRead`: up to `*ioNumberFrames` client frames into `ioData` (one buffer
 /// interleaved, one a channel otherwise, each large enough); `*ioNumberFrames` becomes the
-/// count read, 0 at the end of the file.
+/// count read, 0 at the end of the file. Data the decoder cannot read (a damaged or cut
+/// compressed file) is kAudioFileInvalidFileError, `*ioNumberFrames` 0, the reason on
+/// standard error.
 /// - Thread: [control]
 @_cdecl("ExtAudioFileRead")
 public func _ExtAudioFileRead(_ inFile: OpaquePointer?, _ ioNumberFrames: UnsafeMutablePointer<UInt32>?, _ ioData: UnsafeMutablePointer<AudioBufferList>?) -> OSStatus {
     withHandle(ExtAudioFileHandle.live, inFile) { file in
         guard let ioNumberFrames, let ioData else { return kAudio_ParamError }
-        ioNumberFrames.pointee = UInt32(try file.read(frames: Int(ioNumberFrames.pointee), into: ioData))
+        do {
+            ioNumberFrames.pointee = UInt32(try file.read(frames: Int(ioNumberFrames.pointee), into: ioData))
+        } catch let error as AudioUnitError where error.code == .invalidFile {
+            FileHandle.standardError.write(Data("AudioToolbox: \(error.message)\n".utf8))
+            ioNumberFrames.pointee = 0
+            return kAudioFileInvalidFileError
+        }
         return noErr
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 internal import AUCore
+internal import AUFiles
 internal import AUSampler
 
 // MusicDevice.h's functions (MIDI into a music device from the control side, for its next
@@ -68,14 +69,19 @@ public func _MusicDeviceMIDIEvent(_ inUnit: OpaquePointer?, _ inStatus: UInt32, 
     }
 }
 
-/// `MusicDeviceSysEx`: unimplemented (the engine's MIDI events are channel messages).
+/// `MusicDeviceSysEx`: a whole message (F0 … F7, at most ``SysExQueue/maximumLength``
+/// bytes) for the start of the unit's next render call, through the unit's bounded SysEx
+/// queue (the sampler: GM/GS/XG resets, master volume); badComponentSelector for a unit that
+/// takes no SysEx, kAudio_ParamError for no message, one not framed by F0 and F7 or one too
+/// long, kAudioUnitErr_CannotDoInCurrentContext when the queue is full.
 /// - Thread: [control]
 @_cdecl("MusicDeviceSysEx")
 public func _MusicDeviceSysEx(_ inUnit: OpaquePointer?, _ inData: UnsafePointer<UInt8>?, _ inLength: UInt32) -> OSStatus {
     withUnit(inUnit) { handle in
-        guard takesMIDI(handle) else { return badComponentSelector }
-        guard inData != nil, inLength > 0 else { return kAudio_ParamError }
-        return kAudio_UnimplementedError
+        guard takesMIDI(handle), let queue = (try? handle.unit.value(of: SysExQueue.property)) ?? nil else { return badComponentSelector }
+        guard let inData, inLength >= 2, inData[0] == 0xF0, inData[Int(inLength) - 1] == 0xF7,
+              Int(inLength) <= SysExQueue.maximumLength else { return kAudio_ParamError }
+        return queue.send(UnsafeBufferPointer(start: inData, count: Int(inLength))) ? noErr : kAudioUnitErr_CannotDoInCurrentContext
     }
 }
 
@@ -130,7 +136,7 @@ func samplerPropertyInfo(_ handle: UnitHandle, _ id: UInt32, _ scope: UInt32) th
     case kAUSamplerProperty_LoadInstrument: info = (MemoryLayout<AUSamplerInstrumentData>.size, true)
     case kMusicDeviceProperty_SoundBankURL: info = (MemoryLayout<OpaquePointer>.size, true)
     case kMusicDeviceProperty_SoundBankFSRef: info = (MemoryLayout<FSRef>.size, true)
-    case kAUSamplerProperty_LoadAudioFiles: throw StatusError(kAudio_UnimplementedError)
+    case kAUSamplerProperty_LoadAudioFiles: info = (MemoryLayout<OpaquePointer>.size, true)
     default: return nil
     }
     guard scope == kAudioUnitScope_Global else { throw StatusError(kAudioUnitErr_InvalidScope) }
@@ -139,7 +145,8 @@ func samplerPropertyInfo(_ handle: UnitHandle, _ id: UInt32, _ scope: UInt32) th
 
 /// `AudioUnitGetPropertyInfo` / `GetProperty` / `SetProperty` for the sampler's properties:
 /// the status, or nil for a property AudioUnitProperties answers.
-/// `LoadInstrument` is write-only (reading it is kAudioUnitErr_InvalidProperty);
+/// `LoadInstrument` and `LoadAudioFiles` are write-only (reading them is
+/// kAudioUnitErr_InvalidProperty);
 /// `SoundBankURL` reads as a new CFURL (the caller releases it), NULL before a bank is loaded;
 /// `SoundBankFSRef` is write-only.
 func samplerProperty(
@@ -159,7 +166,9 @@ func samplerProperty(
 /// SoundBankFSRef (an FSRef from FSPathMakeRef) load a bank as a GM module; LoadInstrument loads
 /// the SoundFont (SF2, SF3) preset `presetID` of bank MSB/LSB (0x79 melodic, 0x78
 /// percussion; the LSB is the SoundFont bank), 0-based as Apple's; a DLS or SF2 preset
-/// type takes a SoundFont; AUPreset, audio files and EXS24 are kAudio_UnimplementedError.
+/// type takes a SoundFont, an audio file type one audio file as ``loadAudioFiles(_:)`` takes
+/// it; AUPreset and EXS24 are kAudio_UnimplementedError. LoadAudioFiles takes a CFArray of
+/// file CFURLs (``audioFileZones(_:)``).
 func setSamplerProperty(_ handle: UnitHandle, _ id: UInt32, _ scope: UInt32, _ inData: UnsafeRawPointer?, _ inDataSize: UInt32) -> OSStatus? {
     do {
         guard let info = try samplerPropertyInfo(handle, id, scope), let sampler = handle.unit as? SamplerUnit else { return nil }
@@ -170,10 +179,19 @@ func setSamplerProperty(_ handle: UnitHandle, _ id: UInt32, _ scope: UInt32, _ i
             try sampler.loadSoundBank(path: path)
             return noErr
         }
+        if id == kAUSamplerProperty_LoadAudioFiles {
+            guard let array = inData.load(as: UnsafeRawPointer?.self), let urls = cfObject(array) as? NSArray else { return kAudioUnitErr_InvalidPropertyValue }
+            try sampler.loadAudioFiles(audioFileZones(urls.map { $0 as AnyObject }))
+            return noErr
+        }
         let data = inData.loadUnaligned(as: AUSamplerInstrumentData.self)
         switch data.instrumentType {
         case UInt8(kInstrumentType_DLSPreset): break
-        case UInt8(kInstrumentType_AUPreset), UInt8(kInstrumentType_Audiofile), UInt8(kInstrumentType_EXS24): return kAudio_UnimplementedError
+        case UInt8(kInstrumentType_Audiofile):
+            guard let url = data.fileURL?.takeUnretainedValue() else { return kAudio_ParamError }
+            try sampler.loadAudioFiles(audioFileZones([url]))
+            return noErr
+        case UInt8(kInstrumentType_AUPreset), UInt8(kInstrumentType_EXS24): return kAudio_UnimplementedError
         default: return kAudio_ParamError
         }
         guard let path = filePath(of: data.fileURL.map { OpaquePointer($0.toOpaque()) }) else { return kAudio_ParamError }
@@ -189,4 +207,33 @@ func setSamplerProperty(_ handle: UnitHandle, _ id: UInt32, _ scope: UInt32, _ i
     } catch {
         return status(of: error)
     }
+}
+
+/// The zones of audio files given as CFURLs (`kAUSamplerProperty_LoadAudioFiles`), as Apple
+/// maps them: each on the key of its file's instrument chunk (WAV `smpl`, AIFF `INST`), the
+/// others on consecutive keys from 60 (middle C). Each file is read whole (AUFiles,
+/// libsndfile). An element that is no file URL is kAudioUnitErr_InvalidPropertyValue, a file
+/// that cannot be read the reader's error (a missing one kAudioUnitErr_InvalidFilePath).
+func audioFileZones(_ urls: [AnyObject]) throws(AudioUnitError) -> [SamplerAudioZone] {
+    var nextKey = 60
+    var zones: [SamplerAudioZone] = []
+    for (index, object) in urls.enumerated() {
+        guard let url = object as? NSURL, url.isFileURL, let path = url.path else {
+            throw AudioUnitError(.invalidPropertyValue, "LoadAudioFiles: element \(index) is no file URL")
+        }
+        let reader = try AudioFileReader(path: path)
+        let samples = try reader.readAll()
+        let channels = withExtendedLifetime(samples) {
+            (0..<reader.info.channels).map { Array(UnsafeBufferPointer(start: samples.buffers().channelPointers[$0], count: reader.info.frames)) }
+        }
+        let key: Int
+        if let rootKey = reader.rootKey {
+            key = rootKey
+        } else {
+            key = nextKey
+            nextKey += 1
+        }
+        zones.append(SamplerAudioZone(name: URL(fileURLWithPath: path).lastPathComponent, sampleRate: reader.info.sampleRate, channels: channels, rootKey: key))
+    }
+    return zones
 }

@@ -1,3 +1,5 @@
+import Foundation
+internal import AUCore
 internal import AUMIDI
 
 // A track event between Apple's layouts (MIDINoteMessage, MIDIChannelMessage, MIDIRawData,
@@ -6,8 +8,8 @@ internal import AUMIDI
 // hand back.
 
 /// AUMIDI's event for Apple's `type` and `data`, or the OSStatus that refuses it:
-/// kAudio_ParamError for NULL data or a value out of range, kAudio_UnimplementedError for
-/// the types AUHost's tracks do not carry (parameter and AU preset events).
+/// kAudio_ParamError for NULL data or a value out of range (an AU preset that is no
+/// dictionary), kAudioToolboxErr_InvalidEventType for a type Apple does not define.
 func musicEvent(type: UInt32, data: UnsafeRawPointer?) -> Result<MusicEvent, StatusError> {
     guard let data else { return .failure(StatusError(kAudio_ParamError)) }
     switch type {
@@ -51,8 +53,16 @@ func musicEvent(type: UInt32, data: UnsafeRawPointer?) -> Result<MusicEvent, Sta
         else { return .failure(StatusError(kAudio_ParamError)) }
         return .success(.note(AUMIDI.MIDINoteMessage(
             channel: UInt8(event.groupID), note: UInt8(pitch), velocity: UInt8(velocity), duration: Double(event.duration))))
-    case kMusicEventType_Parameter, kMusicEventType_AUPreset:
-        return .failure(StatusError(kAudio_UnimplementedError))
+    case kMusicEventType_Parameter:
+        let event = data.loadUnaligned(as: CAudioToolbox.ParameterEvent.self)
+        guard let scope = Scope(rawValue: event.scope), event.value.isFinite else { return .failure(StatusError(kAudio_ParamError)) }
+        return .success(.parameter(MusicParameterEvent(
+            address: ParameterAddress(event.parameterID, scope: scope, element: Element(event.element)), value: event.value)))
+    case kMusicEventType_AUPreset:
+        // The event keeps the ClassInfo dictionary alive, as Apple's retains it.
+        let event = data.loadUnaligned(as: AUPresetEvent.self)
+        guard let preset = event.preset?.takeUnretainedValue(), preset is NSDictionary else { return .failure(StatusError(kAudio_ParamError)) }
+        return .success(.auPreset(MusicAUPresetEvent(scope: event.scope, element: event.element, preset: .init(preset))))
     default:
         return .failure(StatusError(kAudioToolboxErr_InvalidEventType))
     }
@@ -85,6 +95,14 @@ func appleEvent(_ event: MusicEvent) -> (type: UInt32, bytes: [UInt8]) {
         return (kMusicEventType_User, lengthPrefixed(user.data, header: [], declared: MemoryLayout<MusicEventUserData>.size))
     case .tempo(let tempo):
         return (kMusicEventType_ExtendedTempo, withUnsafeBytes(of: tempo.bpm) { Array($0) })
+    case .parameter(let change):
+        let event = CAudioToolbox.ParameterEvent(
+            parameterID: change.address.id, scope: change.address.scope.rawValue, element: UInt32(change.address.element), value: change.value)
+        return (kMusicEventType_Parameter, withUnsafeBytes(of: event) { Array($0) })
+    case .auPreset(let preset):
+        // The dictionary the event holds, unretained (valid while the event is).
+        let event = AUPresetEvent(scope: preset.scope, element: preset.element, preset: Unmanaged.passUnretained(preset.preset.object))
+        return (kMusicEventType_AUPreset, withUnsafeBytes(of: event) { Array($0) })
     }
 }
 

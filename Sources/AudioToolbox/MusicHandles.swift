@@ -25,8 +25,9 @@ final class SequenceHandle: @unchecked Sendable {
     var sequenceType = kMusicSequenceType_Beats
     /// The players whose sequence this is.
     var players: [PlayerHandle] = []
-    /// `MusicSequenceSetUserCallback`'s callback and its delivery.
-    var userEvents: UserEventDelivery?
+    /// What delivers the user events and AU preset events its players pass, while it has a
+    /// user callback or a preset event.
+    var passedEvents: PassedEventDelivery?
 
     init() {
         tempoTrack = TrackHandle(sequence: self, isTempoTrack: true)
@@ -49,23 +50,36 @@ final class SequenceHandle: @unchecked Sendable {
         for _ in sequence.tracks { _ = adoptTrack() }
     }
 
-    /// The sequence as the player plays it: each track to its node, or to the graph's first
-    /// music device when it names none.
+    /// The node `track` plays into: its `MusicTrackSetDestNode` node, else the graph's first
+    /// music device.
+    func destination(of track: TrackHandle) -> GraphNode? {
+        if let number = track.destNode, let node = graph?.node(number) { return node }
+        return graph?.nodes.first { $0.description.componentType == kAudioUnitType_MusicDevice }?.node
+    }
+
+    /// The sequence as the player plays it: each track to its ``destination(of:)``.
     func resolved() -> SequenceModel {
         var sequence = model
-        let firstDevice = graph?.nodes.first { $0.description.componentType == kAudioUnitType_MusicDevice }?.node
         for (index, handle) in tracks.enumerated() {
-            if let number = handle.destNode, let node = graph?.node(number) {
-                sequence.tracks[index].destination = .node(node)
-            } else if let firstDevice {
-                sequence.tracks[index].destination = .node(firstDevice)
-            }
+            if let node = destination(of: handle) { sequence.tracks[index].destination = .node(node) }
         }
         return sequence
     }
 
-    /// Gives an edit to every player of the sequence.
+    /// The sequence's ``passedEvents``, started now if it was not.
+    func deliversPassedEvents() -> PassedEventDelivery {
+        if let passedEvents { return passedEvents }
+        let delivery = PassedEventDelivery(sequence: self)
+        passedEvents = delivery
+        return delivery
+    }
+
+    /// Gives an edit to every player of the sequence (and starts the delivery of passed
+    /// events when an AU preset event came).
     func edited() throws(AudioUnitError) {
+        if passedEvents == nil, tracks.contains(where: { $0.model.events.contains { if case .auPreset = $0.event { true } else { false } } }) {
+            _ = deliversPassedEvents()
+        }
         for player in players { try player.publish() }
     }
 
@@ -132,9 +146,9 @@ final class PlayerHandle: @unchecked Sendable {
 
     let player = AUMIDI.MusicPlayer()
     var sequence: SequenceHandle?
-    /// The beat from which user events are still to be delivered (``UserEventDelivery``):
+    /// The beat from which passed events are still to be delivered (``PassedEventDelivery``):
     /// where the player started or was set.
-    var userEventsFrom = 0.0
+    var passedEventsFrom = 0.0
     /// The graph and rate the player was last attached to.
     private var attached: (graph: GraphHandle, rate: Double)?
 

@@ -72,7 +72,7 @@ public func _MusicPlayerSetTime(_ inPlayer: OpaquePointer?, _ inTime: Double) ->
     withPlayer(inPlayer) { player in
         guard inTime.isFinite, inTime >= 0 else { return kAudio_ParamError }
         try player.player.setTime(inTime)
-        player.userEventsFrom = inTime
+        player.passedEventsFrom = inTime
         return noErr
     }
 }
@@ -154,7 +154,7 @@ public func _MusicPlayerPreroll(_ inPlayer: OpaquePointer?) -> OSStatus {
 public func _MusicPlayerStart(_ inPlayer: OpaquePointer?) -> OSStatus {
     withPlayer(inPlayer) { player in
         let graph = try prepareGraph(player)
-        player.userEventsFrom = player.player.time
+        player.passedEventsFrom = player.player.time
         try player.player.start()
         let output = graph.graph.outputNode.flatMap { node in graph.nodes.first { $0.node == node } }
         if !graph.graph.isRunning, let output, output.description.componentSubType != kAudioUnitSubType_GenericOutput {

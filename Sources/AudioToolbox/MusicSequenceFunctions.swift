@@ -24,8 +24,8 @@ public func _DisposeMusicSequence(_ inSequence: OpaquePointer?) -> OSStatus {
             try player.publish()
         }
         sequence.players = []
-        sequence.userEvents?.stop()
-        sequence.userEvents = nil
+        sequence.passedEvents?.stop()
+        sequence.passedEvents = nil
         sequence.disposeTracks()
         if sequence.ownsGraph, let graph = sequence.graph { _ = _DisposeAUGraph(graph.pointer) }
         sequence.graph = nil
@@ -274,16 +274,16 @@ public func _MusicSequenceBarBeatTimeToBeats(
 
 /// `MusicSequenceSetUserCallback`: the callback is called for each user event a playing
 /// player of the sequence passes, on a thread of the library's, within about 5 ms after the
-/// render passed it (``UserEventDelivery``); NULL stops the calls.
+/// render passed it (``PassedEventDelivery``); NULL stops the calls.
 /// - Thread: [control]
 @_cdecl("MusicSequenceSetUserCallback")
 public func _MusicSequenceSetUserCallback(_ inSequence: OpaquePointer?, _ inCallback: MusicSequenceUserCallback?, _ inClientData: UnsafeMutableRawPointer?) -> OSStatus {
     withHandle(SequenceHandle.live, inSequence) { sequence in
-        sequence.userEvents?.stop()
-        sequence.userEvents = nil
-        for player in sequence.players { player.userEventsFrom = player.player.time }
+        for player in sequence.players { player.passedEventsFrom = player.player.time }
         if let inCallback {
-            sequence.userEvents = UserEventDelivery(sequence: sequence, callback: unsafeBitCast(inCallback, to: UserEventDelivery.Callback.self), clientData: inClientData)
+            sequence.deliversPassedEvents().userCallback = (unsafeBitCast(inCallback, to: PassedEventDelivery.Callback.self), inClientData)
+        } else {
+            sequence.passedEvents?.userCallback = nil
         }
         return noErr
     }

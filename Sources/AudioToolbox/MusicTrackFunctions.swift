@@ -247,7 +247,7 @@ public func _MusicTrackNewExtendedNoteEvent(_ inTrack: OpaquePointer?, _ inTime:
     addEvent(inTrack, inTime, type: kMusicEventType_ExtendedNote, inInfo)
 }
 
-/// `MusicTrackNewParameterEvent`: unimplemented (tracks carry no parameter automation yet).
+/// `MusicTrackNewParameterEvent`: the player sets the parameter of the track's destination unit at the event's frame.
 /// - Thread: [control]
 @_cdecl("MusicTrackNewParameterEvent")
 public func _MusicTrackNewParameterEvent(_ inTrack: OpaquePointer?, _ inTime: Double, _ inInfo: UnsafeRawPointer?) -> OSStatus {
@@ -269,14 +269,14 @@ public func _MusicTrackNewMetaEvent(_ inTrack: OpaquePointer?, _ inTime: Double,
     addEvent(inTrack, inTime, type: kMusicEventType_Meta, inMeta)
 }
 
-/// `MusicTrackNewUserEvent` (kept, not delivered during playback yet).
+/// `MusicTrackNewUserEvent`: delivered to the sequence's user callback as a player passes it.
 /// - Thread: [control]
 @_cdecl("MusicTrackNewUserEvent")
 public func _MusicTrackNewUserEvent(_ inTrack: OpaquePointer?, _ inTime: Double, _ inData: UnsafeRawPointer?) -> OSStatus {
     addEvent(inTrack, inTime, type: kMusicEventType_User, inData)
 }
 
-/// `MusicTrackNewAUPresetEvent`: unimplemented (no CFPropertyList yet).
+/// `MusicTrackNewAUPresetEvent`: the event keeps the ClassInfo dictionary; the track's destination unit takes it when the player passes it (``MusicPassedEventDelivery``).
 /// - Thread: [control]
 @_cdecl("MusicTrackNewAUPresetEvent")
 public func _MusicTrackNewAUPresetEvent(_ inTrack: OpaquePointer?, _ inTime: Double, _ inEvent: UnsafeRawPointer?) -> OSStatus {

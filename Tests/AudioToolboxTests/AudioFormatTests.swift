@@ -32,7 +32,11 @@ import Testing
         var size: UInt32 = 0
         #expect(AudioFormatGetPropertyInfo(kAudioFormatProperty_EncodeFormatIDs, 0, nil, &size) == noErr && size == 8)
         var ids = [UInt32](repeating: 0, count: 2)
-        #expect(AudioFormatGetProperty(kAudioFormatProperty_DecodeFormatIDs, 0, nil, &size, &ids) == noErr && ids == [kAudioFormatLinearPCM, kAudioFormatFLAC])
+        #expect(AudioFormatGetProperty(kAudioFormatProperty_EncodeFormatIDs, 0, nil, &size, &ids) == noErr && ids == [kAudioFormatLinearPCM, kAudioFormatFLAC])
+        #expect(AudioFormatGetPropertyInfo(kAudioFormatProperty_DecodeFormatIDs, 0, nil, &size) == noErr && size == 24)
+        ids = [UInt32](repeating: 0, count: 6)
+        #expect(AudioFormatGetProperty(kAudioFormatProperty_DecodeFormatIDs, 0, nil, &size, &ids) == noErr
+            && ids == [kAudioFormatLinearPCM, kAudioFormatFLAC, kAudioFormatOpus, kAudioFormatMPEGLayer1, kAudioFormatMPEGLayer2, kAudioFormatMPEGLayer3])
         var flac = AudioStreamBasicDescription()
         flac.mFormatID = kAudioFormatFLAC
         var vbr: UInt32 = 0

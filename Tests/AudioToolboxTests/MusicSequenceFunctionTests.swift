@@ -102,10 +102,6 @@ import Testing
         extended.duration = 1
         extended.extendedParams = MusicDeviceNoteParams(argCount: 2, mPitch: 64, mVelocity: 80, mControls: NoteParamsControlValue())
         #expect(MusicTrackNewExtendedNoteEvent(track, 5, &extended) == noErr)
-        var parameter = ParameterEvent(parameterID: 0, scope: 0, element: 0, value: 1)
-        #expect(MusicTrackNewParameterEvent(track, 6, &parameter) == kAudio_UnimplementedError)
-        var preset = AUPresetEvent(scope: 0, element: 0, preset: nil)
-        #expect(MusicTrackNewAUPresetEvent(track, 6, &preset) == kAudio_UnimplementedError)
         #expect(MusicTrackNewExtendedTempoEvent(track, 0, 100) == kAudioToolboxErr_InvalidEventType, "tempo belongs on the tempo track")
         #expect(MusicTrackNewMIDINoteEvent(track, -1, &note) == kAudio_ParamError)
         #expect(MusicTrackNewMIDINoteEvent(track, 1, nil) == kAudio_ParamError)

@@ -63,4 +63,21 @@ public struct MIDISchedulingCycle {
         buffer.pointee.insert(event)
         return buffer.pointee.dropped == dropped
     }
+
+    /// Sets parameter slot `index` of `node`'s unit to `value` at `offset` frames into this
+    /// cycle (a track's parameter event): handed to the unit's parameter scheduler, which cuts
+    /// its render there when the graph renders the cycle in one slice; in a cycle of several
+    /// slices, an event past the first slice takes effect at the start of the next slice.
+    /// False when the node is not in this plan or the unit's queue is full.
+    /// - Thread: [render] No allocation, no lock.
+    @discardableResult
+    public func setParameter(at index: Int, value: Float, offset: Int32, of node: GraphNode) -> Bool {
+        plan._withUnsafeGuaranteedRef { plan in
+            let raw = Int(node.rawValue)
+            guard raw >= 0, raw < plan.stepIndexByNode.count, plan.stepIndexByNode[raw] >= 0 else { return false }
+            let step = Int(plan.stepIndexByNode[raw])
+            let clamped = Int(min(max(0, offset), Int32(max(0, frameCount - 1))))
+            return plan.steps[step].unitReference._withUnsafeGuaranteedRef { $0.scheduleParameterFromRender(at: index, value: value, offset: clamped) }
+        }
+    }
 }

@@ -110,7 +110,7 @@ struct MIDIFileSummary: Encodable {
                 if case .text(.trackName, _) = meta, summary.name == nil { summary.name = meta.string }
                 if case .text(.instrumentName, _) = meta, summary.instrument == nil { summary.instrument = meta.string }
             case .sysex: summary.sysex += 1
-            case .tempo, .user: break
+            case .tempo, .user, .parameter, .auPreset: break
             }
         }
         summary.channels = channels.sorted()

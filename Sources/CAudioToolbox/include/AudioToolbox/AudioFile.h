@@ -20,6 +20,8 @@ AUHOST_ENUM(AudioFileTypeID) {
     kAudioFileCAFType = 0x63616666,         /* 'caff' */
     kAudioFileFLACType = 0x666C6163,        /* 'flac' */
     kAudioFileMP3Type = 0x4D504733,         /* 'MPG3' */
+    kAudioFileMP2Type = 0x4D504732,         /* 'MPG2' */
+    kAudioFileMP1Type = 0x4D504731,         /* 'MPG1' */
     kAudioFileAAC_ADTSType = 0x61647473,    /* 'adts' */
     kAudioFileM4AType = 0x6D346166,         /* 'm4af' */
     kAudioFileNextType = 0x4E655854         /* 'NeXT' */

@@ -60,6 +60,8 @@ AUHOST_ENUM(AudioFormatID) {
     kAudioFormatAppleLossless = 0x616C6163,  /* 'alac' */
     kAudioFormatULaw = 0x756C6177,           /* 'ulaw' */
     kAudioFormatALaw = 0x616C6177,           /* 'alaw' */
+    kAudioFormatMPEGLayer1 = 0x2E6D7031,     /* '.mp1' */
+    kAudioFormatMPEGLayer2 = 0x2E6D7032,     /* '.mp2' */
     kAudioFormatMPEGLayer3 = 0x2E6D7033,     /* '.mp3' */
     kAudioFormatFLAC = 0x666C6163,           /* 'flac' */
     kAudioFormatOpus = 0x6F707573            /* 'opus' */
