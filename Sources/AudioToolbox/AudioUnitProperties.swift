@@ -119,8 +119,7 @@ public func _AudioUnitGetProperty(
     _ outData: UnsafeMutableRawPointer?, _ ioDataSize: UnsafeMutablePointer<UInt32>?
 ) -> OSStatus {
     withUnit(inUnit) { handle throws(AudioUnitError) in
-        if let status = samplerProperty(handle, inID, inScope, get: outData, ioDataSize) ?? filePlayerProperty(handle, inID, inScope, get: outData, ioDataSize)
-            ?? scheduledSoundPlayerProperty(handle, inID, inScope, get: outData, ioDataSize) { return status }
+        if let status = appleUnitProperty(handle, inID, inScope, get: outData, ioDataSize) { return status }
         guard try propertyInfo(handle, inID, inScope, inElement) != nil else {
             return unimplementedProperties.contains(inID) ? kAudio_UnimplementedError : kAudioUnitErr_InvalidProperty
         }
@@ -201,8 +200,7 @@ public func _AudioUnitSetProperty(
     _ inUnit: OpaquePointer?, _ inID: UInt32, _ inScope: UInt32, _ inElement: UInt32, _ inData: UnsafeRawPointer?, _ inDataSize: UInt32
 ) -> OSStatus {
     withUnit(inUnit) { handle throws(AudioUnitError) in
-        if let status = setSamplerProperty(handle, inID, inScope, inData, inDataSize) ?? setFilePlayerProperty(handle, inID, inScope, inData, inDataSize)
-            ?? setScheduledSoundPlayerProperty(handle, inID, inScope, inData, inDataSize) { return status }
+        if let status = setAppleUnitProperty(handle, inID, inScope, inData, inDataSize) { return status }
         guard let info = try propertyInfo(handle, inID, inScope, inElement) else {
             return unimplementedProperties.contains(inID) ? kAudio_UnimplementedError : kAudioUnitErr_InvalidProperty
         }

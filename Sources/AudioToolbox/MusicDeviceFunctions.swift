@@ -14,23 +14,9 @@ enum AppleSynths {
         ("samp", "AUSampler"), ("dls ", "DLSMusicDevice"), ("msyn", "AUMIDISynth"),
     ]
 
-    /// The components, registered after the other Apple units: the synths, the
-    /// AUAudioFilePlayer (`augn afpl appl`, AudioFilePlayerUnit.swift) and the
-    /// ScheduledSoundPlayer (`augn sspl appl`, ScheduledSoundPlayerUnit.swift).
+    /// The components, registered after the other Apple units.
     static var components: [Component] {
-        let filePlayer = ComponentDescription(type: "augn", subtype: "afpl", manufacturer: AppleComponents.apple)
-        let soundPlayer = ComponentDescription(type: "augn", subtype: "sspl", manufacturer: AppleComponents.apple)
-        return [
-            Component(
-                description: filePlayer, name: "Apple: AUAudioFilePlayer", manufacturerName: "Apple", version: "1.0.0", format: .builtin,
-                identifier: "appl:AUAudioFilePlayer", category: "Generator",
-                factory: { () throws(AudioUnitError) -> EngineUnit in AudioFilePlayerUnit(description: filePlayer) }),
-            Component(
-                description: soundPlayer, name: "Apple: AUScheduledSoundPlayer", manufacturerName: "Apple", version: "1.0.0", format: .builtin,
-                identifier: "appl:AUScheduledSoundPlayer", category: "Generator",
-                factory: { () throws(AudioUnitError) -> EngineUnit in ScheduledSoundPlayerUnit(description: soundPlayer) }),
-        ]
-        + descriptions.map { synth in
+        descriptions.map { synth in
             let description = ComponentDescription(type: "aumu", subtype: synth.subtype, manufacturer: AppleComponents.apple)
             return Component(
                 description: description, name: "Apple: \(synth.name)", manufacturerName: "Apple", version: "1.0.0", format: .builtin,

@@ -1,5 +1,5 @@
 import Foundation
-internal import AUCore
+import AUCore
 
 // Apple's AUPeakLimiter (`aufx lmtr appl`) with Apple's parameters: attack time (0, seconds,
 // 0.001–0.03, 0.012), decay time (1, seconds, 0.001–0.06, 0.024) and pre-gain (2, dB,
@@ -15,15 +15,6 @@ final class PeakLimiterUnit: AppleEffectUnit, @unchecked Sendable {
     static let decayTime: ParameterID = 1
     static let preGain: ParameterID = 2
     private static let ceiling: Float = 1
-
-    /// The component under Apple's description.
-    static var component: Component {
-        let description = ComponentDescription(type: "aufx", subtype: "lmtr", manufacturer: AppleComponents.apple)
-        return Component(
-            description: description, name: "Apple: AUPeakLimiter", manufacturerName: "Apple", version: "1.0.0", format: .builtin,
-            identifier: "appl:AUPeakLimiter", category: "Dynamics",
-            factory: { () throws(AudioUnitError) -> EngineUnit in PeakLimiterUnit(description: description) })
-    }
 
     /// The gain applied now (render thread).
     private var gain: Float = 1

@@ -1,5 +1,5 @@
 import Foundation
-internal import AUCore
+import AUCore
 
 // Apple's filter effects (`aufx lpas|hpas|bpas|lshf|hshf|pmeq appl`) with Apple's parameter
 // IDs and units, each one second-order section per channel (the Audio EQ Cookbook's biquads):
@@ -56,58 +56,25 @@ enum AppleFilterKind: CaseIterable {
         }
     }
 
-    /// The normalized biquad (b0, b1, b2, a1, a2) for parameter values `v` at `rate`.
-    func coefficients(_ v: (Float, Float, Float), rate: Float) -> (Float, Float, Float, Float, Float) {
-        let omega = 2 * Float.pi * min(v.0, 0.49 * rate) / rate
-        let cosine = cosf(omega), sine = sinf(omega)
-        var b0: Float, b1: Float, b2: Float, a0: Float, a1: Float, a2: Float
+    /// The section for parameter values `v` at `rate`.
+    func biquad(_ v: (Float, Float, Float), rate: Float) -> Biquad {
+        let omega = Biquad.omega(v.0, rate: rate)
         switch self {
-        case .lowPass, .highPass:
-            let alpha = sine / (2 * powf(10, v.1 / 20))
-            let sign: Float = self == .lowPass ? 1 : -1
-            b1 = sign * (1 - sign * cosine)
-            b0 = (1 - sign * cosine) / 2
-            b2 = b0
-            (a0, a1, a2) = (1 + alpha, -2 * cosine, 1 - alpha)
-        case .bandPass:
-            let octaves = v.1 / 1200
-            let alpha = sine * sinhf(logf(2) / 2 * octaves * omega / sine)
-            (b0, b1, b2, a0, a1, a2) = (alpha, 0, -alpha, 1 + alpha, -2 * cosine, 1 - alpha)
-        case .lowShelf, .highShelf:
-            let a = powf(10, v.1 / 40)
-            let alpha = sine / 2 * sqrtf(2)  // slope 1
-            let root = 2 * sqrtf(a) * alpha
-            let s: Float = self == .lowShelf ? 1 : -1
-            b0 = a * ((a + 1) - s * (a - 1) * cosine + root)
-            b1 = 2 * s * a * ((a - 1) - s * (a + 1) * cosine)
-            b2 = a * ((a + 1) - s * (a - 1) * cosine - root)
-            a0 = (a + 1) + s * (a - 1) * cosine + root
-            a1 = -2 * s * ((a - 1) + s * (a + 1) * cosine)
-            a2 = (a + 1) + s * (a - 1) * cosine - root
-        case .parametric:
-            let a = powf(10, v.2 / 40)
-            let alpha = sine / (2 * max(v.1, 0.01))
-            (b0, b1, b2, a0, a1, a2) = (1 + alpha * a, -2 * cosine, 1 - alpha * a, 1 + alpha / a, -2 * cosine, 1 - alpha / a)
+        case .lowPass: return Biquad(.lowPass, omega: omega, q: powf(10, v.1 / 20))
+        case .highPass: return Biquad(.highPass, omega: omega, q: powf(10, v.1 / 20))
+        case .bandPass: return Biquad(.bandPass, omega: omega, q: Biquad.q(octaves: v.1 / 1200, omega: omega))
+        case .lowShelf: return Biquad(.lowShelf, omega: omega, q: Biquad.butterworthQ, gain: v.1)
+        case .highShelf: return Biquad(.highShelf, omega: omega, q: Biquad.butterworthQ, gain: v.1)
+        case .parametric: return Biquad(.peaking, omega: omega, q: v.1, gain: v.2)
         }
-        return (b0 / a0, b1 / a0, b2 / a0, a1 / a0, a2 / a0)
     }
 }
 
 /// One of Apple's filter effects.
 /// - Thread: [control] for set-up; ``process(_:)`` on the render thread.
 final class AppleFilterUnit: AppleEffectUnit, @unchecked Sendable {
-    static let components: [Component] = AppleFilterKind.allCases.map { kind in
-        let description = ComponentDescription(type: "aufx", subtype: kind.subtype, manufacturer: AppleComponents.apple)
-        return Component(
-            description: description, name: "Apple: \(kind.name)", manufacturerName: "Apple", version: "1.0.0", format: .builtin,
-            identifier: "appl:\(kind.name)", category: "Filter",
-            factory: { () throws(AudioUnitError) -> EngineUnit in AppleFilterUnit(kind: kind, description: description) })
-    }
-
     let kind: AppleFilterKind
-    /// Per channel z1, z2 (transposed direct form II).
-    private var history: UnsafeMutablePointer<Float>?
-    private var coefficients: (Float, Float, Float, Float, Float) = (1, 0, 0, 0, 0)
+    private var section = Biquad()
     private var computedFor: (Float, Float, Float) = (.nan, .nan, .nan)
 
     init(kind: AppleFilterKind, description: ComponentDescription) {
@@ -116,42 +83,21 @@ final class AppleFilterUnit: AppleEffectUnit, @unchecked Sendable {
                    outputs: [.canonical(channels: 2, name: "Output")], parameters: kind.parameters)
     }
 
-    override func prepare() throws(AudioUnitError) {
-        let history = UnsafeMutablePointer<Float>.allocate(capacity: channels * 2)
-        history.initialize(repeating: 0, count: channels * 2)
-        self.history = history
-        computedFor = (.nan, .nan, .nan)
-    }
+    /// Per channel z1, z2 (transposed direct form II).
+    override func stateSize() -> Int { channels * 2 }
 
-    override func deallocateRenderResources() {
-        history?.deallocate()
-        history = nil
-    }
-
-    override func resetState() { history?.update(repeating: 0, count: channels * 2) }
+    override func prepare() throws(AudioUnitError) { computedFor = (.nan, .nan, .nan) }
 
     /// - Thread: [render]
     override func process(_ context: ProcessContext) -> AudioUnitStatus {
-        guard let history else { return AudioUnitErrorCode.uninitialized.rawValue }
         let values = (parameters.value(at: 0), parameters.value(at: 1), kind == .parametric ? parameters.value(at: 2) : 0)
         if values != computedFor {
-            coefficients = kind.coefficients(values, rate: sampleRate)
+            section = kind.biquad(values, rate: sampleRate)
             computedFor = values
         }
-        let (b0, b1, b2, a1, a2) = coefficients
         let input = context.inputs[0], output = context.outputs[0]
         for channel in 0..<min(channels, output.channelCount, input.channelCount) {
-            let source = input.channelPointers[channel], destination = output.channelPointers[channel]
-            var z1 = history[channel * 2], z2 = history[channel * 2 + 1]
-            for frame in 0..<context.frameCount {
-                let x = source[frame]
-                let y = b0 * x + z1
-                z1 = b1 * x - a1 * y + z2
-                z2 = b2 * x - a2 * y
-                destination[frame] = y
-            }
-            history[channel * 2] = z1
-            history[channel * 2 + 1] = z2
+            section.run(input.channelPointers[channel], output.channelPointers[channel], context.frameCount, renderState + channel * 2)
         }
         return 0
     }
