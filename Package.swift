@@ -177,7 +177,7 @@ let package = Package(
         .executable(name: "auhost-unit-host", targets: ["auhost-unit-host"]),
         // `import AUHost` is all a host application writes; each layer is a product too.
         .library(name: "AUHost", targets: ["AUHost"]),
-    ] + ["AUCore", "AUEngine", "AULV2", "AUNative", "AUJACK", "AUFiles", "AUPresets", "AUMIDI", "AUSampler"].map {
+    ] + ["AUCore", "AUEngine", "AULV2", "AUNative", "AUJACK", "AUFiles", "AUPresets", "AUMIDI", "AUSampler", "AUAppleUnits"].map {
         .library(name: $0, targets: [$0])
     } + coreProducts + nativeProducts + lv2Products
       + [.library(name: "AudioToolbox", type: .dynamic, targets: ["AudioToolbox"])]

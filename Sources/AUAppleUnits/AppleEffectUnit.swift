@@ -1,3 +1,4 @@
+import Foundation
 import AUCore
 
 // What Apple's one-in, one-out effects of this library (AUPeakLimiter, the filters, AUDelay,
@@ -15,6 +16,12 @@ class AppleEffectUnit: AudioUnit, @unchecked Sendable {
     /// The subclass's render state, ``stateSize()`` floats, zero after initialization and reset.
     private(set) var renderState = UnsafeMutablePointer<Float>.allocate(capacity: 0)
     private var stateCount = 0
+
+    /// A stereo effect (the buses take any channel count, the same in and out).
+    init(description: ComponentDescription, name: String, parameters: [ParameterInfo]) {
+        super.init(description: description, name: name, inputs: [.canonical(channels: 2, name: "Input")],
+                   outputs: [.canonical(channels: 2, name: "Output")], parameters: parameters)
+    }
 
     override func validateFormat(_ format: StreamFormat, scope: Scope, element: Element) throws(AudioUnitError) {
         try format.validate()
@@ -49,6 +56,9 @@ class AppleEffectUnit: AudioUnit, @unchecked Sendable {
 
     /// How many floats of render state the subclass needs at ``sampleRate`` with ``channels``.
     func stateSize() -> Int { 0 }
+
+    /// A one-pole coefficient reaching 1 − 1/e of the way in `seconds` (at least 0.1 ms).
+    func onePoleCoefficient(_ seconds: Float) -> Float { 1 - expf(-1 / (max(seconds, 0.0001) * sampleRate)) }
 
     /// The subclass's own preparation, once the formats are known and the state is zero.
     func prepare() throws(AudioUnitError) {}

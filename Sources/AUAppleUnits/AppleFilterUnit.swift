@@ -79,8 +79,7 @@ final class AppleFilterUnit: AppleEffectUnit, @unchecked Sendable {
 
     init(kind: AppleFilterKind, description: ComponentDescription) {
         self.kind = kind
-        super.init(description: description, name: kind.name, inputs: [.canonical(channels: 2, name: "Input")],
-                   outputs: [.canonical(channels: 2, name: "Output")], parameters: kind.parameters)
+        super.init(description: description, name: kind.name, parameters: kind.parameters)
     }
 
     /// Per channel z1, z2 (transposed direct form II).

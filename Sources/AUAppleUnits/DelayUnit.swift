@@ -18,9 +18,7 @@ final class DelayUnit: AppleEffectUnit, @unchecked Sendable {
 
     init(description: ComponentDescription) {
         super.init(
-            description: description, name: "AUDelay", inputs: [.canonical(channels: 2, name: "Input")],
-            outputs: [.canonical(channels: 2, name: "Output")],
-            parameters: [
+            description: description, name: "AUDelay", parameters: [
                 ParameterInfo(id: 0, identifier: "wetDryMix", name: "Wet/Dry Mix", unit: .equalPowerCrossfade, min: 0, max: 100, default: 50),
                 ParameterInfo(id: 1, identifier: "delayTime", name: "Delay Time", unit: .seconds, min: 0, max: Self.maximumDelay, default: 1),
                 ParameterInfo(id: 2, identifier: "feedback", name: "Feedback", unit: .percent, min: -100, max: 100, default: 50),

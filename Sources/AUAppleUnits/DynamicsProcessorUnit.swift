@@ -26,9 +26,7 @@ final class DynamicsProcessorUnit: AppleEffectUnit, @unchecked Sendable {
     init(description: ComponentDescription) {
         let meter: ParameterFlags = [.isReadable, .isOutput]
         super.init(
-            description: description, name: "AUDynamicsProcessor", inputs: [.canonical(channels: 2, name: "Input")],
-            outputs: [.canonical(channels: 2, name: "Output")],
-            parameters: [
+            description: description, name: "AUDynamicsProcessor", parameters: [
                 ParameterInfo(id: 0, identifier: "threshold", name: "Threshold", unit: .decibels, min: -40, max: 20, default: -20),
                 ParameterInfo(id: 1, identifier: "headRoom", name: "Head Room", unit: .decibels, min: 0.1, max: 40, default: 5),
                 ParameterInfo(id: 2, identifier: "expansionRatio", name: "Expansion Ratio", unit: .ratio, min: 1, max: 50, default: 2),
@@ -52,14 +50,11 @@ final class DynamicsProcessorUnit: AppleEffectUnit, @unchecked Sendable {
     /// The release: the follower falls 120 dB within 14 release times.
     override var tailTime: Double { Double(parameters.value(at: 5)) * 14 }
 
-    /// A one-pole coefficient reaching 1 − 1/e of the way in `seconds`.
-    private func coefficient(_ seconds: Float) -> Float { 1 - expf(-1 / (seconds * sampleRate)) }
-
     /// - Thread: [render]
     override func process(_ context: ProcessContext) -> AudioUnitStatus {
         let threshold = parameters.value(at: 0), headRoom = parameters.value(at: 1)
         let ratio = parameters.value(at: 2), expansionThreshold = parameters.value(at: 3)
-        let attack = coefficient(parameters.value(at: 4)), release = coefficient(parameters.value(at: 5))
+        let attack = onePoleCoefficient(parameters.value(at: 4)), release = onePoleCoefficient(parameters.value(at: 5))
         let overallGain = parameters.value(at: 6)
         let input = context.inputs[0], output = context.outputs[0]
         let channels = min(self.channels, input.channelCount, output.channelCount)

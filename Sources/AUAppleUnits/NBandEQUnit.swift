@@ -58,8 +58,7 @@ final class NBandEQUnit: AppleEffectUnit, NBandEqualizer, @unchecked Sendable {
         }
         sections.initialize(repeating: Biquad(), count: Self.maxNumberOfBands)
         computedFor.initialize(repeating: SIMD4(repeating: .nan), count: Self.maxNumberOfBands)
-        super.init(description: description, name: "AUNBandEQ", inputs: [.canonical(channels: 2, name: "Input")],
-                   outputs: [.canonical(channels: 2, name: "Output")], parameters: parameters)
+        super.init(description: description, name: "AUNBandEQ", parameters: parameters)
     }
 
     deinit {

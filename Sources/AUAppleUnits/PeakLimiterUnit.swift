@@ -22,9 +22,7 @@ final class PeakLimiterUnit: AppleEffectUnit, @unchecked Sendable {
     init(description: ComponentDescription) {
         let rw: ParameterFlags = [.isReadable, .isWritable]
         super.init(
-            description: description, name: "AUPeakLimiter", inputs: [.canonical(channels: 2, name: "Input")],
-            outputs: [.canonical(channels: 2, name: "Output")],
-            parameters: [
+            description: description, name: "AUPeakLimiter", parameters: [
                 ParameterInfo(id: Self.attackTime, identifier: "attackTime", name: "Attack Time", unit: .seconds, min: 0.001, max: 0.03, default: 0.012, flags: rw),
                 ParameterInfo(id: Self.decayTime, identifier: "decayTime", name: "Decay Time", unit: .seconds, min: 0.001, max: 0.06, default: 0.024, flags: rw),
                 ParameterInfo(id: Self.preGain, identifier: "preGain", name: "Pre-Gain", unit: .decibels, min: -40, max: 40, default: 0, flags: rw),
@@ -35,14 +33,11 @@ final class PeakLimiterUnit: AppleEffectUnit, @unchecked Sendable {
 
     override func resetState() { gain = 1 }
 
-    /// A one-pole coefficient reaching 1 − 1/e of the way in `seconds`.
-    private func coefficient(_ seconds: Float) -> Float { 1 - expf(-1 / (max(seconds, 0.0001) * sampleRate)) }
-
     /// - Thread: [render]
     override func process(_ context: ProcessContext) -> AudioUnitStatus {
         let input = context.inputs[0], output = context.outputs[0]
         let channels = min(input.channelCount, output.channelCount)
-        let attack = coefficient(parameters.value(at: 0)), decay = coefficient(parameters.value(at: 1))
+        let attack = onePoleCoefficient(parameters.value(at: 0)), decay = onePoleCoefficient(parameters.value(at: 1))
         let preGain = powf(10, parameters.value(at: 2) / 20)
         var gain = self.gain
         for frame in 0..<context.frameCount {

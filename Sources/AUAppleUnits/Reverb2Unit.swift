@@ -34,9 +34,7 @@ final class Reverb2Unit: AppleEffectUnit, @unchecked Sendable {
         delays.initialize(repeating: 1, count: Self.lineCount)
         filters.initialize(repeating: (0, 0), count: Self.lineCount)
         super.init(
-            description: description, name: "AUReverb2", inputs: [.canonical(channels: 2, name: "Input")],
-            outputs: [.canonical(channels: 2, name: "Output")],
-            parameters: [
+            description: description, name: "AUReverb2", parameters: [
                 ParameterInfo(id: 0, identifier: "dryWetMix", name: "Dry/Wet Mix", unit: .percent, min: 0, max: 100, default: 100),
                 ParameterInfo(id: 1, identifier: "gain", name: "Gain", unit: .decibels, min: -20, max: 20, default: 0),
                 ParameterInfo(id: 2, identifier: "minDelayTime", name: "Min Delay Time", unit: .seconds, min: 0.0001, max: 1, default: 0.008),
