@@ -156,8 +156,8 @@ let audioToolboxTargets: [Target] = [
     // Apple's headers under Apple's names (include/ is a link to its include folder).
     .target(name: "CAudioToolbox", path: "Sources/CAudioToolbox"),
     // Apple's units by Apple's descriptions (`appl`), for AudioToolbox's registry and AUHost's:
-    // the filters and dynamics, AUDelay, AUReverb2, AUNBandEQ, the file and slice players.
-    .target(name: "AUAppleUnits", dependencies: ["AUCore", "AUEngine", "AUFiles", "CAudioToolbox"]),
+    // the filters and dynamics, AUDelay, AUReverb2, AUNBandEQ, the file and slice players, the synths.
+    .target(name: "AUAppleUnits", dependencies: ["AUCore", "AUEngine", "AUFiles", "AUSampler", "CAudioToolbox"]),
     // The C functions (@_cdecl) over the engine, and the Swift overlays: libAudioToolbox.so.
     .target(name: "AudioToolbox", dependencies: ["CAudioToolbox", "AUCore", "AUEngine", "AUJACK", "AUFiles", "AUMIDI", "AUSampler", "AUAppleUnits"]),
     .testTarget(name: "AudioToolboxTests", dependencies: ["AudioToolbox", "AUTestSupport", "AUFiles", "AUCore"]),

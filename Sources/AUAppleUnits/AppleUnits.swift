@@ -1,14 +1,16 @@
 import AUCore
 import AUEngine
+import AUSampler
 
 // Apple's units by Apple's descriptions (manufacturer `appl`), each made by a real AUHost
 // unit: the built-in units AUEngine has under Apple's codes (GenericOutput, the mixer, the
 // iPod EQ, the converter, the splitter), Apple's effects of this module (the filters,
-// AUPeakLimiter, AUDelay, AUReverb2, AUDynamicsProcessor, AUNBandEQ) and its players
-// (AUAudioFilePlayer, AUScheduledSoundPlayer). The AudioToolbox library registers them for
-// `AudioComponentFindNext` and AUGraph; AUHost's registry lists them, so `auhost` names,
-// validates and chains them. Apple's device outputs (they play on JACK) and synths (the
-// sampler with a General MIDI bank) are the AudioToolbox library's own.
+// AUPeakLimiter, AUDelay, AUReverb2, AUDynamicsProcessor, AUNBandEQ), its players
+// (AUAudioFilePlayer, AUScheduledSoundPlayer) and Apple's synths (AUHost's sampler with a
+// General MIDI bank). The AudioToolbox library registers them for `AudioComponentFindNext`
+// and AUGraph; AUHost's registry lists them, so `auhost` names, validates and chains them.
+// Apple's device outputs (they play on the AudioToolbox library's output device) are that
+// library's own.
 
 /// Apple-described units as a component provider (format `builtin`).
 /// - Thread: [control]
@@ -29,8 +31,11 @@ public struct AppleUnits: ComponentProvider {
     /// One of this module's units: its type, subtype, Apple's name, category and factory.
     struct Unit {
         let type: FourCharCode, subtype: FourCharCode, name: String, category: String
-        let make: @Sendable (ComponentDescription) -> AudioUnit
-        init(_ type: FourCharCode, _ subtype: FourCharCode, _ name: String, _ category: String, _ make: @escaping @Sendable (ComponentDescription) -> AudioUnit) {
+        let make: @Sendable (ComponentDescription) throws(AudioUnitError) -> AudioUnit
+        init(
+            _ type: FourCharCode, _ subtype: FourCharCode, _ name: String, _ category: String,
+            _ make: @escaping @Sendable (ComponentDescription) throws(AudioUnitError) -> AudioUnit
+        ) {
             (self.type, self.subtype, self.name, self.category, self.make) = (type, subtype, name, category, make)
         }
     }
@@ -45,7 +50,19 @@ public struct AppleUnits: ComponentProvider {
             Unit("aufx", "nbeq", "AUNBandEQ", "EQ") { NBandEQUnit(description: $0) },
             Unit("augn", "afpl", "AUAudioFilePlayer", "Generator") { AudioFilePlayerUnit(description: $0) },
             Unit("augn", "sspl", "AUScheduledSoundPlayer", "Generator") { ScheduledSoundPlayerUnit(description: $0) },
+            Unit("aumu", "samp", "AUSampler", "Instrument", generalMIDISynth),
+            Unit("aumu", "dls ", "DLSMusicDevice", "Instrument", generalMIDISynth),
+            Unit("aumu", "msyn", "AUMIDISynth", "Instrument", generalMIDISynth),
         ]
+
+    /// Apple's music devices: AUHost's sampler (FluidSynth) with the system's General MIDI bank
+    /// loaded when it is made (Apple's DLSSynth plays its GM bank; its Sampler a sine until an
+    /// instrument is loaded, AUHost's the GM bank).
+    @Sendable static func generalMIDISynth(_ description: ComponentDescription) throws(AudioUnitError) -> AudioUnit {
+        let sampler = SamplerUnit(description: description)
+        if let bank = SamplerUnit.defaultGeneralMIDIBank { try sampler.loadSoundBank(path: bank) }
+        return sampler
+    }
 
     /// - Thread: [control]
     public init() {}
@@ -67,7 +84,7 @@ public struct AppleUnits: ComponentProvider {
             }
         }
         let own = Self.units.map { unit in
-            Self.component(unit.type, unit.subtype, unit.name, category: unit.category) { description throws(AudioUnitError) -> AudioUnit in unit.make(description) }
+            Self.component(unit.type, unit.subtype, unit.name, category: unit.category) { description throws(AudioUnitError) -> AudioUnit in try unit.make(description) }
         }
         return (mapped + own, [])
     }

@@ -12,9 +12,8 @@ final class ComponentEntry: @unchecked Sendable {
 }
 
 /// Apple's units by Apple's descriptions (manufacturer `appl`): AUAppleUnits' (the units
-/// `auhost` lists too), then the device outputs (they need JACK) and the synths (the
-/// sampler with a General MIDI bank), which are this library's, then AUHost's own built-in
-/// units under theirs (`AUHs`).
+/// `auhost` lists too), then the device outputs, which are this library's (they play on its
+/// output device), then AUHost's own built-in units under theirs (`AUHs`).
 enum AppleComponents {
     static let apple: AUCore.FourCharCode = AppleUnits.manufacturer
 
@@ -35,7 +34,6 @@ enum AppleComponents {
                 identifier: "appl:\(output.name)", category: "Output",
                 factory: { () throws(AudioUnitError) -> EngineUnit in try OutputDevice.makeUnit() }))
         }
-        for synth in AppleSynths.components { registry.register(synth) }
         for builtin in BuiltinUnits().discoverComponents().components { registry.register(builtin) }
         return registry
     }()

@@ -3,14 +3,14 @@ import Testing
 
 /// Every Apple-described unit `auhost` reaches (AUAppleUnits: manufacturer `appl`) passes
 /// `auhost validate` at strictness 10, each named by its description. Apple's device outputs
-/// and synths are the AudioToolbox library's alone (JACK; the sampler with a General MIDI
-/// bank, validated as `aumu:samp:AUHs`), so they are not among them.
+/// are the AudioToolbox library's alone (they play on its output device), so they are not
+/// among them.
 @Suite struct AppleUnitValidateTests {
     static let units = [
         "auou:genr:appl", "aumx:mcmx:appl", "aufx:ipeq:appl", "aufc:conv:appl", "aufc:splt:appl",
         "aufx:lpas:appl", "aufx:hpas:appl", "aufx:bpas:appl", "aufx:lshf:appl", "aufx:hshf:appl", "aufx:pmeq:appl",
         "aufx:lmtr:appl", "aufx:dcmp:appl", "aufx:dely:appl", "aufx:rvb2:appl", "aufx:nbeq:appl",
-        "augn:afpl:appl", "augn:sspl:appl",
+        "augn:afpl:appl", "augn:sspl:appl", "aumu:samp:appl", "aumu:dls :appl", "aumu:msyn:appl",
     ]
 
     @Test func everyAppleUnitPassesAtStrictness10() throws {
