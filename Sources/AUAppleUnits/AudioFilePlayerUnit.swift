@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import AUCore
 import AUFiles
@@ -107,6 +108,58 @@ public final class AudioFilePlayerUnit: AudioUnit, @unchecked Sendable {
         timeline.publish([Unmanaged.passUnretained(next)])
         published = next
         pending = []
+    }
+
+    // MARK: - A file by name: the property parameter `file` (presets, `auhost`)
+
+    /// The file a preset or `auhost` named, played whole from the first render.
+    private var namedFile: String?
+
+    /// `file`: an audio file (anything libsndfile reads) played whole from the first render
+    /// after it is set, and again from the start after each initialization.
+    /// - Thread: [control]
+    public override var propertyParameters: [PropertyParameterInfo] {
+        [PropertyParameterInfo(identifier: "file", name: "Audio File", valueType: .path)]
+    }
+
+    /// Reads the file named (an error names it when it cannot be read) and plays it.
+    /// - Thread: [control]
+    public override func setPropertyParameter(_ identifier: String, to value: PropertyParameterValue) throws(AudioUnitError) {
+        guard identifier == "file" else { throw AudioUnitError(.invalidParameter, "\(name) has no property '\(identifier)'") }
+        guard case .path(let path) = value else { throw AudioUnitError(.invalidPropertyValue, "\(name): 'file' takes a path, not \(value)") }
+        try play(path)
+        namedFile = path
+    }
+
+    /// - Thread: [control]
+    public override func propertyParameterValue(_ identifier: String) -> PropertyParameterValue? {
+        identifier == "file" ? namedFile.map(PropertyParameterValue.path) : nil
+    }
+
+    /// The named file is all the state (regions set through AudioToolbox are not saved).
+    /// - Thread: [control]
+    public override var parametersHoldCustomState: Bool { true }
+
+    /// - Thread: [control]
+    public override func saveCustomState() throws(AudioUnitError) -> Data? { namedFile.map { Data($0.utf8) } }
+
+    /// - Thread: [control]
+    public override func restoreCustomState(_ data: Data) throws(AudioUnitError) {
+        try setPropertyParameter("file", to: .path(String(decoding: data, as: UTF8.self)))
+    }
+
+    /// The named file again at the output's rate, from the start.
+    /// - Thread: [control]
+    public override func allocateRenderResources() throws(AudioUnitError) {
+        if let namedFile { try play(namedFile) }
+    }
+
+    /// Schedules all of `path` at the timeline's start and plays it from the next render.
+    private func play(_ path: String) throws(AudioUnitError) {
+        let reader = try AudioFileReader(path: path)
+        pending = []
+        try schedule(reader, start: 0, frames: nil, loops: 0, offset: 0)
+        start(atSampleTime: -1)
     }
 
     /// Stops playing (AudioUnitReset): the timeline is unpublished.
