@@ -39,7 +39,7 @@ let coreTargets: [Target] = [
     // The umbrella library a host application imports: re-exports every layer and adds what
     // assembles a host (the registry over every backend, chain presets as graphs, the
     // offline render driver, the live driver).
-    .target(name: "AUHost", dependencies: ["AUCore", "AUEngine", "AULV2", "AUNative", "AUPresets", "AUFiles", "AUJACK", "AUMIDI", "AUSampler", "AUBridge"]),
+    .target(name: "AUHost", dependencies: ["AUCore", "AUEngine", "AULV2", "AUNative", "AUPresets", "AUFiles", "AUJACK", "AUMIDI", "AUSampler", "AUBridge", "AUAppleUnits"]),
     // Plugins out of process (docs/ISOLATION.md): the proxy unit, the shared-memory cycle,
     // the child's server; and the child executable, `auhost-unit-host`.
     .target(name: "AUBridge", dependencies: ["AUCore", "CAUSupport"]),
@@ -155,8 +155,11 @@ let samplerTargets: [Target] = [
 let audioToolboxTargets: [Target] = [
     // Apple's headers under Apple's names (include/ is a link to its include folder).
     .target(name: "CAudioToolbox", path: "Sources/CAudioToolbox"),
+    // Apple's units by Apple's descriptions (`appl`), for AudioToolbox's registry and AUHost's:
+    // the filters and dynamics, AUDelay, AUReverb2, AUNBandEQ, the file and slice players, the synths.
+    .target(name: "AUAppleUnits", dependencies: ["AUCore", "AUEngine", "AUFiles", "AUSampler", "CAudioToolbox"]),
     // The C functions (@_cdecl) over the engine, and the Swift overlays: libAudioToolbox.so.
-    .target(name: "AudioToolbox", dependencies: ["CAudioToolbox", "AUCore", "AUEngine", "AUJACK", "AUFiles", "AUMIDI", "AUSampler"]),
+    .target(name: "AudioToolbox", dependencies: ["CAudioToolbox", "AUCore", "AUEngine", "AUJACK", "AUFiles", "AUMIDI", "AUSampler", "AUAppleUnits"]),
     .testTarget(name: "AudioToolboxTests", dependencies: ["AudioToolbox", "AUTestSupport", "AUFiles", "AUCore"]),
 ]
 
@@ -174,7 +177,7 @@ let package = Package(
         .executable(name: "auhost-unit-host", targets: ["auhost-unit-host"]),
         // `import AUHost` is all a host application writes; each layer is a product too.
         .library(name: "AUHost", targets: ["AUHost"]),
-    ] + ["AUCore", "AUEngine", "AULV2", "AUNative", "AUJACK", "AUFiles", "AUPresets", "AUMIDI", "AUSampler"].map {
+    ] + ["AUCore", "AUEngine", "AULV2", "AUNative", "AUJACK", "AUFiles", "AUPresets", "AUMIDI", "AUSampler", "AUAppleUnits"].map {
         .library(name: $0, targets: [$0])
     } + coreProducts + nativeProducts + lv2Products
       + [.library(name: "AudioToolbox", type: .dynamic, targets: ["AudioToolbox"])]

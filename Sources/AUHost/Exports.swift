@@ -9,3 +9,4 @@
 @_exported import AUPresets
 @_exported import AUSampler
 @_exported import AUBridge
+@_exported import AUAppleUnits

@@ -1,3 +1,4 @@
+import AUAppleUnits
 import AUCore
 import AUEngine
 import AUJACK
@@ -8,10 +9,11 @@ import AUSampler
 /// Builds the registry of every unit on the machine: built-in units, then each backend.
 /// - Thread: [control]
 public enum HostRegistry {
-    /// The providers, in discovery order.
+    /// The providers, in discovery order: AUHost's built-in units, then Apple's by Apple's
+    /// descriptions (`appl`, the units of the AudioToolbox library but its device outputs and synths).
     /// - Thread: [control]
     public static func providers() -> [any ComponentProvider] {
-        [BuiltinUnits(), SamplerUnits(), JACKUnits(), LV2Provider(discoveryCacheFolder: LV2Provider.standardCacheFolder), NativeProvider()]
+        [BuiltinUnits(), SamplerUnits(), AppleUnits(), JACKUnits(), LV2Provider(discoveryCacheFolder: LV2Provider.standardCacheFolder), NativeProvider()]
     }
 
     /// - Thread: [control]

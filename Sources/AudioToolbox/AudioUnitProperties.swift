@@ -127,8 +127,7 @@ public func _AudioUnitGetProperty(
 ) -> OSStatus {
     withUnit(inUnit) { handle throws(AudioUnitError) in
         let (inScope, inElement) = handle.propertyBus(inID, scope: inScope, element: inElement)
-        if let status = samplerProperty(handle, inID, inScope, get: outData, ioDataSize) ?? filePlayerProperty(handle, inID, inScope, get: outData, ioDataSize)
-            ?? scheduledSoundPlayerProperty(handle, inID, inScope, get: outData, ioDataSize) { return status }
+        if let status = appleUnitProperty(handle, inID, inScope, get: outData, ioDataSize) { return status }
         guard try propertyInfo(handle, inID, inScope, inElement) != nil else {
             return unimplementedProperties.contains(inID) ? kAudio_UnimplementedError : kAudioUnitErr_InvalidProperty
         }
@@ -215,8 +214,7 @@ public func _AudioUnitSetProperty(
 ) -> OSStatus {
     withUnit(inUnit) { handle throws(AudioUnitError) in
         let (inScope, inElement) = handle.propertyBus(inID, scope: inScope, element: inElement)
-        if let status = setSamplerProperty(handle, inID, inScope, inData, inDataSize) ?? setFilePlayerProperty(handle, inID, inScope, inData, inDataSize)
-            ?? setScheduledSoundPlayerProperty(handle, inID, inScope, inData, inDataSize) { return status }
+        if let status = setAppleUnitProperty(handle, inID, inScope, inData, inDataSize) { return status }
         guard let info = try propertyInfo(handle, inID, inScope, inElement) else {
             return unimplementedProperties.contains(inID) ? kAudio_UnimplementedError : kAudioUnitErr_InvalidProperty
         }

@@ -1,5 +1,6 @@
 internal import AUCore
 internal import AUEngine
+internal import AUAppleUnits
 import Synchronization
 
 /// One audio component as `AudioComponent` hands it out: Apple's description and the AUHost
@@ -10,19 +11,12 @@ final class ComponentEntry: @unchecked Sendable {
     var pointer: OpaquePointer { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
 }
 
-/// Apple's units by Apple's descriptions (manufacturer `appl`), each made by a real AUHost
-/// unit, then AUHost's own built-in units under theirs (`AUHs`).
+/// Apple's units by Apple's descriptions (manufacturer `appl`): AUAppleUnits' (the units
+/// `auhost` lists too), then the device outputs, which are this library's (they play on its
+/// output device), then AUHost's own built-in units under theirs (`AUHs`).
 enum AppleComponents {
-    static let apple: AUCore.FourCharCode = "appl"
+    static let apple: AUCore.FourCharCode = AppleUnits.manufacturer
 
-    /// The Apple descriptions AUHost serves and the built-in unit (subtype, type) behind each.
-    static let builtinMappings: [(type: AUCore.FourCharCode, subtype: AUCore.FourCharCode, name: String, builtin: AUCore.FourCharCode)] = [
-        ("auou", "genr", "AUGenericOutput", "genr"),
-        ("aumx", "mcmx", "AUMultiChannelMixer", "mcmx"),
-        ("aufx", "ipeq", "AUiPodEQ", "ipeq"),
-        ("aufc", "conv", "AUConverter", "conv"),
-        ("aufc", "splt", "AUSplitter", "splt"),
-    ]
     /// Apple's device output units: all play on the output device (AUHOST_DEVICE).
     static let deviceOutputs: [(subtype: AUCore.FourCharCode, name: String)] = [
         ("rioc", "AURemoteIO"), ("def ", "AUDefaultOutput"), ("sys ", "AUSystemOutput"), ("ahal", "AUHAL"),
@@ -32,15 +26,7 @@ enum AppleComponents {
     /// The registry every AUGraph and `AudioComponentFindNext` use, made once.
     static let registry: ComponentRegistry = {
         let registry = ComponentRegistry()
-        let builtins = BuiltinUnits().discoverComponents().components
-        for mapping in builtinMappings {
-            guard let builtin = builtins.first(where: { $0.description.subtype == mapping.builtin }) else { continue }
-            registry.register(Component(
-                description: ComponentDescription(type: mapping.type, subtype: mapping.subtype, manufacturer: apple),
-                name: "Apple: \(mapping.name)", manufacturerName: "Apple", version: BuiltinUnits.version, format: .builtin,
-                identifier: "appl:\(mapping.name)", category: builtin.category,
-                factory: { () throws(AudioUnitError) -> EngineUnit in try builtin.instantiate() }))
-        }
+        for unit in AppleUnits().discoverComponents().components { registry.register(unit) }
         for output in deviceOutputs {
             registry.register(Component(
                 description: ComponentDescription(type: "auou", subtype: output.subtype, manufacturer: apple),
@@ -48,10 +34,7 @@ enum AppleComponents {
                 identifier: "appl:\(output.name)", category: "Output",
                 factory: { () throws(AudioUnitError) -> EngineUnit in try OutputDevice.makeUnit() }))
         }
-        for synth in AppleSynths.components { registry.register(synth) }
-        registry.register(PeakLimiterUnit.component)
-        for filter in AppleFilterUnit.components { registry.register(filter) }
-        for builtin in builtins { registry.register(builtin) }
+        for builtin in BuiltinUnits().discoverComponents().components { registry.register(builtin) }
         return registry
     }()
 

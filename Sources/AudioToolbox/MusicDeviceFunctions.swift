@@ -4,46 +4,8 @@ internal import AUFiles
 internal import AUSampler
 
 // MusicDevice.h's functions (MIDI into a music device from the control side, for its next
-// render cycle), Apple's synths on AUHost's sampler, and the sampler's properties as Apple
+// render cycle; Apple's synths are AUAppleUnits'), and the sampler's properties as Apple
 // defines them (kAUSamplerProperty_LoadInstrument, kMusicDeviceProperty_SoundBankURL).
-
-/// Apple's music devices, each AUHost's sampler (`aumu:samp:AUHs`, FluidSynth) with the
-/// system's General MIDI bank loaded when it is made (Apple's DLSSynth plays its GM bank;
-/// its Sampler a sine until an instrument is loaded, AUHost's the GM bank).
-enum AppleSynths {
-    static let descriptions: [(subtype: AUCore.FourCharCode, name: String)] = [
-        ("samp", "AUSampler"), ("dls ", "DLSMusicDevice"), ("msyn", "AUMIDISynth"),
-    ]
-
-    /// The components, registered after the other Apple units: the synths, the
-    /// AUAudioFilePlayer (`augn afpl appl`, AudioFilePlayerUnit.swift) and the
-    /// ScheduledSoundPlayer (`augn sspl appl`, ScheduledSoundPlayerUnit.swift).
-    static var components: [Component] {
-        let filePlayer = ComponentDescription(type: "augn", subtype: "afpl", manufacturer: AppleComponents.apple)
-        let soundPlayer = ComponentDescription(type: "augn", subtype: "sspl", manufacturer: AppleComponents.apple)
-        return [
-            Component(
-                description: filePlayer, name: "Apple: AUAudioFilePlayer", manufacturerName: "Apple", version: "1.0.0", format: .builtin,
-                identifier: "appl:AUAudioFilePlayer", category: "Generator",
-                factory: { () throws(AudioUnitError) -> EngineUnit in AudioFilePlayerUnit(description: filePlayer) }),
-            Component(
-                description: soundPlayer, name: "Apple: AUScheduledSoundPlayer", manufacturerName: "Apple", version: "1.0.0", format: .builtin,
-                identifier: "appl:AUScheduledSoundPlayer", category: "Generator",
-                factory: { () throws(AudioUnitError) -> EngineUnit in ScheduledSoundPlayerUnit(description: soundPlayer) }),
-        ]
-        + descriptions.map { synth in
-            let description = ComponentDescription(type: "aumu", subtype: synth.subtype, manufacturer: AppleComponents.apple)
-            return Component(
-                description: description, name: "Apple: \(synth.name)", manufacturerName: "Apple", version: "1.0.0", format: .builtin,
-                identifier: "appl:\(synth.name)", category: "Instrument",
-                factory: { () throws(AudioUnitError) -> EngineUnit in
-                    let sampler = SamplerUnit(description: description)
-                    if let bank = SamplerUnit.defaultGeneralMIDIBank { try sampler.loadSoundBank(path: bank) }
-                    return sampler
-                })
-        }
-    }
-}
 
 /// Whether the unit takes MIDI (a music device, music effect or MIDI processor).
 private func takesMIDI(_ handle: UnitHandle) -> Bool {

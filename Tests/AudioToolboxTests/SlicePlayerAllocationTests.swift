@@ -2,11 +2,11 @@ import AUTestSupport
 import Foundation
 import Testing
 
-/// The ScheduledSoundPlayer's, the AUPeakLimiter's and the ParametricEQ's render paths
-/// through the C API allocate nothing and take no lock: a C client schedules 240 slices of its own buffers (each with a
-/// completion procedure that counts) into a ScheduledSoundPlayer → AUPeakLimiter (pre-gain
-/// +12 dB, so it limits) → ParametricEQ (+6 dB) → GenericOutput graph and pulls it with
-/// AudioUnitRender under the
+/// The render paths of the ScheduledSoundPlayer and of Apple's effects (AUPeakLimiter, ParametricEQ,
+/// AUDelay, AUReverb2, AUDynamicsProcessor, AUNBandEQ) through the C API allocate nothing and take no lock: a C client schedules
+/// 240 slices of its own buffers (each with a completion procedure that counts) into a ScheduledSoundPlayer → AUPeakLimiter
+/// (pre-gain +12 dB, so it limits) → ParametricEQ (+6 dB) → AUDelay (10 ms) → AUReverb2 → AUDynamicsProcessor (its meters
+/// set each cycle) → AUNBandEQ (two bands on) → GenericOutput graph and pulls it with AudioUnitRender under the
 /// AllocCounter shim. After 20 warm-up cycles the counts are reset; the 200 counted cycles,
 /// in which slices begin, complete and call their procedures, must add none.
 @Suite struct SlicePlayerAllocationTests {
@@ -34,6 +34,9 @@ import Testing
         AudioComponentDescription limiterDesc = {kAudioUnitType_Effect, kAudioUnitSubType_PeakLimiter, kAudioUnitManufacturer_Apple, 0, 0};
         AudioComponentDescription filterDesc = {kAudioUnitType_Effect, kAudioUnitSubType_ParametricEQ, kAudioUnitManufacturer_Apple, 0, 0};
         AudioComponentDescription outDesc = {kAudioUnitType_Output, kAudioUnitSubType_GenericOutput, kAudioUnitManufacturer_Apple, 0, 0};
+        OSType effects[] = {kAudioUnitSubType_Delay, kAudioUnitSubType_Reverb2, kAudioUnitSubType_DynamicsProcessor, kAudioUnitSubType_NBandEQ};
+        AUNode effectNodes[4];
+        AudioUnit effectUnits[4];
         AUGraph graph;
         AUNode playerNode, limiterNode, filterNode, outNode;
         AudioUnit player, limiter, filter, outUnit;
@@ -44,15 +47,30 @@ import Testing
         CHECK(AUGraphAddNode(graph, &outDesc, &outNode));
         CHECK(AUGraphConnectNodeInput(graph, playerNode, 0, limiterNode, 0));
         CHECK(AUGraphConnectNodeInput(graph, limiterNode, 0, filterNode, 0));
-        CHECK(AUGraphConnectNodeInput(graph, filterNode, 0, outNode, 0));
+        AUNode previous = filterNode;
+        for (int i = 0; i < 4; i++) {
+            AudioComponentDescription desc = {kAudioUnitType_Effect, effects[i], kAudioUnitManufacturer_Apple, 0, 0};
+            CHECK(AUGraphAddNode(graph, &desc, &effectNodes[i]));
+            CHECK(AUGraphConnectNodeInput(graph, previous, 0, effectNodes[i], 0));
+            previous = effectNodes[i];
+        }
+        CHECK(AUGraphConnectNodeInput(graph, previous, 0, outNode, 0));
         CHECK(AUGraphOpen(graph));
         CHECK(AUGraphNodeInfo(graph, playerNode, NULL, &player));
         CHECK(AUGraphNodeInfo(graph, limiterNode, NULL, &limiter));
         CHECK(AUGraphNodeInfo(graph, filterNode, NULL, &filter));
         CHECK(AUGraphNodeInfo(graph, outNode, NULL, &outUnit));
+        for (int i = 0; i < 4; i++) CHECK(AUGraphNodeInfo(graph, effectNodes[i], NULL, &effectUnits[i]));
         CHECK(AUGraphInitialize(graph));
         CHECK(AudioUnitSetParameter(limiter, kLimiterParam_PreGain, kAudioUnitScope_Global, 0, 12, 0));
-        CHECK(AudioUnitSetParameter(filter, 2, kAudioUnitScope_Global, 0, 6, 0));
+        CHECK(AudioUnitSetParameter(filter, kParametricEQParam_Gain, kAudioUnitScope_Global, 0, 6, 0));
+        CHECK(AudioUnitSetParameter(effectUnits[0], kDelayParam_DelayTime, kAudioUnitScope_Global, 0, 0.01f, 0));
+        for (int band = 0; band < 2; band++) {
+            CHECK(AudioUnitSetParameter(effectUnits[3], kAUNBandEQParam_BypassBand + band, kAudioUnitScope_Global, 0, 0, 0));
+            CHECK(AudioUnitSetParameter(effectUnits[3], kAUNBandEQParam_FilterType + band, kAudioUnitScope_Global, 0,
+                                        band ? kAUNBandEQFilterType_HighShelf : kAUNBandEQFilterType_Parametric, 0));
+            CHECK(AudioUnitSetParameter(effectUnits[3], kAUNBandEQParam_Gain + band, kAudioUnitScope_Global, 0, -3, 0));
+        }
 
         static ScheduledAudioSlice slice[slices];
         AudioBufferList *lists = calloc(slices, sizeof(AudioBufferList) + sizeof(AudioBuffer));
@@ -86,7 +104,7 @@ import Testing
     }
     """#
 
-    @Test func playingSlicesThroughTheLimiterAllocatesAndLocksNothing() throws {
+    @Test func playingSlicesThroughApplesEffectsAllocatesAndLocksNothing() throws {
         let run = try CClientUnderShim.run(Self.client, name: "slice-alloc")
         #expect(run.status == 0, "\(run.text)")
         // Retains are left to an optimized build (a debug build of any Swift code retains).

@@ -22,6 +22,13 @@ public struct BuiltinUnits: ComponentProvider {
         ("genr", ComponentType.output, "Generic Output", "Output", { GenericOutputUnit(description: $0) }),
     ]
 
+    /// The built-in unit of `subtype` made under another description (Apple's, for
+    /// AUAppleUnits), so that the instance says what it was made as; nil for an unknown subtype.
+    /// - Thread: [control]
+    public static func make(_ subtype: FourCharCode, as description: ComponentDescription) -> AudioUnit? {
+        catalog.first { $0.subtype == subtype }?.make(description)
+    }
+
     /// - Thread: [control]
     public func discoverComponents() -> (components: [Component], problems: [DiscoveryProblem]) {
         let components = Self.catalog.map { entry in

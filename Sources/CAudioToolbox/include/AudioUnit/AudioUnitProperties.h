@@ -69,6 +69,10 @@ AUHOST_ENUM(AudioUnitPropertyID) {
     kAudioOutputUnitProperty_HasIO = 2006,
     kAudioOutputUnitProperty_StartTimestampsAtZero = 2007,
 
+    kAUNBandEQProperty_NumberOfBands = 2200,
+    kAUNBandEQProperty_MaxNumberOfBands = 2201,
+    kAUNBandEQProperty_BiquadCoefficients = 2203,
+
     kAudioUnitProperty_MeteringMode = 3007,
     kAudioUnitProperty_MatrixLevels = 3006,
     kAudioUnitProperty_MatrixDimensions = 3009

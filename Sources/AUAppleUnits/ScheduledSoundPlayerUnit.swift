@@ -1,5 +1,6 @@
 import Synchronization
-internal import AUCore
+import AUCore
+public import CAudioToolbox
 
 // Apple's ScheduledSoundPlayer (`augn sspl appl`): the program schedules slices of its own
 // audio (ScheduledAudioSlice: a sample time in the unit's timeline, frames and an
@@ -19,7 +20,7 @@ struct SlicePointer: @unchecked Sendable {
 
 /// `augn:sspl:appl`.
 /// - Thread: [control] for set-up; ``process(_:)`` on the render thread.
-final class ScheduledSoundPlayerUnit: EngineUnit, @unchecked Sendable {
+public final class ScheduledSoundPlayerUnit: AUCore.AudioUnit, @unchecked Sendable {
     /// The slices scheduled and not yet seen complete (control side).
     private var scheduled: [SlicePointer] = []
     private let published = RenderSnapshot<SlicePointer>()
@@ -35,7 +36,8 @@ final class ScheduledSoundPlayerUnit: EngineUnit, @unchecked Sendable {
     }
 
     /// Adds a slice (its flags cleared) and publishes the list; completed slices are dropped.
-    func schedule(_ slice: UnsafeMutablePointer<ScheduledAudioSlice>) {
+    /// - Thread: [control]
+    public func schedule(_ slice: UnsafeMutablePointer<ScheduledAudioSlice>) {
         slice.pointee.mFlags = 0
         scheduled.removeAll { $0.slice.pointee.mFlags & kScheduledAudioSliceFlag_Complete != 0 }
         scheduled.append(SlicePointer(slice: slice))
@@ -43,14 +45,16 @@ final class ScheduledSoundPlayerUnit: EngineUnit, @unchecked Sendable {
     }
 
     /// Starts the timeline at `sampleTime` (-1: the next render).
-    func start(atSampleTime sampleTime: Double) {
+    /// - Thread: [control]
+    public func start(atSampleTime sampleTime: Double) {
         firstRenderTime.store(Double.nan.bitPattern, ordering: .releasing)
         framesPlayed.store(0, ordering: .releasing)
         startTime.store(sampleTime.bitPattern, ordering: .releasing)
     }
 
     /// Stops playing and forgets the slices (AudioUnitReset), as Apple's does.
-    override func resetState() {
+    /// - Thread: [control]
+    public override func resetState() {
         startTime.store(Double.nan.bitPattern, ordering: .releasing)
         scheduled = []
         published.publish([])
@@ -75,7 +79,7 @@ final class ScheduledSoundPlayerUnit: EngineUnit, @unchecked Sendable {
     }
 
     /// - Thread: [render]
-    override func process(_ context: ProcessContext) -> AudioUnitStatus {
+    public override func process(_ context: ProcessContext) -> AudioUnitStatus {
         let output = context.outputs[0]
         output.clear()
         guard let cycleStart = timelineFrame(context.timestamp.sampleTime) else { return 0 }
@@ -91,7 +95,7 @@ final class ScheduledSoundPlayerUnit: EngineUnit, @unchecked Sendable {
                 if slice.pointee.mFlags & kScheduledAudioSliceFlag_BeganToRender == 0 {
                     slice.pointee.mFlags |= kScheduledAudioSliceFlag_BeganToRender | (sliceStart < cycleStart ? kScheduledAudioSliceFlag_BeganToRenderLate : 0)
                 }
-                let buffers = UnsafeMutableAudioBufferListPointer(list)
+                let buffers = Self.buffers(of: list)
                 let first = max(sliceStart, cycleStart), last = min(sliceEnd, cycleEnd)
                 if first < last, buffers.count > 0 {
                     for channel in 0..<output.channelCount {
@@ -106,5 +110,14 @@ final class ScheduledSoundPlayerUnit: EngineUnit, @unchecked Sendable {
             }
         }
         return 0
+    }
+
+    /// The buffers of a program's AudioBufferList: its variable-length array, whose first
+    /// element ends the struct.
+    /// - Thread: [render]
+    private static func buffers(of list: UnsafeMutablePointer<AudioBufferList>) -> UnsafeMutableBufferPointer<AudioBuffer> {
+        let offset = MemoryLayout<AudioBufferList>.size - MemoryLayout<AudioBuffer>.size
+        let first = UnsafeMutableRawPointer(list).advanced(by: offset).assumingMemoryBound(to: AudioBuffer.self)
+        return UnsafeMutableBufferPointer(start: first, count: Int(list.pointee.mNumberBuffers))
     }
 }

@@ -1,6 +1,7 @@
+import Foundation
 import Synchronization
-internal import AUCore
-internal import AUFiles
+import AUCore
+import AUFiles
 
 // Apple's AUAudioFilePlayer (`augn afpl appl`): regions of audio files (AudioFileIDs) played
 // from a start time stamp. A region is read (and resampled to the unit's rate) on the control
@@ -19,11 +20,23 @@ final class FilePlayerTimeline: @unchecked Sendable {
     }
 }
 
+/// A file a program named in `ScheduledFileIDs`: its AudioFileID and its reader.
+/// - Thread: [control]
+public struct ScheduledFile {
+    public let id: OpaquePointer
+    public let reader: AudioFileReader
+    /// - Thread: [control]
+    public init(id: OpaquePointer, reader: AudioFileReader) {
+        self.id = id
+        self.reader = reader
+    }
+}
+
 /// `augn:afpl:appl`.
 /// - Thread: [control] for set-up; ``process(_:)`` on the render thread.
-final class AudioFilePlayerUnit: EngineUnit, @unchecked Sendable {
+public final class AudioFilePlayerUnit: AudioUnit, @unchecked Sendable {
     /// The files `ScheduledFileIDs` named.
-    var files: [AudioFileHandle] = []
+    public var files: [ScheduledFile] = []
     /// The regions scheduled since the last start: samples per channel at the output rate.
     private(set) var pending: [[Float]] = []
     private let timeline = RenderSnapshot<Unmanaged<FilePlayerTimeline>>()
@@ -38,13 +51,16 @@ final class AudioFilePlayerUnit: EngineUnit, @unchecked Sendable {
         super.init(description: description, name: "AUAudioFilePlayer", inputs: [], outputs: [.canonical(channels: 2, name: "Output")], parameters: [])
     }
 
-    var outputRate: Double { formats(.output)[0].sampleRate }
-    var outputChannels: Int { formats(.output)[0].channelsPerFrame }
+    private var outputRate: Double { formats(.output)[0].sampleRate }
+    private var outputChannels: Int { formats(.output)[0].channelsPerFrame }
 
-    /// Reads `frames` frames (nil: to the end) of `file` from `start`, `1 + loops` times, at
+    /// Reads `frames` frames (nil: to the end) of `reader` from `start`, `1 + loops` times, at
     /// the output rate, and mixes them into the pending timeline from frame `offset`.
-    func schedule(_ file: AudioFileHandle, start: Int, frames: Int?, loops: Int, offset: Int) throws {
-        guard let reader = file.reader, start >= 0, start <= reader.info.frames, offset >= 0 else { throw StatusError(kAudioUnitErr_InvalidPropertyValue) }
+    /// - Thread: [control]
+    public func schedule(_ reader: AudioFileReader, start: Int, frames: Int?, loops: Int, offset: Int) throws(AudioUnitError) {
+        guard start >= 0, start <= reader.info.frames, offset >= 0 else {
+            throw AudioUnitError(.invalidPropertyValue, "\(name): a region from frame \(start) at offset \(offset) of a file of \(reader.info.frames) frames")
+        }
         let count = min(frames ?? Int.max, reader.info.frames - start)
         try reader.seek(toFrame: start)
         let block = OwnedAudioBuffers(channels: reader.info.channels, capacity: max(1, count))
@@ -67,7 +83,7 @@ final class AudioFilePlayerUnit: EngineUnit, @unchecked Sendable {
         }
     }
 
-    private func resample(_ channels: [[Float]], from input: Double, to output: Double) throws -> [[Float]] {
+    private func resample(_ channels: [[Float]], from input: Double, to output: Double) throws(AudioUnitError) -> [[Float]] {
         let frames = channels.first?.count ?? 0
         let buffers = OwnedAudioBuffers(channels: channels.count, capacity: max(1, frames))
         let view = buffers.buffers(frameCount: frames)
@@ -84,7 +100,8 @@ final class AudioFilePlayerUnit: EngineUnit, @unchecked Sendable {
 
     /// Plays the scheduled regions from `sampleTime` (-1: the next render); the regions are
     /// then forgotten for the next schedule.
-    func start(atSampleTime sampleTime: Double) {
+    /// - Thread: [control]
+    public func start(atSampleTime sampleTime: Double) {
         let next = FilePlayerTimeline(channels: pending, startSampleTime: sampleTime)
         firstRenderTime.store(Double.nan.bitPattern, ordering: .releasing)
         framesPlayed.store(0, ordering: .releasing)
@@ -93,8 +110,61 @@ final class AudioFilePlayerUnit: EngineUnit, @unchecked Sendable {
         pending = []
     }
 
+    // MARK: - A file by name: the property parameter `file` (presets, `auhost`)
+
+    /// The file a preset or `auhost` named, played whole from the first render.
+    private var namedFile: String?
+
+    /// `file`: an audio file (anything libsndfile reads) played whole from the first render
+    /// after it is set, and again from the start after each initialization.
+    /// - Thread: [control]
+    public override var propertyParameters: [PropertyParameterInfo] {
+        [PropertyParameterInfo(identifier: "file", name: "Audio File", valueType: .path)]
+    }
+
+    /// Reads the file named (an error names it when it cannot be read) and plays it.
+    /// - Thread: [control]
+    public override func setPropertyParameter(_ identifier: String, to value: PropertyParameterValue) throws(AudioUnitError) {
+        guard identifier == "file" else { throw AudioUnitError(.invalidParameter, "\(name) has no property '\(identifier)'") }
+        guard case .path(let path) = value else { throw AudioUnitError(.invalidPropertyValue, "\(name): 'file' takes a path, not \(value)") }
+        try play(path)
+        namedFile = path
+    }
+
+    /// - Thread: [control]
+    public override func propertyParameterValue(_ identifier: String) -> PropertyParameterValue? {
+        identifier == "file" ? namedFile.map(PropertyParameterValue.path) : nil
+    }
+
+    /// The named file is all the state (regions set through AudioToolbox are not saved).
+    /// - Thread: [control]
+    public override var parametersHoldCustomState: Bool { true }
+
+    /// - Thread: [control]
+    public override func saveCustomState() throws(AudioUnitError) -> Data? { namedFile.map { Data($0.utf8) } }
+
+    /// - Thread: [control]
+    public override func restoreCustomState(_ data: Data) throws(AudioUnitError) {
+        try setPropertyParameter("file", to: .path(String(decoding: data, as: UTF8.self)))
+    }
+
+    /// The named file again at the output's rate, from the start.
+    /// - Thread: [control]
+    public override func allocateRenderResources() throws(AudioUnitError) {
+        if let namedFile { try play(namedFile) }
+    }
+
+    /// Schedules all of `path` at the timeline's start and plays it from the next render.
+    private func play(_ path: String) throws(AudioUnitError) {
+        let reader = try AudioFileReader(path: path)
+        pending = []
+        try schedule(reader, start: 0, frames: nil, loops: 0, offset: 0)
+        start(atSampleTime: -1)
+    }
+
     /// Stops playing (AudioUnitReset): the timeline is unpublished.
-    override func resetState() {
+    /// - Thread: [control]
+    public override func resetState() {
         timeline.publish([])
         published = nil
         framesPlayed.store(0, ordering: .releasing)
@@ -102,7 +172,7 @@ final class AudioFilePlayerUnit: EngineUnit, @unchecked Sendable {
 
     /// Copies the timeline's frames under this cycle out, silence elsewhere.
     /// - Thread: [render]
-    override func process(_ context: ProcessContext) -> AudioUnitStatus {
+    public override func process(_ context: ProcessContext) -> AudioUnitStatus {
         for output in context.outputs { output.clear() }
         timeline.read { items in
             guard let item = items.baseAddress?.pointee else { return }

@@ -1,5 +1,5 @@
 import Foundation
-internal import AUCore
+import AUCore
 
 // Apple's AUPeakLimiter (`aufx lmtr appl`) with Apple's parameters: attack time (0, seconds,
 // 0.001–0.03, 0.012), decay time (1, seconds, 0.001–0.06, 0.024) and pre-gain (2, dB,
@@ -16,24 +16,13 @@ final class PeakLimiterUnit: AppleEffectUnit, @unchecked Sendable {
     static let preGain: ParameterID = 2
     private static let ceiling: Float = 1
 
-    /// The component under Apple's description.
-    static var component: Component {
-        let description = ComponentDescription(type: "aufx", subtype: "lmtr", manufacturer: AppleComponents.apple)
-        return Component(
-            description: description, name: "Apple: AUPeakLimiter", manufacturerName: "Apple", version: "1.0.0", format: .builtin,
-            identifier: "appl:AUPeakLimiter", category: "Dynamics",
-            factory: { () throws(AudioUnitError) -> EngineUnit in PeakLimiterUnit(description: description) })
-    }
-
     /// The gain applied now (render thread).
     private var gain: Float = 1
 
     init(description: ComponentDescription) {
         let rw: ParameterFlags = [.isReadable, .isWritable]
         super.init(
-            description: description, name: "AUPeakLimiter", inputs: [.canonical(channels: 2, name: "Input")],
-            outputs: [.canonical(channels: 2, name: "Output")],
-            parameters: [
+            description: description, name: "AUPeakLimiter", parameters: [
                 ParameterInfo(id: Self.attackTime, identifier: "attackTime", name: "Attack Time", unit: .seconds, min: 0.001, max: 0.03, default: 0.012, flags: rw),
                 ParameterInfo(id: Self.decayTime, identifier: "decayTime", name: "Decay Time", unit: .seconds, min: 0.001, max: 0.06, default: 0.024, flags: rw),
                 ParameterInfo(id: Self.preGain, identifier: "preGain", name: "Pre-Gain", unit: .decibels, min: -40, max: 40, default: 0, flags: rw),
@@ -44,14 +33,11 @@ final class PeakLimiterUnit: AppleEffectUnit, @unchecked Sendable {
 
     override func resetState() { gain = 1 }
 
-    /// A one-pole coefficient reaching 1 − 1/e of the way in `seconds`.
-    private func coefficient(_ seconds: Float) -> Float { 1 - expf(-1 / (max(seconds, 0.0001) * sampleRate)) }
-
     /// - Thread: [render]
     override func process(_ context: ProcessContext) -> AudioUnitStatus {
         let input = context.inputs[0], output = context.outputs[0]
         let channels = min(input.channelCount, output.channelCount)
-        let attack = coefficient(parameters.value(at: 0)), decay = coefficient(parameters.value(at: 1))
+        let attack = onePoleCoefficient(parameters.value(at: 0)), decay = onePoleCoefficient(parameters.value(at: 1))
         let preGain = powf(10, parameters.value(at: 2) / 20)
         var gain = self.gain
         for frame in 0..<context.frameCount {
