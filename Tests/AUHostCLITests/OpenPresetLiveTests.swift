@@ -1,0 +1,144 @@
+import AUCore
+import AUJACK
+import AUTestSupport
+import Foundation
+import Testing
+
+/// `open PRESET.json` and `--bank` live under jackd: a controller client plays a 1 kHz sine
+/// (amplitude 0.5) into auhost and sends program changes; a recorder records auhost's
+/// `out_1`. Preset A plays the sine at -20 dB (0.05), preset B at 0 dB through another
+/// chain (an EQ, then the gain): the recording's level says which chain plays.
+@Suite(.serialized) struct OpenPresetLiveTests {
+    static let quiet = """
+        {"auhost": 1, "name": "Quiet", "nodes": [{"id": "gain", "unit": "aufx:gain:AUHs", "parameters": {"gain": -20, "smoothing": 0}}], "chain": ["gain"]}
+        """
+    static let loud = """
+        {"auhost": 1, "name": "Loud",
+         "nodes": [{"id": "eq", "unit": "aufx:ipeq:AUHs"}, {"id": "level", "unit": "aufx:gain:AUHs", "parameters": {"gain": 0, "smoothing": 0}}],
+         "chain": ["eq", "level"]}
+        """
+    /// The crossfade's length at 48 kHz (the default 50 ms).
+    static let crossfadeFrames = 2_400
+    /// Below this a sample counts as near-silence: a fifth of the quiet chain's amplitude.
+    static let silence: Float = 0.01
+
+    /// A folder of its own holding `files` (name → text), removed by the caller.
+    static func folder(_ files: [String: String]) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-open-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (name, text) in files { try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        return folder
+    }
+
+    /// The longest run of consecutive samples quieter than ``silence`` in `range`.
+    static func longestSilence(_ samples: UnsafeMutableBufferPointer<Float>, _ range: Range<Int>) -> Int {
+        var longest = 0, run = 0
+        for frame in range {
+            run = abs(samples[frame]) < silence ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        return longest
+    }
+
+    /// The largest magnitude in `range` (a sine's amplitude).
+    static func peak(_ samples: UnsafeMutableBufferPointer<Float>, _ range: Range<Int>) -> Float {
+        range.map { abs(samples[$0]) }.max() ?? 0
+    }
+
+    /// Every connection of auhost's ports, as `port>peer` lines, through the JACK API.
+    static func connections(_ probe: JACKClient, client: String) -> [String] {
+        let ports = probe.sources(matching: "^\(client):", kind: .audio) + probe.destinations(matching: "^\(client):", kind: .audio)
+            + probe.sources(matching: "^\(client):", kind: .midi) + probe.destinations(matching: "^\(client):", kind: .midi)
+        return ports.flatMap { port in probe.connections(of: port).map { "\(port)>\($0)" } }.sorted()
+    }
+
+    /// `open` switches from the quiet chain to the loud one with no run of near-silence
+    /// longer than the crossfade (none at all, in fact: the crossfade is equal-power), the
+    /// level goes from A's to B's, and every connection is the same before and after. A
+    /// preset that cannot load is refused with one line naming it, and B plays on.
+    @Test func openSwitchesPresetsWithoutAGapAndKeepsEveryConnection() throws {
+        let folder = try Self.folder(["loud.json": Self.loud, "bad.json": #"{"auhost": 1, "name": "Bad", "nodes": [{"id": "x", "unit": "lv2:urn:auhost:no-such-plugin"}], "chain": ["x"]}"#])
+        var controller: ControllerClient?
+        let rig = try LiveRig(
+            preset: Self.quiet, extraArguments: ["--midi-connect", "controller:midi_out"], periodFrames: 256,
+            prepare: { server in controller = try ControllerClient(serverName: server, offset: 100, frequency: 1_000) })
+        var recorder: MarkedRecorder?
+        defer {
+            recorder?.stop()
+            controller = nil
+            rig.tearDown()
+            try? FileManager.default.removeItem(at: folder)
+        }
+        #expect(rig.waitForStandardError("auhost: running"), "\(rig.standardError)")
+        let probe = try rig.probeOnceRegistered()
+        recorder = try MarkedRecorder(serverName: rig.server.name, auhost: rig.clientName)
+        let recording = try #require(recorder)
+        try #require(recording.output.wait(forCount: 9_600), "nothing recorded")
+        let before = Self.connections(probe, client: rig.clientName)
+        #expect(before.contains("\(rig.clientName):in_1>controller:out_1") && before.contains("\(rig.clientName):out_1>recorder:in_1")
+            && before.contains("\(rig.clientName):midi_in>controller:midi_out"), "\(before)")
+        let start = recording.output.count
+        let reply = try rig.send("open \(folder.appendingPathComponent("loud.json").path)")
+        #expect(reply == "ok opened \(folder.appendingPathComponent("loud.json").path) crossfade_ms=50", "\(reply); stderr: \(rig.standardError)")
+        let end = recording.output.count + 9_600
+        try #require(recording.output.wait(forCount: end), "the recording stalled")
+        let samples = recording.output.samples
+        // A's level before, B's after, and no gap anywhere in between.
+        let quietPeak = Self.peak(samples, (start - 4_800)..<start), loudPeak = Self.peak(samples, (end - 4_800)..<end)
+        #expect(abs(quietPeak - 0.05) < 0.01, "before open: \(quietPeak), expected 0.05 (the sine at -20 dB)")
+        #expect(abs(loudPeak - 0.5) < 0.05, "after open: \(loudPeak), expected 0.5 (the sine at 0 dB)")
+        let silent = Self.longestSilence(samples, (start - 4_800)..<end)
+        #expect(silent <= Self.crossfadeFrames, "\(silent) frames of near-silence (below \(Self.silence)) around the switch; the crossfade is \(Self.crossfadeFrames)")
+        #expect(Self.connections(probe, client: rig.clientName) == before, "connections changed: \(Self.connections(probe, client: rig.clientName)) vs \(before)")
+        #expect(try rig.send("get level gain") == "ok 0", "the session works on the new chain")
+
+        let bad = folder.appendingPathComponent("bad.json").path
+        let refusal = try rig.send("open \(bad)")
+        #expect(refusal.hasPrefix("error: \(bad): nodes[0].unit: no unit matches") && !refusal.contains("\n"), "\(refusal)")
+        let afterRefusal = recording.output.count
+        try #require(recording.output.wait(forCount: afterRefusal + 9_600), "the recording stalled")
+        let stillLoud = Self.peak(samples, afterRefusal..<(afterRefusal + 9_600))
+        #expect(abs(stillLoud - 0.5) < 0.05 && Self.longestSilence(samples, afterRefusal..<(afterRefusal + 9_600)) < 64, "after the refusal B plays on: \(stillLoud)")
+        #expect(try rig.send("status").contains(" opened=1 "))
+    }
+
+    /// `--bank FOLDER`: program change 1 opens the folder's second preset by file name (the
+    /// loud one), program change 0 the first; a program past the bank is one notice.
+    @Test func aProgramChangeOpensTheBanksPreset() throws {
+        let bank = try Self.folder(["00-quiet.json": Self.quiet, "01-loud.json": Self.loud])
+        var controller: ControllerClient?
+        let rig = try LiveRig(
+            preset: Self.quiet, extraArguments: ["--midi-connect", "controller:midi_out", "--bank", bank.path], periodFrames: 256,
+            prepare: { server in controller = try ControllerClient(serverName: server, offset: 100, frequency: 1_000) })
+        var recorder: MarkedRecorder?
+        defer {
+            recorder?.stop()
+            controller = nil
+            rig.tearDown()
+            try? FileManager.default.removeItem(at: bank)
+        }
+        #expect(rig.waitForStandardError("auhost: running"), "\(rig.standardError)")
+        _ = try rig.probeOnceRegistered()
+        recorder = try MarkedRecorder(serverName: rig.server.name, auhost: rig.clientName)
+        let pedal = try #require(controller), recording = try #require(recorder)
+        try #require(recording.output.wait(forCount: 9_600), "nothing recorded")
+        pedal.arm(status: 0xC0, data1: 1, data2: 0)
+        let rise = recording.firstRise(from: recording.output.count, above: 0.3)
+        pedal.disarm()
+        try #require(rise != nil, "program change 1 never made it loud; stderr: \(rig.standardError)")
+        #expect(rig.waitForStandardError("auhost: opened 'Loud' (\(bank.appendingPathComponent("01-loud.json").path))"), "\(rig.standardError)")
+        #expect(try rig.send("get level gain") == "ok 0")
+
+        pedal.arm(status: 0xC0, data1: 0, data2: 0)
+        #expect(rig.waitForStandardError("auhost: opened 'Quiet'"), "\(rig.standardError)")
+        pedal.disarm()
+        let settled = recording.output.count + 4_800
+        try #require(recording.output.wait(forCount: settled + 4_800))
+        let level = Self.peak(recording.output.samples, settled..<(settled + 4_800))
+        #expect(abs(level - 0.05) < 0.01, "after program change 0 the quiet chain plays: \(level)")
+
+        pedal.arm(status: 0xC0, data1: 7, data2: 0)
+        #expect(rig.waitForStandardError("auhost: program change 7: the bank has 2 presets (0...1)"), "\(rig.standardError)")
+        pedal.disarm()
+    }
+}
