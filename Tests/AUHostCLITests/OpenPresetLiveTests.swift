@@ -141,4 +141,43 @@ import Testing
         #expect(rig.waitForStandardError("auhost: program change 7: the bank has 2 presets (0...1)"), "\(rig.standardError)")
         pedal.disarm()
     }
+
+    /// The release auhost under the shim and strict mode, switching between the two chains
+    /// 12 times (each crossfade renders both on the process thread): the process thread
+    /// allocates, frees, retains, releases, locks and traps nothing.
+    @Test(.enabled(if: LiveRunTests.releaseAuhost != nil, "no up-to-date release auhost: make test builds it (swift build -c release --product auhost, AllocCounter, AUHostGain, AUHostArpeggiator)"))
+    func theReleaseCrossfadeRetainsNothing() throws {
+        let executable = try #require(LiveRunTests.releaseAuhost).appendingPathComponent("auhost")
+        let shim = executable.deletingLastPathComponent().appendingPathComponent("libAllocCounter.so")
+        let folder = try Self.folder(["quiet.json": Self.quiet, "loud.json": Self.loud])
+        let rig = try LiveRig(
+            preset: Self.quiet, environment: ["LD_PRELOAD": shim.path, "AUHOST_STRICT_RENDER": "1"], periodFrames: 256, executable: executable)
+        defer {
+            rig.tearDown()
+            try? FileManager.default.removeItem(at: folder)
+        }
+        try rig.connectTester()
+        func counts() throws -> [String: Int] {
+            var values: [String: Int] = [:]
+            for word in try rig.send("status").split(separator: " ") {
+                let parts = word.split(separator: "=")
+                if parts.count == 2, parts[0].hasPrefix("render_"), let value = Int(parts[1]) { values[String(parts[0])] = value }
+            }
+            return values
+        }
+        // A first switch each way: the first cycles of a code path instantiate metadata.
+        for name in ["loud.json", "quiet.json"] { #expect(try rig.send("open \(folder.appendingPathComponent(name).path)").hasPrefix("ok opened")) }
+        let before = try counts()
+        try #require(before["render_allocations"] != nil, "the shim is not loaded (no render_ counts in status)")
+        try #require(before["render_trapped"] != nil, "strict mode is not watching the process thread; stderr: \(rig.standardError)")
+        for step in 0..<12 {
+            let reply = try rig.send("open \(folder.appendingPathComponent(step % 2 == 0 ? "loud.json" : "quiet.json").path)")
+            #expect(reply.hasPrefix("ok opened"), "\(reply)")
+        }
+        let after = try counts()
+        for key in ["render_allocations", "render_frees", "render_locks", "render_trapped", "render_retains", "render_releases"] {
+            #expect(after[key] == before[key], "\(key): \(before[key] ?? -1) before, \(after[key] ?? -1) after 12 switches; stderr: \(rig.standardError.suffix(3000))")
+        }
+        #expect(try rig.send("status").contains(" opened=14 "))
+    }
 }

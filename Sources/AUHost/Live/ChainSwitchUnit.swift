@@ -78,9 +78,6 @@ final class ChainSwitchUnit: AudioUnit, @unchecked Sendable {
         retired.exchange(nil)?.takeUnretainedValue()
     }
 
-    /// Whether the chain handed over has not been taken yet (no cycle ran since).
-    /// - Thread: [control]
-    var isHandingOver: Bool { !incoming.isEmpty }
 
     /// The playing chain, then the incoming one through the crossfade: `gain(x)` for the
     /// old is cos(x·π/2), for the new sin(x·π/2) (their powers add to one).

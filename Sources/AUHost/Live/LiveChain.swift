@@ -90,10 +90,6 @@ public final class LiveChain: @unchecked Sendable {
     private let parallelism: RenderParallelism
     /// The graph JACK plays: capture → the chain switch → playback.
     private let rig: RigGraph
-    /// The chain playing, as the switch renders it, and chains an unfinished switch left
-    /// (freed with the rig).
-    private var playing: PlayingChain
-    private var stranded: [PlayingChain] = []
     /// Ends the process when a unit's render call never returns (priming included), until
     /// ``dispose()`` has closed the client.
     private var watch: RenderWatchdog.Watch?
@@ -154,9 +150,8 @@ public final class LiveChain: @unchecked Sendable {
             let wantsControl = !loaded.midiMap.isEmpty || !loaded.snapshots.isEmpty || !connections.midiFrom.isEmpty || chain.graph.takesMIDIInput
                 || programChangesOpenPresets
             midiMap = wantsControl ? try Self.attachMap(loaded, chain: chain, programChangesOpenPresets: programChangesOpenPresets) : nil
-            playing = PlayingChain(chain, maximumFrames: Self.maximumFrames(client))
             rig = try RigGraph(
-                first: playing, captureChannels: chain.inputChannels, playbackChannels: chain.outputChannels, takesMIDI: chain.graph.takesMIDIInput,
+                first: chain, captureChannels: chain.inputChannels, playbackChannels: chain.outputChannels, takesMIDI: chain.graph.takesMIDIInput,
                 sendsMIDI: chain.graph.sendsMIDIOutput, registry: registry, sampleRate: client.sampleRate, maximumFrames: Self.maximumFrames(client))
         } catch {
             watch?.stop()
@@ -264,8 +259,8 @@ public final class LiveChain: @unchecked Sendable {
     /// - Thread: [control]
     public func open(_ loaded: LoadedPreset, units: [AudioUnit]) throws(JACKError) -> [String] {
         guard song == nil else { throw JACKError("open switches the chain of auhost run; auhost play plays one song's chain") }
-        reclaimRetired()
-        guard stranded.isEmpty, !rig.switchUnit.isHandingOver else { throw JACKError("the last switch has not finished (is the JACK server running?)") }
+        if let retired = rig.takeRetired() { retired.dispose() }
+        guard !rig.isSwitching else { throw JACKError("the last switch has not finished (is the JACK server running?)") }
         let prepared = try Self.prepare(
             loaded, units: units, client: client, registry: registry, watchdog: watchdog, cancellation: cancellation, parallelism: parallelism)
         let chain = prepared.chain
@@ -278,17 +273,15 @@ public final class LiveChain: @unchecked Sendable {
             chain.dispose()
             throw JACKError("\(loaded.file): \(error.message)")
         }
-        let next = PlayingChain(chain, maximumFrames: Self.maximumFrames(client))
         let newLevels = LiveLevels(chain: chain, io: io)
         let frames = max(1, Int((crossfade * client.sampleRate).rounded()))
-        guard rig.switchUnit.switchTo(next, crossfadeFrames: frames) else {
+        guard rig.switchTo(chain, crossfadeFrames: frames) else {
             newLevels.detach()
             prepared.watch?.stop()
             chain.dispose()
             throw JACKError("the last switch has not finished")
         }
-        let old = playing, oldLevels = levels, oldWatch = watch
-        playing = next
+        let oldLevels = levels, oldWatch = watch
         self.chain = chain
         midiMap = map
         levels = newLevels
@@ -299,27 +292,16 @@ public final class LiveChain: @unchecked Sendable {
         // periods; a server that stopped running cycles leaves it to dispose().
         let deadline = crossfade + 2 + 4 * Double(client.bufferSize) / client.sampleRate
         var waited = 0.0
-        var retired = rig.switchUnit.takeRetired()
+        var retired = rig.takeRetired()
         while retired == nil, waited < deadline, !client.serverIsGone {
             usleep(2_000)
             waited += 0.002
-            retired = rig.switchUnit.takeRetired()
+            retired = rig.takeRetired()
         }
         oldLevels?.detach()
-        if retired == nil {
-            stranded.append(old)
-        } else {
-            oldWatch?.stop()
-            old.chain.dispose()
-        }
+        oldWatch?.stop()
+        retired?.dispose()
         return notes(for: chain, loaded: loaded)
-    }
-
-    /// A chain an unfinished switch left, disposed once the render thread handed it back.
-    private func reclaimRetired() {
-        guard let retired = rig.switchUnit.takeRetired() else { return }
-        stranded.removeAll { $0 === retired }
-        retired.chain.dispose()
     }
 
     /// What the reply to `open` says about ports and MIDI the new chain does not match.
@@ -407,7 +389,7 @@ public final class LiveChain: @unchecked Sendable {
         io.dispose()
         levels?.detach()
         rig.dispose()
-        for playing in [playing] + stranded { playing.chain.dispose() }
+        for chain in rig.chains { chain.dispose() }
         // Closing the client waited for its process thread: only now is nothing stuck.
         watch?.stop()
     }
