@@ -245,14 +245,15 @@ public final class ChainSession: @unchecked Sendable {
         return file.path
     }
 
-    /// The live levels (``LiveLevels/meterWords``), then every output parameter marked as a
-    /// level (in dB, meter or linear-gain units: a plugin's meter, a compressor's gain
-    /// reduction) as `node.param=value`; a plugin's internal outputs are not meters.
+    /// The live levels (``LiveLevels/meterWords``), then every plugin output marked as a
+    /// level for the host (``PluginMeters``: a plugin's meter, a compressor's gain reduction)
+    /// as `node.param=value`; a plugin's internal outputs are not meters.
     private func meters() -> [String] {
         chain.graph.dispatchPendingNotifications()
         var words = levels?.meterWords ?? []
         for (id, _, unit) in chain.nodes {
-            for (index, info) in unit.parameters.infos.enumerated() where info.isOutput && [.decibels, .meters, .linearGain].contains(info.unit) {
+            for index in PluginMeters.meterParameters(of: unit) {
+                let info = unit.parameters.infos[index]
                 words.append("\(id).\(info.identifier)=\(format(unit.parameters.value(at: index), info))")
             }
         }
