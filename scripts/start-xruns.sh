@@ -5,6 +5,8 @@
 #
 #   scripts/start-xruns.sh PRESET.json [RUNS=10] [SECONDS=2] [PERIOD=256]
 #   AUHOST=.build/release/auhost (default)
+#   JACKD_REALTIME=0   a server without real-time scheduling (default: -R, as a real rig runs;
+#                      without it, the other processes of a loaded machine decide the xruns)
 set -uo pipefail
 preset=${1:?usage: scripts/start-xruns.sh PRESET.json [RUNS] [SECONDS] [PERIOD]}
 runs=${2:-10} seconds=${3:-2} period=${4:-256}
@@ -14,7 +16,7 @@ trap 'rm -rf "$work"' EXIT
 counts=()
 for run in $(seq 1 "$runs"); do
   server="xruns-$$-$run"
-  jackd -n "$server" -r -d dummy -r 48000 -p "$period" >"$work/jackd.log" 2>&1 &
+  jackd -n "$server" "$([ "${JACKD_REALTIME:-1}" = 1 ] && echo -R || echo -r)" -d dummy -r 48000 -p "$period" >"$work/jackd.log" 2>&1 &
   jackd_pid=$!
   for _ in $(seq 1 100); do jack_lsp -s "$server" >/dev/null 2>&1 && break; sleep 0.1; done
   mkfifo "$work/in"

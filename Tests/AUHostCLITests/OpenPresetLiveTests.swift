@@ -4,6 +4,8 @@ import AUTestSupport
 import Foundation
 import Testing
 
+@testable import AUHostCLI
+
 /// `open PRESET.json` and `--bank` live under jackd: a controller client plays a 1 kHz sine
 /// (amplitude 0.5) into auhost and sends program changes; a recorder records auhost's
 /// `out_1`. Preset A plays the sine at -20 dB (0.05), preset B at 0 dB through another
@@ -100,6 +102,27 @@ import Testing
         let stillLoud = Self.peak(samples, afterRefusal..<(afterRefusal + 9_600))
         #expect(abs(stillLoud - 0.5) < 0.05 && Self.longestSilence(samples, afterRefusal..<(afterRefusal + 9_600)) < 64, "after the refusal B plays on: \(stillLoud)")
         #expect(try rig.send("status").contains(" opened=1 "))
+    }
+
+    /// `open` over OSC (`--osc`): the reply comes back as `/reply`, the session then works
+    /// on the new chain; a bad preset is refused the same way.
+    @Test func openWorksOverOSC() throws {
+        let folder = try Self.folder(["loud.json": Self.loud])
+        let rig = try LiveRig(preset: Self.quiet, extraArguments: ["--osc", "0"])
+        defer {
+            rig.tearDown()
+            try? FileManager.default.removeItem(at: folder)
+        }
+        #expect(rig.waitForStandardError("auhost: running"), "\(rig.standardError)")
+        let line = try #require(rig.standardError.split(separator: "\n").first { $0.contains("OSC port 127.0.0.1:") }, "\(rig.standardError)")
+        let port = try #require(UInt16(line.split(separator: ":").last?.prefix { $0.isNumber } ?? ""))
+        let loud = folder.appendingPathComponent("loud.json").path
+        let open = OSCMessage(address: "/open", arguments: [.string(loud)])
+        #expect(try OSCLiveTests.exchange(open.encoded, port: port) == OSCMessage(address: "/reply", arguments: [.string("ok opened \(loud) crossfade_ms=50")]))
+        #expect(try rig.send("get level gain") == "ok 0")
+        let missing = OSCMessage(address: "/open", arguments: [.string(folder.appendingPathComponent("none.json").path)])
+        let refusal = try OSCLiveTests.exchange(missing.encoded, port: port)?.arguments.first
+        #expect(refusal.map { if case .string(let text) = $0 { text.hasPrefix("error: ") && text.contains("none.json") } else { false } } == true, "\(String(describing: refusal))")
     }
 
     /// `--bank FOLDER`: program change 1 opens the folder's second preset by file name (the

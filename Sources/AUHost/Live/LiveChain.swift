@@ -64,10 +64,15 @@ public final class LiveChain: @unchecked Sendable {
     /// effects-only chain gets `midi_in`.
     public private(set) var midiMap: MIDIMap?
     /// Periods the client runs, its ports not yet connected, before ``init`` connects them:
-    /// the units' first periods (first-touch memory, lazy set-up) pass unheard.
+    /// the units' first periods (first-touch memory, lazy set-up) pass unheard. Before that,
+    /// every chain (the first and each one ``open(_:units:)`` builds) renders as many periods
+    /// of silence on the control thread (``warmUp(_:periods:frames:)``), off JACK's thread.
     public static let preRollPeriods = 8
     /// The periods that ran before the ports were connected.
     public private(set) var periodsBeforeConnecting = 0
+    /// The periods of silence the playing chain rendered on the control thread before JACK's
+    /// thread rendered it (``preRollPeriods``).
+    public private(set) var periodsWarmedUp = 0
     /// Input, output and node levels (`meters`, `status`, the status line).
     public private(set) var levels: LiveLevels?
     /// How long ``open(_:units:)`` crossfades from the playing chain to the new one, in seconds.
@@ -130,7 +135,7 @@ public final class LiveChain: @unchecked Sendable {
         self.watchdog = watchdog
         self.cancellation = cancellation
         self.programChangesOpenPresets = programChangesOpenPresets
-        let prepared: (chain: ChainGraph, watch: RenderWatchdog.Watch?)
+        let prepared: (chain: ChainGraph, watch: RenderWatchdog.Watch?, warmedUp: Int)
         do {
             prepared = try Self.prepare(loaded, units: units, client: client, registry: registry, watchdog: watchdog, cancellation: cancellation, parallelism: parallelism)
         } catch {
@@ -161,6 +166,7 @@ public final class LiveChain: @unchecked Sendable {
             throw JACKError("\(loaded.file): \(error.message)")
         }
         self.watch = watch
+        periodsWarmedUp = prepared.warmedUp
         self.io = io
         self.client = client
         self.chain = chain
@@ -211,7 +217,7 @@ public final class LiveChain: @unchecked Sendable {
     private static func prepare(
         _ loaded: LoadedPreset, units: [AudioUnit], client: JACKClient, registry: ComponentRegistry, watchdog: RenderWatchdog?,
         cancellation: RenderCancellation?, parallelism: RenderParallelism
-    ) throws(JACKError) -> (chain: ChainGraph, watch: RenderWatchdog.Watch?) {
+    ) throws(JACKError) -> (chain: ChainGraph, watch: RenderWatchdog.Watch?, warmedUp: Int) {
         // A preset's sampleRate is the rate it was designed at: live, the chain runs at the server's.
         let rate = client.sampleRate
         let chain: ChainGraph
@@ -232,12 +238,31 @@ public final class LiveChain: @unchecked Sendable {
             // As offline: one silent cycle, so that LV2 plugins report their latency before
             // the ports report the chain's.
             try LatencyPriming.prime(chain, blockSize: client.bufferSize)
+            return (chain, watch, try warmUp(chain, periods: preRollPeriods, frames: client.bufferSize))
         } catch {
             watch?.stop()
             chain.dispose()
             throw JACKError("\(loaded.file): \(error.message)")
         }
-        return (chain, watch)
+    }
+
+    /// Renders `periods` periods of silence through the started `chain` on this thread, before
+    /// JACK's thread renders it: a plugin's first runs (first-touch memory, set-up done in its
+    /// first `run`: Dragonfly Room's first takes 5 times its steady 67 us) cost their time
+    /// here rather than in a period. Silence in leaves silence in every delay line and tail.
+    /// Returns the periods rendered.
+    static func warmUp(_ chain: ChainGraph, periods: Int, frames: Int) throws(AudioUnitError) -> Int {
+        let input = OwnedAudioBuffers(channels: chain.inputChannels, capacity: frames)
+        let output = OwnedAudioBuffers(channels: chain.outputChannels, capacity: frames)
+        for period in 0..<periods {
+            let sampleTime = Double(period * frames)
+            chain.transport.state = TransportState.counted(sampleTime: sampleTime, sampleRate: chain.sampleRate)
+            let status = chain.graph.render(frameCount: frames, timestamp: RenderTimestamp(sampleTime: sampleTime), input: input.buffers(), output: output.buffers())
+            guard status == 0 else { throw AudioUnitError(status: status, context: "the chain failed to render a silent warm-up period") }
+        }
+        // As after priming: a fault of a silent period belongs to no output.
+        for node in chain.nodes where chain.graph.isFaulted(node.node) { try chain.graph.clearFault(node.node) }
+        return periods
     }
 
     /// A MIDI map of `loaded`'s `midiMap` and `snapshots` attached to `chain`.
@@ -286,6 +311,7 @@ public final class LiveChain: @unchecked Sendable {
         midiMap = map
         levels = newLevels
         watch = prepared.watch
+        periodsWarmedUp = prepared.warmedUp
         opened += 1
         if io.latencyFrames != chain.latencyFrames { io.latencyFrames = chain.latencyFrames }
         // The render thread hands the old chain back after the crossfade's last frame: a few
@@ -373,8 +399,8 @@ public final class LiveChain: @unchecked Sendable {
     public var statusWords: String {
         let dropped = io.droppedMIDIOutputCount
         return String(
-            format: "dsp=%.1f%% graph_load=%.2f%% xruns=%d period=%d errors=%d preroll=%d", client.cpuLoad, 100 * chain.graph.cpuLoad, client.xrunCount,
-            client.bufferSize, io.renderErrorCount, periodsBeforeConnecting)
+            format: "dsp=%.1f%% graph_load=%.2f%% xruns=%d period=%d errors=%d preroll=%d warmup=%d", client.cpuLoad, 100 * chain.graph.cpuLoad,
+            client.xrunCount, client.bufferSize, io.renderErrorCount, periodsBeforeConnecting, periodsWarmedUp)
             + (dropped > 0 ? " midi_out_dropped=\(dropped)" : "") + (opened > 0 ? " opened=\(opened)" : "")
     }
 
