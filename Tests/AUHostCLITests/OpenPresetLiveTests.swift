@@ -104,6 +104,38 @@ import Testing
         #expect(try rig.send("status").contains(" opened=1 "))
     }
 
+    /// A mono preset opened on a stereo rig: the ports stay (the reply says so), the mono
+    /// output plays on `out_1` (and `out_2`), and `in_1` feeds its one input.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/lib/lv2/amp-swh.lv2"), "needs swh-lv2 (amp-swh.lv2) installed"))
+    func aPresetWithOtherPortCountsPlaysOnTheRigsPorts() throws {
+        let mono = #"{"auhost": 1, "name": "Mono", "nodes": [{"id": "amp", "unit": "lv2:http://plugin.org.uk/swh-plugins/amp", "parameters": {"gain": 0}}], "chain": ["amp"]}"#
+        let folder = try Self.folder(["mono.json": mono])
+        var controller: ControllerClient?
+        let rig = try LiveRig(
+            preset: Self.quiet, periodFrames: 256, prepare: { server in controller = try ControllerClient(serverName: server, offset: 100, frequency: 1_000) })
+        var recorder: MarkedRecorder?
+        defer {
+            recorder?.stop()
+            controller = nil
+            rig.tearDown()
+            try? FileManager.default.removeItem(at: folder)
+        }
+        #expect(rig.waitForStandardError("auhost: running"), "\(rig.standardError)")
+        let probe = try rig.probeOnceRegistered()
+        #expect(probe.sources(matching: "^\(rig.clientName):out_", kind: .audio).count == 2, "the rig starts stereo")
+        recorder = try MarkedRecorder(serverName: rig.server.name, auhost: rig.clientName)
+        let recording = try #require(recorder)
+        try #require(recording.output.wait(forCount: 9_600), "nothing recorded")
+        let path = folder.appendingPathComponent("mono.json").path
+        let reply = try rig.send("open \(path)")
+        #expect(reply == "ok opened \(path) crossfade_ms=50 ports_kept=in:2,out:2 chain=in:1,out:1", "\(reply)")
+        let start = recording.output.count + 4_800
+        try #require(recording.output.wait(forCount: start + 4_800), "the recording stalled")
+        let level = Self.peak(recording.output.samples, start..<(start + 4_800))
+        #expect(abs(level - 0.5) < 0.05, "the mono chain's output on out_1: \(level), expected the sine at 0 dB")
+        #expect(probe.sources(matching: "^\(rig.clientName):out_", kind: .audio).count == 2, "the ports stay")
+    }
+
     /// `open` over OSC (`--osc`): the reply comes back as `/reply`, the session then works
     /// on the new chain; a bad preset is refused the same way.
     @Test func openWorksOverOSC() throws {
