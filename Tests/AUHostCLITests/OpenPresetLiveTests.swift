@@ -6,6 +6,54 @@ import Testing
 
 @testable import AUHostCLI
 
+/// `auhost run` of the quiet preset at 256 frames with the controller (a 1 kHz sine at 0.5
+/// into `in_1`, program changes on `midi_out`) and the recorder (`out_1`) wired, and a
+/// folder of presets; ``tearDown()`` ends them all.
+final class SineRig {
+    let rig: LiveRig
+    let controller: ControllerClient
+    let recorder: MarkedRecorder
+    let folder: URL
+    var recording: Recording { recorder.output }
+
+    init(files: [String: String], extraArguments: (URL) -> [String] = { _ in [] }) throws {
+        let folder = try OpenPresetLiveTests.folder(files)
+        var controller: ControllerClient?
+        let rig: LiveRig
+        do {
+            rig = try LiveRig(
+                preset: OpenPresetLiveTests.quiet, extraArguments: extraArguments(folder), periodFrames: 256,
+                prepare: { server in controller = try ControllerClient(serverName: server, offset: 100, frequency: 1_000) })
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
+        self.rig = rig
+        self.folder = folder
+        do {
+            self.controller = try #require(controller)
+            #expect(rig.waitForStandardError("auhost: running"), "\(rig.standardError)")
+            _ = try rig.probeOnceRegistered()
+            recorder = try MarkedRecorder(serverName: rig.server.name, auhost: rig.clientName)
+            try #require(recorder.output.wait(forCount: 9_600), "nothing recorded")
+        } catch {
+            rig.tearDown()
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
+    }
+
+    /// The path of one of the folder's presets.
+    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    func tearDown() {
+        recorder.stop()
+        controller.client.stop()
+        rig.tearDown()
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
+
 /// `open PRESET.json` and `--bank` live under jackd: a controller client plays a 1 kHz sine
 /// (amplitude 0.5) into auhost and sends program changes; a recorder records auhost's
 /// `out_1`. Preset A plays the sine at -20 dB (0.05), preset B at 0 dB through another
@@ -59,23 +107,12 @@ import Testing
     /// level goes from A's to B's, and every connection is the same before and after. A
     /// preset that cannot load is refused with one line naming it, and B plays on.
     @Test func openSwitchesPresetsWithoutAGapAndKeepsEveryConnection() throws {
-        let folder = try Self.folder(["loud.json": Self.loud, "bad.json": #"{"auhost": 1, "name": "Bad", "nodes": [{"id": "x", "unit": "lv2:urn:auhost:no-such-plugin"}], "chain": ["x"]}"#])
-        var controller: ControllerClient?
-        let rig = try LiveRig(
-            preset: Self.quiet, extraArguments: ["--midi-connect", "controller:midi_out"], periodFrames: 256,
-            prepare: { server in controller = try ControllerClient(serverName: server, offset: 100, frequency: 1_000) })
-        var recorder: MarkedRecorder?
-        defer {
-            recorder?.stop()
-            controller = nil
-            rig.tearDown()
-            try? FileManager.default.removeItem(at: folder)
-        }
-        #expect(rig.waitForStandardError("auhost: running"), "\(rig.standardError)")
+        let sine = try SineRig(
+            files: ["loud.json": Self.loud, "bad.json": #"{"auhost": 1, "name": "Bad", "nodes": [{"id": "x", "unit": "lv2:urn:auhost:no-such-plugin"}], "chain": ["x"]}"#],
+            extraArguments: { _ in ["--midi-connect", "controller:midi_out"] })
+        defer { sine.tearDown() }
+        let rig = sine.rig, recording = sine.recorder, folder = sine.folder
         let probe = try rig.probeOnceRegistered()
-        recorder = try MarkedRecorder(serverName: rig.server.name, auhost: rig.clientName)
-        let recording = try #require(recorder)
-        try #require(recording.output.wait(forCount: 9_600), "nothing recorded")
         let before = Self.connections(probe, client: rig.clientName)
         #expect(before.contains("\(rig.clientName):in_1>controller:out_1") && before.contains("\(rig.clientName):out_1>recorder:in_1")
             && before.contains("\(rig.clientName):midi_in>controller:midi_out"), "\(before)")
@@ -109,23 +146,11 @@ import Testing
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/lib/lv2/amp-swh.lv2"), "needs swh-lv2 (amp-swh.lv2) installed"))
     func aPresetWithOtherPortCountsPlaysOnTheRigsPorts() throws {
         let mono = #"{"auhost": 1, "name": "Mono", "nodes": [{"id": "amp", "unit": "lv2:http://plugin.org.uk/swh-plugins/amp", "parameters": {"gain": 0}}], "chain": ["amp"]}"#
-        let folder = try Self.folder(["mono.json": mono])
-        var controller: ControllerClient?
-        let rig = try LiveRig(
-            preset: Self.quiet, periodFrames: 256, prepare: { server in controller = try ControllerClient(serverName: server, offset: 100, frequency: 1_000) })
-        var recorder: MarkedRecorder?
-        defer {
-            recorder?.stop()
-            controller = nil
-            rig.tearDown()
-            try? FileManager.default.removeItem(at: folder)
-        }
-        #expect(rig.waitForStandardError("auhost: running"), "\(rig.standardError)")
+        let sine = try SineRig(files: ["mono.json": mono])
+        defer { sine.tearDown() }
+        let rig = sine.rig, recording = sine.recorder, folder = sine.folder
         let probe = try rig.probeOnceRegistered()
         #expect(probe.sources(matching: "^\(rig.clientName):out_", kind: .audio).count == 2, "the rig starts stereo")
-        recorder = try MarkedRecorder(serverName: rig.server.name, auhost: rig.clientName)
-        let recording = try #require(recorder)
-        try #require(recording.output.wait(forCount: 9_600), "nothing recorded")
         let path = folder.appendingPathComponent("mono.json").path
         let reply = try rig.send("open \(path)")
         #expect(reply == "ok opened \(path) crossfade_ms=50 ports_kept=in:2,out:2 chain=in:1,out:1", "\(reply)")
@@ -160,23 +185,10 @@ import Testing
     /// `--bank FOLDER`: program change 1 opens the folder's second preset by file name (the
     /// loud one), program change 0 the first; a program past the bank is one notice.
     @Test func aProgramChangeOpensTheBanksPreset() throws {
-        let bank = try Self.folder(["00-quiet.json": Self.quiet, "01-loud.json": Self.loud])
-        var controller: ControllerClient?
-        let rig = try LiveRig(
-            preset: Self.quiet, extraArguments: ["--midi-connect", "controller:midi_out", "--bank", bank.path], periodFrames: 256,
-            prepare: { server in controller = try ControllerClient(serverName: server, offset: 100, frequency: 1_000) })
-        var recorder: MarkedRecorder?
-        defer {
-            recorder?.stop()
-            controller = nil
-            rig.tearDown()
-            try? FileManager.default.removeItem(at: bank)
-        }
-        #expect(rig.waitForStandardError("auhost: running"), "\(rig.standardError)")
-        _ = try rig.probeOnceRegistered()
-        recorder = try MarkedRecorder(serverName: rig.server.name, auhost: rig.clientName)
-        let pedal = try #require(controller), recording = try #require(recorder)
-        try #require(recording.output.wait(forCount: 9_600), "nothing recorded")
+        let sine = try SineRig(
+            files: ["00-quiet.json": Self.quiet, "01-loud.json": Self.loud], extraArguments: { ["--midi-connect", "controller:midi_out", "--bank", $0.path] })
+        defer { sine.tearDown() }
+        let rig = sine.rig, pedal = sine.controller, recording = sine.recorder, bank = sine.folder
         pedal.arm(status: 0xC0, data1: 1, data2: 0)
         let rise = recording.firstRise(from: recording.output.count, above: 0.3)
         pedal.disarm()
