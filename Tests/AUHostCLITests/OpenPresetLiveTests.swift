@@ -134,6 +134,13 @@ final class SineRig {
         let bad = folder.appendingPathComponent("bad.json").path
         let refusal = try rig.send("open \(bad)")
         #expect(refusal.hasPrefix("error: \(bad): nodes[0].unit: no unit matches") && !refusal.contains("\n"), "\(refusal)")
+        // One that loads but whose chain cannot be completed (built, then refused by the
+        // MIDI map: more snapshot values than its table holds) is refused the same way.
+        let tooMany = folder.appendingPathComponent("too-many.json").path
+        let snapshots = (0..<30).map { index in #"{"name": "s\#(index)", "parameters": {"# + (0..<10).map { #""eq.band\#($0)": 1"# }.joined(separator: ", ") + "}}" }
+        try #"{"auhost": 1, "name": "Too many", "nodes": [{"id": "eq", "unit": "aufx:ipeq:AUHs"}], "chain": ["eq"], "snapshots": [\#(snapshots.joined(separator: ", "))]}"#
+            .write(toFile: tooMany, atomically: true, encoding: .utf8)
+        #expect(try rig.send("open \(tooMany)") == "error: \(tooMany): snapshots hold at most 256 values in all, not 300")
         let afterRefusal = recording.output.count
         try #require(recording.output.wait(forCount: afterRefusal + 9_600), "the recording stalled")
         let stillLoud = Self.peak(samples, afterRefusal..<(afterRefusal + 9_600))
