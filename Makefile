@@ -7,7 +7,7 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 # Debian packages the build, the tests and the demo need.
 PACKAGES := pkg-config liblilv-dev lv2-dev lilv-utils libjack-jackd2-dev jackd2 \
 	libsndfile1-dev libsamplerate0-dev swh-lv2 mda-lv2 fomp so-synth-lv2 x42-plugins graphviz guitarix-lv2 \
-	libfluidsynth-dev fluid-soundfont-gm fluidsynth calf-plugins python3-venv python3-pip
+	libfluidsynth-dev fluid-soundfont-gm fluidsynth calf-plugins python3-venv python3-pip dragonfly-reverb-lv2
 
 SWIFT ?= swift
 CONFIG ?= debug

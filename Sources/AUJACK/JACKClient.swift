@@ -129,9 +129,22 @@ public final class JACKClient: @unchecked Sendable {
         ports(matching: pattern, kind: kind, flags: JackPortIsInput.rawValue, physicalOnly: physicalOnly)
     }
 
+    /// Full names of the ports connected to the port named `portName` (any client's), in
+    /// the server's order; empty for a port without connections or that does not exist.
+    /// - Thread: [control]
+    public func connections(of portName: String) -> [String] {
+        guard let port = jack_port_by_name(handle, portName) else { return [] }
+        return Self.names(jack_port_get_all_connections(handle, port))
+    }
+
     private func ports(matching pattern: String?, kind: JACKPort.Kind, flags: UInt32, physicalOnly: Bool) -> [String] {
         let flags = physicalOnly ? flags | JackPortIsPhysical.rawValue : flags
-        guard let list = jack_get_ports(handle, pattern, Self.typeName(kind), UInt(flags)) else { return [] }
+        return Self.names(jack_get_ports(handle, pattern, Self.typeName(kind), UInt(flags)))
+    }
+
+    /// The names of a list JACK returned (NULL-terminated), which it frees.
+    private static func names(_ list: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> [String] {
+        guard let list else { return [] }
         defer { jack_free(UnsafeMutableRawPointer(mutating: list)) }
         var names: [String] = []
         var index = 0

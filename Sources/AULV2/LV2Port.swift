@@ -28,6 +28,10 @@ struct LV2Port: Sendable {
     /// `lv2:sampleRate`: the range is a fraction of the sample rate.
     var isSampleRateRelative = false
     var reportsLatency = false
+    /// `pprops:notOnGUI`: for the plugin and its own GUI, not a host's controls.
+    var isNotOnGUI = false
+    /// `lv2:designation`, when the port has one.
+    var designationURI: String?
     var scalePoints: [(value: Float, label: String)] = []
     var unitURI: String?
 

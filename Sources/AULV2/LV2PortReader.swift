@@ -37,6 +37,8 @@ enum LV2PortReader {
                 info.isLogarithmic = port.has(nodes.logarithmic)
                 info.isSampleRateRelative = port.has(nodes.sampleRate)
                 info.reportsLatency = port.has(nodes.reportsLatency)
+                info.isNotOnGUI = port.has(nodes.notOnGUI)
+                info.designationURI = port.value(nodes.designation)?.string
                 info.unitURI = port.value(nodes.unit)?.string
                 info.scalePoints = port.scalePoints.sorted { $0.value < $1.value }
             case .audio, .cv:

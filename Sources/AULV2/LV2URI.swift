@@ -115,6 +115,7 @@ extension LV2URI {
     static let coreHardRtCapableOld = lv2Core + "hardRtCapable"
     static let coreDesignation = lv2Core + "designation"
     static let coreControl = lv2Core + "control"
+    static let coreLatency = lv2Core + "latency"
     static let coreDefault = lv2Core + "default"
     static let rdfsRange = "http://www.w3.org/2000/01/rdf-schema#range"
     static let atomString = "http://lv2plug.in/ns/ext/atom#String"

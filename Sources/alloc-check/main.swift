@@ -18,6 +18,7 @@
 //                           threads, cycles of four slices, parameter changes inside them (PipelineCheck)
 //         [--isolated]      instead, a chain whose LV2 units run in unit-host children (IsolationCheck)
 //         [--midi-map]      instead, a chain with a MIDI map moved by CCs, notes and pitch bend (MIDIMapCheck)
+//         [--crossfade]     instead, the live rig's graph switching chains, crossfaded (CrossfadeCheck)
 //     LD_PRELOAD=... alloc-check --self-test     (proves the shim counts: allocates on purpose)
 //
 // Prints one `key=value` line; exits 0 when the render thread made no allocation, free or
@@ -52,6 +53,7 @@ var threads = 3
 var pipeline = false
 var isolated = false
 var midiMap = false
+var crossfade = false
 /// Cycles rendered before counting starts: the Swift runtime instantiates generic metadata
 /// (allocating, under its own lock) the first time a type is used, once per process.
 var warmup = 100
@@ -68,6 +70,7 @@ while let argument = arguments.popFirst() {
     case "--pipeline": pipeline = true
     case "--isolated": isolated = true
     case "--midi-map": midiMap = true
+    case "--crossfade": crossfade = true
     case "--lv2-fixtures": fixtureLibrary = arguments.popFirst().map { URL(fileURLWithPath: $0) }
     case "--misbehave":
         guard let value = arguments.popFirst().flatMap(Misbehaviour.init(rawValue:)) else { fail("--misbehave takes allocate, usleep, write or mutex", status: 64) }
@@ -100,6 +103,7 @@ if selfTest {
 }
 
 if midiMap { MIDIMapCheck.run(shim: shim, cycles: cycles, frames: frames, warmup: warmup) }
+if crossfade { CrossfadeCheck.run(shim: shim, cycles: cycles, frames: frames, warmup: warmup) }
 if isolated { IsolationCheck.run(shim: shim, cycles: cycles, frames: frames, warmup: warmup) }
 if pipeline { PipelineCheck.run(shim: shim, cycles: cycles, frames: frames, warmup: warmup, threads: threads, strict: strict) }
 

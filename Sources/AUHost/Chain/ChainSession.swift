@@ -10,7 +10,8 @@ import Foundation
 /// command has a one-line reply.
 /// - Thread: [control] (one command at a time; the caller serialises).
 public final class ChainSession: @unchecked Sendable {
-    public let chain: ChainGraph
+    /// The chain the commands work on (`open` replaces it: ``adopt(_:)``).
+    public private(set) var chain: ChainGraph
     /// The folder `save NAME` writes into: NAME is a file name or a relative path inside it;
     /// an absolute path, a `..` component or a symbolic link leading out of it is refused.
     public let saveFolder: URL
@@ -24,6 +25,9 @@ public final class ChainSession: @unchecked Sendable {
     public var midiMap: MIDIMap?
     /// The live input, output and node levels (`meters`, `status`); nil offline.
     public var levels: LiveLevels?
+    /// What `open FILE` does (a live run loads the preset and switches its chain to it,
+    /// then calls ``adopt(_:)``): the reply's words. nil: `open` is refused.
+    public var opener: ((String) throws(ControlCommandError) -> [String])?
 
     /// A session over `chain` whose `save` writes into `saveFolder`; `status` adds the
     /// driver's words to the `status` reply.
@@ -33,6 +37,14 @@ public final class ChainSession: @unchecked Sendable {
         self.registry = registry
         self.saveFolder = saveFolder
         statusProvider = status
+    }
+
+    /// Works on `live`'s chain, map and levels from now on (after it opened a preset).
+    /// - Thread: [control]
+    public func adopt(_ live: LiveChain) {
+        chain = live.chain
+        midiMap = live.midiMap
+        levels = live.levels
     }
 
     /// The reply to one line: `ok…` or `error: …`, and whether the client asked to quit.
@@ -168,6 +180,9 @@ public final class ChainSession: @unchecked Sendable {
             case .midiMap:
                 let words = try requireMIDIMap().mappings.map(MIDIMapWords.word)
                 return words.isEmpty ? ["none"] : words
+            case .open(let file):
+                guard let opener else { throw ControlCommandError("open switches a live chain; it works in auhost run") }
+                return try opener(file)
             case .help:
                 return [ControlCommand.summary]
             case .quit:
@@ -230,14 +245,15 @@ public final class ChainSession: @unchecked Sendable {
         return file.path
     }
 
-    /// The live levels (``LiveLevels/meterWords``), then every output parameter marked as a
-    /// level (in dB, meter or linear-gain units: a plugin's meter, a compressor's gain
-    /// reduction) as `node.param=value`; a plugin's internal outputs are not meters.
+    /// The live levels (``LiveLevels/meterWords``), then every plugin output marked as a
+    /// level for the host (``PluginMeters``: a plugin's meter, a compressor's gain reduction)
+    /// as `node.param=value`; a plugin's internal outputs are not meters.
     private func meters() -> [String] {
         chain.graph.dispatchPendingNotifications()
         var words = levels?.meterWords ?? []
         for (id, _, unit) in chain.nodes {
-            for (index, info) in unit.parameters.infos.enumerated() where info.isOutput && [.decibels, .meters, .linearGain].contains(info.unit) {
+            for index in PluginMeters.meterParameters(of: unit) {
+                let info = unit.parameters.infos[index]
                 words.append("\(id).\(info.identifier)=\(format(unit.parameters.value(at: index), info))")
             }
         }

@@ -10,6 +10,7 @@
 /// play                      stop                seek BAR[:BEAT[:TICK]]   (a song: auhost play)
 /// learn NODE.PARAM          unlearn NODE.PARAM  midimap                  (MIDI control)
 /// snapshot NAME                                                          (snapshots)
+/// open PRESET.json                                                       (auhost run: switch the chain)
 /// ```
 /// - Thread: [any] (a plain value).
 public enum ControlCommand: Equatable, Sendable {
@@ -42,10 +43,12 @@ public enum ControlCommand: Equatable, Sendable {
     case midiMap
     /// Recalls the preset's snapshot of that name, ramped.
     case snapshot(name: String)
+    /// Switches the running chain to another preset, crossfaded (``LiveChain/open(_:units:)``).
+    case open(file: String)
 
     /// The protocol summary `help` replies with (one line).
     public static let summary =
-        "commands: set NODE PARAM VALUE | get NODE PARAM | bypass NODE on|off | preset NODE NAME | load NODE FILE | reload NODE | meters [reset] | status | save FILE [--force] | play | stop | seek BAR[:BEAT[:TICK]] | learn NODE.PARAM | unlearn NODE.PARAM | midimap | snapshot NAME | help | quit (or exit)"
+        "commands: set NODE PARAM VALUE | get NODE PARAM | bypass NODE on|off | preset NODE NAME | load NODE FILE | reload NODE | meters [reset] | status | save FILE [--force] | play | stop | seek BAR[:BEAT[:TICK]] | learn NODE.PARAM | unlearn NODE.PARAM | midimap | snapshot NAME | open PRESET.json | help | quit (or exit)"
 
     /// Parses one line; the error text is the reply's message.
     /// - Thread: [any]
@@ -111,6 +114,9 @@ public enum ControlCommand: Equatable, Sendable {
         case "snapshot":
             guard !arguments.isEmpty else { throw ControlCommandError("usage: snapshot NAME") }
             self = .snapshot(name: arguments.joined(separator: " "))
+        case "open":
+            try expect(1, "open PRESET.json")
+            self = .open(file: arguments[0])
         case "help":
             self = .help
         case "quit", "exit":

@@ -151,6 +151,23 @@ public final class MIDIMap: @unchecked Sendable {
         return snapshots.indices.contains(index) ? snapshots[index] : nil
     }
 
+    /// Whether a program change asks for a preset of a bank (``takeProgramChange()``)
+    /// instead of recalling the Nth snapshot (`auhost run --bank`); snapshots are then
+    /// recalled by name only.
+    /// - Thread: [control]
+    public var programChangesOpenPresets: Bool {
+        get { scheduler.programChangesOpenPresets.load(ordering: .relaxed) }
+        set { scheduler.programChangesOpenPresets.store(newValue, ordering: .relaxed) }
+    }
+
+    /// The program the last program change asked for while ``programChangesOpenPresets``,
+    /// once; nil when none came since the last call.
+    /// - Thread: [control]
+    public func takeProgramChange() -> Int? {
+        let program = scheduler.requestedProgram.exchange(-1, ordering: .acquiring)
+        return program >= 0 ? program : nil
+    }
+
     /// How many parameter moves MIDI made since the map was attached.
     /// - Thread: [control]
     public var moveCount: Int { scheduler.moveCount.load(ordering: .relaxed) }

@@ -49,6 +49,11 @@ final class MIDIMapScheduler: MIDIScheduler, @unchecked Sendable {
     let requestedSnapshot = Atomic<Int>(-1)
     /// The last snapshot recalled (by a program change or a request), -1: none yet.
     let recalledSnapshot = Atomic<Int>(-1)
+    /// Whether a program change asks for a bank's preset (``requestedProgram``) instead of
+    /// recalling a snapshot.
+    let programChangesOpenPresets = Atomic<Bool>(false)
+    /// The last program a program change asked for while they open presets, -1: none.
+    let requestedProgram = Atomic<Int>(-1)
 
     private let entries: UnsafeMutablePointer<MIDIMapEntry>
     private let states: UnsafeMutablePointer<SlotState>
@@ -93,7 +98,13 @@ final class MIDIMapScheduler: MIDIScheduler, @unchecked Sendable {
             let offset = min(max(0, Int(event.offset)), max(0, frames - 1))
             glide(from: done, to: offset)
             done = offset
-            if event.status & 0xF0 == 0xC0 { recall(Int(event.data1), offset: offset) }
+            if event.status & 0xF0 == 0xC0 {
+                if programChangesOpenPresets.load(ordering: .relaxed) {
+                    requestedProgram.store(Int(event.data1), ordering: .releasing)
+                } else {
+                    recall(Int(event.data1), offset: offset)
+                }
+            }
             if event.status & 0xF0 == 0xB0, isLearning.load(ordering: .relaxed) {
                 learned.store(1 << 16 | Int(event.status & 0x0F) << 8 | Int(event.data1), ordering: .releasing)
                 isLearning.store(false, ordering: .relaxed)

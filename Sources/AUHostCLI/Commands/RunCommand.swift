@@ -10,6 +10,7 @@ enum RunCommand: Command {
         usage: auhost run (PRESET.json | UNIT) [--name N] [--server S] [--connect] [--capture-from P] [--playback-to P]
                           [--midi-connect P]... [--set NODE.PARAM=VALUE]... [--reconnect] [--control PORT] [--osc PORT]
                           [--save-dir DIR] [--threads N] [--pipeline] [--isolation none|together|per-unit] [--node-budget P]
+                          [--bank FOLDER] [--crossfade MS]
 
         PRESET.json may also be a UNIT (lv2:URI, type:subtype:manufacturer or a name) that is
         no file: a chain of that one unit, whose parameters --set PARAM=VALUE sets.
@@ -23,6 +24,7 @@ enum RunCommand: Command {
         (ok ... or error: ...):
           set NODE PARAM VALUE    get NODE PARAM    bypass NODE on|off    preset NODE NAME
           meters                  status            save FILE [--force]   help    quit
+          open PRESET.json        (switches the whole chain, crossfaded; ports and connections stay)
         On a terminal, a status line on standard error shows DSP load, xruns and latency.
 
           --name N          the JACK client name (default: auhost)
@@ -45,6 +47,10 @@ enum RunCommand: Command {
           --osc PORT        also take the commands as OSC messages on UDP 127.0.0.1:PORT (0: any
                             free port): /VERB with the words as arguments, the reply sent back
                             as /reply; save and quit are refused over OSC
+          --bank FOLDER     program change N on midi_in opens the folder's Nth preset (its *.json
+                            files sorted by name, from 0) instead of recalling snapshot N;
+                            snapshots are then recalled by name ('snapshot NAME')
+          --crossfade MS    how long 'open' crossfades from one chain to the next (default 50)
           --save-dir DIR    the folder 'save FILE' writes into (default: the preset's folder);
                             FILE is a name inside it, never an absolute path or one with ..
 
@@ -71,6 +77,10 @@ enum RunCommand: Command {
         }
         options.controlPort = try arguments.option("--control", expected: "a port number 0...65535") { UInt16($0) }
         options.oscPort = try arguments.option("--osc", expected: "a UDP port number 0...65535") { UInt16($0) }
+        if let folder = try arguments.option("--bank") { options.bank = try bank(folder) }
+        if let milliseconds = try arguments.option("--crossfade", expected: "milliseconds 1...10000", { Double($0).flatMap { (1...10_000).contains($0) ? $0 : nil } }) {
+            options.crossfade = milliseconds / 1000
+        }
         let saveDirectory = try arguments.option("--save-dir")
         let sets = try arguments.options("--set")
         let file = try arguments.finish(positionals: 1...1, names: "a PRESET.json")[0]
@@ -80,7 +90,21 @@ enum RunCommand: Command {
             throw CLIError("\(saveDirectory): no such folder (--save-dir)")
         }
         let loaded = try PresetCommandSupport.load(file, sets: sets, context: context, isolation: isolation, live: true)
+        options.load = { name throws(CLIError) in try PresetCommandSupport.load(name, sets: [], context: context, isolation: isolation, live: true) }
         let runner = LiveRunner(loaded: loaded, registry: context.registry, options: options, context: context)
         return try runner.run()
+    }
+
+    /// The presets of `--bank FOLDER`: its `*.json` files sorted by name; none is an error.
+    static func bank(_ folder: String) throws(CLIError) -> [String] {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: folder)
+        } catch {
+            throw CLIError("\(folder): no such folder (--bank)")
+        }
+        let presets = names.filter { $0.lowercased().hasSuffix(".json") }.sorted()
+        guard !presets.isEmpty else { throw CLIError("\(folder): no *.json preset in the folder (--bank)") }
+        return presets.map { URL(fileURLWithPath: folder).appendingPathComponent($0).path }
     }
 }

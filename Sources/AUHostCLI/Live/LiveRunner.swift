@@ -24,6 +24,12 @@ final class LiveRunner: @unchecked Sendable {
         var parallelism = RenderParallelism.machineDefault
         /// The share of the period in percent an isolated node may take before a warning (`--node-budget`).
         var nodeBudget: Double?
+        /// The presets program change N opens (`--bank`: the folder's, sorted by file name).
+        var bank: [String]?
+        /// How long `open` crossfades, in seconds (`--crossfade`).
+        var crossfade = LiveChain.defaultCrossfade
+        /// Loads a preset `open` names (with the run's isolation).
+        var load: ((String) throws(CLIError) -> LoadedPreset)?
     }
 
     /// What `auhost play` adds to a run.
@@ -41,7 +47,8 @@ final class LiveRunner: @unchecked Sendable {
         case reconfigure(String)
     }
 
-    private let loaded: LoadedPreset
+    /// The preset playing: the one given, then the last one `open` switched to.
+    private var loaded: LoadedPreset
     private let registry: ComponentRegistry
     private let options: Options
     private let context: CommandContext
@@ -122,10 +129,11 @@ final class LiveRunner: @unchecked Sendable {
             // watchdog, stopped only after the client is closed, ends the process.
             live = try LiveChain(
                 loaded, units: units, io: io, registry: registry, connections: options.connections, cancellation: quitRequested,
-                song: options.song?.request, parallelism: options.parallelism)
+                song: options.song?.request, parallelism: options.parallelism, programChangesOpenPresets: options.bank != nil)
         } catch {
             throw CLIError(error.message)
         }
+        live.crossfade = options.crossfade
         defer { live.dispose() }
         let session = ChainSession(chain: live.chain, registry: registry, saveFolder: options.saveFolder) { [live, self] in
             live.statusWords + (self.controlServer.map { " subscription_drops=\($0.subscriptions.droppedLines)" } ?? "")
@@ -133,6 +141,7 @@ final class LiveRunner: @unchecked Sendable {
         session.song = live.song
         session.midiMap = live.midiMap
         session.levels = live.levels
+        session.opener = { [live, session, self] file throws(ControlCommandError) in try open(file, live, session) }
         withCommandLock { self.session = session }
         defer { withCommandLock { self.session = nil } }
         if !isReadingStandardInput {
@@ -207,7 +216,7 @@ final class LiveRunner: @unchecked Sendable {
     /// Watches for quit, the server going away and reconfiguration; delivers notifications
     /// and draws the status line.
     private func mainLoop(_ live: LiveChain) -> Outcome {
-        let client = live.client, chain = live.chain
+        let client = live.client
         var lastStatus = Date.distantPast
         var endedAt: Date?
         let budget = options.nodeBudget.map(NodeBudgetWatch.init)
@@ -225,7 +234,7 @@ final class LiveRunner: @unchecked Sendable {
             } else {
                 endedAt = nil
             }
-            switch live.poll() {
+            switch withCommandLock({ live.poll() }) {
             case .serverGone(let reason): return .serverGone(reason)
             case .sampleRateChanged(let rate): return .reconfigure("the JACK server's sample rate changed to \(Int(rate)) Hz")
             case nil: break
@@ -235,23 +244,25 @@ final class LiveRunner: @unchecked Sendable {
                 context.errors.line("auhost: learned \(learned.mapping.source) on channel \(learned.mapping.channel ?? 0) for \(learned.mapping.parameter)")
                 notify("learned \(learned.mapping.source) on channel \(learned.mapping.channel ?? 0) for \(learned.mapping.parameter)")
             }
+            if let program = withCommandLock({ live.takeProgramChange() }) { openFromBank(program, live) }
             if client.xrunCount != xruns {
                 xruns = client.xrunCount
                 notify("xrun (\(xruns) so far)")
             }
             let notices = withCommandLock { live.dispatchPendingNotifications() }
-            for fault in notices.compactMap(chain.faultDescription) {
+            for fault in withCommandLock({ notices.compactMap(live.chain.faultDescription) }) {
                 if context.errors.isTerminal { context.errors.write("\r\u{1B}[K") }
                 context.errors.line("auhost: \(fault)")
                 notify(fault)
             }
             publish(live, parameters)
-            for warning in budget.map({ watch in withCommandLock { watch.check(chain, period: Double(client.bufferSize) / chain.sampleRate) } }) ?? [] {
+            for warning in budget.map({ watch in withCommandLock { watch.check(live.chain, period: Double(client.bufferSize) / live.chain.sampleRate) } }) ?? [] {
                 if context.errors.isTerminal { context.errors.write("\r\u{1B}[K") }
                 context.errors.line("auhost: warning: \(warning)")
             }
             if context.errors.isTerminal, Date().timeIntervalSince(lastStatus) > 0.5 {
                 lastStatus = Date()
+                let chain = withCommandLock { live.chain }
                 let latency = Double(chain.latencyFrames) / chain.sampleRate * 1000
                 let levels = withCommandLock { live.levels.map { levels in (levels.loudest, levels.input.clips + levels.output.clips) } }
                 let meters = levels.map { "  in \(LiveLevels.format($0.0.input)) dB  out \(LiveLevels.format($0.0.output)) dB  clips \($0.1)" } ?? ""
@@ -262,6 +273,53 @@ final class LiveRunner: @unchecked Sendable {
             // Subscribers get up to 30 lines a second: the loop then turns faster.
             Thread.sleep(forTimeInterval: controlServer?.subscriptions.isEmpty == false ? 0.005 : 0.05)
         }
+    }
+
+    /// `open FILE`: loads the preset as the run loaded its first and switches the chain to it
+    /// (``LiveChain/open(_:units:)``); a preset that cannot load is refused with its one line
+    /// and the chain plays on.
+    private func open(_ file: String, _ live: LiveChain, _ session: ChainSession) throws(ControlCommandError) -> [String] {
+        guard let load = options.load else { throw ControlCommandError("open is not available here") }
+        let preset: LoadedPreset
+        do {
+            preset = try load(file)
+        } catch {
+            throw ControlCommandError(error.description.replacingOccurrences(of: "\nauhost: ", with: "; "))
+        }
+        let notes: [String]
+        do {
+            notes = try live.open(preset, units: preset.nodes.map(\.unit))
+        } catch {
+            throw ControlCommandError(error.message)
+        }
+        loaded = preset
+        session.adopt(live)
+        context.errors.line("auhost: opened '\(preset.preset.name)' (\(file))")
+        notify("opened \(file)")
+        return ["opened", ControlWords.quoted(file), String(format: "crossfade_ms=%.0f", live.crossfade * 1000)] + notes
+    }
+
+    /// Program change `program` with `--bank`: opens the bank's preset of that number (from 0).
+    private func openFromBank(_ program: Int, _ live: LiveChain) {
+        guard let bank = options.bank else { return }
+        let line: String
+        if bank.indices.contains(program) {
+            line = withCommandLock { () -> String in
+                guard let session else { return "program change \(program): the chain is not running" }
+                do {
+                    _ = try open(bank[program], live, session)
+                    return ""
+                } catch {
+                    return "program change \(program): \((error as? ControlCommandError)?.message ?? "\(error)")"
+                }
+            }
+        } else {
+            line = "program change \(program): the bank has \(bank.count) preset\(bank.count == 1 ? "" : "s") (0...\(bank.count - 1))"
+        }
+        guard !line.isEmpty else { return }
+        if context.errors.isTerminal { context.errors.write("\r\u{1B}[K") }
+        context.errors.line("auhost: \(line)")
+        notify(line)
     }
 
     /// Pushes the meters, status and parameter changes to the subscribers due them.

@@ -4,7 +4,7 @@ import CLilv
 /// - Thread: [control]; freed by the world before the world itself.
 final class LV2Nodes: @unchecked Sendable {
     let audioPort, controlPort, cvPort, atomPort, inputPort, outputPort: LilvURINode
-    let integer, toggled, enumeration, logarithmic, sampleRate, reportsLatency: LilvURINode
+    let integer, toggled, enumeration, logarithmic, sampleRate, reportsLatency, notOnGUI: LilvURINode
     let connectionOptional, isSideChain, unit, group, supports, midiEvent, timePosition: LilvURINode
     let minimumSize, preset, rdfsLabel, doapName, foafName, maintainer, project: LilvURINode
     let minorVersion, microVersion, hardRTCapable, pluginProperty, hardRtCapableOld, lv2Name: LilvURINode
@@ -31,6 +31,7 @@ final class LV2Nodes: @unchecked Sendable {
         logarithmic = uri(LV2URI.portPropsLogarithmic)
         sampleRate = uri(LV2URI.coreSampleRate)
         reportsLatency = uri(LV2URI.coreReportsLatency)
+        notOnGUI = uri(LV2URI.portPropsNotOnGUI)
         connectionOptional = uri(LV2URI.coreConnectionOptional)
         isSideChain = uri(LV2URI.coreIsSideChain)
         unit = uri(LV2URI.unitsUnit)
