@@ -1,17 +1,28 @@
 internal import AUCore
 internal import AUFiles
 
-// What an ExtAudioFileRef points at: an AUFiles reader or writer (libsndfile), the client
-// format the program reads or writes in (any linear PCM, through PCMBufferCodec), and a
-// libsamplerate converter (best quality) between the file's rate and the client's. Control
-// side only: ExtAudioFile calls read and write the file on the calling thread.
+// What an ExtAudioFileRef points at: an AudioFileID (its AUFiles reader or writer, over
+// libsndfile), the client format the program reads or writes in (any linear PCM, through
+// PCMBufferCodec), and a libsamplerate converter (best quality) between the file's rate and
+// the client's. Control side only: ExtAudioFile calls read and write the file on the calling
+// thread.
 
 /// An `ExtAudioFileRef`.
 final class ExtAudioFileHandle: @unchecked Sendable {
     static let live = LiveHandles<ExtAudioFileHandle>()
 
-    private let reader: AudioFileReader?
-    private let writer: AudioFileWriter?
+    /// The AudioFileID read or written (`kExtAudioFileProperty_AudioFile`).
+    let audioFile: AudioFileHandle
+    /// Whether the ExtAudioFile opened the AudioFileID (and closes it), or the program did
+    /// (`ExtAudioFileWrapAudioFileID`: it stays the program's).
+    let ownsAudioFile: Bool
+    private var reader: AudioFileReader? { audioFile.reader }
+    private var writer: AudioFileWriter? { audioFile.writer }
+    /// The file frame the next read of the reader returns, restored before each read when
+    /// the program read the wrapped AudioFileID in between.
+    private var fileFrame = 0
+    /// The client's channel layout (`kExtAudioFileProperty_ClientChannelLayout`), nil until set.
+    var clientLayout: ChannelLayout?
     /// The file's data format (ASBD).
     let fileFormat: StreamFormat
     /// The format the program reads or writes in: the file's data format until set (float
@@ -29,23 +40,17 @@ final class ExtAudioFileHandle: @unchecked Sendable {
     var channels: Int { fileFormat.channelsPerFrame }
     var clientFormat: StreamFormat { client.format }
 
-    private init(reader: AudioFileReader?, writer: AudioFileWriter?, fileFormat: StreamFormat) throws(AudioUnitError) {
-        self.reader = reader
-        self.writer = writer
-        self.fileFormat = fileFormat
+    /// An ExtAudioFile over `audioFile` (read or written as it is open), which it closes at
+    /// ``close()`` when it `owns` it.
+    init(audioFile: AudioFileHandle, owns: Bool) throws(AudioUnitError) {
+        self.audioFile = audioFile
+        ownsAudioFile = owns
+        fileFormat = audioFile.dataFormat
         let channels = fileFormat.channelsPerFrame
         client = PCMBufferCodec(fileFormat) ?? PCMBufferCodec(.canonical(sampleRate: fileFormat.sampleRate, channels: channels))!
         converter = try SampleRateConverter(channels: channels, inputRate: fileFormat.sampleRate, outputRate: fileFormat.sampleRate)
         pending = PendingFrames(channels: channels)
         block = OwnedAudioBuffers(channels: channels, capacity: Self.blockFrames)
-    }
-
-    convenience init(reader: AudioFileReader, fileFormat: StreamFormat) throws(AudioUnitError) {
-        try self.init(reader: reader, writer: nil, fileFormat: fileFormat)
-    }
-
-    convenience init(writer: AudioFileWriter, fileFormat: StreamFormat) throws(AudioUnitError) {
-        try self.init(reader: nil, writer: writer, fileFormat: fileFormat)
     }
 
     /// The file's length in frames (at the file's rate): what it holds, or what was written.
@@ -70,6 +75,19 @@ final class ExtAudioFileHandle: @unchecked Sendable {
         if reader != nil { try seek(toClientFrame: Int((seconds * format.sampleRate).rounded())) }
     }
 
+    /// Sets the client's channel layout: one of the file's channel count
+    /// (kExtAudioFileError_InvalidChannelMap otherwise) whose channels are the file's in the
+    /// file's order, or where either layout names no channels (an unknown or discrete one);
+    /// channels are not remapped, so another order of the file's is
+    /// kExtAudioFileError_InvalidChannelMap too.
+    func setClientLayout(_ layout: ChannelLayout) throws(StatusError) {
+        guard layout.channelCount == channels else { throw StatusError(kExtAudioFileError_InvalidChannelMap) }
+        if let wanted = layout.labels, let held = audioFile.channelLayout.labels, wanted != held {
+            throw StatusError(kExtAudioFileError_InvalidChannelMap)
+        }
+        clientLayout = layout
+    }
+
     // MARK: - Reading
 
     /// Reads up to `frames` client frames into `list`; returns how many (0 at the end).
@@ -84,7 +102,9 @@ final class ExtAudioFileHandle: @unchecked Sendable {
                 continue
             }
             if readerFinished { break }
+            if reader.position != fileFrame { try reader.seek(toFrame: fileFrame) }
             let got = try reader.read(into: block.buffers(frameCount: Self.blockFrames))
+            fileFrame = reader.position
             let collect: (AudioBuffers) throws(AudioUnitError) -> Void = { self.pending.append($0) }
             if got > 0 {
                 try converter.process(block.buffers(frameCount: got), emit: collect)
@@ -104,6 +124,7 @@ final class ExtAudioFileHandle: @unchecked Sendable {
         guard frame >= 0, fileFrame <= reader.info.frames else { throw StatusError(kExtAudioFileError_InvalidSeek) }
         do {
             try reader.seek(toFrame: fileFrame)
+            self.fileFrame = fileFrame
             converter = try SampleRateConverter(channels: channels, inputRate: fileFormat.sampleRate, outputRate: client.format.sampleRate)
         } catch {
             throw StatusError(kExtAudioFileError_InvalidSeek)
@@ -129,11 +150,12 @@ final class ExtAudioFileHandle: @unchecked Sendable {
         }
     }
 
-    /// Finishes a written file (the converter's last frames, then the file appears whole);
-    /// a read file is closed with the handle.
+    /// Writes the converter's last frames; then, when the ExtAudioFile owns its AudioFileID,
+    /// finishes a written file (it appears whole) and lets the AudioFileID go.
     func close() throws(AudioUnitError) {
+        if ownsAudioFile { AudioFileHandle.live.unregister(audioFile) }
         guard let writer, !writer.isFinished else { return }
         try converter.finish { (emitted: AudioBuffers) throws(AudioUnitError) in try writer.write(emitted) }
-        try writer.finish()
+        if ownsAudioFile { try writer.finish() }
     }
 }

@@ -1,0 +1,120 @@
+internal import AUCore
+internal import AUFiles
+
+// AudioChannelLayout as AudioFile and ExtAudioFile read and write it: a value with Apple's
+// tag, bitmap and channel labels, from and to libsndfile's channel maps.
+
+/// An `AudioChannelLayout`: a tag, a bitmap or one label a channel.
+struct ChannelLayout {
+    var tag: AudioChannelLayoutTag
+    var bitmap: UInt32 = 0
+    var descriptions: [AudioChannelDescription] = []
+
+    /// The labels of the layouts libsndfile's maps and Apple's tags share, in channel order.
+    static let taggedLabels: [(tag: AudioChannelLayoutTag, labels: [AudioChannelLabel])] = [
+        (kAudioChannelLayoutTag_Mono, [kAudioChannelLabel_Mono]),
+        (kAudioChannelLayoutTag_Stereo, [kAudioChannelLabel_Left, kAudioChannelLabel_Right]),
+        (kAudioChannelLayoutTag_MPEG_3_0_A, [kAudioChannelLabel_Left, kAudioChannelLabel_Right, kAudioChannelLabel_Center]),
+        (kAudioChannelLayoutTag_Quadraphonic, [kAudioChannelLabel_Left, kAudioChannelLabel_Right, kAudioChannelLabel_LeftSurround, kAudioChannelLabel_RightSurround]),
+        (kAudioChannelLayoutTag_MPEG_4_0_A, [kAudioChannelLabel_Left, kAudioChannelLabel_Right, kAudioChannelLabel_Center, kAudioChannelLabel_CenterSurround]),
+        (kAudioChannelLayoutTag_MPEG_5_0_A, [kAudioChannelLabel_Left, kAudioChannelLabel_Right, kAudioChannelLabel_Center,
+                                             kAudioChannelLabel_LeftSurround, kAudioChannelLabel_RightSurround]),
+        (kAudioChannelLayoutTag_MPEG_5_1_A, [kAudioChannelLabel_Left, kAudioChannelLabel_Right, kAudioChannelLabel_Center, kAudioChannelLabel_LFEScreen,
+                                             kAudioChannelLabel_LeftSurround, kAudioChannelLabel_RightSurround]),
+    ]
+
+    /// Apple's label of each libsndfile position (the first of a label is the one written).
+    static let positionLabels: [(position: ChannelPosition, label: AudioChannelLabel)] = [
+        (.mono, kAudioChannelLabel_Mono), (.left, kAudioChannelLabel_Left), (.right, kAudioChannelLabel_Right),
+        (.center, kAudioChannelLabel_Center), (.frontLeft, kAudioChannelLabel_Left), (.frontRight, kAudioChannelLabel_Right),
+        (.frontCenter, kAudioChannelLabel_Center), (.rearCenter, kAudioChannelLabel_CenterSurround), (.rearLeft, kAudioChannelLabel_LeftSurround),
+        (.rearRight, kAudioChannelLabel_RightSurround), (.lowFrequency, kAudioChannelLabel_LFEScreen), (.frontLeftOfCenter, kAudioChannelLabel_LeftCenter),
+        (.frontRightOfCenter, kAudioChannelLabel_RightCenter), (.sideLeft, kAudioChannelLabel_LeftSurroundDirect),
+        (.sideRight, kAudioChannelLabel_RightSurroundDirect), (.topCenter, kAudioChannelLabel_TopCenterSurround),
+        (.topFrontLeft, kAudioChannelLabel_VerticalHeightLeft), (.topFrontRight, kAudioChannelLabel_VerticalHeightRight),
+        (.topFrontCenter, kAudioChannelLabel_VerticalHeightCenter), (.topRearLeft, kAudioChannelLabel_TopBackLeft),
+        (.topRearRight, kAudioChannelLabel_TopBackRight), (.topRearCenter, kAudioChannelLabel_TopBackCenter),
+        (.ambisonicW, kAudioChannelLabel_Ambisonic_W), (.ambisonicX, kAudioChannelLabel_Ambisonic_X),
+        (.ambisonicY, kAudioChannelLabel_Ambisonic_Y), (.ambisonicZ, kAudioChannelLabel_Ambisonic_Z),
+    ]
+
+    /// Apple's default layout of a file without a channel map: Mono, Stereo, else an
+    /// unknown layout of `channels`.
+    static func standard(channels: Int) -> ChannelLayout {
+        ChannelLayout(tag: channels == 1 ? kAudioChannelLayoutTag_Mono : channels == 2 ? kAudioChannelLayoutTag_Stereo
+                      : kAudioChannelLayoutTag_Unknown | UInt32(channels))
+    }
+
+    /// The layout of a libsndfile channel map: its tag when it is a tagged one, else a label a channel.
+    init(positions: [ChannelPosition]) {
+        let labels = positions.map { position in Self.positionLabels.first { $0.position == position }!.label }
+        if let tagged = Self.taggedLabels.first(where: { $0.labels == labels }) {
+            self.init(tag: tagged.tag)
+        } else {
+            self.init(tag: kAudioChannelLayoutTag_UseChannelDescriptions, descriptions: labels.map {
+                AudioChannelDescription(mChannelLabel: $0, mChannelFlags: 0, mCoordinates: (0, 0, 0))
+            })
+        }
+    }
+
+    init(tag: AudioChannelLayoutTag, bitmap: UInt32 = 0, descriptions: [AudioChannelDescription] = []) {
+        self.tag = tag
+        self.bitmap = bitmap
+        self.descriptions = descriptions
+    }
+
+    /// The layout at `pointer`, `size` bytes; nil when they cannot hold it.
+    static func load(_ pointer: UnsafeRawPointer, size: Int) -> ChannelLayout? {
+        let header = MemoryLayout<AudioChannelLayout>.offset(of: \.mChannelDescriptions)!
+        guard size >= header else { return nil }
+        let tag = pointer.loadUnaligned(as: UInt32.self), bitmap = pointer.loadUnaligned(fromByteOffset: 4, as: UInt32.self)
+        let count = tag == kAudioChannelLayoutTag_UseChannelDescriptions ? Int(pointer.loadUnaligned(fromByteOffset: 8, as: UInt32.self)) : 0
+        let stride = MemoryLayout<AudioChannelDescription>.stride
+        guard count <= 64, size >= header + count * stride else { return nil }
+        return ChannelLayout(tag: tag, bitmap: bitmap, descriptions: (0..<count).map {
+            pointer.loadUnaligned(fromByteOffset: header + $0 * stride, as: AudioChannelDescription.self)
+        })
+    }
+
+    /// The bytes the layout takes (Apple's: the header and its descriptions).
+    var byteSize: Int {
+        MemoryLayout<AudioChannelLayout>.offset(of: \.mChannelDescriptions)! + descriptions.count * MemoryLayout<AudioChannelDescription>.stride
+    }
+
+    /// Writes the layout at `pointer` (``byteSize`` bytes).
+    func store(_ pointer: UnsafeMutableRawPointer) {
+        pointer.storeBytes(of: tag, as: UInt32.self)
+        pointer.storeBytes(of: bitmap, toByteOffset: 4, as: UInt32.self)
+        pointer.storeBytes(of: UInt32(descriptions.count), toByteOffset: 8, as: UInt32.self)
+        let header = MemoryLayout<AudioChannelLayout>.offset(of: \.mChannelDescriptions)!
+        for (index, description) in descriptions.enumerated() {
+            pointer.storeBytes(of: description, toByteOffset: header + index * MemoryLayout<AudioChannelDescription>.stride, as: AudioChannelDescription.self)
+        }
+    }
+
+    /// The channels the layout describes.
+    var channelCount: Int {
+        switch tag {
+        case kAudioChannelLayoutTag_UseChannelDescriptions: descriptions.count
+        case kAudioChannelLayoutTag_UseChannelBitmap: bitmap.nonzeroBitCount
+        default: Int(tag & 0xFFFF)
+        }
+    }
+
+    /// Each channel's label: from the descriptions, the bitmap (bit n is label n + 1) or a
+    /// tag of ``taggedLabels``; nil for another tag (unknown, discrete…).
+    var labels: [AudioChannelLabel]? {
+        switch tag {
+        case kAudioChannelLayoutTag_UseChannelDescriptions: descriptions.map(\.mChannelLabel)
+        case kAudioChannelLayoutTag_UseChannelBitmap: (0..<32).filter { bitmap & (1 << $0) != 0 }.map { UInt32($0) + 1 }
+        default: Self.taggedLabels.first { $0.tag == tag }?.labels
+        }
+    }
+
+    /// The libsndfile channel map of the layout; nil when a channel has no position libsndfile names.
+    var positions: [ChannelPosition]? {
+        guard let labels else { return nil }
+        let positions = labels.compactMap { label in Self.positionLabels.first { $0.label == label }?.position }
+        return positions.count == labels.count ? positions : nil
+    }
+}
