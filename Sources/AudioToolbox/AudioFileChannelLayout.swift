@@ -11,17 +11,22 @@ struct ChannelLayout {
     var descriptions: [AudioChannelDescription] = []
 
     /// The labels of the layouts libsndfile's maps and Apple's tags share, in channel order.
-    static let taggedLabels: [(tag: AudioChannelLayoutTag, labels: [AudioChannelLabel])] = [
-        (kAudioChannelLayoutTag_Mono, [kAudioChannelLabel_Mono]),
-        (kAudioChannelLayoutTag_Stereo, [kAudioChannelLabel_Left, kAudioChannelLabel_Right]),
-        (kAudioChannelLayoutTag_MPEG_3_0_A, [kAudioChannelLabel_Left, kAudioChannelLabel_Right, kAudioChannelLabel_Center]),
-        (kAudioChannelLayoutTag_Quadraphonic, [kAudioChannelLabel_Left, kAudioChannelLabel_Right, kAudioChannelLabel_LeftSurround, kAudioChannelLabel_RightSurround]),
-        (kAudioChannelLayoutTag_MPEG_4_0_A, [kAudioChannelLabel_Left, kAudioChannelLabel_Right, kAudioChannelLabel_Center, kAudioChannelLabel_CenterSurround]),
-        (kAudioChannelLayoutTag_MPEG_5_0_A, [kAudioChannelLabel_Left, kAudioChannelLabel_Right, kAudioChannelLabel_Center,
-                                             kAudioChannelLabel_LeftSurround, kAudioChannelLabel_RightSurround]),
-        (kAudioChannelLayoutTag_MPEG_5_1_A, [kAudioChannelLabel_Left, kAudioChannelLabel_Right, kAudioChannelLabel_Center, kAudioChannelLabel_LFEScreen,
-                                             kAudioChannelLabel_LeftSurround, kAudioChannelLabel_RightSurround]),
-    ]
+    static let taggedLabels: [(tag: AudioChannelLayoutTag, labels: [AudioChannelLabel])] = {
+        let (l, r, c, lfe, ls, rs, cs) = (kAudioChannelLabel_Left, kAudioChannelLabel_Right, kAudioChannelLabel_Center, kAudioChannelLabel_LFEScreen,
+                                          kAudioChannelLabel_LeftSurround, kAudioChannelLabel_RightSurround, kAudioChannelLabel_CenterSurround)
+        return [
+            (kAudioChannelLayoutTag_Mono, [kAudioChannelLabel_Mono]), (kAudioChannelLayoutTag_Stereo, [l, r]),
+            (kAudioChannelLayoutTag_MPEG_3_0_A, [l, r, c]), (kAudioChannelLayoutTag_MPEG_3_0_B, [c, l, r]),
+            (kAudioChannelLayoutTag_Quadraphonic, [l, r, ls, rs]),
+            (kAudioChannelLayoutTag_MPEG_4_0_A, [l, r, c, cs]), (kAudioChannelLayoutTag_MPEG_4_0_B, [c, l, r, cs]),
+            (kAudioChannelLayoutTag_MPEG_5_0_A, [l, r, c, ls, rs]), (kAudioChannelLayoutTag_MPEG_5_0_B, [l, r, ls, rs, c]),
+            (kAudioChannelLayoutTag_MPEG_5_0_C, [l, c, r, ls, rs]), (kAudioChannelLayoutTag_MPEG_5_0_D, [c, l, r, ls, rs]),
+            (kAudioChannelLayoutTag_MPEG_5_1_A, [l, r, c, lfe, ls, rs]), (kAudioChannelLayoutTag_MPEG_5_1_B, [l, r, ls, rs, c, lfe]),
+            (kAudioChannelLayoutTag_MPEG_5_1_C, [l, c, r, ls, rs, lfe]), (kAudioChannelLayoutTag_MPEG_5_1_D, [c, l, r, ls, rs, lfe]),
+            (kAudioChannelLayoutTag_MPEG_6_1_A, [l, r, c, lfe, ls, rs, cs]),
+            (kAudioChannelLayoutTag_MPEG_7_1_C, [l, r, c, lfe, ls, rs, kAudioChannelLabel_RearSurroundLeft, kAudioChannelLabel_RearSurroundRight]),
+        ]
+    }()
 
     /// Apple's label of each libsndfile position (the first of a label is the one written).
     static let positionLabels: [(position: ChannelPosition, label: AudioChannelLabel)] = [
