@@ -153,6 +153,9 @@ import Testing
         let stereo = Self.tagged(kAudioChannelLayoutTag_Stereo)
         #expect(stereo.withUnsafeBytes { ExtAudioFileSetProperty(file, kExtAudioFileProperty_ClientChannelLayout, UInt32($0.count), $0.baseAddress) } == kExtAudioFileError_InvalidChannelMap,
                 "2 channels for a 6-channel file")
+        let twoUnknown = Self.tagged(kAudioChannelLayoutTag_Unknown | 2)
+        #expect(twoUnknown.withUnsafeBytes { ExtAudioFileSetProperty(file, kExtAudioFileProperty_ClientChannelLayout, UInt32($0.count), $0.baseAddress) } == kExtAudioFileError_InvalidChannelMap,
+                "2 unknown channels for a 6-channel file")
         let reordered = Self.tagged(kAudioChannelLayoutTag_MPEG_5_1_C)
         #expect(reordered.withUnsafeBytes { ExtAudioFileSetProperty(file, kExtAudioFileProperty_ClientChannelLayout, UInt32($0.count), $0.baseAddress) } == kExtAudioFileError_InvalidChannelMap,
                 "another order: no remapping")
