@@ -135,11 +135,13 @@ public final class AudioFileWriter {
     }
 
     /// Sets a text the file carries (title, artist…), before the first frame;
-    /// `formatNotSupported` where the format keeps none.
+    /// `formatNotSupported` where the format keeps none of that kind (AIFF keeps title,
+    /// copyright, software, artist and comment: libsndfile takes the others and drops them).
     /// - Thread: [control]
     public func setTag(_ tag: AudioFileTag, _ text: String) throws(AudioUnitError) {
         guard framesWritten == 0, !isFinished else { throw .file(path, .cannotDoInCurrentContext, "a tag is set before the first frame") }
-        guard file.setString(SndfileCode.stringKind(tag), text) else {
+        let aiffKeeps: Set<AudioFileTag> = [.title, .copyright, .software, .artist, .comment]
+        guard encoding.format != .aiff || aiffKeeps.contains(tag), file.setString(SndfileCode.stringKind(tag), text) else {
             throw .file(path, .formatNotSupported, "\(encoding) keeps no \(tag) text")
         }
     }

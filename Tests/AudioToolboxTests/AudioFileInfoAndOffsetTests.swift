@@ -61,8 +61,9 @@ import Testing
         #expect(AudioFileGetProperty(file, kAudioFilePropertyInfoDictionary, &small, &reference) == kAudioFileBadPropertySizeError)
         #expect(AudioFileGetProperty(file, kAudioFilePropertyInfoDictionary, &size, nil) == kAudio_ParamError)
 
-        // A file without texts still gives its duration.
+        // A file without texts still gives its duration; AIFF keeps no album (AUFiles says so).
         let plain = folder.appendingPathComponent("plain.aiff").path
+        #expect(throws: AudioUnitError.self) { try Self.writeRamp(plain, .aiff, tags: [.album: "dropped"]) }
         try Self.writeRamp(plain, .aiff, tags: [:])
         let untagged = Self.open(plain)
         defer { AudioFileClose(untagged) }
