@@ -22,7 +22,13 @@ final class ExtAudioFileHandle: @unchecked Sendable {
     /// the program read the wrapped AudioFileID in between.
     private var fileFrame = 0
     /// The client's channel layout (`kExtAudioFileProperty_ClientChannelLayout`), nil until set.
-    var clientLayout: ChannelLayout?
+    private(set) var clientLayout: ChannelLayout?
+    /// For each channel the converter takes, the channel of a block in the other order it
+    /// comes from (reading: the file channel of each client channel; writing: the client
+    /// channel of each file channel); nil when the client's layout is the file's.
+    private var channelOrder: [Int]?
+    /// The converter's view of a block in ``channelOrder`` (allocated once).
+    private let reordered: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
     /// The file's data format (ASBD).
     let fileFormat: StreamFormat
     /// The format the program reads or writes in: the file's data format until set (float
@@ -51,7 +57,10 @@ final class ExtAudioFileHandle: @unchecked Sendable {
         converter = try SampleRateConverter(channels: channels, inputRate: fileFormat.sampleRate, outputRate: fileFormat.sampleRate)
         pending = PendingFrames(channels: channels)
         block = OwnedAudioBuffers(channels: channels, capacity: Self.blockFrames)
+        reordered = .allocate(capacity: channels)
     }
+
+    deinit { reordered.deallocate() }
 
     /// The file's length in frames (at the file's rate): what it holds, or what was written.
     var fileLengthFrames: Int { reader?.info.frames ?? writer?.framesWritten ?? 0 }
@@ -75,17 +84,32 @@ final class ExtAudioFileHandle: @unchecked Sendable {
         if reader != nil { try seek(toClientFrame: Int((seconds * format.sampleRate).rounded())) }
     }
 
-    /// Sets the client's channel layout: one of the file's channel count
-    /// (kExtAudioFileError_InvalidChannelMap otherwise) whose channels are the file's in the
-    /// file's order, or where either layout names no channels (an unknown or discrete one);
-    /// channels are not remapped, so another order of the file's is
-    /// kExtAudioFileError_InvalidChannelMap too.
+    /// Sets the client's channel layout, one of the file's channel count: the file's
+    /// channels in another order are remapped (read and written in the client's order);
+    /// where either layout names no channels (an unknown or discrete one) they are taken in
+    /// the file's order. Another count, or labels that are not the file's each once, are
+    /// kExtAudioFileError_InvalidChannelMap; a file written to already
+    /// kExtAudioFileError_InvalidOperationOrder. Reading goes on from the same client frame.
     func setClientLayout(_ layout: ChannelLayout) throws(StatusError) {
         guard layout.channelCount == channels else { throw StatusError(kExtAudioFileError_InvalidChannelMap) }
+        if let writer, writer.framesWritten > 0 { throw StatusError(kExtAudioFileError_InvalidOperationOrder) }
+        var order: [Int]?
         if let wanted = layout.labels, let held = audioFile.channelLayout.labels, wanted != held {
-            throw StatusError(kExtAudioFileError_InvalidChannelMap)
+            let (targets, sources) = reader != nil ? (wanted, held) : (held, wanted)
+            let mapped = targets.compactMap { sources.firstIndex(of: $0) }
+            guard mapped.count == channels, Set(mapped).count == channels else { throw StatusError(kExtAudioFileError_InvalidChannelMap) }
+            order = mapped
         }
         clientLayout = layout
+        channelOrder = order
+        if reader != nil { try seek(toClientFrame: clientPosition) }
+    }
+
+    /// `buffers` as the converter takes them: in ``channelOrder`` when there is one.
+    private func inChannelOrder(_ buffers: AudioBuffers) -> AudioBuffers {
+        guard let channelOrder else { return buffers }
+        for (index, source) in channelOrder.enumerated() { reordered[index] = buffers.channelPointers[source] }
+        return AudioBuffers(channelPointers: reordered, frameCount: buffers.frameCount)
     }
 
     // MARK: - Reading
@@ -107,7 +131,7 @@ final class ExtAudioFileHandle: @unchecked Sendable {
             fileFrame = reader.position
             let collect: (AudioBuffers) throws(AudioUnitError) -> Void = { self.pending.append($0) }
             if got > 0 {
-                try converter.process(block.buffers(frameCount: got), emit: collect)
+                try converter.process(inChannelOrder(block.buffers(frameCount: got)), emit: collect)
             } else {
                 try converter.finish(emit: collect)
                 readerFinished = true
@@ -145,7 +169,7 @@ final class ExtAudioFileHandle: @unchecked Sendable {
             let count = min(Self.blockFrames, frames - done)
             let view = block.buffers(frameCount: count)
             client.decode(pointers.map { UnsafeRawPointer($0 + done * client.format.bytesPerFrame) }, frames: count, into: view)
-            try converter.process(view) { (emitted: AudioBuffers) throws(AudioUnitError) in try writer.write(emitted) }
+            try converter.process(inChannelOrder(view)) { (emitted: AudioBuffers) throws(AudioUnitError) in try writer.write(emitted) }
             done += count
         }
     }

@@ -5,8 +5,8 @@ import Testing
 /// Channel layouts through the C API: kAudioFilePropertyChannelLayout written before the
 /// first packet (libsndfile's channel map: WAV's channel mask, CAF's layout chunk) and read
 /// back, a file without a map given Apple's default, kExtAudioFileProperty_FileChannelLayout
-/// and ClientChannelLayout, ExtAudioFileCreateWithURL with a layout, and the OSStatus of
-/// each wrong argument.
+/// and ClientChannelLayout (another order of the file's channels remapped, reading and
+/// writing), ExtAudioFileCreateWithURL with a layout, and the OSStatus of each wrong argument.
 @Suite struct AudioFileChannelLayoutTests {
     static let descriptionsOffset = MemoryLayout<AudioChannelLayout>.offset(of: \.mChannelDescriptions)!
 
@@ -124,19 +124,57 @@ import Testing
         }
     }
 
-    @Test func extAudioFileLayouts() throws {
+    /// Sets an ExtAudioFile's client layout; the status.
+    static func setClientLayout(_ file: ExtAudioFileRef?, _ layout: [UInt8], size: Int? = nil) -> OSStatus {
+        layout.withUnsafeBytes { ExtAudioFileSetProperty(file, kExtAudioFileProperty_ClientChannelLayout, UInt32(size ?? $0.count), $0.baseAddress) }
+    }
+
+    /// The next 6-channel 16-bit frame read through ExtAudioFile.
+    static func readNextFrame(_ file: ExtAudioFileRef?) -> [Int16] {
+        var frame = [Int16](repeating: 0, count: 6)
+        let list = AudioBufferList.allocate(maximumBuffers: 1)
+        defer { free(list.unsafeMutablePointer) }
+        var count: UInt32 = 1
+        let status = frame.withUnsafeMutableBytes { bytes in
+            list[0] = AudioBuffer(mNumberChannels: 6, mDataByteSize: 12, mData: bytes.baseAddress)
+            return ExtAudioFileRead(file, &count, list.unsafeMutablePointer)
+        }
+        #expect(status == noErr && count == 1)
+        return frame.map { Int16(bigEndian: $0) }
+    }
+
+    @Test func extAudioFileLayoutsAndRemapping() throws {
         let folder = try ExtAudioFileTests.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("made.caf")
         var format = Self.format(channels: 6, bigEndian: true)
         var file: ExtAudioFileRef?
-        let surround = Self.tagged(kAudioChannelLayoutTag_MPEG_5_1_A)
+        let surround = Self.tagged(kAudioChannelLayoutTag_MPEG_5_1_A)   // L R C LFE Ls Rs
+        let reordered = Self.tagged(kAudioChannelLayoutTag_MPEG_5_1_C)  // L C R Ls Rs LFE
         let created = surround.withUnsafeBytes {
             ExtAudioFileCreateWithURL(url as NSURL as CFURL, kAudioFileCAFType, &format, OpaquePointer($0.baseAddress), 0, &file)
         }
         #expect(created == noErr)
         #expect(Self.layout(of: file, kExtAudioFileProperty_FileChannelLayout)?.tag == kAudioChannelLayoutTag_MPEG_5_1_A)
+        // Written in the client's order (L C R Ls Rs LFE = 1000 … 6000), stored in the file's.
+        #expect(Self.setClientLayout(file, reordered) == noErr)
+        let frame: [Int16] = ([1000, 2000, 3000, 4000, 5000, 6000, 1100, 2100, 3100, 4100, 5100, 6100] as [Int16]).map { $0.bigEndian }
+        let list = AudioBufferList.allocate(maximumBuffers: 1)
+        defer { free(list.unsafeMutablePointer) }
+        frame.withUnsafeBytes { bytes in
+            list[0] = AudioBuffer(mNumberChannels: 6, mDataByteSize: 24, mData: UnsafeMutableRawPointer(mutating: bytes.baseAddress))
+            #expect(ExtAudioFileWrite(file, 2, list.unsafeMutablePointer) == noErr)
+        }
+        #expect(Self.setClientLayout(file, surround) == kExtAudioFileError_InvalidOperationOrder, "after the first frame")
         #expect(ExtAudioFileDispose(file) == noErr)
+
+        var audioFile: AudioFileID?
+        #expect(AudioFileOpenURL(url as NSURL as CFURL, AudioFilePermissions(kAudioFileReadPermission), 0, &audioFile) == noErr)
+        var stored = [Int16](repeating: 0, count: 6)
+        var packets: UInt32 = 1, bytes: UInt32 = 0
+        #expect(stored.withUnsafeMutableBytes { AudioFileReadPackets(audioFile, 0, &bytes, nil, 0, &packets, $0.baseAddress) } == noErr)
+        #expect(stored.map { Int16(bigEndian: $0) } == [1000, 3000, 2000, 6000, 4000, 5000], "L R C LFE Ls Rs in the file")
+        AudioFileClose(audioFile)
 
         #expect(ExtAudioFileOpenURL(url as NSURL as CFURL, &file) == noErr)
         defer { ExtAudioFileDispose(file) }
@@ -144,30 +182,34 @@ import Testing
         var outSize: UInt32 = 0
         var writable: DarwinBoolean = false
         #expect(ExtAudioFileGetPropertyInfo(file, kExtAudioFileProperty_ClientChannelLayout, &outSize, &writable) == noErr && writable.boolValue)
-        let sameByLabels = Self.described([kAudioChannelLabel_Left, kAudioChannelLabel_Right, kAudioChannelLabel_Center, kAudioChannelLabel_LFEScreen,
-                                           kAudioChannelLabel_LeftSurround, kAudioChannelLabel_RightSurround])
-        #expect(sameByLabels.withUnsafeBytes { ExtAudioFileSetProperty(file, kExtAudioFileProperty_ClientChannelLayout, UInt32($0.count), $0.baseAddress) } == noErr)
+        // Read in another order of the file's channels: remapped.
+        #expect(Self.setClientLayout(file, reordered) == noErr)
+        #expect(Self.layout(of: file, kExtAudioFileProperty_ClientChannelLayout)?.tag == kAudioChannelLayoutTag_MPEG_5_1_C, "read back as set")
+        #expect(Self.readNextFrame(file) == [1000, 2000, 3000, 4000, 5000, 6000], "L C R Ls Rs LFE as the client asked")
+        let byLabels = Self.described([kAudioChannelLabel_LFEScreen, kAudioChannelLabel_Left, kAudioChannelLabel_Right, kAudioChannelLabel_Center,
+                                       kAudioChannelLabel_LeftSurround, kAudioChannelLabel_RightSurround])
+        #expect(Self.setClientLayout(file, byLabels) == noErr)
         let client = Self.layout(of: file, kExtAudioFileProperty_ClientChannelLayout)
-        #expect(client?.tag == kAudioChannelLayoutTag_UseChannelDescriptions && client?.labels.count == 6 && client?.labels[3] == kAudioChannelLabel_LFEScreen,
-                "read back as set")
-        let stereo = Self.tagged(kAudioChannelLayoutTag_Stereo)
-        #expect(stereo.withUnsafeBytes { ExtAudioFileSetProperty(file, kExtAudioFileProperty_ClientChannelLayout, UInt32($0.count), $0.baseAddress) } == kExtAudioFileError_InvalidChannelMap,
-                "2 channels for a 6-channel file")
-        let twoUnknown = Self.tagged(kAudioChannelLayoutTag_Unknown | 2)
-        #expect(twoUnknown.withUnsafeBytes { ExtAudioFileSetProperty(file, kExtAudioFileProperty_ClientChannelLayout, UInt32($0.count), $0.baseAddress) } == kExtAudioFileError_InvalidChannelMap,
-                "2 unknown channels for a 6-channel file")
-        let reordered = Self.tagged(kAudioChannelLayoutTag_MPEG_5_1_C)
-        #expect(reordered.withUnsafeBytes { ExtAudioFileSetProperty(file, kExtAudioFileProperty_ClientChannelLayout, UInt32($0.count), $0.baseAddress) } == kExtAudioFileError_InvalidChannelMap,
-                "another order: no remapping")
-        let unknown = Self.tagged(kAudioChannelLayoutTag_Unknown | 6)
-        #expect(unknown.withUnsafeBytes { ExtAudioFileSetProperty(file, kExtAudioFileProperty_ClientChannelLayout, UInt32($0.count), $0.baseAddress) } == noErr)
+        #expect(client?.tag == kAudioChannelLayoutTag_UseChannelDescriptions && client?.labels.first == kAudioChannelLabel_LFEScreen)
+        #expect(Self.readNextFrame(file) == [6100, 1100, 3100, 2100, 4100, 5100], "the next frame as LFE L R C Ls Rs by descriptions")
+        // An unknown layout of 6 channels: the file's order.
+        #expect(Self.setClientLayout(file, Self.tagged(kAudioChannelLayoutTag_Unknown | 6)) == noErr)
         #expect(Self.layout(of: file, kExtAudioFileProperty_ClientChannelLayout)?.tag == kAudioChannelLayoutTag_Unknown | 6)
-        #expect(surround.withUnsafeBytes { ExtAudioFileSetProperty(file, kExtAudioFileProperty_ClientChannelLayout, 4, $0.baseAddress) } == kExtAudioFileError_InvalidPropertySize)
+        #expect(ExtAudioFileSeek(file, 0) == noErr)
+        #expect(Self.readNextFrame(file) == [1000, 3000, 2000, 6000, 4000, 5000])
+
+        #expect(Self.setClientLayout(file, Self.tagged(kAudioChannelLayoutTag_Stereo)) == kExtAudioFileError_InvalidChannelMap, "2 channels for a 6-channel file")
+        #expect(Self.setClientLayout(file, Self.tagged(kAudioChannelLayoutTag_Unknown | 2)) == kExtAudioFileError_InvalidChannelMap, "2 unknown channels for 6")
+        let twice = Self.described([kAudioChannelLabel_Left, kAudioChannelLabel_Left, kAudioChannelLabel_Center, kAudioChannelLabel_LFEScreen,
+                                    kAudioChannelLabel_LeftSurround, kAudioChannelLabel_RightSurround])
+        #expect(Self.setClientLayout(file, twice) == kExtAudioFileError_InvalidChannelMap, "Left twice, no Right")
+        #expect(Self.setClientLayout(file, Self.tagged(kAudioChannelLayoutTag_MPEG_7_1_C)) == kExtAudioFileError_InvalidChannelMap, "8 channels")
+        #expect(Self.setClientLayout(file, surround, size: 4) == kExtAudioFileError_InvalidPropertySize)
         #expect(surround.withUnsafeBytes { ExtAudioFileSetProperty(file, kExtAudioFileProperty_FileChannelLayout, UInt32($0.count), $0.baseAddress) } == kExtAudioFileError_InvalidOperationOrder,
                 "a file being read")
         var small: UInt32 = 4
-        var bytes = [UInt8](repeating: 0, count: 4)
-        #expect(ExtAudioFileGetProperty(file, kExtAudioFileProperty_FileChannelLayout, &small, &bytes) == kExtAudioFileError_InvalidPropertySize)
+        var few = [UInt8](repeating: 0, count: 4)
+        #expect(ExtAudioFileGetProperty(file, kExtAudioFileProperty_FileChannelLayout, &small, &few) == kExtAudioFileError_InvalidPropertySize)
     }
 
     @Test func wrongArgumentsGetTheirStatus() throws {
