@@ -257,8 +257,8 @@ private func extAudioFilePropertyInfo(_ file: ExtAudioFileHandle, _ id: UInt32) 
     case kExtAudioFileProperty_FileDataFormat: .success((MemoryLayout<AudioStreamBasicDescription>.size, false))
     case kExtAudioFileProperty_ClientDataFormat: .success((MemoryLayout<AudioStreamBasicDescription>.size, true))
     case kExtAudioFileProperty_FileLengthFrames: .success((8, false))
-    case kExtAudioFileProperty_FileChannelLayout: .success((file.audioFile.channelLayout.byteSize, true))
-    case kExtAudioFileProperty_ClientChannelLayout: .success(((file.clientLayout ?? file.audioFile.channelLayout).byteSize, true))
+    case kExtAudioFileProperty_FileChannelLayout: .success((file.fileLayout.byteSize, true))
+    case kExtAudioFileProperty_ClientChannelLayout: .success(((file.clientLayout ?? file.fileLayout).byteSize, true))
     case kExtAudioFileProperty_AudioFile: .success((MemoryLayout<OpaquePointer>.size, false))
     case kExtAudioFileProperty_CodecManufacturer, kExtAudioFileProperty_AudioConverter, kExtAudioFileProperty_FileMaxPacketSize,
          kExtAudioFileProperty_ClientMaxPacketSize, kExtAudioFileProperty_ConverterConfig, kExtAudioFileProperty_IOBufferSizeBytes,
@@ -277,7 +277,8 @@ public func _ExtAudioFileGetPropertyInfo(_ inFile: OpaquePointer?, _ inID: UInt3
 
 /// `ExtAudioFileGetProperty`: `*ioSize` must be the property's size at least
 /// (kExtAudioFileError_InvalidPropertySize otherwise). FileChannelLayout is the file's
-/// (AudioFileHandle.channelLayout), ClientChannelLayout the one set or the file's, AudioFile
+/// (the one set over it, else AudioFileHandle.channelLayout), ClientChannelLayout the one
+/// set or the file's, AudioFile
 /// the AudioFileID (the ExtAudioFile's own while it lives, or the one wrapped).
 /// - Thread: [control]
 @_cdecl("ExtAudioFileGetProperty")
@@ -289,8 +290,8 @@ public func _ExtAudioFileGetProperty(_ inFile: OpaquePointer?, _ inID: UInt32, _
         switch inID {
         case kExtAudioFileProperty_FileDataFormat: outData.storeBytes(of: file.fileFormat.basicDescription, as: AudioStreamBasicDescription.self)
         case kExtAudioFileProperty_ClientDataFormat: outData.storeBytes(of: file.clientFormat.basicDescription, as: AudioStreamBasicDescription.self)
-        case kExtAudioFileProperty_FileChannelLayout: file.audioFile.channelLayout.store(outData)
-        case kExtAudioFileProperty_ClientChannelLayout: (file.clientLayout ?? file.audioFile.channelLayout).store(outData)
+        case kExtAudioFileProperty_FileChannelLayout: file.fileLayout.store(outData)
+        case kExtAudioFileProperty_ClientChannelLayout: (file.clientLayout ?? file.fileLayout).store(outData)
         case kExtAudioFileProperty_AudioFile: outData.storeBytes(of: cPointer(file.audioFile), as: OpaquePointer.self)
         default: outData.storeBytes(of: Int64(file.fileLengthFrames), as: Int64.self)
         }
@@ -301,8 +302,7 @@ public func _ExtAudioFileGetProperty(_ inFile: OpaquePointer?, _ inID: UInt32, _
 
 /// `ExtAudioFileSetProperty`: ClientDataFormat (linear PCM, the file's channel count, any
 /// rate; kExtAudioFileError_NonPCMClientFormat, kExtAudioFileError_InvalidDataFormat);
-/// FileChannelLayout of a file being written, before its first frame (as
-/// kAudioFilePropertyChannelLayout; a file being read: kExtAudioFileError_InvalidOperationOrder);
+/// FileChannelLayout (ExtAudioFileHandle.setFileLayout);
 /// ClientChannelLayout (ExtAudioFileHandle.setClientLayout); a read-only one is
 /// kAudioUnitErr_PropertyNotWritable.
 /// - Thread: [control]
@@ -318,8 +318,7 @@ public func _ExtAudioFileSetProperty(_ inFile: OpaquePointer?, _ inID: UInt32, _
             if inID == kExtAudioFileProperty_ClientChannelLayout {
                 try file.setClientLayout(layout)
             } else {
-                guard file.audioFile.writer != nil else { return kExtAudioFileError_InvalidOperationOrder }
-                try file.audioFile.setChannelLayout(layout)
+                try file.setFileLayout(layout)
             }
         default:
             guard Int(inSize) == info.size else { return kExtAudioFileError_InvalidPropertySize }

@@ -21,6 +21,8 @@ final class ExtAudioFileHandle: @unchecked Sendable {
     /// The file frame the next read of the reader returns, restored before each read when
     /// the program read the wrapped AudioFileID in between.
     private var fileFrame = 0
+    /// A layout set over the one a file being read has (`kExtAudioFileProperty_FileChannelLayout`).
+    private var fileLayoutOverride: ChannelLayout?
     /// The client's channel layout (`kExtAudioFileProperty_ClientChannelLayout`), nil until set.
     private(set) var clientLayout: ChannelLayout?
     /// For each channel the converter takes, the channel of a block in the other order it
@@ -84,6 +86,20 @@ final class ExtAudioFileHandle: @unchecked Sendable {
         if reader != nil { try seek(toClientFrame: Int((seconds * format.sampleRate).rounded())) }
     }
 
+    /// The file's channel layout: the one set over it (reading), else the AudioFileID's.
+    var fileLayout: ChannelLayout { fileLayoutOverride ?? audioFile.channelLayout }
+
+    /// Sets the file's channel layout: written into a file being written before its first
+    /// frame (AudioFileHandle.setChannelLayout); over the one a file being read has, as Apple
+    /// does, before the client's layout is set (kExtAudioFileError_InvalidOperationOrder
+    /// after it), of the file's channel count (kExtAudioFileError_InvalidChannelMap).
+    func setFileLayout(_ layout: ChannelLayout) throws(StatusError) {
+        guard reader != nil else { return try audioFile.setChannelLayout(layout) }
+        guard clientLayout == nil else { throw StatusError(kExtAudioFileError_InvalidOperationOrder) }
+        guard layout.channelCount == channels else { throw StatusError(kExtAudioFileError_InvalidChannelMap) }
+        fileLayoutOverride = layout
+    }
+
     /// Sets the client's channel layout, one of the file's channel count: the file's
     /// channels in another order are remapped (read and written in the client's order);
     /// where either layout names no channels (an unknown or discrete one) they are taken in
@@ -94,7 +110,7 @@ final class ExtAudioFileHandle: @unchecked Sendable {
         guard layout.channelCount == channels else { throw StatusError(kExtAudioFileError_InvalidChannelMap) }
         if let writer, writer.framesWritten > 0 { throw StatusError(kExtAudioFileError_InvalidOperationOrder) }
         var order: [Int]?
-        if let wanted = layout.labels, let held = audioFile.channelLayout.labels, wanted != held {
+        if let wanted = layout.labels, let held = fileLayout.labels, wanted != held {
             let (targets, sources) = reader != nil ? (wanted, held) : (held, wanted)
             let mapped = targets.compactMap { sources.firstIndex(of: $0) }
             guard mapped.count == channels, Set(mapped).count == channels else { throw StatusError(kExtAudioFileError_InvalidChannelMap) }

@@ -206,10 +206,36 @@ import Testing
         #expect(Self.setClientLayout(file, Self.tagged(kAudioChannelLayoutTag_MPEG_7_1_C)) == kExtAudioFileError_InvalidChannelMap, "8 channels")
         #expect(Self.setClientLayout(file, surround, size: 4) == kExtAudioFileError_InvalidPropertySize)
         #expect(surround.withUnsafeBytes { ExtAudioFileSetProperty(file, kExtAudioFileProperty_FileChannelLayout, UInt32($0.count), $0.baseAddress) } == kExtAudioFileError_InvalidOperationOrder,
-                "a file being read")
+                "a file being read, after its client layout")
         var small: UInt32 = 4
         var few = [UInt8](repeating: 0, count: 4)
         #expect(ExtAudioFileGetProperty(file, kExtAudioFileProperty_FileChannelLayout, &small, &few) == kExtAudioFileError_InvalidPropertySize)
+    }
+
+    @Test func aLayoutSetOverARead5_1FileIsTheOneRemappedFrom() throws {
+        let folder = try ExtAudioFileTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 6 channels without a map (AIFF keeps none): 1000 … 6000 as the file holds them.
+        let url = folder.appendingPathComponent("six.aiff")
+        var format = Self.format(channels: 6, bigEndian: true)
+        var audioFile: AudioFileID?
+        #expect(AudioFileCreateWithURL(url as NSURL as CFURL, kAudioFileAIFFType, &format, 0, &audioFile) == noErr)
+        let frame: [Int16] = ([1000, 2000, 3000, 4000, 5000, 6000] as [Int16]).map { $0.bigEndian }
+        var one: UInt32 = 1
+        #expect(frame.withUnsafeBytes { AudioFileWritePackets(audioFile, 0, 12, nil, 0, &one, $0.baseAddress) } == noErr)
+        #expect(AudioFileClose(audioFile) == noErr)
+        var file: ExtAudioFileRef?
+        #expect(ExtAudioFileOpenURL(url as NSURL as CFURL, &file) == noErr)
+        defer { ExtAudioFileDispose(file) }
+        #expect(Self.layout(of: file, kExtAudioFileProperty_FileChannelLayout)?.tag == kAudioChannelLayoutTag_Unknown | 6)
+        let set = Self.tagged(kAudioChannelLayoutTag_MPEG_5_1_A)
+        #expect(Self.tagged(kAudioChannelLayoutTag_Stereo).withUnsafeBytes {
+            ExtAudioFileSetProperty(file, kExtAudioFileProperty_FileChannelLayout, UInt32($0.count), $0.baseAddress)
+        } == kExtAudioFileError_InvalidChannelMap, "2 channels for 6")
+        #expect(set.withUnsafeBytes { ExtAudioFileSetProperty(file, kExtAudioFileProperty_FileChannelLayout, UInt32($0.count), $0.baseAddress) } == noErr)
+        #expect(Self.layout(of: file, kExtAudioFileProperty_FileChannelLayout)?.tag == kAudioChannelLayoutTag_MPEG_5_1_A, "the layout set over the file's")
+        #expect(Self.setClientLayout(file, Self.tagged(kAudioChannelLayoutTag_MPEG_5_1_C)) == noErr)
+        #expect(Self.readNextFrame(file) == [1000, 3000, 2000, 5000, 6000, 4000], "remapped from the layout set: L C R Ls Rs LFE")
     }
 
     @Test func wrongArgumentsGetTheirStatus() throws {
