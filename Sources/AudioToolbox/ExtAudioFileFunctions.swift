@@ -129,7 +129,7 @@ func openForReading(_ path: String) throws(StatusError) -> AudioFileReader {
 @_cdecl("ExtAudioFileCreateWithURL")
 public func _ExtAudioFileCreateWithURL(
     _ inURL: OpaquePointer?, _ inFileType: UInt32, _ inStreamDesc: UnsafePointer<AudioStreamBasicDescription>?,
-    _ inChannelLayout: OpaquePointer?, _ inFlags: UInt32, _ outFile: UnsafeMutablePointer<OpaquePointer?>?
+    _ inChannelLayout: UnsafePointer<AudioChannelLayout>?, _ inFlags: UInt32, _ outFile: UnsafeMutablePointer<OpaquePointer?>?
 ) -> OSStatus {
     guard let outFile, let path = filePath(of: inURL), let inStreamDesc else { return kAudio_ParamError }
     apiLock.lock()

@@ -152,7 +152,7 @@ import Testing
         let surround = Self.tagged(kAudioChannelLayoutTag_MPEG_5_1_A)   // L R C LFE Ls Rs
         let reordered = Self.tagged(kAudioChannelLayoutTag_MPEG_5_1_C)  // L C R Ls Rs LFE
         let created = surround.withUnsafeBytes {
-            ExtAudioFileCreateWithURL(url as NSURL as CFURL, kAudioFileCAFType, &format, OpaquePointer($0.baseAddress), 0, &file)
+            ExtAudioFileCreateWithURL(url as NSURL as CFURL, kAudioFileCAFType, &format, $0.baseAddress?.assumingMemoryBound(to: AudioChannelLayout.self), 0, &file)
         }
         #expect(created == noErr)
         #expect(Self.layout(of: file, kExtAudioFileProperty_FileChannelLayout)?.tag == kAudioChannelLayoutTag_MPEG_5_1_A)
@@ -272,7 +272,7 @@ import Testing
                                                mBytesPerFrame: 0, mChannelsPerFrame: 2, mBitsPerChannel: 0, mReserved: 0)
         var ext: ExtAudioFileRef?
         let created = stereo.withUnsafeBytes {
-            ExtAudioFileCreateWithURL(folder.appendingPathComponent("a.flac") as NSURL as CFURL, kAudioFileFLACType, &flac, OpaquePointer($0.baseAddress), 0, &ext)
+            ExtAudioFileCreateWithURL(folder.appendingPathComponent("a.flac") as NSURL as CFURL, kAudioFileFLACType, &flac, $0.baseAddress?.assumingMemoryBound(to: AudioChannelLayout.self), 0, &ext)
         }
         #expect(created == kAudioFileOperationNotSupportedError, "FLAC keeps no channel map")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("a.flac").path))
