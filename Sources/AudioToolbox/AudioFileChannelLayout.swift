@@ -28,20 +28,35 @@ struct ChannelLayout {
         ]
     }()
 
-    /// Apple's label of each libsndfile position (the first of a label is the one written).
-    static let positionLabels: [(position: ChannelPosition, label: AudioChannelLabel)] = [
-        (.mono, kAudioChannelLabel_Mono), (.left, kAudioChannelLabel_Left), (.right, kAudioChannelLabel_Right),
-        (.center, kAudioChannelLabel_Center), (.frontLeft, kAudioChannelLabel_Left), (.frontRight, kAudioChannelLabel_Right),
-        (.frontCenter, kAudioChannelLabel_Center), (.rearCenter, kAudioChannelLabel_CenterSurround), (.rearLeft, kAudioChannelLabel_LeftSurround),
-        (.rearRight, kAudioChannelLabel_RightSurround), (.lowFrequency, kAudioChannelLabel_LFEScreen), (.frontLeftOfCenter, kAudioChannelLabel_LeftCenter),
-        (.frontRightOfCenter, kAudioChannelLabel_RightCenter), (.sideLeft, kAudioChannelLabel_LeftSurroundDirect),
-        (.sideRight, kAudioChannelLabel_RightSurroundDirect), (.topCenter, kAudioChannelLabel_TopCenterSurround),
-        (.topFrontLeft, kAudioChannelLabel_VerticalHeightLeft), (.topFrontRight, kAudioChannelLabel_VerticalHeightRight),
-        (.topFrontCenter, kAudioChannelLabel_VerticalHeightCenter), (.topRearLeft, kAudioChannelLabel_TopBackLeft),
-        (.topRearRight, kAudioChannelLabel_TopBackRight), (.topRearCenter, kAudioChannelLabel_TopBackCenter),
-        (.ambisonicW, kAudioChannelLabel_Ambisonic_W), (.ambisonicX, kAudioChannelLabel_Ambisonic_X),
-        (.ambisonicY, kAudioChannelLabel_Ambisonic_Y), (.ambisonicZ, kAudioChannelLabel_Ambisonic_Z),
-    ]
+    /// Apple's label of a libsndfile position (the first position of a label, in
+    /// `ChannelPosition.allCases`' order, is the one written).
+    static func label(of position: ChannelPosition) -> AudioChannelLabel {
+        switch position {
+        case .mono: kAudioChannelLabel_Mono
+        case .left, .frontLeft: kAudioChannelLabel_Left
+        case .right, .frontRight: kAudioChannelLabel_Right
+        case .center, .frontCenter: kAudioChannelLabel_Center
+        case .rearCenter: kAudioChannelLabel_CenterSurround
+        case .rearLeft: kAudioChannelLabel_LeftSurround
+        case .rearRight: kAudioChannelLabel_RightSurround
+        case .lowFrequency: kAudioChannelLabel_LFEScreen
+        case .frontLeftOfCenter: kAudioChannelLabel_LeftCenter
+        case .frontRightOfCenter: kAudioChannelLabel_RightCenter
+        case .sideLeft: kAudioChannelLabel_LeftSurroundDirect
+        case .sideRight: kAudioChannelLabel_RightSurroundDirect
+        case .topCenter: kAudioChannelLabel_TopCenterSurround
+        case .topFrontLeft: kAudioChannelLabel_VerticalHeightLeft
+        case .topFrontRight: kAudioChannelLabel_VerticalHeightRight
+        case .topFrontCenter: kAudioChannelLabel_VerticalHeightCenter
+        case .topRearLeft: kAudioChannelLabel_TopBackLeft
+        case .topRearRight: kAudioChannelLabel_TopBackRight
+        case .topRearCenter: kAudioChannelLabel_TopBackCenter
+        case .ambisonicW: kAudioChannelLabel_Ambisonic_W
+        case .ambisonicX: kAudioChannelLabel_Ambisonic_X
+        case .ambisonicY: kAudioChannelLabel_Ambisonic_Y
+        case .ambisonicZ: kAudioChannelLabel_Ambisonic_Z
+        }
+    }
 
     /// Apple's default layout of a file without a channel map: Mono, Stereo, else an
     /// unknown layout of `channels`.
@@ -52,7 +67,7 @@ struct ChannelLayout {
 
     /// The layout of a libsndfile channel map: its tag when it is a tagged one, else a label a channel.
     init(positions: [ChannelPosition]) {
-        let labels = positions.map { position in Self.positionLabels.first { $0.position == position }!.label }
+        let labels = positions.map(Self.label(of:))
         if let tagged = Self.taggedLabels.first(where: { $0.labels == labels }) {
             self.init(tag: tagged.tag)
         } else {
@@ -119,7 +134,7 @@ struct ChannelLayout {
     /// The libsndfile channel map of the layout; nil when a channel has no position libsndfile names.
     var positions: [ChannelPosition]? {
         guard let labels else { return nil }
-        let positions = labels.compactMap { label in Self.positionLabels.first { $0.label == label }?.position }
+        let positions = labels.compactMap { label in ChannelPosition.allCases.first { Self.label(of: $0) == label } }
         return positions.count == labels.count ? positions : nil
     }
 }
