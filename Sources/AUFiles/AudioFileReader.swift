@@ -76,6 +76,24 @@ public final class AudioFileReader {
     /// - Thread: [control]
     public var rootKey: Int? { file.instrumentRootKey() }
 
+    /// Where each channel is meant to sound, from the file's channel map; nil when it has
+    /// none (or names a position libsndfile does not).
+    /// - Thread: [control]
+    public var channelMap: [ChannelPosition]? {
+        file.channelMap(channels: info.channels).flatMap { codes in
+            let positions = codes.compactMap(ChannelPosition.init(rawValue:))
+            return positions.count == codes.count ? positions : nil
+        }
+    }
+
+    /// The texts the file carries (title, artist…), as libsndfile reads them.
+    /// - Thread: [control]
+    public var tags: [AudioFileTag: String] {
+        var tags: [AudioFileTag: String] = [:]
+        for tag in AudioFileTag.allCases { tags[tag] = file.string(SndfileCode.stringKind(tag)) }
+        return tags
+    }
+
     /// Reads up to `buffers.frameCount` frames into `buffers`; returns how many were read
     /// (fewer only at the end of the file, 0 after it). File channels beyond the buffers'
     /// are skipped, buffer channels beyond the file's are zeroed, and frames after the

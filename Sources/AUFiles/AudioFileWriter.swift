@@ -123,6 +123,29 @@ public final class AudioFileWriter {
         }
     }
 
+    /// Gives the file a channel map (WAV's channel mask, CAF's and AIFF's channel layout
+    /// chunk), before the first frame; `formatNotSupported` where the format keeps none or
+    /// the map's length is not the channel count.
+    /// - Thread: [control]
+    public func setChannelMap(_ map: [ChannelPosition]) throws(AudioUnitError) {
+        guard framesWritten == 0, !isFinished else { throw .file(path, .cannotDoInCurrentContext, "a channel map is set before the first frame") }
+        guard map.count == channels, file.setChannelMap(map.map(\.rawValue)) else {
+            throw .file(path, .formatNotSupported, "cannot give \(encoding) with \(channels) channels the channel map \(map)")
+        }
+    }
+
+    /// Sets a text the file carries (title, artist…), before the first frame;
+    /// `formatNotSupported` where the format keeps none of that kind (AIFF keeps title,
+    /// copyright, software, artist and comment: libsndfile takes the others and drops them).
+    /// - Thread: [control]
+    public func setTag(_ tag: AudioFileTag, _ text: String) throws(AudioUnitError) {
+        guard framesWritten == 0, !isFinished else { throw .file(path, .cannotDoInCurrentContext, "a tag is set before the first frame") }
+        let aiffKeeps: Set<AudioFileTag> = [.title, .copyright, .software, .artist, .comment]
+        guard encoding.format != .aiff || aiffKeeps.contains(tag), file.setString(SndfileCode.stringKind(tag), text) else {
+            throw .file(path, .formatNotSupported, "\(encoding) keeps no \(tag) text")
+        }
+    }
+
     /// Hands the interleaved frames gathered so far to libsndfile (one `write` system call).
     private func writePending() throws(AudioUnitError) {
         guard pendingFrames > 0 else { return }

@@ -88,6 +88,34 @@ final class SndfileHandle {
         return Int(instrument.basenote)
     }
 
+    /// The file's channel map, one libsndfile `SF_CHANNEL_MAP_*` code a channel, nil when it
+    /// has none (`SFC_GET_CHANNEL_MAP_INFO`).
+    func channelMap(channels: Int) -> [Int32]? {
+        guard let handle else { return nil }
+        var map = [Int32](repeating: 0, count: channels)
+        let got = map.withUnsafeMutableBytes { sf_command(handle, Int32(SFC_GET_CHANNEL_MAP_INFO), $0.baseAddress, Int32($0.count)) }
+        return got == Int32(SF_TRUE) ? map : nil
+    }
+
+    /// Gives the file `map` (`SFC_SET_CHANNEL_MAP_INFO`); false where the format keeps none.
+    func setChannelMap(_ map: [Int32]) -> Bool {
+        guard let handle else { return false }
+        var map = map
+        return map.withUnsafeMutableBytes { sf_command(handle, Int32(SFC_SET_CHANNEL_MAP_INFO), $0.baseAddress, Int32($0.count)) } == Int32(SF_TRUE)
+    }
+
+    /// The file's text of libsndfile's `SF_STR_*` kind `kind`, nil when it has none.
+    func string(_ kind: Int32) -> String? {
+        guard let handle, let text = sf_get_string(handle, kind) else { return nil }
+        return String(cString: text)
+    }
+
+    /// Sets the text of kind `kind` in a file being written; false when the format keeps none.
+    func setString(_ kind: Int32, _ text: String) -> Bool {
+        guard let handle else { return false }
+        return sf_set_string(handle, kind, text) == 0
+    }
+
     /// Sets the Vorbis quality, 0 (smallest) ... 1 (best).
     func setVBRQuality(_ quality: Double) -> Bool {
         guard let handle else { return false }
@@ -175,6 +203,22 @@ enum SndfileCode {
         case mpegLayer3: .mpeg(layer: 3)
         default: .otherCompressed
         }
+    }
+    /// libsndfile's `SF_STR_*` kind of a tag.
+    static func stringKind(_ tag: AudioFileTag) -> Int32 {
+        let kind = switch tag {
+        case .title: SF_STR_TITLE
+        case .copyright: SF_STR_COPYRIGHT
+        case .software: SF_STR_SOFTWARE
+        case .artist: SF_STR_ARTIST
+        case .comment: SF_STR_COMMENT
+        case .date: SF_STR_DATE
+        case .album: SF_STR_ALBUM
+        case .license: SF_STR_LICENSE
+        case .trackNumber: SF_STR_TRACKNUMBER
+        case .genre: SF_STR_GENRE
+        }
+        return Int32(kind)
     }
     static let pcm16 = Int32(SF_FORMAT_PCM_16)
     static let pcm24 = Int32(SF_FORMAT_PCM_24)

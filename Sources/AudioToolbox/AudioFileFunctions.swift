@@ -21,6 +21,9 @@ final class AudioFileHandle: @unchecked Sendable {
     private let block: OwnedAudioBuffers
     static let blockFrames = 4096
 
+    /// The layout given while writing (kAudioFilePropertyChannelLayout), before the first packet.
+    private var writtenLayout: ChannelLayout?
+
     init(reader: AudioFileReader?, writer: AudioFileWriter?, fileType: UInt32, dataFormat: StreamFormat) {
         self.reader = reader
         self.writer = writer
@@ -30,7 +33,52 @@ final class AudioFileHandle: @unchecked Sendable {
         block = OwnedAudioBuffers(channels: dataFormat.channelsPerFrame, capacity: Self.blockFrames)
     }
 
+    /// The file at `path` opened for reading, or the status Apple gives (AudioFileOpenURL,
+    /// ExtAudioFileOpenURL).
+    static func opening(_ path: String) throws(StatusError) -> AudioFileHandle {
+        let reader = try openForReading(path)
+        let type: UInt32 = switch (reader.info.format, reader.info.codec) {
+        case (.wav, _): kAudioFileWAVEType
+        case (.aiff, _): kAudioFileAIFFType
+        case (.caf, _): kAudioFileCAFType
+        case (.flac, _): kAudioFileFLACType
+        case (_, .mpeg(let layer)): layer == 3 ? kAudioFileMP3Type : layer == 2 ? kAudioFileMP2Type : kAudioFileMP1Type
+        default: 0   // Ogg and the others: Apple has no type for them
+        }
+        return AudioFileHandle(reader: reader, writer: nil, fileType: type, dataFormat: fileDataFormat(reader.info))
+    }
+
+    /// A new file at `path` of Apple's `type` and data `format`, or the status Apple gives
+    /// (AudioFileCreateWithURL, ExtAudioFileCreateWithURL).
+    static func creating(_ path: String, type: UInt32, format: AudioStreamBasicDescription, flags: UInt32) throws(StatusError) -> AudioFileHandle {
+        let writer = try createWriter(path, type: type, format: format, flags: flags)
+        return AudioFileHandle(reader: nil, writer: writer, fileType: type, dataFormat: StreamFormat(format))
+    }
+
     var packetCount: Int { reader?.info.frames ?? writer?.framesWritten ?? 0 }
+
+    /// The file's channel layout: from its channel map (a file read) or as given (a file
+    /// written), else Apple's default for its channel count.
+    var channelLayout: ChannelLayout {
+        reader?.channelMap.map(ChannelLayout.init(positions:)) ?? writtenLayout ?? .standard(channels: dataFormat.channelsPerFrame)
+    }
+
+    /// Gives a file being written `layout` (its channel map), before the first packet:
+    /// kAudio_ParamError for another channel count; kAudioFileOperationNotSupportedError for
+    /// a file being read, after the first packet, for a layout of channels libsndfile names
+    /// no position for, or a format that keeps no map (FLAC, AIFF).
+    func setChannelLayout(_ layout: ChannelLayout) throws(StatusError) {
+        guard let writer, writer.framesWritten == 0 else { throw StatusError(kAudioFileOperationNotSupportedError) }
+        guard layout.channelCount == dataFormat.channelsPerFrame else { throw StatusError(kAudio_ParamError) }
+        guard let positions = layout.positions else { throw StatusError(kAudioFileOperationNotSupportedError) }
+        do {
+            try writer.setChannelMap(positions)
+        } catch {
+            FileHandle.standardError.write(Data("AudioToolbox: \(error.message)\n".utf8))
+            throw StatusError(kAudioFileOperationNotSupportedError)
+        }
+        writtenLayout = layout
+    }
     var bytesPerPacket: Int { dataFormat.bytesPerFrame }
 
     /// Reads `count` packets from `start` (fewer at the end) into `out`; returns how many.
@@ -84,17 +132,7 @@ public func _AudioFileOpenURL(_ inURL: OpaquePointer?, _ inPermissions: Int8, _ 
     apiLock.lock()
     defer { apiLock.unlock() }
     do {
-        let reader = try openForReading(path)
-        let type: UInt32 = switch (reader.info.format, reader.info.codec) {
-        case (.wav, _): kAudioFileWAVEType
-        case (.aiff, _): kAudioFileAIFFType
-        case (.caf, _): kAudioFileCAFType
-        case (.flac, _): kAudioFileFLACType
-        case (_, .mpeg(let layer)): layer == 3 ? kAudioFileMP3Type : layer == 2 ? kAudioFileMP2Type : kAudioFileMP1Type
-        default: 0   // Ogg and the others: Apple has no type for them
-        }
-        outFile.pointee = AudioFileHandle.live.register(
-            AudioFileHandle(reader: reader, writer: nil, fileType: type, dataFormat: fileDataFormat(reader.info)))
+        outFile.pointee = AudioFileHandle.live.register(try AudioFileHandle.opening(path))
         return noErr
     } catch {
         return error.status
@@ -112,9 +150,7 @@ public func _AudioFileCreateWithURL(
     apiLock.lock()
     defer { apiLock.unlock() }
     do {
-        let writer = try createWriter(path, type: inFileType, format: inFormat.pointee, flags: inFlags)
-        outFile.pointee = AudioFileHandle.live.register(
-            AudioFileHandle(reader: nil, writer: writer, fileType: inFileType, dataFormat: StreamFormat(inFormat.pointee)))
+        outFile.pointee = AudioFileHandle.live.register(try AudioFileHandle.creating(path, type: inFileType, format: inFormat.pointee, flags: inFlags))
         return noErr
     } catch {
         return error.status

@@ -69,7 +69,7 @@ public func ExtAudioFileOpenURL(_ inURL: CFURL, _ outExtAudioFile: UnsafeMutable
 /// - Thread: [control]
 public func ExtAudioFileCreateWithURL(
     _ inURL: CFURL, _ inFileType: AudioFileTypeID, _ inStreamDesc: UnsafePointer<AudioStreamBasicDescription>,
-    _ inChannelLayout: OpaquePointer?, _ inFlags: UInt32, _ outExtAudioFile: UnsafeMutablePointer<ExtAudioFileRef?>
+    _ inChannelLayout: UnsafePointer<AudioChannelLayout>?, _ inFlags: UInt32, _ outExtAudioFile: UnsafeMutablePointer<ExtAudioFileRef?>
 ) -> OSStatus {
     _ExtAudioFileCreateWithURL(
         OpaquePointer(Unmanaged.passUnretained(inURL).toOpaque()), inFileType, inStreamDesc, inChannelLayout, inFlags,

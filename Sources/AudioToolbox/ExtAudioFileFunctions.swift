@@ -80,11 +80,28 @@ public func _ExtAudioFileOpenURL(_ inURL: OpaquePointer?, _ outFile: UnsafeMutab
     apiLock.lock()
     defer { apiLock.unlock() }
     do {
-        let reader = try openForReading(path)
-        outFile.pointee = ExtAudioFileHandle.live.register(try ExtAudioFileHandle(reader: reader, fileFormat: fileDataFormat(reader.info)))
+        let audioFile = try AudioFileHandle.opening(path)
+        outFile.pointee = ExtAudioFileHandle.live.register(try ExtAudioFileHandle(audioFile: audioFile, owns: true))
+        _ = AudioFileHandle.live.register(audioFile)
         return noErr
     } catch {
         return status(of: error)
+    }
+}
+
+/// `ExtAudioFileWrapAudioFileID`: an ExtAudioFile over an AudioFileID the program opened
+/// (`inForWriting` 0) or created (1); the AudioFileID stays the program's: ExtAudioFileDispose
+/// writes what the converter holds and leaves it open, for the program's AudioFileClose.
+/// A NULL or closed AudioFileID is kAudio_ParamError; one open the other way
+/// kAudioFilePermissionsError.
+/// - Thread: [control]
+@_cdecl("ExtAudioFileWrapAudioFileID")
+public func _ExtAudioFileWrapAudioFileID(_ inFileID: OpaquePointer?, _ inForWriting: UInt8, _ outFile: UnsafeMutablePointer<OpaquePointer?>?) -> OSStatus {
+    withAudioFile(inFileID) { audioFile in
+        guard let outFile else { return kAudio_ParamError }
+        guard (inForWriting != 0 ? audioFile.writer != nil : audioFile.reader != nil) else { return kAudioFilePermissionsError }
+        outFile.pointee = ExtAudioFileHandle.live.register(try ExtAudioFileHandle(audioFile: audioFile, owns: false))
+        return noErr
     }
 }
 
@@ -106,20 +123,34 @@ func openForReading(_ path: String) throws(StatusError) -> AudioFileReader {
 /// `ExtAudioFileCreateWithURL`: a new file of `inFileType` in `inStreamDesc`'s data format
 /// (written atomically: it appears whole at ExtAudioFileDispose). An existing file is kept
 /// (kAudioFilePermissionsError) unless `inFlags` has kAudioFileFlags_EraseFile; a channel
-/// layout is not taken yet (kAudio_UnimplementedError).
+/// layout is written as kAudioFilePropertyChannelLayout is (its errors are
+/// AudioFileHandle.setChannelLayout's).
 /// - Thread: [control]
 @_cdecl("ExtAudioFileCreateWithURL")
 public func _ExtAudioFileCreateWithURL(
     _ inURL: OpaquePointer?, _ inFileType: UInt32, _ inStreamDesc: UnsafePointer<AudioStreamBasicDescription>?,
-    _ inChannelLayout: OpaquePointer?, _ inFlags: UInt32, _ outFile: UnsafeMutablePointer<OpaquePointer?>?
+    _ inChannelLayout: UnsafePointer<AudioChannelLayout>?, _ inFlags: UInt32, _ outFile: UnsafeMutablePointer<OpaquePointer?>?
 ) -> OSStatus {
     guard let outFile, let path = filePath(of: inURL), let inStreamDesc else { return kAudio_ParamError }
-    guard inChannelLayout == nil else { return kAudio_UnimplementedError }
     apiLock.lock()
     defer { apiLock.unlock() }
     do {
-        let writer = try createWriter(path, type: inFileType, format: inStreamDesc.pointee, flags: inFlags)
-        outFile.pointee = ExtAudioFileHandle.live.register(try ExtAudioFileHandle(writer: writer, fileFormat: StreamFormat(inStreamDesc.pointee)))
+        let audioFile = try AudioFileHandle.creating(path, type: inFileType, format: inStreamDesc.pointee, flags: inFlags)
+        if let inChannelLayout {
+            // Apple's AudioChannelLayout is variable-sized: its descriptions follow it.
+            let layout = UnsafeRawPointer(inChannelLayout)
+            let count = layout.loadUnaligned(as: UInt32.self) == kAudioChannelLayoutTag_UseChannelDescriptions ? Int(layout.loadUnaligned(fromByteOffset: 8, as: UInt32.self)) : 0
+            let size = MemoryLayout<AudioChannelLayout>.offset(of: \.mChannelDescriptions)! + count * MemoryLayout<AudioChannelDescription>.stride
+            guard let value = ChannelLayout.load(layout, size: size) else { throw StatusError(kAudio_ParamError) }
+            do {
+                try audioFile.setChannelLayout(value)
+            } catch {
+                audioFile.writer?.cancel()
+                throw error
+            }
+        }
+        outFile.pointee = ExtAudioFileHandle.live.register(try ExtAudioFileHandle(audioFile: audioFile, owns: true))
+        _ = AudioFileHandle.live.register(audioFile)
         return noErr
     } catch {
         return status(of: error)
@@ -141,7 +172,8 @@ func createWriter(_ path: String, type: UInt32, format: AudioStreamBasicDescript
     }
 }
 
-/// `ExtAudioFileDispose`: a written file is finished (it appears whole) and closed.
+/// `ExtAudioFileDispose`: a written file is finished (it appears whole) and closed, unless
+/// its AudioFileID is the program's (ExtAudioFileWrapAudioFileID).
 /// - Thread: [control]
 @_cdecl("ExtAudioFileDispose")
 public func _ExtAudioFileDispose(_ inFile: OpaquePointer?) -> OSStatus {
@@ -217,15 +249,18 @@ public func _ExtAudioFileTell(_ inFile: OpaquePointer?, _ outFrameOffset: Unsafe
 }
 
 /// The size and writability of the properties carried: FileDataFormat, ClientDataFormat
-/// (writable), FileLengthFrames; the others Apple defines are kAudio_UnimplementedError, an
-/// unknown ID kExtAudioFileError_InvalidProperty.
-private func extAudioFilePropertyInfo(_ id: UInt32) -> Result<(size: Int, writable: Bool), StatusError> {
+/// (writable), FileLengthFrames, FileChannelLayout (writable), ClientChannelLayout
+/// (writable), AudioFile; the others Apple defines are kAudio_UnimplementedError, an unknown
+/// ID kExtAudioFileError_InvalidProperty.
+private func extAudioFilePropertyInfo(_ file: ExtAudioFileHandle, _ id: UInt32) -> Result<(size: Int, writable: Bool), StatusError> {
     switch id {
     case kExtAudioFileProperty_FileDataFormat: .success((MemoryLayout<AudioStreamBasicDescription>.size, false))
     case kExtAudioFileProperty_ClientDataFormat: .success((MemoryLayout<AudioStreamBasicDescription>.size, true))
     case kExtAudioFileProperty_FileLengthFrames: .success((8, false))
-    case kExtAudioFileProperty_FileChannelLayout, kExtAudioFileProperty_ClientChannelLayout, kExtAudioFileProperty_CodecManufacturer,
-         kExtAudioFileProperty_AudioConverter, kExtAudioFileProperty_AudioFile, kExtAudioFileProperty_FileMaxPacketSize,
+    case kExtAudioFileProperty_FileChannelLayout: .success((file.fileLayout.byteSize, true))
+    case kExtAudioFileProperty_ClientChannelLayout: .success(((file.clientLayout ?? file.fileLayout).byteSize, true))
+    case kExtAudioFileProperty_AudioFile: .success((MemoryLayout<OpaquePointer>.size, false))
+    case kExtAudioFileProperty_CodecManufacturer, kExtAudioFileProperty_AudioConverter, kExtAudioFileProperty_FileMaxPacketSize,
          kExtAudioFileProperty_ClientMaxPacketSize, kExtAudioFileProperty_ConverterConfig, kExtAudioFileProperty_IOBufferSizeBytes,
          kExtAudioFileProperty_IOBuffer, kExtAudioFileProperty_PacketTable:
         .failure(StatusError(kAudio_UnimplementedError))
@@ -237,21 +272,27 @@ private func extAudioFilePropertyInfo(_ id: UInt32) -> Result<(size: Int, writab
 /// - Thread: [control]
 @_cdecl("ExtAudioFileGetPropertyInfo")
 public func _ExtAudioFileGetPropertyInfo(_ inFile: OpaquePointer?, _ inID: UInt32, _ outSize: UnsafeMutablePointer<UInt32>?, _ outWritable: UnsafeMutablePointer<UInt8>?) -> OSStatus {
-    withHandle(ExtAudioFileHandle.live, inFile) { _ in storePropertyInfo(try extAudioFilePropertyInfo(inID).get(), outSize, outWritable) }
+    withHandle(ExtAudioFileHandle.live, inFile) { file in storePropertyInfo(try extAudioFilePropertyInfo(file, inID).get(), outSize, outWritable) }
 }
 
-/// `ExtAudioFileGetProperty`: `*ioSize` must be the property's size
-/// (kExtAudioFileError_InvalidPropertySize otherwise).
+/// `ExtAudioFileGetProperty`: `*ioSize` must be the property's size at least
+/// (kExtAudioFileError_InvalidPropertySize otherwise). FileChannelLayout is the file's
+/// (the one set over it, else AudioFileHandle.channelLayout), ClientChannelLayout the one
+/// set or the file's, AudioFile
+/// the AudioFileID (the ExtAudioFile's own while it lives, or the one wrapped).
 /// - Thread: [control]
 @_cdecl("ExtAudioFileGetProperty")
 public func _ExtAudioFileGetProperty(_ inFile: OpaquePointer?, _ inID: UInt32, _ ioSize: UnsafeMutablePointer<UInt32>?, _ outData: UnsafeMutableRawPointer?) -> OSStatus {
     withHandle(ExtAudioFileHandle.live, inFile) { file in
-        let info = try extAudioFilePropertyInfo(inID).get()
+        let info = try extAudioFilePropertyInfo(file, inID).get()
         guard let ioSize, let outData else { return kAudio_ParamError }
         guard Int(ioSize.pointee) >= info.size else { return kExtAudioFileError_InvalidPropertySize }
         switch inID {
         case kExtAudioFileProperty_FileDataFormat: outData.storeBytes(of: file.fileFormat.basicDescription, as: AudioStreamBasicDescription.self)
         case kExtAudioFileProperty_ClientDataFormat: outData.storeBytes(of: file.clientFormat.basicDescription, as: AudioStreamBasicDescription.self)
+        case kExtAudioFileProperty_FileChannelLayout: file.fileLayout.store(outData)
+        case kExtAudioFileProperty_ClientChannelLayout: (file.clientLayout ?? file.fileLayout).store(outData)
+        case kExtAudioFileProperty_AudioFile: outData.storeBytes(of: cPointer(file.audioFile), as: OpaquePointer.self)
         default: outData.storeBytes(of: Int64(file.fileLengthFrames), as: Int64.self)
         }
         ioSize.pointee = UInt32(info.size)
@@ -260,17 +301,29 @@ public func _ExtAudioFileGetProperty(_ inFile: OpaquePointer?, _ inID: UInt32, _
 }
 
 /// `ExtAudioFileSetProperty`: ClientDataFormat (linear PCM, the file's channel count, any
-/// rate; kExtAudioFileError_NonPCMClientFormat, kExtAudioFileError_InvalidDataFormat); a
-/// read-only one is kAudioUnitErr_PropertyNotWritable.
+/// rate; kExtAudioFileError_NonPCMClientFormat, kExtAudioFileError_InvalidDataFormat);
+/// FileChannelLayout (ExtAudioFileHandle.setFileLayout);
+/// ClientChannelLayout (ExtAudioFileHandle.setClientLayout); a read-only one is
+/// kAudioUnitErr_PropertyNotWritable.
 /// - Thread: [control]
 @_cdecl("ExtAudioFileSetProperty")
 public func _ExtAudioFileSetProperty(_ inFile: OpaquePointer?, _ inID: UInt32, _ inSize: UInt32, _ inData: UnsafeRawPointer?) -> OSStatus {
     withHandle(ExtAudioFileHandle.live, inFile) { file in
-        let info = try extAudioFilePropertyInfo(inID).get()
+        let info = try extAudioFilePropertyInfo(file, inID).get()
         guard info.writable else { return kAudioUnitErr_PropertyNotWritable }
         guard let inData else { return kAudio_ParamError }
-        guard Int(inSize) == info.size else { return kExtAudioFileError_InvalidPropertySize }
-        try file.setClientFormat(StreamFormat(inData.loadUnaligned(as: AudioStreamBasicDescription.self)))
+        switch inID {
+        case kExtAudioFileProperty_FileChannelLayout, kExtAudioFileProperty_ClientChannelLayout:
+            guard let layout = ChannelLayout.load(inData, size: Int(inSize)) else { return kExtAudioFileError_InvalidPropertySize }
+            if inID == kExtAudioFileProperty_ClientChannelLayout {
+                try file.setClientLayout(layout)
+            } else {
+                try file.setFileLayout(layout)
+            }
+        default:
+            guard Int(inSize) == info.size else { return kExtAudioFileError_InvalidPropertySize }
+            try file.setClientFormat(StreamFormat(inData.loadUnaligned(as: AudioStreamBasicDescription.self)))
+        }
         return noErr
     }
 }

@@ -73,7 +73,7 @@ import Testing
 
         size = 4
         #expect(AudioFileGetProperty(file, kAudioFilePropertyMagicCookieData, &size, &raw) == kAudioFileUnsupportedPropertyError)
-        #expect(AudioFileGetProperty(file, kAudioFilePropertyChannelLayout, &size, &raw) == kAudio_UnimplementedError)
+        #expect(AudioFileGetProperty(file, kAudioFilePropertyIsOptimized, &size, &raw) == kAudio_UnimplementedError)
         size = 2
         #expect(AudioFileGetProperty(file, kAudioFilePropertyDataFormat, &size, &read) == kAudioFileBadPropertySizeError)
         #expect(AudioFileSetProperty(file, kAudioFilePropertyDataFormat, 40, &read) == kAudioFileOperationNotSupportedError)

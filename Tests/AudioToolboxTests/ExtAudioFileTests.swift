@@ -171,7 +171,7 @@ import Testing
         var writable: DarwinBoolean = true
         #expect(ExtAudioFileGetPropertyInfo(file, kExtAudioFileProperty_ClientDataFormat, &outSize, &writable) == noErr && outSize == size && writable.boolValue)
         #expect(ExtAudioFileGetPropertyInfo(file, 0x1234, &outSize, &writable) == kExtAudioFileError_InvalidProperty)
-        #expect(ExtAudioFileGetPropertyInfo(file, kExtAudioFileProperty_ClientChannelLayout, &outSize, &writable) == kAudio_UnimplementedError)
+        #expect(ExtAudioFileGetPropertyInfo(file, kExtAudioFileProperty_CodecManufacturer, &outSize, &writable) == kAudio_UnimplementedError)
         var small: UInt32 = 4
         var asbd = AudioStreamBasicDescription()
         #expect(ExtAudioFileGetProperty(file, kExtAudioFileProperty_FileDataFormat, &small, &asbd) == kExtAudioFileError_InvalidPropertySize)

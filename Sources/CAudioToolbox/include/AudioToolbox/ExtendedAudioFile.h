@@ -45,10 +45,8 @@ AUHOST_ENUM(OSStatus) {
     kExtAudioFileError_AsyncWriteBufferOverflow = -66570
 };
 
-/* AudioChannelLayout is not modelled yet: the layout argument must be NULL. */
-typedef struct AudioChannelLayout AudioChannelLayout;
-
 OSStatus ExtAudioFileOpenURL(CFURLRef inURL, ExtAudioFileRef *outExtAudioFile);
+OSStatus ExtAudioFileWrapAudioFileID(AudioFileID inFileID, Boolean inForWriting, ExtAudioFileRef *outExtAudioFile);
 OSStatus ExtAudioFileCreateWithURL(CFURLRef inURL, AudioFileTypeID inFileType,
     const AudioStreamBasicDescription *inStreamDesc, const AudioChannelLayout *inChannelLayout, UInt32 inFlags,
     ExtAudioFileRef *outExtAudioFile);

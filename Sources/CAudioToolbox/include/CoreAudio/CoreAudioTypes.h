@@ -142,6 +142,104 @@ typedef struct AudioTimeStamp {
 
 typedef UInt32 AudioChannelLabel;
 typedef UInt32 AudioChannelLayoutTag;
+typedef UInt32 AudioChannelBitmap;
+typedef UInt32 AudioChannelFlags;
+
+/* Channel labels (Apple's values). */
+AUHOST_ENUM(AudioChannelLabel) {
+    kAudioChannelLabel_Unknown = 0xFFFFFFFF,
+    kAudioChannelLabel_Unused = 0,
+    kAudioChannelLabel_UseCoordinates = 100,
+    kAudioChannelLabel_Left = 1,
+    kAudioChannelLabel_Right = 2,
+    kAudioChannelLabel_Center = 3,
+    kAudioChannelLabel_LFEScreen = 4,
+    kAudioChannelLabel_LeftSurround = 5,
+    kAudioChannelLabel_RightSurround = 6,
+    kAudioChannelLabel_LeftCenter = 7,
+    kAudioChannelLabel_RightCenter = 8,
+    kAudioChannelLabel_CenterSurround = 9,
+    kAudioChannelLabel_LeftSurroundDirect = 10,
+    kAudioChannelLabel_RightSurroundDirect = 11,
+    kAudioChannelLabel_TopCenterSurround = 12,
+    kAudioChannelLabel_VerticalHeightLeft = 13,
+    kAudioChannelLabel_VerticalHeightCenter = 14,
+    kAudioChannelLabel_VerticalHeightRight = 15,
+    kAudioChannelLabel_TopBackLeft = 16,
+    kAudioChannelLabel_TopBackCenter = 17,
+    kAudioChannelLabel_TopBackRight = 18,
+    kAudioChannelLabel_RearSurroundLeft = 33,
+    kAudioChannelLabel_RearSurroundRight = 34,
+    kAudioChannelLabel_Mono = 42,
+    kAudioChannelLabel_Ambisonic_W = 200,
+    kAudioChannelLabel_Ambisonic_X = 201,
+    kAudioChannelLabel_Ambisonic_Y = 202,
+    kAudioChannelLabel_Ambisonic_Z = 203,
+    kAudioChannelLabel_Discrete_0 = (1U << 16) | 0
+};
+
+/* Channel layout tags (Apple's values): the high 16 bits name the layout, the low 16 bits
+   its channel count. */
+AUHOST_ENUM(AudioChannelLayoutTag) {
+    kAudioChannelLayoutTag_UseChannelDescriptions = (0U << 16) | 0,
+    kAudioChannelLayoutTag_UseChannelBitmap = (1U << 16) | 0,
+    kAudioChannelLayoutTag_Mono = (100U << 16) | 1,
+    kAudioChannelLayoutTag_Stereo = (101U << 16) | 2,
+    kAudioChannelLayoutTag_StereoHeadphones = (102U << 16) | 2,
+    kAudioChannelLayoutTag_MatrixStereo = (103U << 16) | 2,
+    kAudioChannelLayoutTag_MidSide = (104U << 16) | 2,
+    kAudioChannelLayoutTag_XY = (105U << 16) | 2,
+    kAudioChannelLayoutTag_Binaural = (106U << 16) | 2,
+    kAudioChannelLayoutTag_Ambisonic_B_Format = (107U << 16) | 4,
+    kAudioChannelLayoutTag_Quadraphonic = (108U << 16) | 4,
+    kAudioChannelLayoutTag_Pentagonal = (109U << 16) | 5,
+    kAudioChannelLayoutTag_Hexagonal = (110U << 16) | 6,
+    kAudioChannelLayoutTag_Octagonal = (111U << 16) | 8,
+    kAudioChannelLayoutTag_Cube = (112U << 16) | 8,
+    kAudioChannelLayoutTag_MPEG_1_0 = (100U << 16) | 1,
+    kAudioChannelLayoutTag_MPEG_2_0 = (101U << 16) | 2,
+    kAudioChannelLayoutTag_MPEG_3_0_A = (113U << 16) | 3,
+    kAudioChannelLayoutTag_MPEG_3_0_B = (114U << 16) | 3,
+    kAudioChannelLayoutTag_MPEG_4_0_A = (115U << 16) | 4,
+    kAudioChannelLayoutTag_MPEG_4_0_B = (116U << 16) | 4,
+    kAudioChannelLayoutTag_MPEG_5_0_A = (117U << 16) | 5,
+    kAudioChannelLayoutTag_MPEG_5_0_B = (118U << 16) | 5,
+    kAudioChannelLayoutTag_MPEG_5_0_C = (119U << 16) | 5,
+    kAudioChannelLayoutTag_MPEG_5_0_D = (120U << 16) | 5,
+    kAudioChannelLayoutTag_MPEG_5_1_A = (121U << 16) | 6,
+    kAudioChannelLayoutTag_MPEG_5_1_B = (122U << 16) | 6,
+    kAudioChannelLayoutTag_MPEG_5_1_C = (123U << 16) | 6,
+    kAudioChannelLayoutTag_MPEG_5_1_D = (124U << 16) | 6,
+    kAudioChannelLayoutTag_MPEG_6_1_A = (125U << 16) | 7,
+    kAudioChannelLayoutTag_MPEG_7_1_A = (126U << 16) | 8,
+    kAudioChannelLayoutTag_MPEG_7_1_B = (127U << 16) | 8,
+    kAudioChannelLayoutTag_MPEG_7_1_C = (128U << 16) | 8,
+    kAudioChannelLayoutTag_ITU_1_0 = (100U << 16) | 1,
+    kAudioChannelLayoutTag_ITU_2_0 = (101U << 16) | 2,
+    kAudioChannelLayoutTag_AudioUnit_4 = (108U << 16) | 4,
+    kAudioChannelLayoutTag_AudioUnit_5_0 = (118U << 16) | 5,
+    kAudioChannelLayoutTag_AudioUnit_5_1 = (121U << 16) | 6,
+    kAudioChannelLayoutTag_AudioUnit_6_1 = (125U << 16) | 7,
+    kAudioChannelLayoutTag_AudioUnit_7_1 = (128U << 16) | 8,
+    kAudioChannelLayoutTag_DiscreteInOrder = (147U << 16) | 0,
+    kAudioChannelLayoutTag_Unknown = 0xFFFF0000
+};
+
+typedef struct AudioChannelDescription {
+    AudioChannelLabel mChannelLabel;
+    AudioChannelFlags mChannelFlags;
+    Float32 mCoordinates[3];
+} AudioChannelDescription;
+
+/* A channel layout: a tag, or a bitmap (kAudioChannelLayoutTag_UseChannelBitmap), or one
+   description a channel (kAudioChannelLayoutTag_UseChannelDescriptions; the structure is
+   then allocated with room for mNumberChannelDescriptions of them). */
+typedef struct AudioChannelLayout {
+    AudioChannelLayoutTag mChannelLayoutTag;
+    AudioChannelBitmap mChannelBitmap;
+    UInt32 mNumberChannelDescriptions;
+    AudioChannelDescription mChannelDescriptions[1];
+} AudioChannelLayout;
 
 #ifdef __cplusplus
 }
