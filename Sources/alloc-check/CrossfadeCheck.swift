@@ -49,10 +49,7 @@ enum CrossfadeCheck {
         } catch {
             fail("cannot build the rig: \(error)", status: 1)
         }
-        let input = OwnedAudioBuffers(channels: 2, capacity: frames)
-        for channel in 0..<2 {
-            for frame in 0..<frames { input.buffers()[channel][frame] = Float(sin(Double(frame) * 0.05 + Double(channel))) * 0.25 }
-        }
+        let input = RenderLoop.sineInput(frames: frames)
         let loop = RenderLoop(
             graph: rig.graph, shim: shim, frames: frames, cycles: cycles, warmup: warmup, strict: false, input: input,
             driverMIDI: MIDIEvent(offset: Int32(frames / 3), status: 0xB0, data1: 1, data2: 90))

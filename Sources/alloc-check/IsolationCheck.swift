@@ -41,10 +41,7 @@ enum IsolationCheck {
             fail("cannot build the isolated chain: \(error)", status: 1)
         }
         guard isolated.count == 2 else { fail("expected two isolated LV2 units, made \(isolated.count)", status: 1) }
-        let input = OwnedAudioBuffers(channels: 2, capacity: frames)
-        for channel in 0..<2 {
-            for frame in 0..<frames { input.buffers()[channel][frame] = Float(sin(Double(frame) * 0.05 + Double(channel))) * 0.25 }
-        }
+        let input = RenderLoop.sineInput(frames: frames)
         let primed = OwnedAudioBuffers(channels: 2, capacity: frames)
         for cycle in 0..<16 {
             _ = graph.render(frameCount: frames, timestamp: RenderTimestamp(sampleTime: Double(cycle * frames)), input: input.buffers(), output: primed.buffers())

@@ -42,10 +42,7 @@ enum MIDIMapCheck {
         } catch {
             fail("cannot build the mapped chain: \(error)", status: 1)
         }
-        let input = OwnedAudioBuffers(channels: 2, capacity: frames)
-        for channel in 0..<2 {
-            for frame in 0..<frames { input.buffers()[channel][frame] = Float(sin(Double(frame) * 0.05 + Double(channel))) * 0.25 }
-        }
+        let input = RenderLoop.sineInput(frames: frames)
         // The driver's MIDI of every cycle: CC 1 inside it (what a learn takes, too).
         let loop = RenderLoop(
             graph: chain.graph, shim: shim, frames: frames, cycles: cycles, warmup: warmup, strict: false, input: input,

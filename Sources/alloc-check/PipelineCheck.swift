@@ -41,10 +41,7 @@ enum PipelineCheck {
         guard let decision = graph.parallelDecision, decision.isPipelined || threads == 1 else {
             fail("the chain was not pipelined: \(graph.parallelDecision?.reason ?? "no plan")", status: 1)
         }
-        let input = OwnedAudioBuffers(channels: 2, capacity: frames)
-        for channel in 0..<2 {
-            for frame in 0..<frames { input.buffers()[channel][frame] = Float(sin(Double(frame) * 0.05 + Double(channel))) * 0.25 }
-        }
+        let input = RenderLoop.sineInput(frames: frames)
         // Before counting: dpl reports its latency when it first runs and the graph compiles
         // a plan that follows it, and a worker must have taken a stage once: the first pass
         // through each path instantiates runtime metadata (once per process, allocating, in a

@@ -94,6 +94,15 @@ final class RenderLoop: @unchecked Sendable {
         thread.start()
     }
 
+    /// The input every check renders: two channels of a quiet sine, `frames` long.
+    static func sineInput(frames: Int) -> OwnedAudioBuffers {
+        let input = OwnedAudioBuffers(channels: 2, capacity: frames)
+        for channel in 0..<2 {
+            for frame in 0..<frames { input.buffers()[channel][frame] = Float(sin(Double(frame) * 0.05 + Double(channel))) * 0.25 }
+        }
+        return input
+    }
+
     /// Tells the render thread the control thread has seen cycle `cycle` (it paces on it).
     func controlSaw(_ cycle: Int) { controlCycle.store(cycle, ordering: .releasing) }
 

@@ -128,10 +128,7 @@ graph.addNoticeListener { notice in
     if notice.kind == .nonFiniteOutput { notices.add(1, ordering: .relaxed) }
 }
 
-let input = OwnedAudioBuffers(channels: 2, capacity: frames)
-for channel in 0..<2 {
-    for frame in 0..<frames { input.buffers()[channel][frame] = Float(sin(Double(frame) * 0.05 + Double(channel))) * 0.25 }
-}
+let input = RenderLoop.sineInput(frames: frames)
 let cycleCount = cycles + warmup
 // The driver's MIDI for the graph's MIDI input: a control change at an offset inside every
 // cycle (the note-ons come from the control thread through sendMIDIEvent).
