@@ -1,7 +1,6 @@
 import AUJACK
 import AUTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 /// Capture through Remote I/O's element 1 and graphs at another rate than the server's, on a
@@ -13,50 +12,11 @@ import Testing
 @Suite(.serialized) struct CaptureJACKLiveTests {
     static let rate = 44_100.0
 
-    /// Runs `source` (a C client) against its own jackd, feeding and recording it.
-    static func run(_ source: String, name: String) throws -> (samples: [Float], status: Int32, connected: Bool, output: String) {
+    /// Runs `source` (a C client) against its own jackd, feeding it 440 Hz and recording it.
+    static func run(_ source: String, name: String) throws -> TextbookProgramJACKLiveTests.JACKProgramRun {
         let folder = try AudioToolboxBuild.scratchFolder(name)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let program = try CClient.compile(source, in: folder)
-        let server = try JACKTestServer(periodFrames: 512, sampleRate: Int(rate))
-        defer { server.stop() }
-        let recording = Recording(capacity: Int(rate) * 8)
-        let phase = Mutex<Double>(0)
-        let tester = try JACKTestClient(name: "tester", serverName: server.name, captureChannels: 1, playbackChannels: 2) { frames, capture, playback in
-            recording.append(capture[0])
-            phase.withLock { phase in
-                for frame in 0..<frames {
-                    let sample = Float(0.5 * sin(phase))
-                    playback.channelPointers[0][frame] = sample
-                    playback.channelPointers[1][frame] = sample
-                    phase += 2 * .pi * 440 / rate
-                }
-            }
-        }
-        try tester.start()
-        defer { tester.stop() }
-
-        let process = Process()
-        process.executableURL = program
-        var environment = ProcessInfo.processInfo.environment
-        environment["JACK_DEFAULT_SERVER"] = server.name
-        environment["AUHOST_DEVICE"] = nil
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        try ChildProcess.launch(process)
-        var connected = false
-        for _ in 0..<500 where !connected && process.isRunning {
-            if tester.client.sources(matching: "AudioToolbox:out_1", kind: .audio).contains("AudioToolbox:out_1") {
-                connected = (try? tester.client.connect("AudioToolbox:out_1", to: "tester:in_1")) != nil
-                    && (try? tester.client.connect("tester:out_1", to: "AudioToolbox:in_1")) != nil
-                    && (try? tester.client.connect("tester:out_2", to: "AudioToolbox:in_2")) != nil
-            }
-            if !connected { Thread.sleep(forTimeInterval: 0.01) }
-        }
-        let exited = ChildProcess.waitForExit(process, timeout: 30)
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return (recording.array, exited ? process.terminationStatus : -1, connected, text)
+        return try TextbookProgramJACKLiveTests.runThroughJACK(try CClient.compile(source, in: folder), feedingSine: 440)
     }
 
     /// The 4096-frame windows (hop 2048) of `samples`.
@@ -124,7 +84,7 @@ import Testing
 
     @Test func aGraphPlaysWhatRemoteIOsElementOneCaptures() throws {
         let run = try Self.run(Self.graphClient, name: "capture-graph")
-        #expect(run.status == 0 && run.connected, "\(run.output)")
+        #expect(run.ended && run.connected, "\(run.output)")
         #expect(run.output.contains("capture at 44100 Hz"))
         let toned = Self.windowsWithTone(run.samples, frequency: 440, level: 0.5)
         #expect(toned >= 22, "\(toned) windows of 440 Hz at 0.5 in \(run.samples.count) frames")
@@ -190,7 +150,7 @@ import Testing
 
     @Test func anInputCallbackPullsTheCaptureWithAudioUnitRender() throws {
         let run = try Self.run(Self.callbackClient, name: "capture-callback")
-        #expect(run.status == 0 && run.connected, "\(run.output)")
+        #expect(run.ended && run.connected, "\(run.output)")
         #expect(run.output.contains("input calls many, bad calls 0"), "\(run.output)")
         let toned = Self.windowsWithTone(run.samples, frequency: 440, level: 0.5)
         #expect(toned >= 22, "\(toned) windows of 440 Hz at 0.5 in \(run.samples.count) frames")
@@ -235,7 +195,7 @@ import Testing
 
     @Test func aGraphAtAnotherRateIsResampledToTheServers() throws {
         let run = try Self.run(Self.rateClient, name: "capture-rate")
-        #expect(run.status == 0 && run.connected, "\(run.output)")
+        #expect(run.ended && run.connected, "\(run.output)")
         let toned = Self.windows(run.samples).filter { abs(Goertzel.amplitude(of: 1000, in: $0, sampleRate: Self.rate) - 0.5) < 0.03 }
         #expect(toned.count >= 22, "\(toned.count) windows of 1 kHz at 0.5 in \(run.samples.count) frames")
         #expect(toned.allSatisfy { Goertzel.amplitude(of: 1000 * Self.rate / 48_000, in: $0, sampleRate: Self.rate) < 0.03 })

@@ -1,6 +1,7 @@
 import AUJACK
 import AUTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// The textbook programs (TextbookProgramTests) through JACK, the default device: each run
@@ -24,15 +25,52 @@ import Testing
     /// Runs `program` (in `directory`) with no AUHOST_DEVICE against a jackd of its own (dummy
     /// driver, 44.1 kHz, 512 frames) and records `AudioToolbox:out_1` from when it appears.
     static func recordThroughJACK(_ program: URL, directory: URL? = nil) throws -> (samples: [Float], ended: Bool, connected: Bool) {
-        let server = try JACKTestServer(periodFrames: 512, sampleRate: 44_100)
-        defer { server.stop() }
-        let recording = Recording(capacity: 44_100 * 8)
-        let recorder = try JACKTestClient(name: "recorder", serverName: server.name, captureChannels: 1, playbackChannels: 0) { _, capture, _ in
-            recording.append(capture[0])
-        }
-        try recorder.start()
-        defer { recorder.stop() }
+        let run = try runThroughJACK(program, directory: directory)
+        return (run.samples, run.ended, run.connected)
+    }
 
+    /// What a program did through JACK (``runThroughJACK(_:directory:feedingSine:)``).
+    struct JACKProgramRun {
+        /// `AudioToolbox:out_1`, recorded from when it appeared.
+        let samples: [Float]
+        /// Whether the program ended, with status 0, within 30 s.
+        let ended: Bool
+        /// Whether every port was connected while it ran.
+        let connected: Bool
+        /// Its standard output.
+        let output: String
+    }
+
+    /// Runs `program` (in `directory`) with no AUHOST_DEVICE against a jackd of its own (dummy
+    /// driver, 44.1 kHz, 512 frames); a client of the test records `AudioToolbox:out_1` from
+    /// when it appears and, given a frequency, feeds `AudioToolbox:in_1` and `in_2` a sine of it
+    /// at 0.5.
+    static func runThroughJACK(_ program: URL, directory: URL? = nil, feedingSine frequency: Double? = nil) throws -> JACKProgramRun {
+        let rate = 44_100.0
+        let server = try JACKTestServer(periodFrames: 512, sampleRate: Int(rate))
+        defer { server.stop() }
+        let recording = Recording(capacity: Int(rate) * 8)
+        let phase = Mutex<Double>(0)
+        let tester = try JACKTestClient(
+            name: "recorder", serverName: server.name, captureChannels: 1, playbackChannels: frequency == nil ? 0 : 2
+        ) { frames, capture, playback in
+            recording.append(capture[0])
+            guard let frequency else { return }
+            phase.withLock { phase in
+                for frame in 0..<frames {
+                    let sample = Float(0.5 * sin(phase))
+                    playback.channelPointers[0][frame] = sample
+                    playback.channelPointers[1][frame] = sample
+                    phase += 2 * .pi * frequency / rate
+                }
+            }
+        }
+        try tester.start()
+        defer { tester.stop() }
+
+        let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("jack-program-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).out")
+        FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: outputFile) }
         let process = Process()
         process.executableURL = program
         if let directory { process.currentDirectoryURL = directory }
@@ -40,17 +78,20 @@ import Testing
         environment["JACK_DEFAULT_SERVER"] = server.name
         environment["AUHOST_DEVICE"] = nil
         process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: outputFile)
         try ChildProcess.launch(process)
+        var wires = [("AudioToolbox:out_1", "recorder:in_1")]
+        if frequency != nil { wires += [("recorder:out_1", "AudioToolbox:in_1"), ("recorder:out_2", "AudioToolbox:in_2")] }
         var connected = false
         for _ in 0..<500 where !connected && process.isRunning {
-            if recorder.client.sources(matching: "AudioToolbox:out_1", kind: .audio).contains("AudioToolbox:out_1") {
-                connected = (try? recorder.client.connect("AudioToolbox:out_1", to: "recorder:in_1")) != nil
+            if tester.client.sources(matching: "AudioToolbox:out_1", kind: .audio).contains("AudioToolbox:out_1") {
+                connected = wires.allSatisfy { (try? tester.client.connect($0.0, to: $0.1)) != nil }
             }
             if !connected { Thread.sleep(forTimeInterval: 0.01) }
         }
         let exited = ChildProcess.waitForExit(process, timeout: 30)
-        return (recording.array, exited && process.terminationStatus == 0, connected)
+        let output = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
+        return JACKProgramRun(samples: recording.array, ended: exited && process.terminationStatus == 0, connected: connected, output: output)
     }
 
     /// How many 4096-frame windows (hop 2048) hold `frequency` at `level` (within 0.03).
