@@ -10,23 +10,11 @@ import Testing
 /// a tone at its pitch and level (Goertzel over 4096 frames, within 0.03) in over a second's
 /// worth of windows.
 @Suite(.serialized) struct CaptureJACKLiveTests {
-    static let rate = 44_100.0
-
     /// Runs `source` (a C client) against its own jackd, feeding it 440 Hz and recording it.
     static func run(_ source: String, name: String) throws -> TextbookProgramJACKLiveTests.JACKProgramRun {
         let folder = try AudioToolboxBuild.scratchFolder(name)
         defer { try? FileManager.default.removeItem(at: folder) }
         return try TextbookProgramJACKLiveTests.runThroughJACK(try CClient.compile(source, in: folder), feedingSine: 440)
-    }
-
-    /// The 4096-frame windows (hop 2048) of `samples`.
-    static func windows(_ samples: [Float]) -> [[Float]] {
-        stride(from: 0, to: samples.count - 4096, by: 2048).map { Array(samples[$0..<($0 + 4096)]) }
-    }
-
-    /// How many windows hold `frequency` at `level` (within 0.03).
-    static func windowsWithTone(_ samples: [Float], frequency: Double, level: Double) -> Int {
-        windows(samples).filter { abs(Goertzel.amplitude(of: frequency, in: $0, sampleRate: rate) - level) < 0.03 }.count
     }
 
     static let common = #"""
@@ -86,7 +74,7 @@ import Testing
         let run = try Self.run(Self.graphClient, name: "capture-graph")
         #expect(run.ended && run.connected, "\(run.output)")
         #expect(run.output.contains("capture at 44100 Hz"))
-        let toned = Self.windowsWithTone(run.samples, frequency: 440, level: 0.5)
+        let toned = TextbookProgramJACKLiveTests.windowsWithTone(run.samples, frequency: 440, level: 0.5)
         #expect(toned >= 22, "\(toned) windows of 440 Hz at 0.5 in \(run.samples.count) frames")
     }
 
@@ -152,7 +140,7 @@ import Testing
         let run = try Self.run(Self.callbackClient, name: "capture-callback")
         #expect(run.ended && run.connected, "\(run.output)")
         #expect(run.output.contains("input calls many, bad calls 0"), "\(run.output)")
-        let toned = Self.windowsWithTone(run.samples, frequency: 440, level: 0.5)
+        let toned = TextbookProgramJACKLiveTests.windowsWithTone(run.samples, frequency: 440, level: 0.5)
         #expect(toned >= 22, "\(toned) windows of 440 Hz at 0.5 in \(run.samples.count) frames")
     }
 
@@ -162,16 +150,7 @@ import Testing
     /// (what 48 kHz samples played at 44.1 kHz would sound).
     static let rateClient = common + "\n" + #"""
     #include <math.h>
-    static double phase;
-    static OSStatus tone(void *refCon, AudioUnitRenderActionFlags *flags, const AudioTimeStamp *time, UInt32 bus, UInt32 frames, AudioBufferList *data) {
-        for (UInt32 i = 0; i < frames; i++) {
-            Float32 sample = (Float32)(0.5 * sin(phase));
-            ((Float32 *)data->mBuffers[0].mData)[i] = sample;
-            ((Float32 *)data->mBuffers[1].mData)[i] = sample;
-            phase += 2 * M_PI * 1000.0 / 48000.0;
-        }
-        return noErr;
-    }
+    """# + "\n" + TextbookProgramJACKLiveTests.toneAt48kHz + "\n" + #"""
     int main(void) {
         AUGraph graph;
         AUNode ioNode, mixerNode;
@@ -196,8 +175,6 @@ import Testing
     @Test func aGraphAtAnotherRateIsResampledToTheServers() throws {
         let run = try Self.run(Self.rateClient, name: "capture-rate")
         #expect(run.ended && run.connected, "\(run.output)")
-        let toned = Self.windows(run.samples).filter { abs(Goertzel.amplitude(of: 1000, in: $0, sampleRate: Self.rate) - 0.5) < 0.03 }
-        #expect(toned.count >= 22, "\(toned.count) windows of 1 kHz at 0.5 in \(run.samples.count) frames")
-        #expect(toned.allSatisfy { Goertzel.amplitude(of: 1000 * Self.rate / 48_000, in: $0, sampleRate: Self.rate) < 0.03 })
+        TextbookProgramJACKLiveTests.expectResampledTone(run.samples)
     }
 }

@@ -135,13 +135,9 @@ import Testing
         }
     }
 
-    /// A program at 48 kHz on a 44.1 kHz server: the default output unit alone, its input set
-    /// to 48 kHz float stereo (read back as set), a callback of 1 kHz at 0.5 computed at 48 kHz.
-    /// The recording has 1 kHz at 0.5 (within 0.03) in over a second of windows, and what an
-    /// unresampled stream would sound (1 kHz × 44.1/48 ≈ 919 Hz) under 0.03 in every one of them.
-    static let rateClient = #"""
-    #include <AudioToolbox/AudioToolbox.h>
-    static double phase;
+    /// C: a render callback (`tone`) of 1 kHz at 0.5 on two channels, computed at 48 kHz.
+    static let toneAt48kHz = #"""
+        static double phase;
     static OSStatus tone(void *refCon, AudioUnitRenderActionFlags *flags, const AudioTimeStamp *time, UInt32 bus, UInt32 frames, AudioBufferList *data) {
         for (UInt32 i = 0; i < frames; i++) {
             Float32 sample = (Float32)(0.5 * sin(phase));
@@ -151,6 +147,26 @@ import Testing
         }
         return noErr;
     }
+    """#
+
+    /// `toneAt48kHz` resampled to the 44.1 kHz server: 1 kHz at 0.5 (within 0.03) in over a
+    /// second of windows, and nothing (under 0.03) at 919 Hz, what 48 kHz samples played at
+    /// 44.1 kHz would sound, in every one of them.
+    static func expectResampledTone(_ samples: [Float]) {
+        let windows = stride(from: 0, to: samples.count - 4096, by: 2048).map { Array(samples[$0..<($0 + 4096)]) }
+        let toned = windows.filter { abs(Goertzel.amplitude(of: 1000, in: $0, sampleRate: 44_100) - 0.5) < 0.03 }
+        #expect(toned.count >= 22, "\(toned.count) windows of 1 kHz at 0.5 in \(samples.count) frames")
+        #expect(toned.allSatisfy { Goertzel.amplitude(of: 1000 * 44_100 / 48_000, in: $0, sampleRate: 44_100) < 0.03 })
+    }
+
+    /// A program at 48 kHz on a 44.1 kHz server: the default output unit alone, its input set
+    /// to 48 kHz float stereo (read back as set), a callback of 1 kHz at 0.5 computed at 48 kHz.
+    /// The recording has 1 kHz at 0.5 (within 0.03) in over a second of windows, and what an
+    /// unresampled stream would sound (1 kHz × 44.1/48 ≈ 919 Hz) under 0.03 in every one of them.
+    static let rateClient = #"""
+    #include <AudioToolbox/AudioToolbox.h>
+    #include <math.h>
+    """# + "\n" + toneAt48kHz + "\n" + #"""
     int main(void) {
         AudioComponentDescription description = {kAudioUnitType_Output, kAudioUnitSubType_DefaultOutput, kAudioUnitManufacturer_Apple, 0, 0};
         AudioUnit output;
@@ -175,10 +191,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let (samples, ended, connected) = try Self.recordThroughJACK(try CClient.compile(Self.rateClient, in: folder))
         #expect(ended && connected)
-        let windows = stride(from: 0, to: samples.count - 4096, by: 2048).map { Array(samples[$0..<($0 + 4096)]) }
-        let toned = windows.filter { abs(Goertzel.amplitude(of: 1000, in: $0, sampleRate: 44_100) - 0.5) < 0.03 }
-        #expect(toned.count >= 22, "\(toned.count) windows of 1 kHz at 0.5 in \(samples.count) frames")
-        #expect(toned.allSatisfy { Goertzel.amplitude(of: 1000 * 44_100 / 48_000, in: $0, sampleRate: 44_100) < 0.03 })
+        Self.expectResampledTone(samples)
     }
 
     /// CH05_Player's pattern: the file through an output audio queue on JACK.
