@@ -69,7 +69,7 @@ extension ClockHandle {
     private func take(_ event: MIDIEvent, at hostTime: UInt64) {
         let wasRolling = midiSync.follower.isRolling
         midiSync.follower.receive(event, cycleSampleTime: Int64(hostTime))
-        guard followsMIDIClock, midiSync.isArmed else { return }
+        guard midiSync.isArmed else { return }
         if event.status == 0xF2 { notify(kCAClockMessage_StartTimeSet) }
         if !wasRolling && midiSync.follower.isRolling { notify(kCAClockMessage_Started) }
         if wasRolling && !midiSync.follower.isRolling { notify(kCAClockMessage_Stopped) }
@@ -111,7 +111,7 @@ public func _CAClockDisarm(_ inClock: OpaquePointer?) -> OSStatus {
 public func _CAClockParseMIDI(_ inClock: OpaquePointer?, _ inList: UnsafePointer<MIDIPacketList>?) -> OSStatus {
     withClock(inClock) { clock in
         guard let inList else { return kAudio_ParamError }
-        clock.parseMIDI(inList)
+        if clock.followsMIDIClock { clock.parseMIDI(inList) }
         return noErr
     }
 }
