@@ -39,7 +39,7 @@ let coreTargets: [Target] = [
     // The umbrella library a host application imports: re-exports every layer and adds what
     // assembles a host (the registry over every backend, chain presets as graphs, the
     // offline render driver, the live driver).
-    .target(name: "AUHost", dependencies: ["AUCore", "AUEngine", "AULV2", "AUNative", "AUPresets", "AUFiles", "AUJACK", "AUMIDI", "AUSampler", "AUBridge", "AUAppleUnits"]),
+    .target(name: "AUHost", dependencies: ["AUCore", "AUEngine", "AULV2", "AUNative", "AUPresets", "AUFiles", "AUJACK", "AUMIDI", "AUMusicPlayer", "AUSampler", "AUBridge", "AUAppleUnits"]),
     // Plugins out of process (docs/ISOLATION.md): the proxy unit, the shared-memory cycle,
     // the child's server; and the child executable, `auhost-unit-host`.
     .target(name: "AUBridge", dependencies: ["AUCore", "CAUSupport"]),
@@ -56,7 +56,7 @@ let coreTargets: [Target] = [
     // An LD_PRELOAD shim counting allocations, retains and locks on marked threads (the AllocCounter product).
     .target(name: "CAllocCounter", path: "Sources/CAllocCounter"),
     // Renders a graph under the shim and reports what the render thread allocated (run by AUEngineTests).
-    .executableTarget(name: "alloc-check", dependencies: ["AUEngine", "AUCore", "AULV2", "AUNative", "AUMIDI", "AUBridge", "AUHost", "CAUSupport"], path: "Sources/alloc-check"),
+    .executableTarget(name: "alloc-check", dependencies: ["AUEngine", "AUCore", "AULV2", "AUNative", "AUMIDI", "AUMusicPlayer", "AUBridge", "AUHost", "CAUSupport"], path: "Sources/alloc-check"),
     // The benchmark baseline: LV2 plugins in series called by a plain C loop through lilv,
     // in memory or over files. Linked by lv2-chain-bench alone.
     .target(name: "CLV2ChainLoop", dependencies: ["CLilv", "CSndfile"], path: "Sources/CLV2ChainLoop", linkerSettings: [.linkedLibrary("m")]),
@@ -131,9 +131,12 @@ let presetTargets: [Target] = [
 // MARK: - MIDI: Standard MIDI Files, MusicSequence, MusicTrack, tempo and time-signature maps
 
 let midiTargets: [Target] = [
-    // The model on AUCore; AUEngine for MusicPlayer alone (the graph's MIDIScheduler).
-    .target(name: "AUMIDI", dependencies: ["AUCore", "AUEngine"]),
-    .testTarget(name: "AUMIDITests", dependencies: ["AUMIDI", "AUEngine", "AUTestSupport"]),
+    // The model on AUCore alone: sequences, tracks, maps, files, MIDI clock.
+    .target(name: "AUMIDI", dependencies: ["AUCore"]),
+    // Core Audio's MusicPlayer: plays the model into a graph (the engine's MIDIScheduler).
+    .target(name: "AUMusicPlayer", dependencies: ["AUCore", "AUMIDI", "AUEngine"]),
+    .testTarget(name: "AUMIDITests", dependencies: ["AUMIDI", "AUTestSupport"]),
+    .testTarget(name: "AUMusicPlayerTests", dependencies: ["AUMusicPlayer", "AUMIDI", "AUEngine", "AUTestSupport"]),
     // Times reading a one-million-event SMF (docs/BENCHMARKS.md; scripts/mido-read.py reads the same file).
     .executableTarget(name: "midi-read-bench", dependencies: ["AUMIDI"], path: "Sources/midi-read-bench"),
 ]
@@ -159,7 +162,7 @@ let audioToolboxTargets: [Target] = [
     // the filters and dynamics, AUDelay, AUReverb2, AUNBandEQ, the file and slice players, the synths.
     .target(name: "AUAppleUnits", dependencies: ["AUCore", "AUEngine", "AUFiles", "AUSampler", "CAudioToolbox"]),
     // The C functions (@_cdecl) over the engine, and the Swift overlays: libAudioToolbox.so.
-    .target(name: "AudioToolbox", dependencies: ["CAudioToolbox", "AUCore", "AUEngine", "AUJACK", "AUFiles", "AUMIDI", "AUSampler", "AUAppleUnits"]),
+    .target(name: "AudioToolbox", dependencies: ["CAudioToolbox", "AUCore", "AUEngine", "AUJACK", "AUFiles", "AUMIDI", "AUMusicPlayer", "AUSampler", "AUAppleUnits"]),
     .testTarget(name: "AudioToolboxTests", dependencies: ["AudioToolbox", "AUTestSupport", "AUFiles", "AUCore"]),
 ]
 
@@ -177,7 +180,7 @@ let package = Package(
         .executable(name: "auhost-unit-host", targets: ["auhost-unit-host"]),
         // `import AUHost` is all a host application writes; each layer is a product too.
         .library(name: "AUHost", targets: ["AUHost"]),
-    ] + ["AUCore", "AUEngine", "AULV2", "AUNative", "AUJACK", "AUFiles", "AUPresets", "AUMIDI", "AUSampler", "AUAppleUnits"].map {
+    ] + ["AUCore", "AUEngine", "AULV2", "AUNative", "AUJACK", "AUFiles", "AUPresets", "AUMIDI", "AUMusicPlayer", "AUSampler", "AUAppleUnits"].map {
         .library(name: $0, targets: [$0])
     } + coreProducts + nativeProducts + lv2Products
       + [.library(name: "AudioToolbox", type: .dynamic, targets: ["AudioToolbox"])]

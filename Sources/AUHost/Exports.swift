@@ -5,6 +5,7 @@
 @_exported import AUJACK
 @_exported import AULV2
 @_exported import AUMIDI
+@_exported import AUMusicPlayer
 @_exported import AUNative
 @_exported import AUPresets
 @_exported import AUSampler

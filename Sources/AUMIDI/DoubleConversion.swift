@@ -2,7 +2,7 @@
 /// its bounds.
 extension Int64 {
     /// `value` rounded by `rule`, clamped to `Int64`'s range.
-    init(clamping value: Double, rounding rule: FloatingPointRoundingRule) {
+    package init(clamping value: Double, rounding rule: FloatingPointRoundingRule) {
         let rounded = value.rounded(rule)
         if rounded.isNaN {
             self = 0

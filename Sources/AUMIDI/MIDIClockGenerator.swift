@@ -56,7 +56,7 @@ public struct MIDIClockGenerator: Sendable, BitwiseCopyable {
 
         /// The same from a tempo map's segments in plain memory (the player's, on the render
         /// thread).
-        init(tempo segments: UnsafeBufferPointer<MusicTempoMap.Segment>, atBeats beats: MusicTimeStamp, sampleRate: Double,
+        package init(tempo segments: UnsafeBufferPointer<MusicTempoMap.Segment>, atBeats beats: MusicTimeStamp, sampleRate: Double,
              songStartSampleTime: Double, playRate: Double) {
             let index = MusicTempoMap.segmentIndex(beats, in: segments) { $0.startBeat }
             let segment = segments[index]

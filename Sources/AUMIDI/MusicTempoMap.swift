@@ -12,14 +12,14 @@ public struct MusicTempoMap: Sendable, Hashable {
     public static let defaultBPM = 120.0
 
     /// A stretch of constant tempo.
-    struct Segment: Sendable, Hashable {
+    package struct Segment: Sendable, Hashable {
         var startBeat: MusicTimeStamp
         var startSecond: Double
-        var bpm: Double
+        package var bpm: Double
     }
 
     /// The segments, by start; the first starts at beat 0 and second 0.
-    let segments: [Segment]
+    package let segments: [Segment]
 
     /// The map of `tempoTrack`'s `ExtendedTempoEvent`s.
     /// - Thread: [any]
@@ -41,26 +41,26 @@ public struct MusicTempoMap: Sendable, Hashable {
     }
 
     /// The index of the last segment starting at or before `value` by `key` (0 if none).
-    static func segmentIndex(_ value: Double, in segments: UnsafeBufferPointer<Segment>, by key: (Segment) -> Double) -> Int {
+    package static func segmentIndex(_ value: Double, in segments: UnsafeBufferPointer<Segment>, by key: (Segment) -> Double) -> Int {
         partitioningIndex(count: segments.count - 1) { key(segments[$0 + 1]) > value }
     }
 
-    /// The segment in force at `beats`, in `segments` (a map's, as ``PlaybackSchedule`` keeps them).
+    /// The segment in force at `beats`, in `segments` (a map's, as the player's schedule keeps them).
     /// - Thread: [render] No allocation.
-    static func segment(atBeats beats: MusicTimeStamp, in segments: UnsafeBufferPointer<Segment>) -> Segment {
+    package static func segment(atBeats beats: MusicTimeStamp, in segments: UnsafeBufferPointer<Segment>) -> Segment {
         segments[segmentIndex(beats, in: segments) { $0.startBeat }]
     }
 
     /// Seconds at `beats` through `segments`.
     /// - Thread: [render] No allocation.
-    static func seconds(forBeats beats: MusicTimeStamp, in segments: UnsafeBufferPointer<Segment>) -> Double {
+    package static func seconds(forBeats beats: MusicTimeStamp, in segments: UnsafeBufferPointer<Segment>) -> Double {
         let segment = segment(atBeats: beats, in: segments)
         return segment.startSecond + (beats - segment.startBeat) * 60 / segment.bpm
     }
 
     /// Beats at `seconds` through `segments`.
     /// - Thread: [render] No allocation.
-    static func beats(forSeconds seconds: Double, in segments: UnsafeBufferPointer<Segment>) -> MusicTimeStamp {
+    package static func beats(forSeconds seconds: Double, in segments: UnsafeBufferPointer<Segment>) -> MusicTimeStamp {
         let segment = segments[segmentIndex(seconds, in: segments) { $0.startSecond }]
         return segment.startBeat + (seconds - segment.startSecond) * segment.bpm / 60
     }

@@ -7,7 +7,7 @@
 /// - Thread: [any]
 public struct MusicTimeSignatureMap: Sendable, Hashable {
     /// A stretch of one time signature.
-    struct Segment: Sendable, Hashable {
+    package struct Segment: Sendable, Hashable {
         var startBeat: MusicTimeStamp
         var startBar: Int
         var numerator: Int
@@ -17,7 +17,7 @@ public struct MusicTimeSignatureMap: Sendable, Hashable {
     }
 
     /// The segments, by start; the first starts at beat 0, bar 1.
-    let segments: [Segment]
+    package let segments: [Segment]
 
     /// The map of `tempoTrack`'s time-signature meta events.
     /// - Thread: [any]
@@ -95,7 +95,7 @@ public struct MusicTimeSignatureMap: Sendable, Hashable {
     /// from 0, the beat within it (fractional, in the signature's beats, from 0), beats per
     /// bar and the beat's note value, and the factor from quarter notes to signature beats.
     /// - Thread: [render] No allocation.
-    static func transportPosition(atBeats beats: MusicTimeStamp, in segments: UnsafeBufferPointer<Segment>)
+    package static func transportPosition(atBeats beats: MusicTimeStamp, in segments: UnsafeBufferPointer<Segment>)
         -> (bar: Int, beatInBar: Double, beatsPerBar: Int, beatUnit: Int, beatsPerQuarter: Double) {
         let segment = segments[partitioningIndex(count: segments.count - 1) { segments[$0 + 1].startBeat > beats }]
         let bars = ((beats - segment.startBeat) / segment.barLength).rounded(.down)

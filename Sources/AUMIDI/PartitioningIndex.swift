@@ -3,7 +3,7 @@ extension RandomAccessCollection {
     /// partitioned by it (every element that does comes after every one that does not), by
     /// binary search; `endIndex` when none does. Events sorted by time stamp and map
     /// segments sorted by their start are such collections.
-    func partitioningIndex(where isInSecondPart: (Element) -> Bool) -> Index {
+    package func partitioningIndex(where isInSecondPart: (Element) -> Bool) -> Index {
         var low = startIndex
         var remaining = count
         while remaining > 0 {
@@ -25,7 +25,7 @@ extension RandomAccessCollection {
 /// render thread uses (an unspecialized generic search allocates in debug builds).
 /// - Thread: [render] No allocation.
 @inline(__always)
-func partitioningIndex(count: Int, where isInSecondPart: (Int) -> Bool) -> Int {
+package func partitioningIndex(count: Int, where isInSecondPart: (Int) -> Bool) -> Int {
     var low = 0
     var remaining = count
     while remaining > 0 {

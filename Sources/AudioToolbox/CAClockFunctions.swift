@@ -1,5 +1,6 @@
 import Glibc
 internal import AUMIDI
+internal import AUMusicPlayer
 
 // The Core Audio Clock's C API over AUMIDI's CAClock: its sample time is the host clock's
 // nanoseconds (CLOCK_MONOTONIC, as MusicPlayer's host times), so the timeline moves with real

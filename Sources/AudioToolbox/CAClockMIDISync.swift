@@ -1,5 +1,6 @@
 internal import AUCore
 internal import AUMIDI
+internal import AUMusicPlayer
 
 // A Core Audio Clock synced to MIDI clock (kCAClockSyncMode_MIDIClockTransport): the program
 // hands it the MIDI it receives with CAClockParseMIDI (there are no CoreMIDI endpoints here,

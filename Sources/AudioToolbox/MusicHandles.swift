@@ -1,6 +1,7 @@
 internal import AUCore
 internal import AUEngine
 internal import AUMIDI
+internal import AUMusicPlayer
 
 // What MusicSequence, MusicTrack, MusicEventIterator and MusicPlayer point at. AUMIDI's
 // sequence and tracks are values; the C API's are handles the program keeps editing, so a
@@ -144,7 +145,7 @@ final class IteratorHandle: @unchecked Sendable {
 final class PlayerHandle: @unchecked Sendable {
     static let live = LiveHandles<PlayerHandle>()
 
-    let player = AUMIDI.MusicPlayer()
+    let player = AUMusicPlayer.MusicPlayer()
     var sequence: SequenceHandle?
     /// The beat from which passed events are still to be delivered (``PassedEventDelivery``):
     /// where the player started or was set.

@@ -1,6 +1,7 @@
 internal import AUCore
 internal import AUEngine
 internal import AUMIDI
+internal import AUMusicPlayer
 
 // MusicPlayer's C functions over AUMIDI's MusicPlayer, the graph's MIDI scheduler: every
 // event lands at the frame the tempo map gives, in whichever driver renders the graph (the

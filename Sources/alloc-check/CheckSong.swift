@@ -1,6 +1,7 @@
 import AUCore
 import AUEngine
 import AUMIDI
+import AUMusicPlayer
 
 /// The song alloc-check's MusicPlayer plays into the check graph while the control thread
 /// seeks, stops, starts and changes its rate: sixteenth notes over three tempos (track 1

@@ -27,6 +27,7 @@
 import AUCore
 import AUEngine
 import AUMIDI
+import AUMusicPlayer
 import CAUSupport
 import Foundation
 import Synchronization

@@ -1,6 +1,7 @@
 import AUCore
 import AUEngine
 import AUMIDI
+import AUMusicPlayer
 
 extension ChainGraph {
     /// A ``MusicPlayer`` for `sequence` (read from `file`) in this chain: each track the

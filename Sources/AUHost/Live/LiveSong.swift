@@ -1,6 +1,7 @@
 import AUCore
 import AUJACK
 import AUMIDI
+import AUMusicPlayer
 
 /// A MIDI song playing live in a chain (`auhost play`): its ``MusicPlayer`` and how it keeps
 /// time with the JACK server. `internal`: the player is its own clock. `follow`: JACK

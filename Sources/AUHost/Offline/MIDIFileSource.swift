@@ -1,6 +1,7 @@
 import AUCore
 import AUEngine
 import AUMIDI
+import AUMusicPlayer
 
 /// A Standard MIDI File as an offline render's input: a ``MusicPlayer`` plays it into the
 /// chain from beat 0 as the graph renders, each event at its exact frame, each track to the

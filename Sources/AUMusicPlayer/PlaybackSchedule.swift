@@ -1,4 +1,5 @@
 import AUCore
+import AUMIDI
 
 /// A sequence compiled for the render thread: the tempo and time-signature maps and each
 /// playing track's notes, channel messages, parameter events and SysEx in plain memory, with

@@ -1,6 +1,7 @@
 import AUCore
 import AUEngine
 import AUMIDI
+import AUMusicPlayer
 import AUTestSupport
 import Foundation
 import Testing

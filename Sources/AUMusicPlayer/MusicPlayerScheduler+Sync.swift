@@ -1,5 +1,6 @@
 import AUCore
 import AUEngine
+import AUMIDI
 
 /// The player's outside connections, on the render thread: following the host's transport
 /// (JACK transport: another client starts, stops and locates the song) and sending MIDI

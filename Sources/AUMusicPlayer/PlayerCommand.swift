@@ -1,3 +1,4 @@
+import AUMIDI
 /// A state of play the control side publishes for the render thread: the compiled
 /// sequence, whether it plays, from where, how fast and over what loop. Immutable; a newer
 /// one (a higher generation) replaces it at the top of the next cycle.

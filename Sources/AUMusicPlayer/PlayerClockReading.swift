@@ -1,4 +1,5 @@
 import Synchronization
+import AUMIDI
 
 /// Where a player was after its last cycle, as the render thread publishes it and the
 /// control side reads it: the song position in beats at the cycle's end, that frame's

@@ -1,4 +1,5 @@
 import AUCore
+import AUMIDI
 
 /// The notes a player has started and not yet ended: each one's note-off, when it is due
 /// (in song seconds) and where it goes. A binary min-heap on the due second, so that the

@@ -1,3 +1,4 @@
+import AUMIDI
 /// What keeps a ``MusicPlayer``'s time, as the Core Audio Clock's sync mode does.
 /// - Thread: [any] (a plain value).
 public enum MusicPlayerSyncSource: Sendable, Hashable {

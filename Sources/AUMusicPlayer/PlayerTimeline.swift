@@ -1,4 +1,5 @@
 import AUCore
+import AUMIDI
 
 /// A player's song as a ``TransportTimeline``: bar, beat, tempo and signature at any
 /// transport frame (song seconds times the sample rate), from the sequence the player

@@ -1,6 +1,7 @@
 import AUCore
 import AUEngine
 import Synchronization
+import AUMIDI
 
 /// The render side of a ``MusicPlayer``: attached to its graph as the ``MIDIScheduler``, it
 /// takes the latest ``PlayerCommand`` at the top of each cycle and sends every event that

@@ -1,6 +1,7 @@
 import AUCore
 import AUEngine
 import Foundation
+import AUMIDI
 
 /// Core Audio's `MusicPlayer`: plays a ``MusicSequence`` into an ``AudioGraph``, sample-
 /// accurately. Give it the graph (``setAUGraph(_:sampleRate:transport:)``, as
