@@ -148,7 +148,7 @@ extension AudioUnit {
     }
 
     func renderCallback(scope: Scope, element: Element) throws(AudioUnitError) -> RenderCallback? {
-        if case .callback(let callback) = try inputSource(.setRenderCallback, scope: scope, element: element) { return callback }
+        if case .callback(let box) = try inputSource(.setRenderCallback, scope: scope, element: element) { return box.callback }
         return nil
     }
 
@@ -171,7 +171,7 @@ extension AudioUnit {
 
     func setRenderCallback(_ callback: RenderCallback?, scope: Scope, element: Element) throws(AudioUnitError) -> [PropertyChange] {
         _ = try inputSource(.setRenderCallback, scope: scope, element: element)
-        elements.inputSources[element] = callback.map { .callback($0) } ?? .none
+        elements.inputSources[element] = callback.map { .callback(RenderCallbackBox($0)) } ?? .none
         return [PropertyChange(id: .setRenderCallback, scope: scope, element: element)]
     }
 }

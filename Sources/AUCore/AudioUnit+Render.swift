@@ -54,11 +54,10 @@ extension AudioUnit {
             switch sources[bus] {
             case .none:
                 return AudioUnitErrorCode.noConnection.rawValue
-            case .callback(let callback):
-                return callback.body(&flags, timestamp, bus, buffers)
-            case .connection(let connection):
-                guard let source = connection.sourceUnit else { return AudioUnitErrorCode.noConnection.rawValue }
-                return source.render(flags: &flags, timestamp: timestamp, outputBus: connection.sourceOutputBus, buffers: buffers)
+            case .callback(let box):
+                return box._withUnsafeGuaranteedRef { $0.callback.body(&flags, timestamp, bus, buffers) }
+            case .connection(let source, let sourceBus):
+                return source._withUnsafeGuaranteedRef { $0.render(flags: &flags, timestamp: timestamp, outputBus: sourceBus, buffers: buffers) }
             }
         }
     }

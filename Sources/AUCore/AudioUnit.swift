@@ -54,7 +54,7 @@ open class AudioUnit: @unchecked Sendable {
     var elements: ElementStore
     /// Where each input bus gets its audio, as the render thread reads it: ``elements``
     /// publishes every change (no render reads the control side's list).
-    let renderInputSources = RenderSnapshot<InputSource>()
+    let renderInputSources = RenderSnapshot<RenderInputSource>()
     var maximumFrames = AudioUnit.defaultMaximumFramesPerSlice
     /// The global SampleRate, for units without buses (MIDI processors); buses carry their own.
     var unitSampleRate = 48_000.0

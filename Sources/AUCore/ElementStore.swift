@@ -9,17 +9,21 @@ struct ElementStore {
     var inputs: [BusConfiguration]
     var outputs: [BusConfiguration]
     var inputSources: [InputSource] {
-        didSet { renderSources.publish(inputSources) }
+        didSet {
+            renderSources.publish(inputSources.map(\.renderSide))
+            // The replaced sources live until no render reads them (the publish waited).
+            withExtendedLifetime(oldValue) {}
+        }
     }
-    /// The render thread's copy of ``inputSources``.
-    private let renderSources: RenderSnapshot<InputSource>
+    /// The render thread's unretained copy of ``inputSources``.
+    private let renderSources: RenderSnapshot<RenderInputSource>
 
-    init(inputs: [BusConfiguration], outputs: [BusConfiguration], renderSources: RenderSnapshot<InputSource>) {
+    init(inputs: [BusConfiguration], outputs: [BusConfiguration], renderSources: RenderSnapshot<RenderInputSource>) {
         self.inputs = inputs
         self.outputs = outputs
         self.renderSources = renderSources
         inputSources = Array(repeating: .none, count: inputs.count)
-        renderSources.publish(inputSources)
+        renderSources.publish(inputSources.map(\.renderSide))
     }
 
     /// The buses of an input or output scope; nil for the global and group scopes.

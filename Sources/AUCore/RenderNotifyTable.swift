@@ -21,13 +21,7 @@ package final class RenderNotifyTable: @unchecked Sendable {
     /// The most notifications one unit or graph holds.
     package static let capacity = 4
 
-    /// One notification's closure in an object of its own: the render thread calls it through
-    /// an unretained reference to an immutable field, so a call retains nothing (a closure
-    /// copied out of a list is retained and released around every call).
-    private final class Entry: Sendable {
-        let callback: RenderCallback
-        init(_ callback: RenderCallback) { self.callback = callback }
-    }
+    private typealias Entry = RenderCallbackBox
 
     private let snapshot = RenderSnapshot<Unmanaged<Entry>>()
     /// The control side: the notifications in the order added (it keeps them alive) and the

@@ -52,11 +52,40 @@ public struct RenderCallback: Sendable {
     }
 }
 
-/// Where an input bus gets its audio.
+/// A render callback in an object of its own: the render thread calls it through an
+/// unretained reference to an immutable field, so a call retains nothing (a closure copied
+/// out of a list is retained and released around every call).
+/// - Thread: [control] makes it; [render] calls ``callback``.
+package final class RenderCallbackBox: Sendable {
+    package let callback: RenderCallback
+    package init(_ callback: RenderCallback) { self.callback = callback }
+}
+
+/// Where an input bus gets its audio (the control side's list, which keeps the sources
+/// alive).
 enum InputSource: Sendable {
     case none
     case connection(UnitConnection)
-    case callback(RenderCallback)
+    case callback(RenderCallbackBox)
+
+    /// What the render thread reads of it: the same source, unretained.
+    var renderSide: RenderInputSource {
+        switch self {
+        case .none: .none
+        case .connection(let connection):
+            connection.sourceUnit.map { .connection(Unmanaged.passUnretained($0), bus: connection.sourceOutputBus) } ?? .none
+        case .callback(let box): .callback(Unmanaged.passUnretained(box))
+        }
+    }
+}
+
+/// An input's source as the render thread reads it: unretained references, kept alive by
+/// the ``InputSource`` list they were made from for as long as they are published, so that
+/// pulling an input retains nothing.
+enum RenderInputSource {
+    case none
+    case connection(Unmanaged<AudioUnit>, bus: Element)
+    case callback(Unmanaged<RenderCallbackBox>)
 }
 
 /// One bus of a unit: its stream format and name.

@@ -19,6 +19,8 @@
 //         [--isolated]      instead, a chain whose LV2 units run in unit-host children (IsolationCheck)
 //         [--midi-map]      instead, a chain with a MIDI map moved by CCs, notes and pitch bend (MIDIMapCheck)
 //         [--crossfade]     instead, the live rig's graph switching chains, crossfaded (CrossfadeCheck)
+//         [--pull]          instead, units outside a graph pulled through a render callback and a
+//                           connection, as AudioUnitRender does (PullCheck)
 //     LD_PRELOAD=... alloc-check --self-test     (proves the shim counts: allocates on purpose)
 //
 // Prints one `key=value` line; exits 0 when the render thread made no allocation, free or
@@ -55,6 +57,7 @@ var pipeline = false
 var isolated = false
 var midiMap = false
 var crossfade = false
+var pull = false
 /// Cycles rendered before counting starts: the Swift runtime instantiates generic metadata
 /// (allocating, under its own lock) the first time a type is used, once per process.
 var warmup = 100
@@ -72,6 +75,7 @@ while let argument = arguments.popFirst() {
     case "--isolated": isolated = true
     case "--midi-map": midiMap = true
     case "--crossfade": crossfade = true
+    case "--pull": pull = true
     case "--lv2-fixtures": fixtureLibrary = arguments.popFirst().map { URL(fileURLWithPath: $0) }
     case "--misbehave":
         guard let value = arguments.popFirst().flatMap(Misbehaviour.init(rawValue:)) else { fail("--misbehave takes allocate, usleep, write or mutex", status: 64) }
@@ -105,6 +109,7 @@ if selfTest {
 
 if midiMap { MIDIMapCheck.run(shim: shim, cycles: cycles, frames: frames, warmup: warmup) }
 if crossfade { CrossfadeCheck.run(shim: shim, cycles: cycles, frames: frames, warmup: warmup) }
+if pull { PullCheck.run(shim: shim, cycles: cycles, frames: frames, warmup: warmup) }
 if isolated { IsolationCheck.run(shim: shim, cycles: cycles, frames: frames, warmup: warmup) }
 if pipeline { PipelineCheck.run(shim: shim, cycles: cycles, frames: frames, warmup: warmup, threads: threads, strict: strict) }
 

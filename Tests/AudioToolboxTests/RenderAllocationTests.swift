@@ -8,7 +8,8 @@ import Testing
 /// GenericOutput node) with AudioUnitRender under the AllocCounter shim, which counts on the
 /// threads AUHost marks as rendering. After 20 warm-up cycles the counts are reset and 200
 /// cycles must add none (retains are not checked: this is the debug build, whose Swift
-/// code retains; the release check is still to write).
+/// code retains; the pull path AudioUnitRender takes is checked for retains in a release build
+/// by `alloc-check --pull`, PullAllocationTests).
 @Suite struct RenderAllocationTests {
     static let client = #"""
     #include <AudioToolbox/AudioToolbox.h>
