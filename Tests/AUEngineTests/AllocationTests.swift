@@ -34,7 +34,7 @@ func runAllocCheck(_ arguments: [String], in folder: URL? = nil) throws -> (stat
 /// so only a release build can show none.
 let releaseAllocCheck: URL? = ReleaseBuild.upToDate(
     products: ["alloc-check", "libAllocCounter.so", "libAUHostGain.so", "libAUHostArpeggiator.so"],
-    sources: ["Sources/AUCore", "Sources/AUEngine", "Sources/AULV2", "Sources/AUNative", "Sources/AUMIDI", "Sources/AUPluginSDK", "Sources/CAUSupport",
+    sources: ["Sources/AUCore", "Sources/AUEngine", "Sources/AULV2", "Sources/AUNative", "Sources/AUMIDI", "Sources/AUMusicPlayer", "Sources/AUPluginSDK", "Sources/CAUSupport",
               "Sources/CAllocCounter", "Sources/alloc-check", "Plugins/Gain", "Plugins/Arpeggiator"])
 
 @Suite("Allocation counting")
