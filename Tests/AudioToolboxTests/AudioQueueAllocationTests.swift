@@ -9,14 +9,9 @@ import Testing
 /// first 0.2 s for 0.5 s.
 @Suite struct AudioQueueAllocationTests {
     static let client = #"""
-    #include <AudioToolbox/AudioToolbox.h>
-    #include <dlfcn.h>
-    #include <stdint.h>
-    #include <stdio.h>
-    #include <stdlib.h>
+    \#(CClientUnderShim.prologue)
     #include <unistd.h>
 
-    typedef struct { uint64_t mallocs, callocs, reallocs, frees, retains, releases, locks, syscalls; } counts;
     static volatile int refills;
 
     static void refill(void *data, AudioQueueRef queue, AudioQueueBufferRef buffer) {
@@ -28,9 +23,7 @@ import Testing
     }
 
     int main(void) {
-        void (*reset)(void) = (void (*)(void))dlsym(RTLD_DEFAULT, "alloc_counter_reset");
-        void (*read)(counts *) = (void (*)(counts *))dlsym(RTLD_DEFAULT, "alloc_counter_read");
-        if (!reset || !read) { fprintf(stderr, "not under the AllocCounter shim\n"); return 2; }
+        openShim();
         setenv("AUHOST_DEVICE", "null", 1);   /* the paced device thread, no file */
         AudioStreamBasicDescription format = {44100, kAudioFormatLinearPCM, kLinearPCMFormatFlagIsFloat | kLinearPCMFormatFlagIsPacked, 8, 1, 8, 2, 32, 0};
         AudioQueueRef queue;
@@ -47,12 +40,11 @@ import Testing
         int before = refills;
         usleep(500000);
         counts c;
-        read(&c);
+        readCounts(&c);
         int during = refills - before;
         AudioQueueDispose(queue, true);
-        printf("mallocs=%llu callocs=%llu reallocs=%llu frees=%llu retains=%llu releases=%llu locks=%llu refills=%s\n",
-               (unsigned long long)c.mallocs, (unsigned long long)c.callocs, (unsigned long long)c.reallocs, (unsigned long long)c.frees,
-               (unsigned long long)c.retains, (unsigned long long)c.releases, (unsigned long long)c.locks, during > 0 ? "yes" : "no");
+        printCounts(&c);
+        printf(" refills=%s\n", during > 0 ? "yes" : "no");
         return 0;
     }
     """#

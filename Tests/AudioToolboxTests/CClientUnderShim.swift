@@ -4,6 +4,35 @@ import Foundation
 /// Builds a C client of the library and runs it under the AllocCounter shim (the render
 /// path's allocation checks through the C API).
 enum CClientUnderShim {
+    /// C: what every client under the shim starts with: the headers, the shim's `counts`,
+    /// `CHECK` (returns 1 from main with the failed call's status), `openShim()` (finds the
+    /// shim's `reset()` and `readCounts()`; exits 2 when not run under it) and
+    /// `printCounts()` (the counts as `key=value` words, no newline: the client adds its own).
+    static let prologue = """
+        #include <AudioToolbox/AudioToolbox.h>
+        #include <dlfcn.h>
+        #include <stdint.h>
+        #include <stdio.h>
+        #include <stdlib.h>
+
+        typedef struct { uint64_t mallocs, callocs, reallocs, frees, retains, releases, locks, syscalls; } counts;
+        #define CHECK(x) do { OSStatus s = (x); if (s) { fprintf(stderr, "%s: %d\\n", #x, (int)s); return 1; } } while (0)
+        static void (*reset)(void);
+        static void (*readCounts)(counts *);
+
+        static void openShim(void) {
+            reset = (void (*)(void))dlsym(RTLD_DEFAULT, "alloc_counter_reset");
+            readCounts = (void (*)(counts *))dlsym(RTLD_DEFAULT, "alloc_counter_read");
+            if (!reset || !readCounts) { fprintf(stderr, "not under the AllocCounter shim\\n"); exit(2); }
+        }
+
+        static void printCounts(const counts *c) {
+            printf("mallocs=%llu callocs=%llu reallocs=%llu frees=%llu retains=%llu releases=%llu locks=%llu",
+                   (unsigned long long)c->mallocs, (unsigned long long)c->callocs, (unsigned long long)c->reallocs, (unsigned long long)c->frees,
+                   (unsigned long long)c->retains, (unsigned long long)c->releases, (unsigned long long)c->locks);
+        }
+        """
+
     /// C: pulls `outUnit` 220 cycles of 256 frames with AudioUnitRender, resetting the counts
     /// after 20, and sums the left channel's energy in `energy` (declared by the loop).
     static let pullLoop = """

@@ -8,21 +8,13 @@ import Testing
 /// warm-up cycles, 200 counted ones (the region playing, looping and ending) add none.
 @Suite struct FilePlayerAllocationTests {
     static let client = #"""
-    #include <AudioToolbox/AudioToolbox.h>
-    #include <dlfcn.h>
+    \#(CClientUnderShim.prologue)
     #include <libgen.h>
-    #include <stdint.h>
-    #include <stdio.h>
-    #include <stdlib.h>
     #include <string.h>
 
-    typedef struct { uint64_t mallocs, callocs, reallocs, frees, retains, releases, locks, syscalls; } counts;
-    #define CHECK(x) do { OSStatus s = (x); if (s) { fprintf(stderr, "%s: %d\n", #x, (int)s); return 1; } } while (0)
 
     int main(int argc, char **argv) {
-        void (*reset)(void) = (void (*)(void))dlsym(RTLD_DEFAULT, "alloc_counter_reset");
-        void (*read)(counts *) = (void (*)(counts *))dlsym(RTLD_DEFAULT, "alloc_counter_read");
-        if (!reset || !read) { fprintf(stderr, "not under the AllocCounter shim\n"); return 2; }
+        openShim();
         AudioComponentDescription playerDesc = {kAudioUnitType_Generator, kAudioUnitSubType_AudioFilePlayer, kAudioUnitManufacturer_Apple, 0, 0};
         AudioComponentDescription outDesc = {kAudioUnitType_Output, kAudioUnitSubType_GenericOutput, kAudioUnitManufacturer_Apple, 0, 0};
         AUGraph graph;
@@ -68,10 +60,9 @@ import Testing
 
         \#(CClientUnderShim.pullLoop)
         counts c;
-        read(&c);
-        printf("mallocs=%llu callocs=%llu reallocs=%llu frees=%llu retains=%llu releases=%llu locks=%llu energy=%s\n",
-               (unsigned long long)c.mallocs, (unsigned long long)c.callocs, (unsigned long long)c.reallocs, (unsigned long long)c.frees,
-               (unsigned long long)c.retains, (unsigned long long)c.releases, (unsigned long long)c.locks, energy > 1 ? "yes" : "no");
+        readCounts(&c);
+        printCounts(&c);
+        printf(" energy=%s\n", energy > 1 ? "yes" : "no");
         CHECK(DisposeAUGraph(graph));
         CHECK(AudioFileClose(file));
         free(list);

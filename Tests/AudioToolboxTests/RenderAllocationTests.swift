@@ -12,14 +12,9 @@ import Testing
 /// by `alloc-check --pull`, PullAllocationTests).
 @Suite struct RenderAllocationTests {
     static let client = #"""
-    #include <AudioToolbox/AudioToolbox.h>
-    #include <dlfcn.h>
+    \#(CClientUnderShim.prologue)
     #include <math.h>
-    #include <stdint.h>
-    #include <stdio.h>
-    #include <stdlib.h>
 
-    typedef struct { uint64_t mallocs, callocs, reallocs, frees, retains, releases, locks, syscalls; } counts;
 
     static OSStatus floatTone(void *ref, AudioUnitRenderActionFlags *flags, const AudioTimeStamp *ts, UInt32 bus, UInt32 frames, AudioBufferList *io) {
         for (UInt32 b = 0; b < io->mNumberBuffers; b++) {
@@ -35,12 +30,9 @@ import Testing
         return noErr;
     }
 
-    #define CHECK(x) do { OSStatus s = (x); if (s) { fprintf(stderr, "%s: %d\n", #x, (int)s); return 1; } } while (0)
 
     int main(void) {
-        void (*reset)(void) = (void (*)(void))dlsym(RTLD_DEFAULT, "alloc_counter_reset");
-        void (*read)(counts *) = (void (*)(counts *))dlsym(RTLD_DEFAULT, "alloc_counter_read");
-        if (!reset || !read) { fprintf(stderr, "not under the AllocCounter shim\n"); return 2; }
+        openShim();
         AudioComponentDescription mixerDesc = {kAudioUnitType_Mixer, kAudioUnitSubType_MultiChannelMixer, kAudioUnitManufacturer_Apple, 0, 0};
         AudioComponentDescription eqDesc = {kAudioUnitType_Effect, kAudioUnitSubType_AUiPodEQ, kAudioUnitManufacturer_Apple, 0, 0};
         AudioComponentDescription outDesc = {kAudioUnitType_Output, kAudioUnitSubType_GenericOutput, kAudioUnitManufacturer_Apple, 0, 0};
@@ -66,10 +58,9 @@ import Testing
         CHECK(AUGraphInitialize(graph));
         \#(CClientUnderShim.pullLoop)
         counts c;
-        read(&c);
-        printf("mallocs=%llu callocs=%llu reallocs=%llu frees=%llu retains=%llu releases=%llu locks=%llu energy=%s\n",
-               (unsigned long long)c.mallocs, (unsigned long long)c.callocs, (unsigned long long)c.reallocs, (unsigned long long)c.frees,
-               (unsigned long long)c.retains, (unsigned long long)c.releases, (unsigned long long)c.locks, energy > 0 ? "yes" : "no");
+        readCounts(&c);
+        printCounts(&c);
+        printf(" energy=%s\n", energy > 0 ? "yes" : "no");
         CHECK(DisposeAUGraph(graph));
         free(list);
         return 0;

@@ -9,11 +9,9 @@ import Testing
 /// in which the callback is called, must add no allocation, free or lock.
 @Suite(.serialized) struct ResamplerAllocationLiveTests {
     static let client = #"""
-    #include <AudioToolbox/AudioToolbox.h>
-    #include <dlfcn.h>
+    \#(CClientUnderShim.prologue)
     #include <stdatomic.h>
 
-    typedef struct { uint64_t mallocs, callocs, reallocs, frees, retains, releases, locks, syscalls; } counts;
     static atomic_int calls;
 
     static OSStatus tone(void *refCon, AudioUnitRenderActionFlags *flags, const AudioTimeStamp *time, UInt32 bus, UInt32 frames, AudioBufferList *data) {
@@ -24,9 +22,7 @@ import Testing
     }
 
     int main(void) {
-        void (*reset)(void) = (void (*)(void))dlsym(RTLD_DEFAULT, "alloc_counter_reset");
-        void (*read)(counts *) = (void (*)(counts *))dlsym(RTLD_DEFAULT, "alloc_counter_read");
-        if (!reset || !read) { fprintf(stderr, "not under the AllocCounter shim\n"); return 2; }
+        openShim();
         setenv("JACK_DEFAULT_SERVER", "SERVER_NAME", 1);
         unsetenv("AUHOST_DEVICE");
         AudioComponentDescription description = {kAudioUnitType_Output, kAudioUnitSubType_DefaultOutput, kAudioUnitManufacturer_Apple, 0, 0};
@@ -42,13 +38,12 @@ import Testing
         int before = atomic_load(&calls);
         usleep(700000);
         counts c;
-        read(&c);
+        readCounts(&c);
         int during = atomic_load(&calls) - before;
         AudioOutputUnitStop(output);
         AudioComponentInstanceDispose(output);
-        printf("mallocs=%llu callocs=%llu reallocs=%llu frees=%llu retains=%llu releases=%llu locks=%llu calls=%s\n",
-               (unsigned long long)c.mallocs, (unsigned long long)c.callocs, (unsigned long long)c.reallocs, (unsigned long long)c.frees,
-               (unsigned long long)c.retains, (unsigned long long)c.releases, (unsigned long long)c.locks, during > 0 ? "yes" : "no");
+        printCounts(&c);
+        printf(" calls=%s\n", during > 0 ? "yes" : "no");
         return 0;
     }
     """#
@@ -74,11 +69,9 @@ import Testing
     /// callback, into Remote I/O) and, in the same program, a second Remote I/O capturing:
     /// its input callback pulls element 1 with AudioUnitRender each cycle.
     static let graphAndCaptureClient = #"""
-    #include <AudioToolbox/AudioToolbox.h>
-    #include <dlfcn.h>
+    \#(CClientUnderShim.prologue)
     #include <stdatomic.h>
 
-    typedef struct { uint64_t mallocs, callocs, reallocs, frees, retains, releases, locks, syscalls; } counts;
     static atomic_int calls, captures;
     static AudioUnit rio;
     static Float32 left[8192], right[8192];
@@ -101,9 +94,7 @@ import Testing
     }
 
     int main(void) {
-        void (*reset)(void) = (void (*)(void))dlsym(RTLD_DEFAULT, "alloc_counter_reset");
-        void (*read)(counts *) = (void (*)(counts *))dlsym(RTLD_DEFAULT, "alloc_counter_read");
-        if (!reset || !read) { fprintf(stderr, "not under the AllocCounter shim\n"); return 2; }
+        openShim();
         setenv("JACK_DEFAULT_SERVER", "SERVER_NAME", 1);
         unsetenv("AUHOST_DEVICE");
         AUGraph graph;
@@ -133,15 +124,14 @@ import Testing
         int before = atomic_load(&calls), capturedBefore = atomic_load(&captures);
         usleep(700000);
         counts c;
-        read(&c);
+        readCounts(&c);
         int during = atomic_load(&calls) - before, captured = atomic_load(&captures) - capturedBefore;
         AudioOutputUnitStop(rio);
         AudioComponentInstanceDispose(rio);
         AUGraphStop(graph);
         DisposeAUGraph(graph);
-        printf("mallocs=%llu callocs=%llu reallocs=%llu frees=%llu retains=%llu releases=%llu locks=%llu calls=%s captures=%s\n",
-               (unsigned long long)c.mallocs, (unsigned long long)c.callocs, (unsigned long long)c.reallocs, (unsigned long long)c.frees,
-               (unsigned long long)c.retains, (unsigned long long)c.releases, (unsigned long long)c.locks, during > 0 ? "yes" : "no",
+        printCounts(&c);
+        printf(" calls=%s captures=%s\n", during > 0 ? "yes" : "no",
                captured > 0 ? "yes" : "no");
         return 0;
     }

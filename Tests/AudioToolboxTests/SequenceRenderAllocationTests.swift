@@ -12,20 +12,10 @@ import Testing
 /// SysEx and must add none.
 @Suite struct SequenceRenderAllocationTests {
     static let client = #"""
-    #include <AudioToolbox/AudioToolbox.h>
-    #include <dlfcn.h>
-    #include <stdint.h>
-    #include <stdio.h>
-    #include <stdlib.h>
-
-    typedef struct { uint64_t mallocs, callocs, reallocs, frees, retains, releases, locks, syscalls; } counts;
-
-    #define CHECK(x) do { OSStatus s = (x); if (s) { fprintf(stderr, "%s: %d\n", #x, (int)s); return 1; } } while (0)
+    \#(CClientUnderShim.prologue)
 
     int main(void) {
-        void (*reset)(void) = (void (*)(void))dlsym(RTLD_DEFAULT, "alloc_counter_reset");
-        void (*read)(counts *) = (void (*)(counts *))dlsym(RTLD_DEFAULT, "alloc_counter_read");
-        if (!reset || !read) { fprintf(stderr, "not under the AllocCounter shim\n"); return 2; }
+        openShim();
         AudioComponentDescription synthDesc = {kAudioUnitType_MusicDevice, kAudioUnitSubType_Sampler, kAudioUnitManufacturer_Apple, 0, 0};
         AudioComponentDescription outDesc = {kAudioUnitType_Output, kAudioUnitSubType_GenericOutput, kAudioUnitManufacturer_Apple, 0, 0};
         AUGraph graph;
@@ -63,12 +53,11 @@ import Testing
 
         \#(CClientUnderShim.pullLoop)
         counts c;
-        read(&c);
+        readCounts(&c);
         MusicTimeStamp beat;
         CHECK(MusicPlayerGetTime(player, &beat));
-        printf("mallocs=%llu callocs=%llu reallocs=%llu frees=%llu retains=%llu releases=%llu locks=%llu energy=%s beat=%.2f\n",
-               (unsigned long long)c.mallocs, (unsigned long long)c.callocs, (unsigned long long)c.reallocs, (unsigned long long)c.frees,
-               (unsigned long long)c.retains, (unsigned long long)c.releases, (unsigned long long)c.locks, energy > 1 ? "yes" : "no", beat);
+        printCounts(&c);
+        printf(" energy=%s beat=%.2f\n", energy > 1 ? "yes" : "no", beat);
         CHECK(MusicPlayerStop(player));
         CHECK(DisposeMusicPlayer(player));
         CHECK(DisposeMusicSequence(sequence));

@@ -11,12 +11,7 @@ import Testing
 /// in which slices begin, complete and call their procedures, must add none.
 @Suite struct SlicePlayerAllocationTests {
     static let client = #"""
-    #include <AudioToolbox/AudioToolbox.h>
-    #include <dlfcn.h>
-
-    typedef struct { uint64_t mallocs, callocs, reallocs, frees, retains, releases, locks, syscalls; } counts;
-
-    #define CHECK(x) do { OSStatus s = (x); if (s) { fprintf(stderr, "%s: %d\n", #x, (int)s); return 1; } } while (0)
+    \#(CClientUnderShim.prologue)
 
     enum { slices = 240, sliceFrames = 256 };
     static Float32 samples[sliceFrames];
@@ -25,9 +20,7 @@ import Testing
     static void sliceDone(void *userData, ScheduledAudioSlice *slice) { completed++; }
 
     int main(void) {
-        void (*reset)(void) = (void (*)(void))dlsym(RTLD_DEFAULT, "alloc_counter_reset");
-        void (*read)(counts *) = (void (*)(counts *))dlsym(RTLD_DEFAULT, "alloc_counter_read");
-        if (!reset || !read) { fprintf(stderr, "not under the AllocCounter shim\n"); return 2; }
+        openShim();
         for (int i = 0; i < sliceFrames; i++) samples[i] = (Float32)sin(i * 0.1) * 0.5f;
 
         AudioComponentDescription playerDesc = {kAudioUnitType_Generator, kAudioUnitSubType_ScheduledSoundPlayer, kAudioUnitManufacturer_Apple, 0, 0};
@@ -93,10 +86,9 @@ import Testing
 
         \#(CClientUnderShim.pullLoop)
         counts c;
-        read(&c);
-        printf("mallocs=%llu callocs=%llu reallocs=%llu frees=%llu retains=%llu releases=%llu locks=%llu energy=%s completed=%d\n",
-               (unsigned long long)c.mallocs, (unsigned long long)c.callocs, (unsigned long long)c.reallocs, (unsigned long long)c.frees,
-               (unsigned long long)c.retains, (unsigned long long)c.releases, (unsigned long long)c.locks, energy > 1 ? "yes" : "no", completed);
+        readCounts(&c);
+        printCounts(&c);
+        printf(" energy=%s completed=%d\n", energy > 1 ? "yes" : "no", completed);
         CHECK(DisposeAUGraph(graph));
         free(lists);
         free(list);
