@@ -22,8 +22,9 @@ enum OutputUnitTests {
         "output units: started, the device pulls the input callback in periods of one size; stopped, never again; the file device writes the callback's samples; start/stop again and again; uninitialize and dispose stop a started unit"
     ) { context in
         guard context.component.description.type == ComponentType.output else { return ValidationResult(.skip, "not an output unit") }
+        try requirePassThrough(context)
         let unit = try context.instance()
-        guard let output = unit as? AudioOutputUnit else { return ValidationResult(.skip, "no device: its application renders it") }
+        guard let output = unit as? AudioOutputUnit else { return ValidationResult(.pass, "AudioUnitRender passes the input through; no device: its application renders it") }
         let feed = DeviceFeed(channels: unit.formats(.input).first?.channelsPerFrame ?? 0)
         try unit.setValue(feed.callback, for: .setRenderCallback, scope: .input, element: 0)
         try unit.initialize()
@@ -50,7 +51,22 @@ enum OutputUnitTests {
         unit.dispose()
         try feed.requireQuiet(after: "dispose while started")
         if arrived.isEmpty { arrived = "on the null device" }
-        return ValidationResult(.pass, "\(sessions) starts and stops, periods of \(feed.periodSizes.first ?? 0) frames, \(arrived); uninitialize and dispose stop it")
+        return ValidationResult(.pass, "AudioUnitRender passes the input through; \(sessions) starts and stops, periods of \(feed.periodSizes.first ?? 0) frames, \(arrived); uninitialize and dispose stop it")
+    }
+
+    /// `AudioUnitRender` on output bus 0 of an output unit returns what it pulled from input
+    /// bus 0, sample for sample (the channels both have), as Apple's output units do.
+    static func requirePassThrough(_ context: ValidationContext) throws {
+        let unit = try context.initializedUnit()
+        let renderer = try context.renderer(unit)
+        let frames = ValidationSettings.blockSize
+        let channels = min(unit.formats(.input).first?.channelsPerFrame ?? 0, unit.formats(.output).first?.channelsPerFrame ?? 0)
+        let input = (0..<renderer.inputChannelCount).map { _ in (0..<frames).map { _ in context.random.noise() } }
+        let output = try renderer.render(frameCount: frames, block: frames, input: { input[$0][$1] })
+        try require(channels > 0, "an output unit without input bus 0 or output bus 0")
+        for channel in 0..<channels where !SignalCheck.identical([input[channel]], [output[channel]]) {
+            throw ValidationFailure("AudioUnitRender on output bus 0 does not return its input: channel \(channel) differs by up to \(SignalCheck.largestDifference([input[channel]], [output[channel]]))")
+        }
     }
 
     /// What reached the device in the last session: the file device's samples equal the
