@@ -47,7 +47,7 @@ let coreTargets: [Target] = [
     // The `auhost` tool's arguments, output and commands, over the AUHost library.
     .target(name: "AUHostCLI", dependencies: ["AUHost", "AUValidate"]),
     // `auhost validate`'s tests (auval's and pluginval's) and their child-process runner (docs/VALIDATE.md).
-    .target(name: "AUValidate", dependencies: ["AUCore"]),
+    .target(name: "AUValidate", dependencies: ["AUCore", "AUEngine", "AUFiles", "AUJACK", "AUAppleUnits"]),
     .executableTarget(name: "auhost", dependencies: ["AUHostCLI"]),
     .testTarget(name: "AUCoreTests", dependencies: ["AUCore", "AUEngine", "AUTestSupport"]),
     .testTarget(name: "AUHostTests", dependencies: ["AUHost", "AUTestSupport"]),
@@ -159,8 +159,9 @@ let audioToolboxTargets: [Target] = [
     // Apple's headers under Apple's names (include/ is a link to its include folder).
     .target(name: "CAudioToolbox", path: "Sources/CAudioToolbox"),
     // Apple's units by Apple's descriptions (`appl`), for AudioToolbox's registry and AUHost's:
-    // the filters and dynamics, AUDelay, AUReverb2, AUNBandEQ, the file and slice players, the synths.
-    .target(name: "AUAppleUnits", dependencies: ["AUCore", "AUEngine", "AUFiles", "AUSampler", "CAudioToolbox"]),
+    // the filters and dynamics, AUDelay, AUReverb2, AUNBandEQ, the file and slice players, the synths,
+    // the device outputs (on JACK, a file or nothing).
+    .target(name: "AUAppleUnits", dependencies: ["AUCore", "AUEngine", "AUFiles", "AUSampler", "CAudioToolbox", "AUJACK"]),
     // The C functions (@_cdecl) over the engine, and the Swift overlays: libAudioToolbox.so.
     .target(name: "AudioToolbox", dependencies: ["CAudioToolbox", "AUCore", "AUEngine", "AUJACK", "AUFiles", "AUMIDI", "AUMusicPlayer", "AUSampler", "AUAppleUnits"]),
     .testTarget(name: "AudioToolboxTests", dependencies: ["AudioToolbox", "AUTestSupport", "AUFiles", "AUCore"]),

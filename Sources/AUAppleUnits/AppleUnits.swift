@@ -9,8 +9,9 @@ import AUSampler
 // (AUAudioFilePlayer, AUScheduledSoundPlayer) and Apple's synths (AUHost's sampler with a
 // General MIDI bank). The AudioToolbox library registers them for `AudioComponentFindNext`
 // and AUGraph; AUHost's registry lists them, so `auhost` names, validates and chains them.
-// Apple's device outputs (they play on the AudioToolbox library's output device) are that
-// library's own.
+// Apple's device outputs (Remote I/O, the default and system outputs, AUHAL, voice
+// processing) come last: all five play on one output device (``OutputDevice``: JACK, a
+// file or nothing), each under its own description.
 
 /// Apple-described units as a component provider (format `builtin`).
 /// - Thread: [control]
@@ -70,7 +71,7 @@ public struct AppleUnits: ComponentProvider {
     /// - Thread: [control]
     public var format: ComponentFormat { .builtin }
 
-    /// One component per Apple description this module serves, the built-ins' first.
+    /// One component per Apple description this module serves, the built-ins' first, the device outputs last.
     /// - Thread: [control]
     public func discoverComponents() -> (components: [Component], problems: [DiscoveryProblem]) {
         let builtins = BuiltinUnits().discoverComponents().components
@@ -86,7 +87,12 @@ public struct AppleUnits: ComponentProvider {
         let own = Self.units.map { unit in
             Self.component(unit.type, unit.subtype, unit.name, category: unit.category) { description throws(AudioUnitError) -> AudioUnit in try unit.make(description) }
         }
-        return (mapped + own, [])
+        let outputs = OutputDevice.units.map { output in
+            Self.component(ComponentType.output, output.subtype, output.name, category: "Output") { description throws(AudioUnitError) -> AudioUnit in
+                try OutputDevice.makeUnit(description, name: output.name)
+            }
+        }
+        return (mapped + own + outputs, [])
     }
 
     /// A component under Apple's description `type:subtype:appl`, named `Apple: NAME`, identified `appl:NAME`.

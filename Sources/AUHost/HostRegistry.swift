@@ -10,7 +10,7 @@ import AUSampler
 /// - Thread: [control]
 public enum HostRegistry {
     /// The providers, in discovery order: AUHost's built-in units, then Apple's by Apple's
-    /// descriptions (`appl`, the units of the AudioToolbox library but its device outputs and synths).
+    /// descriptions (`appl`, the units of the AudioToolbox library, its device outputs among them).
     /// - Thread: [control]
     public static func providers() -> [any ComponentProvider] {
         [BuiltinUnits(), SamplerUnits(), AppleUnits(), JACKUnits(), LV2Provider(discoveryCacheFolder: LV2Provider.standardCacheFolder), NativeProvider()]

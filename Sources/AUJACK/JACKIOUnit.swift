@@ -11,10 +11,14 @@ import Glibc
 /// units that take MIDI.
 ///
 /// Like AUHAL in an AUGraph, the unit may be the graph's own output node; or the graph
-/// has its own (`auou:genr`) and the unit plays it.
+/// has its own (`auou:genr`) and the unit plays it. Without a graph it is an output unit
+/// as Apple's are: JACK plays its input bus 0 (a render callback or a connection, pulled
+/// every period, resampled when its rate is not the server's), and `AudioUnitRender` on it
+/// pulls that input and returns it (as auval renders output units). What JACK captures goes
+/// to a graph only.
 ///
 /// Life cycle: set ``clientName`` / ``serverName`` → ``open()`` (connects to the server, so
-/// its sample rate is known: set it on the buses) → set ``graph`` → `initialize()`
+/// its sample rate is known: set it on the buses) → set ``graph`` (or not) → `initialize()`
 /// (registers the ports; a capture bus whose rate differs from the server's is refused, a
 /// playback bus at another rate makes the graph render at its own and be resampled) →
 /// ``start()`` (`AudioOutputUnitStart`) → ``stop()`` (fades out) → `uninitialize()` /
@@ -33,8 +37,10 @@ public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
     /// The JACK server name (`--server`); nil: the default server. Set before ``open()``.
     public var serverName: String?
     /// The graph JACK plays; set before `initialize()`. Not retained: when the unit is a
-    /// node of the graph, the graph owns the unit.
+    /// node of the graph, the graph owns the unit. Nil: the unit plays its own input.
     public weak var graph: AudioGraph?
+    /// What JACK plays when ``graph`` is nil, made when the unit initializes (``makeStandaloneGraph()``).
+    var standaloneGraph: AudioGraph?
     /// Frames of fade-out when stopping (no click); set before `initialize()`.
     public var fadeFrames = 2_400
 
@@ -56,23 +62,24 @@ public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
     private var cycle: UnsafeMutablePointer<JACKCycle>?
     private var isStarted = false
 
-    /// A unit with stereo capture and playback buses.
+    /// A unit with stereo capture and playback buses, under `description` (`auou:jack:AUHs`,
+    /// or an Apple device output's) and named `name`.
     /// - Thread: [control]
-    public init() {
+    public init(description: ComponentDescription = JACKIOUnit.componentDescription, name: String = "JACK I/O") {
         super.init(
-            description: Self.componentDescription, name: "JACK I/O", inputs: [.canonical(channels: 2, name: "To JACK playback")],
+            description: description, name: name, inputs: [.canonical(channels: 2, name: "To JACK playback")],
             outputs: [.canonical(channels: 2, name: "From JACK capture")], parameters: [])
     }
 
-    /// Any channel count (1…64). The playback bus takes any rate (a graph at another rate than
-    /// the server's is resampled to it); while connected, the capture bus only the server's.
+    /// Any channel count (1…64). The playback bus takes any rate (resampled to the server's);
+    /// while connected and playing a graph, the capture bus only the server's.
     /// - Thread: [control]
     override public func validateFormat(_ format: StreamFormat, scope: Scope, element: Element) throws(AudioUnitError) {
         try format.validate()
         guard format.isFloat, !format.isInterleaved, format.bitsPerChannel == 32 else {
             throw AudioUnitError(.formatNotSupported, "JACK I/O: JACK ports carry 32-bit float non-interleaved audio, not \(format)")
         }
-        if let client, scope == .output, format.sampleRate != client.sampleRate {
+        if let client, graph != nil, scope == .output, format.sampleRate != client.sampleRate {
             throw AudioUnitError(.formatNotSupported, "JACK I/O: JACK captures at the server's \(Int(client.sampleRate)) Hz, not \(Int(format.sampleRate)) Hz")
         }
     }
@@ -92,7 +99,8 @@ public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
     }
 
     /// Registers the ports (`in_N` for the capture bus's channels, `out_N` for the playback
-    /// bus's, `midi_in` when a unit of the graph takes MIDI) and publishes the cycle.
+    /// bus's, `midi_in` when a unit of the graph takes MIDI) and publishes the cycle over
+    /// ``graph``, or over a graph of its own that plays the unit's input when it has none.
     /// - Thread: [control]
     override public func allocateRenderResources() throws(AudioUnitError) {
         do {
@@ -101,13 +109,14 @@ public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
             throw AudioUnitError(.failedInitialization, error.message)
         }
         guard let client else { return }
-        guard let graph else { throw AudioUnitError(.failedInitialization, "JACK I/O: set the graph it plays before initializing it") }
         let playback = try busConfiguration(scope: .input, element: Self.playbackBus).format
         let capture = try busConfiguration(scope: .output, element: Self.captureBus).format
-        if capture.sampleRate != client.sampleRate {
+        if self.graph != nil, capture.sampleRate != client.sampleRate {
             throw AudioUnitError(
                 .formatNotSupported, "JACK I/O: the capture bus is at \(Int(capture.sampleRate)) Hz but the JACK server runs at \(Int(client.sampleRate)) Hz")
         }
+        let graph: AudioGraph
+        if let played = self.graph { graph = played } else { graph = try makeStandaloneGraph() }
         // A graph at another rate is rendered at its own and resampled to the server's; what
         // JACK captures is at the server's rate, so such a graph cannot take it.
         if playback.sampleRate != client.sampleRate, graph.connections.contains(where: { (try? graph.unit(of: $0.source)) === self }) {
@@ -127,6 +136,7 @@ public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
             midiOutPort = graph.sendsMIDIOutput ? try client.registerPort("midi_out", kind: .midi, direction: .playback) : nil
         } catch {
             unregisterPorts()
+            disposeStandaloneGraph()
             throw AudioUnitError(.failedInitialization, error.message)
         }
         // The cycle a render may still run keeps the old meters until it is replaced.
@@ -143,12 +153,22 @@ public final class JACKIOUnit: AudioUnit, AudioOutputUnit, @unchecked Sendable {
         self.outputMeter = outputMeter
     }
 
+    /// Returns the input (what JACK plays when started): `AudioUnitRender` on an output unit
+    /// pulls its input bus 0 and passes it through, channels it lacks silent. A graph's
+    /// output node is never processed.
+    /// - Thread: [render]
+    override public func process(_ context: ProcessContext) -> AudioUnitStatus {
+        context.outputs[0].copy(from: context.inputs[0])
+        return 0
+    }
+
     /// - Thread: [control]
     override public func deallocateRenderResources() {
         stop()
         deallocate(slot.publish(nil))
         cycle = nil
         graph?.stopResamplingOutput()
+        disposeStandaloneGraph()
         unregisterPorts()
     }
 

@@ -59,7 +59,7 @@ enum LifeCycleTests {
         let cycles = max(3, context.settings.strictness * 2)
         let unit = try context.instance()
         try context.configure(unit, sampleRate: ValidationSettings.sampleRate, maximumFrames: ValidationSettings.blockSize)
-        let renderer = context.renderer(unit)
+        let renderer = try context.renderer(unit)
         for cycle in 1...cycles {
             try unit.initialize()
             try require(unit.state == .initialized, "not initialized after initialize \(cycle)")

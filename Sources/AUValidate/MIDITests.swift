@@ -6,7 +6,7 @@ enum MIDITests {
     static let notes = ValidationTest("notes", strictness: 4, "instruments: silent before a note-on's frame, sounding after it; all-notes-off (CC 123) falls silent within the tail; program changes render finite output") { context in
         guard context.kind == .instrument else { return ValidationResult(.skip, "not an instrument") }
         let unit = try context.initializedUnit()
-        let renderer = context.renderer(unit)
+        let renderer = try context.renderer(unit)
         let rate = ValidationSettings.sampleRate
         let noteFrame = 300 + Int.random(in: 0..<ValidationSettings.blockSize, using: &context.random)
         let silentAfter = SignalCheck.frames(unit.tailTime.isFinite ? unit.tailTime : 2, rate) + SignalCheck.frames(0.5, rate)
@@ -38,7 +38,7 @@ enum MIDITests {
             return ValidationResult(.skip, "sends no MIDI")
         }
         let unit = try context.initializedUnit()
-        let renderer = context.renderer(unit)
+        let renderer = try context.renderer(unit)
         let block = ValidationSettings.blockSize
         var produced = 0
         for index in 0..<64 {

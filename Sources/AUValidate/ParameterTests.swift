@@ -28,7 +28,7 @@ enum ParameterTests {
                 try require(listed == strings, "\(what): ParameterValueStrings differ from its info")
             }
         }
-        let renderer = context.renderer(unit)
+        let renderer = try context.renderer(unit)
         for info in writable {
             for value in [info.minValue, info.maxValue, info.defaultValue] {
                 try unit.setParameter(info.id, value: value, scope: info.address.scope, element: info.address.element)
@@ -50,7 +50,7 @@ enum ParameterTests {
         let unit = try context.initializedUnit()
         let writable = unit.parameters.infos.filter(\.isWritable)
         guard !writable.isEmpty else { return ValidationResult(.skip, "no writable parameters") }
-        let renderer = context.renderer(unit)
+        let renderer = try context.renderer(unit)
         // At most about 4000 blocks however many parameters (a mixer has hundreds).
         let steps = max(3, min(6 + context.settings.strictness * 2, 4000 / writable.count))
         let block = ValidationSettings.blockSize
@@ -71,7 +71,7 @@ enum ParameterTests {
         let unit = try context.initializedUnit()
         let writable = unit.parameters.infos.filter(\.isWritable)
         guard !writable.isEmpty else { return ValidationResult(.skip, "no writable parameters") }
-        let renderer = context.renderer(unit)
+        let renderer = try context.renderer(unit)
         let block = ValidationSettings.blockSize
         let blocks = 20 * context.settings.strictness
         let (input, midi) = context.stimulus(frames: blocks * block, channels: renderer.inputChannelCount)
@@ -104,7 +104,7 @@ enum ParameterTests {
             let info = writable.randomElement(using: &context.random)!
             return (info.address, randomValue(info, &context.random))
         }
-        let renderer = context.renderer(unit)
+        let renderer = try context.renderer(unit)
         let block = ValidationSettings.blockSize
         let blocks = 100 * max(1, context.settings.strictness - 4)
         let (input, midi) = context.stimulus(frames: blocks * block, channels: renderer.inputChannelCount)

@@ -9,7 +9,7 @@ enum RealTimeTests {
     static let allocations = ValidationTest("render-allocations", strictness: 6, "no allocation, free, lock or system call inside render calls (the AllocCounter shim and strict mode's seccomp filter; retains warn)") { context in
         let counter = RenderThreadCounter()
         let unit = try context.initializedUnit()
-        let renderer = context.renderer(unit)
+        let renderer = try context.renderer(unit)
         let block = ValidationSettings.blockSize
         let writable = unit.parameters.infos.filter(\.isWritable)
         let blocks = 40 * context.settings.strictness

@@ -11,7 +11,7 @@ enum RenderTests {
         for rate in context.settings.sampleRates {
             for block in context.settings.blockSizes {
                 let unit = try context.initializedUnit(sampleRate: rate, maximumFrames: block)
-                let renderer = context.renderer(unit, capacity: block + 1)
+                let renderer = try context.renderer(unit, capacity: block + 1)
                 let frames = max(3 * block, 2048)
                 let (input, midi) = context.stimulus(frames: frames, channels: renderer.inputChannelCount)
                 let output: [[Float]]
@@ -40,7 +40,7 @@ enum RenderTests {
 
     static let outputValues = ValidationTest("output-values", strictness: 3, "no NaN, infinity or denormal in 2 s of output (denormals fail from strictness 8, else warn)") { context in
         let unit = try context.initializedUnit()
-        let renderer = context.renderer(unit)
+        let renderer = try context.renderer(unit)
         let frames = 2 * Int(ValidationSettings.sampleRate)
         let (input, midi) = context.stimulus(frames: frames, channels: renderer.inputChannelCount)
         let output = try renderer.render(frameCount: frames, block: ValidationSettings.blockSize, input: { input[$0][$1] }, midi: midi)
@@ -63,13 +63,13 @@ enum RenderTests {
 
     static let reset = ValidationTest("reset", strictness: 4, "after reset, the unit renders what a fresh instance renders (delay lines, envelopes, voices cleared)") { context in
         let used = try context.initializedUnit()
-        let usedRenderer = context.renderer(used)
+        let usedRenderer = try context.renderer(used)
         let busy = Int(ValidationSettings.sampleRate / 2)
         let (input, midi) = context.stimulus(frames: busy, channels: usedRenderer.inputChannelCount)
         _ = try usedRenderer.render(frameCount: busy, block: ValidationSettings.blockSize, input: { input[$0][$1] }, midi: midi)
         try used.reset()
         let fresh = try context.initializedUnit()
-        let freshRenderer = context.renderer(fresh)
+        let freshRenderer = try context.renderer(fresh)
         freshRenderer.sampleTime = usedRenderer.sampleTime
         let after = Int(ValidationSettings.sampleRate / 4)
         let (probe, probeMIDI) = context.stimulus(frames: after, channels: usedRenderer.inputChannelCount)

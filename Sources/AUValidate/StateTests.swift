@@ -23,7 +23,7 @@ enum StateTests {
         try original.initialize()
         try copy.initialize()
         let frames = Int(ValidationSettings.sampleRate / 2)
-        let renderers = [context.renderer(original), context.renderer(copy)]
+        let renderers = try [context.renderer(original), context.renderer(copy)]
         let (input, midi) = context.stimulus(frames: frames, channels: renderers[0].inputChannelCount)
         let outputs = try renderers.map { try $0.render(frameCount: frames, block: ValidationSettings.blockSize, input: { input[$0][$1] }, midi: midi) }
         let exact = context.settings.strictness >= ValidationSettings.bitIdenticalStrictness
@@ -36,7 +36,7 @@ enum StateTests {
         let unit = try context.initializedUnit()
         let presets = try unit.value(of: .factoryPresets)
         guard !presets.isEmpty else { return ValidationResult(.skip, "no factory presets") }
-        let renderer = context.renderer(unit)
+        let renderer = try context.renderer(unit)
         let frames = 4 * ValidationSettings.blockSize
         let (input, midi) = context.stimulus(frames: frames, channels: renderer.inputChannelCount)
         func take() throws -> (values: [Float], output: [[Float]]) {

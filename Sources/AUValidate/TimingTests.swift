@@ -35,7 +35,7 @@ enum TimingTests {
         let tail = unit.tailTime
         guard tail.isFinite else { return ValidationResult(.pass, "reports an infinite tail") }
         try require(tail >= 0, "TailTime is \(tail) s")
-        let renderer = context.renderer(unit)
+        let renderer = try context.renderer(unit)
         let burst = SignalCheck.frames(0.1, rate)
         let (input, midi) = context.stimulus(frames: burst, channels: renderer.inputChannelCount)
         let endOfSound = burst
@@ -61,7 +61,7 @@ enum TimingTests {
 
     static let renderTime = ValidationTest("render-time", strictness: 7, "render time per block against real time at 48 kHz in blocks of 512; WARN above half of real time") { context in
         let unit = try context.initializedUnit()
-        let renderer = context.renderer(unit)
+        let renderer = try context.renderer(unit)
         let frames = 2 * Int(ValidationSettings.sampleRate)
         let block = ValidationSettings.blockSize
         let (input, midi) = context.stimulus(frames: frames, channels: renderer.inputChannelCount)

@@ -1,9 +1,11 @@
 import AUCore
 
 /// Renders one initialized unit block by block over buffers allocated once, through
-/// ``AudioUnit/renderCycleFromDriver(timestamp:frameCount:inputs:outputs:midi:)``: nothing
-/// between two render calls of ``renderBlock(frames:midi:)`` allocates, so the allocation
-/// test can bracket the calls alone.
+/// ``AudioUnit/renderCycleFromDriver(timestamp:frameCount:inputs:outputs:midi:)``; an
+/// output unit (`auou`) as auval renders one, through `AudioUnitRender`
+/// (``AudioUnit/render(flags:timestamp:outputBus:buffers:)``), which pulls its input from a
+/// render callback on each input bus. Nothing between two render calls of
+/// ``renderBlock(frames:midi:)`` allocates, so the allocation test can bracket the calls alone.
 /// Used by one thread at a time (the allocation test hands it to a thread of its own).
 /// - Thread: [control] (it plays the render thread itself, one cycle at a time).
 final class UnitRenderer: @unchecked Sendable {
@@ -17,16 +19,28 @@ final class UnitRenderer: @unchecked Sendable {
     private let outputViews: UnsafeMutableBufferPointer<AudioBuffers>
     /// The next block's sample time (a test may line two renderers up).
     var sampleTime = 0.0
+    /// Whether blocks are pulled (`AudioUnitRender`, an output unit) rather than pushed.
+    let pulls: Bool
 
-    init(unit: AudioUnit, capacity: Int) {
+    init(unit: AudioUnit, capacity: Int) throws(AudioUnitError) {
         self.unit = unit
         self.capacity = capacity
-        inputs = unit.formats(.input).map { OwnedAudioBuffers(channels: $0.channelsPerFrame, capacity: capacity) }
+        let inputs = unit.formats(.input).map { OwnedAudioBuffers(channels: $0.channelsPerFrame, capacity: capacity) }
+        self.inputs = inputs
         outputs = unit.formats(.output).map { OwnedAudioBuffers(channels: $0.channelsPerFrame, capacity: capacity) }
         inputViews = .allocate(capacity: inputs.count)
         outputViews = .allocate(capacity: outputs.count)
         for (index, owned) in inputs.enumerated() { inputViews.initializeElement(at: index, to: owned.buffers()) }
         for (index, owned) in outputs.enumerated() { outputViews.initializeElement(at: index, to: owned.buffers()) }
+        pulls = unit.componentDescription.type == ComponentType.output
+        guard pulls else { return }
+        for (bus, owned) in inputs.enumerated() {
+            // The block's input, handed over when the unit pulls it.
+            try unit.setValue(RenderCallback { _, _, _, buffers in
+                buffers.copy(from: owned.buffers(frameCount: buffers.frameCount))
+                return 0
+            }, for: .setRenderCallback, scope: .input, element: bus)
+        }
     }
 
     deinit {
@@ -56,11 +70,18 @@ final class UnitRenderer: @unchecked Sendable {
     func renderBlock(frames: Int, midi: UnsafeBufferPointer<MIDIEvent> = UnsafeBufferPointer(start: nil, count: 0)) -> AudioUnitStatus {
         for index in inputViews.indices { inputViews[index].frameCount = frames }
         for index in outputViews.indices { outputViews[index].frameCount = frames }
-        let status = unit.renderCycleFromDriver(
-            timestamp: RenderTimestamp(sampleTime: sampleTime), frameCount: frames, inputs: UnsafeBufferPointer(inputViews),
-            outputs: UnsafeBufferPointer(outputViews), midi: midi)
+        let timestamp = RenderTimestamp(sampleTime: sampleTime)
         sampleTime += Double(frames)
-        return status
+        guard pulls else {
+            return unit.renderCycleFromDriver(
+                timestamp: timestamp, frameCount: frames, inputs: UnsafeBufferPointer(inputViews), outputs: UnsafeBufferPointer(outputViews), midi: midi)
+        }
+        for bus in outputViews.indices {
+            var flags = RenderFlags()
+            let status = unit.render(flags: &flags, timestamp: timestamp, outputBus: bus, buffers: outputViews[bus])
+            if status != 0 { return status }
+        }
+        return 0
     }
 
     /// The last block's output, every channel of every bus in order.

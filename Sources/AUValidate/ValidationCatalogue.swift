@@ -8,7 +8,7 @@ public enum ValidationCatalogue {
     /// - Thread: [any]
     public static let tests: [ValidationTest] = [
         LifeCycleTests.open, LifeCycleTests.info, PropertyTests.properties, LifeCycleTests.initializeCycles, PropertyTests.streamFormats,
-        RenderTests.render, RenderTests.outputValues, RenderTests.silenceInSilenceOut, RenderTests.reset, ParameterTests.ranges,
+        RenderTests.render, OutputUnitTests.device, RenderTests.outputValues, RenderTests.silenceInSilenceOut, RenderTests.reset, ParameterTests.ranges,
         MIDITests.notes, MIDITests.midiEvents, TimingTests.latency, TimingTests.tail, ParameterTests.sweep, ParameterTests.automation,
         StateTests.state, StateTests.presets, ParameterTests.otherThread, RealTimeTests.allocations, TimingTests.renderTime,
     ]

@@ -61,8 +61,8 @@ final class ValidationContext {
     }
 
     /// A renderer over `unit` for blocks of up to `capacity` frames.
-    func renderer(_ unit: AudioUnit, capacity: Int = ValidationSettings.blockSize) -> UnitRenderer {
-        UnitRenderer(unit: unit, capacity: capacity)
+    func renderer(_ unit: AudioUnit, capacity: Int = ValidationSettings.blockSize) throws(AudioUnitError) -> UnitRenderer {
+        try UnitRenderer(unit: unit, capacity: capacity)
     }
 
     /// What the test plays into the unit: noise into an effect's inputs, a chord of notes

@@ -1,6 +1,7 @@
 import Synchronization
 internal import AUCore
 internal import AUEngine
+internal import AUAppleUnits
 internal import AUJACK
 
 /// What an `AUGraph` points at: AUHost's `AudioGraph`, Apple's node numbers and the unit

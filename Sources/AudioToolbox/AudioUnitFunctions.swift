@@ -1,5 +1,6 @@
 internal import AUCore
 internal import AUEngine
+internal import AUAppleUnits
 internal import AUJACK
 
 // AUComponent.h and AudioOutputUnit.h over AUHost's units.

@@ -12,28 +12,18 @@ final class ComponentEntry: @unchecked Sendable {
 }
 
 /// Apple's units by Apple's descriptions (manufacturer `appl`): AUAppleUnits' (the units
-/// `auhost` lists too), then the device outputs, which are this library's (they play on its
-/// output device), then AUHost's own built-in units under theirs (`AUHs`).
+/// `auhost` lists too, the device outputs among them), then AUHost's own built-in units under
+/// theirs (`AUHs`).
 enum AppleComponents {
     static let apple: AUCore.FourCharCode = AppleUnits.manufacturer
 
     /// Apple's device output units: all play on the output device (AUHOST_DEVICE).
-    static let deviceOutputs: [(subtype: AUCore.FourCharCode, name: String)] = [
-        ("rioc", "AURemoteIO"), ("def ", "AUDefaultOutput"), ("sys ", "AUSystemOutput"), ("ahal", "AUHAL"),
-        ("vpio", "AUVoiceProcessingIO"),
-    ]
+    static let deviceOutputs = OutputDevice.units
 
     /// The registry every AUGraph and `AudioComponentFindNext` use, made once.
     static let registry: ComponentRegistry = {
         let registry = ComponentRegistry()
         for unit in AppleUnits().discoverComponents().components { registry.register(unit) }
-        for output in deviceOutputs {
-            registry.register(Component(
-                description: ComponentDescription(type: "auou", subtype: output.subtype, manufacturer: apple),
-                name: "Apple: \(output.name)", manufacturerName: "Apple", version: BuiltinUnits.version, format: .builtin,
-                identifier: "appl:\(output.name)", category: "Output",
-                factory: { () throws(AudioUnitError) -> EngineUnit in try OutputDevice.makeUnit() }))
-        }
         for builtin in BuiltinUnits().discoverComponents().components { registry.register(builtin) }
         return registry
     }()

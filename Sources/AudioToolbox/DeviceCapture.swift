@@ -1,5 +1,6 @@
 internal import AUCore
 internal import AUEngine
+internal import AUAppleUnits
 internal import AUJACK
 
 // Capture through an output device unit, as on iOS: Remote I/O's element 1 is the input

@@ -11,7 +11,7 @@ import AUTestSupport
         let run = try ValidateRun.run(["validate", "aufx:vfix:Test", "--strictness", "10", "--seed", "5", "--json"], plugins: folder)
         let statuses = try run.statuses()
         #expect(run.status == 0, "\(run.output)\(run.errors)")
-        #expect(statuses.count == 21 && !statuses.values.contains("FAIL"), "\(statuses)")
+        #expect(statuses.count == 22 && !statuses.values.contains("FAIL"), "\(statuses)")
         #expect(statuses["render-allocations"] == "PASS" || statuses["render-allocations"] == "WARN", "the shim beside auhost counted nothing: \(statuses)")
     }
 

@@ -31,10 +31,11 @@ enum ValidateRun {
     }()
 
     /// `auhost ARGUMENTS…` with AUHOST_PLUGIN_PATH = `plugins` (nil: the search path's
-    /// own), caching in `cache` (nil: the shared folder), killed after `timeout` s.
-    static func run(_ arguments: [String], plugins: URL?, cache: URL? = nil, timeout: Double = 600) throws -> Outcome {
+    /// own), caching in `cache` (nil: the shared folder), `device` the variables that choose the output device
+    /// (AUHOST_DEVICE, JACK_DEFAULT_SERVER), killed after `timeout` s.
+    static func run(_ arguments: [String], plugins: URL?, cache: URL? = nil, device: [String: String] = [:], timeout: Double = 600) throws -> Outcome {
         let path = try #require(NativeProbeRunner.standardExecutablePath, "build the auhost product first")
-        var environment = ["LV2_PATH": folders.lv2.path, "XDG_CACHE_HOME": (cache ?? folders.cache).path]
+        var environment = ["LV2_PATH": folders.lv2.path, "XDG_CACHE_HOME": (cache ?? folders.cache).path].merging(device) { $1 }
         environment["AUHOST_PLUGIN_PATH"] = plugins?.path ?? folders.lv2.path
         let outcome = try ChildProcess.run(URL(fileURLWithPath: path), arguments, environment: environment, timeout: timeout)
         try #require(!outcome.timedOut, "auhost \(arguments.joined(separator: " ")) did not finish within \(timeout) s")

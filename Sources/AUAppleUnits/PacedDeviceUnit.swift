@@ -1,38 +1,46 @@
+import AUCore
+import AUEngine
+import AUFiles
 import Foundation
 import Synchronization
-internal import AUCore
-internal import AUEngine
-internal import AUFiles
 
 /// The output device when there is no JACK (`AUHOST_DEVICE=file:PATH.wav` or `null`): an
 /// output unit with a thread of its own that renders, period by period and paced by the
 /// clock, what the unit would play (its graph when it is a graph's output node, else its
 /// own input: a render callback or a connection), and writes it to a WAV file or discards
 /// it. The file appears whole when the unit stops (AtomicFile).
-final class PacedDeviceUnit: GenericOutputUnit, AudioOutputUnit, @unchecked Sendable {
-    static let periodFrames = 512
-    static let defaultSampleRate = 44_100.0
-    let path: String?
+/// - Thread: [control]; its device thread renders.
+public final class PacedDeviceUnit: GenericOutputUnit, AudioOutputUnit, @unchecked Sendable {
+    /// Frames the device renders at a time.
+    public static let periodFrames = 512
+    /// The device's rate until a format is set.
+    public static let defaultSampleRate = 44_100.0
+    /// The WAV file it writes; nil: it discards.
+    public let path: String?
     /// The graph this unit is the output node of (set by AUGraphInitialize).
-    weak var graph: AudioGraph?
+    public weak var graph: AudioGraph?
     private let running = Atomic<Bool>(false)
     private var thread: Thread?
     private let finished = DispatchSemaphore(value: 0)
     private var writer: AudioFileWriter?
     private var sampleTime = 0.0
     /// What went wrong writing, reported by stop.
-    private(set) var writeError: AudioUnitError?
+    public private(set) var writeError: AudioUnitError?
 
-    init(path: String?) {
+    /// A device output under `description` named `name` that writes to `path` (nil: discards).
+    /// - Thread: [control]
+    public init(description: ComponentDescription, name: String, path: String?) {
         self.path = path
-        super.init(
-            description: ComponentDescription(type: "auou", subtype: "rioc", manufacturer: "appl"), name: path == nil ? "Null Output" : "File Output",
-            application: "device", sampleRate: Self.defaultSampleRate)
+        super.init(description: description, name: name, application: "device", sampleRate: Self.defaultSampleRate)
     }
 
-    var isRunning: Bool { running.load(ordering: .relaxed) }
+    /// Whether the device thread runs.
+    /// - Thread: [any]
+    public var isRunning: Bool { running.load(ordering: .relaxed) }
 
-    func start() throws(AudioUnitError) {
+    /// Starts the device thread (`AudioOutputUnitStart`); the file, if any, is started anew.
+    /// - Thread: [control]
+    public func start() throws(AudioUnitError) {
         guard state == .initialized else { throw AudioUnitError(.uninitialized, "\(name): initialize the unit before starting it") }
         guard !running.load(ordering: .relaxed) else { return }
         let format = try busConfiguration(scope: .input, element: 0).format
@@ -50,7 +58,9 @@ final class PacedDeviceUnit: GenericOutputUnit, AudioOutputUnit, @unchecked Send
         thread.start()
     }
 
-    func stop() {
+    /// Stops the device thread and finishes the file (`AudioOutputUnitStop`).
+    /// - Thread: [control]
+    public func stop() {
         guard running.exchange(false, ordering: .relaxed) else { return }
         finished.wait()
         thread = nil
@@ -62,7 +72,8 @@ final class PacedDeviceUnit: GenericOutputUnit, AudioOutputUnit, @unchecked Send
         writer = nil
     }
 
-    override func deallocateRenderResources() { stop() }
+    /// - Thread: [control]
+    override public func deallocateRenderResources() { stop() }
 
     /// The device thread: a period rendered, written, then a sleep until its deadline (none
     /// while behind the clock).
