@@ -19,7 +19,8 @@ server=auhost-bench-isolation-$$
 jackd -n "$server" -d dummy -r 48000 -p "$PERIOD" > /dev/null 2>&1 &
 jack=$!
 trap 'kill "$jack" 2>/dev/null || true' EXIT
-jack_wait -s "$server" -w -t 10 > /dev/null
+for _ in $(seq 50); do jack_lsp -s "$server" > /dev/null 2>&1 && break; sleep 0.2; done
+jack_lsp -s "$server" > /dev/null 2>&1 || { echo "bench-isolation-live: jackd -n $server did not start" >&2; exit 1; }
 builds=(new)
 declare -A binary=([new]=$AUHOST)
 if [ -n "${BASELINE:-}" ]; then builds=(baseline new); binary[baseline]=$BASELINE; fi
@@ -29,8 +30,8 @@ for _ in $(seq "$RUNS"); do
     for build in "${builds[@]}"; do
       load=$(cut -d' ' -f1 /proc/loadavg)
       status=$( (sleep "$SECONDS_LONG"; echo status; sleep 1; echo quit) | "${binary[$build]}" run "$PRESET" --server "$server" --isolation "$mode" 2>&1 || true)
-      graph=$(grep -o 'graph_load=[0-9.]*%' <<< "$status" | tail -1 | cut -d= -f2)
-      trips=$(grep -o 'isolated\.[a-z]*=[a-z]*,[^ ]*mean_us=[0-9.]*' <<< "$status" | sed 's/isolated\.\([a-z]*\)=.*mean_us=\(.*\)/\1:\2/' | paste -sd' ' -)
+      graph=$(grep -o 'graph_load=[0-9.]*%' <<< "$status" | tail -1 | cut -d= -f2 || true)
+      trips=$(grep -o 'isolated\.[a-z]*=[a-z]*,[^ ]*mean_us=[0-9.]*' <<< "$status" | sed 's/isolated\.\([a-z]*\)=.*mean_us=\(.*\)/\1:\2/' | paste -sd' ' - || true)
       printf '%-9s %-10s %-12s %-6s %s\n' "$build" "$mode" "${graph:-?}" "$load" "$trips"
     done
   done
