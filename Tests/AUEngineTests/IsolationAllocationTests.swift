@@ -27,9 +27,10 @@ let releaseIsolationCheck: URL? = ReleaseBuild.upToDate(
 
     @Test(
         "a release build's isolated render makes no retain or release",
-        .enabled(if: releaseIsolationCheck != nil, "no up-to-date release alloc-check and auhost-unit-host: make test builds them"))
-    func releaseIsolatedRenderMakesNoRetain() throws {
-        let run = try runAllocCheck(["--isolated", "--cycles", "3000", "--frames", "64"], in: releaseIsolationCheck)
+        .enabled(if: releaseIsolationCheck != nil, "no up-to-date release alloc-check and auhost-unit-host: make test builds them"),
+        arguments: ["--isolated", "--isolated-together"])
+    func releaseIsolatedRenderMakesNoRetain(option: String) throws {
+        let run = try runAllocCheck([option, "--cycles", "3000", "--frames", "64"], in: releaseIsolationCheck)
         #expect(run.status == 0, "\(run.text)")
         #expect(run.report["retains"] == 0 && run.report["releases"] == 0, "\(run.text)")
     }
