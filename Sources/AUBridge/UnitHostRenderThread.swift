@@ -91,7 +91,7 @@ final class UnitHostRenderThread: @unchecked Sendable {
                 continue
             }
             let rings = au_bridge_doorbell_prepare_sleep(doorbell)
-            if renders.contains(where: \.isPending) {
+            if renders.contains(where: { $0.isPending }) {
                 au_bridge_doorbell_awake(doorbell)
                 continue
             }
