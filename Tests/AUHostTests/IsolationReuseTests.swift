@@ -41,6 +41,33 @@ import Testing
         #expect(third.fault == nil)
     }
 
+    /// A child that left a cycle unanswered (a plugin sleeping 20 ms in `run`, a 2 ms
+    /// deadline) may still be in that cycle: the node's next instance gets a new child.
+    @Test func aChildThatLeftACycleUnansweredTakesNoNewUnit() throws {
+        let fixtures = try IsolationLibraryTests.Fixtures()
+        defer { fixtures.remove() }
+        let registry = ComponentRegistry(providers: [BuiltinUnits(), LV2Provider(lv2Path: fixtures.lv2Path, probeCacheFile: nil)])
+        var loader = PresetLoader(registry: registry)
+        loader.isolator = BridgeIsolator(timeout: 5, environment: ["LV2_PATH": fixtures.lv2Path]) { _ in }
+        let json = #"{"auhost": 1, "name": "slow", "nodes": [{"id": "slow", "unit": "lv2:urn:auhost:fixture:sleep-long", "isolation": "per-unit"}], "chain": ["slow"]}"#
+        let loaded = try loader.load(data: Data(json.utf8), file: "slow.json")
+        defer { loaded.dispose() }
+        let chain = try ChainGraph(loaded, registry: registry, sampleRate: 48_000, maximumFrames: Self.frames, parallelism: .singleThreaded)
+        defer { chain.dispose() }
+        try chain.graph.start()
+        let slow = try #require(chain.isolatedNodes.first?.unit)
+        slow.cycleDeadline = 0.002
+        let input = OwnedAudioBuffers(channels: 1, capacity: Self.frames)
+        let output = OwnedAudioBuffers(channels: 1, capacity: Self.frames)
+        _ = chain.graph.render(frameCount: Self.frames, timestamp: RenderTimestamp(sampleTime: 0), input: input.buffers(), output: output.buffers())
+        try #require(slow.renderStatistics.lateCycles == 1, "the cycle was answered within 2 ms")
+        let fresh = try loaded.makeUnits()
+        defer { fresh.forEach { $0.dispose() } }
+        let next = try #require(fresh.first as? BridgedUnit)
+        #expect(next.host.pid != slow.host.pid, "the fresh instance joined a child that may be stuck in a cycle")
+        #expect(slow.fault == nil, "a late cycle is no fault")
+    }
+
     /// A child told to spin for its next request after each reply (for 2 ms) then sleeps:
     /// after a few cycles and no more, its render thread is found asleep.
     @Test func aChildSleepsOnceItsSpinIsOver() throws {
