@@ -3,8 +3,11 @@ import Foundation
 import Synchronization
 
 /// Isolates nodes in unit-host children (the ``ComponentIsolator`` the preset loader
-/// asks): `per-unit` starts a child for each instance, `together` puts every instance into
-/// one child (a new one once it has ended). An isolated component's instances are
+/// asks): `per-unit` gives each node a child of its own, `together` puts every instance into
+/// one child. A node's later instances (a batch's fresh graph for each file, a preset
+/// loaded again) join its child while it runs and takes units (``UnitHostProcess/acceptsUnits``):
+/// the child's start-up is paid once, not per instance; a child that crashed, exited, hung or
+/// left a cycle unanswered is replaced by a new one. An isolated component's instances are
 /// ``BridgedUnit``s, but for a unit that sends MIDI, which the bridge does not carry yet: it
 /// is made in the host's process.
 /// - Thread: [control]
@@ -14,6 +17,8 @@ public final class BridgeIsolator: ComponentIsolator, @unchecked Sendable {
     public static let executableVariable = "AUHOST_UNIT_HOST"
     /// The environment variable that sets ``timeout`` in seconds.
     public static let timeoutVariable = "AUHOST_ISOLATION_TIMEOUT"
+    /// The environment variable that sets ``childSpin`` in microseconds (default 0).
+    public static let spinVariable = "AUHOST_ISOLATION_SPIN"
     /// The default ``timeout``: under the offline render watchdog's 10 s, so that a hung child
     /// is killed (and its node silenced) before the watchdog would end the host.
     public static let defaultTimeout = 5.0
@@ -23,20 +28,35 @@ public final class BridgeIsolator: ComponentIsolator, @unchecked Sendable {
     public let timeout: Double
     /// Variables set in the children's environment over the host's (LV2_PATH…).
     public let environment: [String: String]
+    /// Seconds a child's render thread spins for its next request after a reply before it
+    /// sleeps (``UnitHostProcess/childSpin``): in a `together` child the host posts the next
+    /// node's request a few µs after a reply, and a thread still spinning sees it without a
+    /// wake-up. Default 0: on a machine whose cores are busy, a spinning thread loses the
+    /// scheduler's favour to sleepers and costs far more than it saves (docs/BENCHMARKS.md).
+    public let childSpin: Double
     private let onFault: @Sendable (IsolationFault) -> Void
-    private let shared = Mutex<UnitHostProcess?>(nil)
+    /// The running children: the `together` one, and each `per-unit` node's.
+    private let children = Mutex<[ChildKey: UnitHostProcess]>([:])
+
+    private enum ChildKey: Hashable {
+        case together
+        case node(String)
+    }
 
     /// An isolator starting `executable` (nil: ``standardExecutable()``) with `environment`
-    /// over the host's; `onFault` hears of every child that ends by itself or is killed
-    /// (from the child's monitor thread).
+    /// over the host's, its children spinning `childSpin` seconds for a request (nil:
+    /// `AUHOST_ISOLATION_SPIN`, else 0); `onFault` hears of every child that ends by itself or
+    /// is killed (from the child's monitor thread).
     /// - Thread: [control]
     public init(
-        executable: String? = nil, timeout: Double? = nil, environment: [String: String] = [:], onFault: @escaping @Sendable (IsolationFault) -> Void
+        executable: String? = nil, timeout: Double? = nil, environment: [String: String] = [:], childSpin: Double? = nil,
+        onFault: @escaping @Sendable (IsolationFault) -> Void
     ) {
         self.executable = executable ?? Self.standardExecutable()
         self.environment = environment
         self.timeout = timeout ?? ProcessInfo.processInfo.environment[Self.timeoutVariable].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil } ?? Self.defaultTimeout
         self.onFault = onFault
+        self.childSpin = childSpin ?? ProcessInfo.processInfo.environment[Self.spinVariable].flatMap(Double.init).flatMap { $0 >= 0 ? $0 / 1e6 : nil } ?? 0
     }
 
     /// `$AUHOST_UNIT_HOST`, else `auhost-unit-host` in the running executable's folder.
@@ -54,7 +74,7 @@ public final class BridgeIsolator: ComponentIsolator, @unchecked Sendable {
             brokenReason: component.brokenReason
         ) { [self] () throws(AudioUnitError) -> AudioUnit in
             let unit = try BridgedUnit.make(
-                component, node: node, reference: reference, host: try host(for: mode), hostMaker: { [self] () throws(AudioUnitError) in try newHost() },
+                component, node: node, reference: reference, host: try host(for: mode, node: node), hostMaker: { [self] () throws(AudioUnitError) in try newHost() },
                 onFault: onFault)
             // MIDI out does not cross the bridge yet: a unit that sends MIDI stays in process.
             guard unit.needsHostProcess else { return unit }
@@ -64,15 +84,16 @@ public final class BridgeIsolator: ComponentIsolator, @unchecked Sendable {
     }
 
     private func newHost() throws(AudioUnitError) -> UnitHostProcess {
-        try UnitHostProcess(executable: executable, timeout: timeout, environment: environment)
+        try UnitHostProcess(executable: executable, timeout: timeout, environment: environment, childSpin: childSpin)
     }
 
-    private func host(for mode: UnitIsolation) throws(AudioUnitError) -> UnitHostProcess {
-        guard mode == .together else { return try newHost() }
-        return try shared.withLock { shared throws(AudioUnitError) -> UnitHostProcess in
-            if let running = shared, !running.hasEnded { return running }
+    /// The child a new instance of `node` joins: the mode's running one, else a new one.
+    private func host(for mode: UnitIsolation, node: String) throws(AudioUnitError) -> UnitHostProcess {
+        let key = mode == .together ? ChildKey.together : .node(node)
+        return try children.withLock { children throws(AudioUnitError) -> UnitHostProcess in
+            if let running = children[key], running.acceptsUnits { return running }
             let made = try newHost()
-            shared = made
+            children[key] = made
             return made
         }
     }

@@ -8,6 +8,8 @@ import Synchronization
 /// - Thread: [render] for ``render(_:)``; the counts are read on [any].
 final class BridgeRenderState: @unchecked Sendable {
     let region: BridgeRegion
+    /// The child's doorbell, rung when its render thread sleeps (kept mapped while this state lives).
+    private let doorbell: BridgeDoorbell
     private let parameters: Unmanaged<ParameterTable>
     private let parameterCount: Int
     private let cursor = ParameterChangeCursor()
@@ -29,8 +31,9 @@ final class BridgeRenderState: @unchecked Sendable {
     let totalNanos = Atomic<UInt64>(0)
     let maximumNanos = Atomic<UInt64>(0)
 
-    init(region: BridgeRegion, parameters: ParameterTable, deadlineNanos: UInt64, spinNanos: UInt64) {
+    init(region: BridgeRegion, doorbell: BridgeDoorbell, parameters: ParameterTable, deadlineNanos: UInt64, spinNanos: UInt64) {
         self.region = region
+        self.doorbell = doorbell
         self.parameters = Unmanaged.passRetained(parameters)
         parameterCount = parameters.count
         self.deadlineNanos = Atomic(deadlineNanos)
@@ -58,7 +61,7 @@ final class BridgeRenderState: @unchecked Sendable {
     var outstandingRequestNanos: UInt64 { au_bridge_outstanding(region.header) }
 
     /// One cycle through the child: the inputs, changed parameter values and MIDI into the
-    /// shared memory, a wake, a wait until the deadline, the outputs back; silence when the
+    /// shared memory, a ring of the doorbell if the child sleeps, a wait until the deadline, the outputs back; silence when the
     /// child is gone, late (its reply comes in a later cycle) or still busy with a late one.
     /// - Thread: [render] No allocation, no lock, no retain.
     func render(_ context: ProcessContext) -> AudioUnitStatus {
@@ -97,7 +100,7 @@ final class BridgeRenderState: @unchecked Sendable {
         if next >= 0x7FFF_FFFF { next = 1 }
         sequence.store(next, ordering: .relaxed)
         let started = au_bridge_now()
-        au_bridge_post_request(header, next)
+        au_bridge_post_request(header, doorbell.pointer, next)
         let result = au_bridge_await_reply(header, next, started + deadlineNanos.load(ordering: .relaxed), spinNanos.load(ordering: .relaxed))
         let elapsed = au_bridge_now() - started
         cycles.add(1, ordering: .relaxed)

@@ -288,7 +288,7 @@ public final class BridgedUnit: AudioUnit, @unchecked Sendable {
             request.memoryFD = descriptor
             request.memorySize = size
         }
-        let state = BridgeRenderState(region: region, parameters: parameters, deadlineNanos: 0, spinNanos: 0)
+        let state = BridgeRenderState(region: region, doorbell: host.doorbell, parameters: parameters, deadlineNanos: 0, spinNanos: 0)
         applyDeadline(state)
         if let realtimePriority { _ = try? send(.schedule) { $0.priority = realtimePriority } }
         current.withLock { current in
@@ -298,16 +298,22 @@ public final class BridgedUnit: AudioUnit, @unchecked Sendable {
         backendRenderState.publish(state)
     }
 
-    /// Gives `state` the deadline and spin of ``cycleDeadline``.
+    /// The longest the host spins for a reply before it sleeps (a quarter of the deadline if shorter).
+    public static let hostSpin = 20e-6
+
+    /// Gives `state` the deadline and the spins of ``cycleDeadline`` (nil: the timeout).
     private func applyDeadline(_ state: BridgeRenderState) {
         let deadline = cycleDeadline ?? host.timeout
         state.deadlineNanos.store(UInt64(deadline * 1e9), ordering: .relaxed)
-        state.spinNanos.store(UInt64(min(deadline / 4, 20e-6) * 1e9), ordering: .relaxed)
+        state.spinNanos.store(UInt64(min(deadline / 4, Self.hostSpin) * 1e9), ordering: .relaxed)
+        host.doorbell.spin = host.childSpin
     }
 
     /// - Thread: [control]
     public override func deallocateRenderResources() {
         backendRenderState.publish(nil)
+        // A child that left a cycle unanswered may still be stuck in it: it takes no new unit.
+        if current.withLock({ ($0?.lateCycles.load(ordering: .relaxed) ?? 0) > 0 }) { host.refuseUnits() }
         _ = try? send(.uninitialize)
         current.withLock { current in current = nil }
         retired.removeAll()

@@ -21,6 +21,11 @@ public final class UnitHostProcess: @unchecked Sendable {
     public var controlTimeout: Double { max(timeout, Self.minimumControlTimeout) }
     /// The shortest ``controlTimeout``.
     public static let minimumControlTimeout = 30.0
+    /// Seconds the child's render thread spins for its next request after a reply before it
+    /// sleeps (0: it sleeps at once).
+    public let childSpin: Double
+    /// The child's doorbell, which its render thread sleeps on.
+    let doorbell: BridgeDoorbell
     private let socket: BridgeSocket
     private let requests = Mutex(())
     private let state = Mutex(State())
@@ -37,25 +42,38 @@ public final class UnitHostProcess: @unchecked Sendable {
         /// Set when the host ends the child itself (no fault).
         var closing = false
         var killedFor: String?
+        /// Set once a unit of the child left a cycle unanswered: the child takes no new unit.
+        var refusesUnits = false
     }
 
-    /// Starts `executable` with its socket on descriptor 3, standard output on /dev/null
+    /// Starts `executable` with its socket on descriptor 3, its doorbell on 4, standard output on /dev/null
     /// (a plugin's prints never reach the host's output), in a process group of its own,
-    /// with `environment` over the host's.
+    /// with `environment` over the host's; its render thread spins `childSpin` seconds for a
+    /// request before it sleeps.
     /// - Thread: [control]
-    public init(executable: String, timeout: Double, environment: [String: String] = [:]) throws(AudioUnitError) {
+    public init(executable: String, timeout: Double, environment: [String: String] = [:], childSpin: Double = 0) throws(AudioUnitError) {
         var ends: [Int32] = [0, 0]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
             throw AudioUnitError(.failedInitialization, "cannot make a socket for a unit host: \(String(cString: strerror(errno)))")
         }
+        let doorbellDescriptor = au_bridge_memfd("auhost-doorbell", BridgeDoorbell.size)
+        guard doorbellDescriptor >= 0, let doorbell = BridgeDoorbell(descriptor: doorbellDescriptor) else {
+            let reason = String(cString: strerror(errno))
+            if doorbellDescriptor >= 0 { close(doorbellDescriptor) }
+            close(ends[0])
+            close(ends[1])
+            throw AudioUnitError(.failedInitialization, "cannot make a unit host's doorbell: \(reason)")
+        }
+        defer { close(doorbellDescriptor) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, ends[1], 3)
+        posix_spawn_file_actions_adddup2(&actions, doorbellDescriptor, 4)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        // Only 0 to 3: a child that kept another of the host's descriptors (a pipe a parent
+        // Only 0 to 4: a child that kept another of the host's descriptors (a pipe a parent
         // reads to its end, a JACK socket, an output file) would hold it open for its life.
-        au_spawn_close_from(&actions, 4)
+        au_spawn_close_from(&actions, 5)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -68,7 +86,7 @@ public final class UnitHostProcess: @unchecked Sendable {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let arguments = [executable, "--bridge-socket", "3", "--host-pid", String(getpid())]
+        let arguments = [executable, "--bridge-socket", "3", "--doorbell", "4", "--host-pid", String(getpid())]
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         // A plugin's crash is one line of the host's, not the Swift runtime's backtrace of the child.
@@ -85,6 +103,8 @@ public final class UnitHostProcess: @unchecked Sendable {
         }
         pid = child
         self.timeout = timeout
+        self.childSpin = childSpin
+        self.doorbell = doorbell
         socket = BridgeSocket(descriptor: ends[0])
         let monitor = Thread { [self] in monitorChild() }
         monitor.name = "auhost unit-host monitor"
@@ -94,6 +114,21 @@ public final class UnitHostProcess: @unchecked Sendable {
     /// Whether the child is gone (crashed, exited, killed) or being ended.
     /// - Thread: [any]
     public var hasEnded: Bool { state.withLock { $0.ending != nil || $0.closing } }
+
+    /// Whether the child may host another unit: it runs, and none of its units left a cycle
+    /// unanswered (it may be stuck in that unit's render still).
+    /// - Thread: [any]
+    public var acceptsUnits: Bool {
+        state.withLock { state in
+            state.ending == nil && !state.closing && !state.refusesUnits
+                && !state.units.values.contains { $0._withUnsafeGuaranteedRef { $0.renderStatistics.lateCycles > 0 } }
+        }
+    }
+
+    /// A unit of the child left a cycle unanswered: the child takes no new unit (``acceptsUnits``).
+    func refuseUnits() {
+        state.withLock { $0.refusesUnits = true }
+    }
 
     /// A number for the next unit the child makes.
     func reserveUnit() -> Int {

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "au_bridge.h"
+#include "au_futex.h"
 #include <errno.h>
 #include <linux/futex.h>
 #include <signal.h>
@@ -11,8 +12,15 @@
 
 long au_futex_call(uint32_t *word, int op, uint32_t value, const struct timespec *timeout);
 
+_Static_assert(sizeof(au_bridge_header) <= 64, "the header is the shared memory's first 64 bytes (BridgeRegion)");
+
 static uint32_t load(uint32_t *word) { return __atomic_load_n(word, __ATOMIC_ACQUIRE); }
 static void store(uint32_t *word, uint32_t value) { __atomic_store_n(word, value, __ATOMIC_RELEASE); }
+/* The sleeping flags and the sequence words are a Dekker pair: each side stores its own word
+   then loads the other's, both sequentially consistent, so either the sleeper sees the new
+   sequence before it sleeps or the poster sees the flag and wakes it (no wake is lost). */
+static void store_ordered(uint32_t *word, uint32_t value) { __atomic_store_n(word, value, __ATOMIC_SEQ_CST); }
+static uint32_t load_ordered(uint32_t *word) { return __atomic_load_n(word, __ATOMIC_SEQ_CST); }
 
 /* Shared (not private) futexes: the word lives in memory two processes map. */
 static void wake(uint32_t *word) { au_futex_call(word, FUTEX_WAKE, 1, NULL); }
@@ -27,10 +35,13 @@ uint64_t au_bridge_now(void) {
     return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
 }
 
-void au_bridge_post_request(au_bridge_header *header, uint32_t sequence) {
+void au_bridge_post_request(au_bridge_header *header, au_bridge_doorbell *doorbell, uint32_t sequence) {
     __atomic_store_n(&header->requestNanos, au_bridge_now(), __ATOMIC_RELAXED);
-    store(&header->request, sequence);
-    wake(&header->request);
+    store_ordered(&header->request, sequence);
+    if (load_ordered(&doorbell->sleeping)) {
+        __atomic_fetch_add(&doorbell->rings, 1, __ATOMIC_SEQ_CST);
+        wake(&doorbell->rings);
+    }
 }
 
 int au_bridge_await_reply(au_bridge_header *header, uint32_t sequence, uint64_t deadline_nanos, uint64_t spin_nanos) {
@@ -45,21 +56,42 @@ int au_bridge_await_reply(au_bridge_header *header, uint32_t sequence, uint64_t 
         uint64_t now = au_bridge_now();
         if (now >= deadline_nanos) return 1;
         if (now - start < spin_nanos) {
-#if defined(__x86_64__) || defined(__i386__)
-            __builtin_ia32_pause();
-#endif
+            au_cpu_relax();
             continue;
         }
-        wait_for_change(&header->reply, reply, deadline_nanos - now);
+        store_ordered(&header->hostSleeping, 1);
+        if (load_ordered(&header->reply) == reply) wait_for_change(&header->reply, reply, deadline_nanos - now);
+        __atomic_store_n(&header->hostSleeping, 0, __ATOMIC_RELAXED);
     }
 }
 
-uint32_t au_bridge_await_request(au_bridge_header *header, uint32_t last) {
-    for (;;) {
-        if (load(&header->stop)) return 0;
-        uint32_t request = load(&header->request);
-        if (request != last) return request;
-        wait_for_change(&header->request, last, 100000000u);
+uint32_t au_bridge_pending(au_bridge_header *header, uint32_t last) {
+    uint32_t request = load_ordered(&header->request);
+    return request != last ? request : 0;
+}
+
+uint32_t au_bridge_doorbell_prepare_sleep(au_bridge_doorbell *doorbell) {
+    uint32_t rings = load_ordered(&doorbell->rings);
+    store_ordered(&doorbell->sleeping, 1);
+    return rings;
+}
+
+void au_bridge_doorbell_sleep(au_bridge_doorbell *doorbell, uint32_t rings) {
+    if (!load(&doorbell->stop)) wait_for_change(&doorbell->rings, rings, 100000000u);
+    __atomic_store_n(&doorbell->sleeping, 0, __ATOMIC_RELAXED);
+}
+
+void au_bridge_doorbell_awake(au_bridge_doorbell *doorbell) { __atomic_store_n(&doorbell->sleeping, 0, __ATOMIC_RELAXED); }
+
+int au_bridge_doorbell_stopping(au_bridge_doorbell *doorbell) { return (int)load(&doorbell->stop); }
+
+uint64_t au_bridge_doorbell_spin(au_bridge_doorbell *doorbell) { return __atomic_load_n(&doorbell->spinNanos, __ATOMIC_RELAXED); }
+
+void au_bridge_doorbell_stop(au_bridge_doorbell *doorbell, int leave) {
+    store_ordered(&doorbell->stop, leave ? 1 : 0);
+    if (leave) {
+        __atomic_fetch_add(&doorbell->rings, 1, __ATOMIC_SEQ_CST);
+        wake(&doorbell->rings);
     }
 }
 
@@ -74,18 +106,13 @@ int au_bridge_answered(au_bridge_header *header, uint32_t sequence) {
 }
 
 void au_bridge_post_reply(au_bridge_header *header, uint32_t sequence) {
-    store(&header->reply, sequence);
-    wake(&header->reply);
+    store_ordered(&header->reply, sequence);
+    if (load_ordered(&header->hostSleeping)) wake(&header->reply);
 }
 
 void au_bridge_abort(au_bridge_header *header) {
     store(&header->reply, AU_BRIDGE_ABORTED);
     wake(&header->reply);
-}
-
-void au_bridge_stop(au_bridge_header *header) {
-    store(&header->stop, 1);
-    wake(&header->request);
 }
 
 int au_bridge_memfd(const char *name, size_t size) {

@@ -7,18 +7,19 @@ import Foundation
 
 /// `alloc-check --isolated`: a chain whose LV2 units run in unit-host children (application
 /// input -> built-in EQ -> swh sc4 in a child of its own -> x42 fil4 in a child of its own ->
-/// built-in EQ -> output), while the control thread schedules parameter changes on the
+/// built-in EQ -> output; `--isolated-together`: both in one child, whose render thread spins
+/// 200 µs for the next request, so that the host mostly posts without a wake), while the control thread schedules parameter changes on the
 /// isolated units at frames inside the cycle (each slice one round trip). Counts what the
 /// host's render thread allocates, frees, retains and locks on the bridge's path (the proxy
-/// unit's render: copies into shared memory, one shared FUTEX_WAKE, a spin, a FUTEX_WAIT
+/// unit's render: copies into shared memory, a shared FUTEX_WAKE if the child sleeps, a spin, a FUTEX_WAIT
 /// with a deadline, copies back). Strict mode does not apply: waiting for another process
 /// is the bridge's one blocking call by design (docs/ISOLATION.md). Prints one `key=value`
 /// line and exits as the main check does; `roundTripMeanMicroseconds` is the bridge's time.
 /// - Thread: [control]
 enum IsolationCheck {
-    static func run(shim: Shim, cycles: Int, frames: Int, warmup: Int) -> Never {
+    static func run(shim: Shim, cycles: Int, frames: Int, warmup: Int, isolation: UnitIsolation) -> Never {
         let registry = ComponentRegistry(providers: [BuiltinUnits(), LV2Provider(lv2Path: nil, probeCacheFile: nil)])
-        let isolator = BridgeIsolator { fault in fail("an isolated unit's child ended: \(fault)", status: 1) }
+        let isolator = BridgeIsolator(childSpin: isolation == .together ? 200e-6 : 0) { fault in fail("an isolated unit's child ended: \(fault)", status: 1) }
         let graph = AudioGraph(registry: registry)
         graph.maximumFramesPerSlice = frames
         graph.parallelism = .singleThreaded
@@ -28,7 +29,7 @@ enum IsolationCheck {
             var previous = output
             for (index, reference) in ["aufx:ipeq:AUHs", "lv2:" + PipelineCheck.compressor, "lv2:" + PipelineCheck.equalizer, "aufx:ipeq:AUHs"].enumerated() {
                 var component = try registry.resolve(reference)
-                if component.format == .lv2 { component = isolator.isolated(component, node: "unit\(index)", reference: reference, mode: .perUnit) }
+                if component.format == .lv2 { component = isolator.isolated(component, node: "unit\(index)", reference: reference, mode: isolation) }
                 let unit = try component.instantiate()
                 let node = try graph.addNode(unit, name: "Unit \(index)")
                 if let bridged = unit as? BridgedUnit { isolated.append((node, bridged)) }
@@ -76,7 +77,7 @@ enum IsolationCheck {
         let late = statistics.reduce(0) { $0 + $1.lateCycles }
         graph.dispose()
         report(counts, """
-            cycles=\(cycles) warmup=\(warmup) frames=\(frames) isolatedUnits=\(isolated.count) parameterChanges=\(parameterChanges) \
+            cycles=\(cycles) warmup=\(warmup) frames=\(frames) isolatedUnits=\(isolated.count) children=\(Set(isolated.map { $0.1.host.pid }).count) parameterChanges=\(parameterChanges) \
             roundTrips=\(roundTrips) lateCycles=\(late) roundTripMeanMicroseconds=\(String(format: "%.1f", mean)) \
             renderFailures=\(loop.failures.load(ordering: .relaxed))
             """)

@@ -17,6 +17,7 @@
 //         [--pipeline]      instead, a serial chain of built-in and LV2 units pipelined over the
 //                           threads, cycles of four slices, parameter changes inside them (PipelineCheck)
 //         [--isolated]      instead, a chain whose LV2 units run in unit-host children (IsolationCheck)
+//         [--isolated-together]  the same, both LV2 units in one child, whose render thread spins
 //         [--midi-map]      instead, a chain with a MIDI map moved by CCs, notes and pitch bend (MIDIMapCheck)
 //         [--crossfade]     instead, the live rig's graph switching chains, crossfaded (CrossfadeCheck)
 //         [--pull]          instead, units outside a graph pulled through a render callback and a
@@ -55,6 +56,7 @@ var fixtureLibrary: URL?
 var threads = 3
 var pipeline = false
 var isolated = false
+var isolation = UnitIsolation.perUnit
 var midiMap = false
 var crossfade = false
 var pull = false
@@ -73,6 +75,9 @@ while let argument = arguments.popFirst() {
     case "--strict": strict = true
     case "--pipeline": pipeline = true
     case "--isolated": isolated = true
+    case "--isolated-together":
+        isolated = true
+        isolation = .together
     case "--midi-map": midiMap = true
     case "--crossfade": crossfade = true
     case "--pull": pull = true
@@ -110,7 +115,7 @@ if selfTest {
 if midiMap { MIDIMapCheck.run(shim: shim, cycles: cycles, frames: frames, warmup: warmup) }
 if crossfade { CrossfadeCheck.run(shim: shim, cycles: cycles, frames: frames, warmup: warmup) }
 if pull { PullCheck.run(shim: shim, cycles: cycles, frames: frames, warmup: warmup) }
-if isolated { IsolationCheck.run(shim: shim, cycles: cycles, frames: frames, warmup: warmup) }
+if isolated { IsolationCheck.run(shim: shim, cycles: cycles, frames: frames, warmup: warmup, isolation: isolation) }
 if pipeline { PipelineCheck.run(shim: shim, cycles: cycles, frames: frames, warmup: warmup, threads: threads, strict: strict) }
 
 let check: CheckGraph

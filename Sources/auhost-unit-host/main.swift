@@ -1,6 +1,6 @@
 // The unit-host child of the bridge (docs/ISOLATION.md): hosts isolated units for an
 // `auhost` (or any AUHost library host) over the socket and shared memory it was given.
-// `auhost-unit-host --bridge-socket FD --host-pid PID`; not meant to be run by hand.
+// `auhost-unit-host --bridge-socket FD --doorbell FD --host-pid PID`; not meant to be run by hand.
 import AUBridge
 import AUHost
 import Foundation
@@ -9,12 +9,19 @@ let arguments = CommandLine.arguments
 func argument(_ name: String) -> Int32? {
     arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? Int32(arguments[$0 + 1]) : nil }
 }
-guard let socket = argument("--bridge-socket"), let host = argument("--host-pid") else {
-    FileHandle.standardError.write(Data("auhost-unit-host: expected --bridge-socket FD --host-pid PID (started by a host, not by hand)\n".utf8))
+guard let socket = argument("--bridge-socket"), let doorbell = argument("--doorbell"), let host = argument("--host-pid") else {
+    FileHandle.standardError.write(Data("auhost-unit-host: expected --bridge-socket FD --doorbell FD --host-pid PID (started by a host, not by hand)\n".utf8))
     exit(64)
 }
 exit(UnitHostServer.run(
-    socket: socket, hostPID: host, registry: { HostRegistry.make() }, reportsLatencyWhenRun: { ($0 as? LV2Unit)?.reportsLatencyWhenRun == true }
+    socket: socket, doorbell: doorbell, hostPID: host,
+    // An LV2 plugin needs only the LV2 provider (with the host's discovery cache): not every
+    // backend's discovery in every child's start-up.
+    registry: { reference in
+        UnitHostServer.registryKind(of: reference) == "lv2"
+            ? ComponentRegistry(providers: [LV2Provider(discoveryCacheFolder: LV2Provider.standardCacheFolder)]) : HostRegistry.make()
+    },
+    reportsLatencyWhenRun: { ($0 as? LV2Unit)?.reportsLatencyWhenRun == true }
 ) { unit, offline, nominalFrames in
     if let plugin = unit as? LV2Unit {
         plugin.renderMode = offline ? .offline : .live

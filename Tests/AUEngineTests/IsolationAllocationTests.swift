@@ -11,11 +11,14 @@ let releaseIsolationCheck: URL? = ReleaseBuild.upToDate(
 /// The bridge's render path (docs/ISOLATION.md) under the AllocCounter shim: a chain whose
 /// LV2 units run in unit-host children, parameters changing inside the cycles.
 @Suite struct IsolationAllocationTests {
-    @Test("the host side of an isolated unit's render allocates, frees and locks nothing")
-    func isolatedRenderIsClean() throws {
-        let run = try runAllocCheck(["--isolated", "--cycles", "3000", "--frames", "64"])
+    /// Each unit in a child of its own (asleep between cycles: woken each time), and both in
+    /// one child whose render thread spins for the next request (mostly posted without a wake).
+    @Test("the host side of an isolated unit's render allocates, frees and locks nothing", arguments: [("--isolated", 2), ("--isolated-together", 1)])
+    func isolatedRenderIsClean(option: String, children: Int) throws {
+        let run = try runAllocCheck([option, "--cycles", "3000", "--frames", "64"])
         #expect(run.status == 0, "\(run.text)")
         #expect(run.report["isolatedUnits"] == 2 && run.report["roundTrips", default: 0] >= 6000, "\(run.text)")
+        #expect(run.report["children"] == children, "\(run.text)")
         #expect(run.report["parameterChanges", default: 0] > 0, "\(run.text)")
         for key in ["mallocs", "callocs", "reallocs", "frees", "locks", "lateCycles", "renderFailures"] {
             #expect(run.report[key] == 0, "\(key): \(run.text)")
@@ -24,9 +27,10 @@ let releaseIsolationCheck: URL? = ReleaseBuild.upToDate(
 
     @Test(
         "a release build's isolated render makes no retain or release",
-        .enabled(if: releaseIsolationCheck != nil, "no up-to-date release alloc-check and auhost-unit-host: make test builds them"))
-    func releaseIsolatedRenderMakesNoRetain() throws {
-        let run = try runAllocCheck(["--isolated", "--cycles", "3000", "--frames", "64"], in: releaseIsolationCheck)
+        .enabled(if: releaseIsolationCheck != nil, "no up-to-date release alloc-check and auhost-unit-host: make test builds them"),
+        arguments: ["--isolated", "--isolated-together"])
+    func releaseIsolatedRenderMakesNoRetain(option: String) throws {
+        let run = try runAllocCheck([option, "--cycles", "3000", "--frames", "64"], in: releaseIsolationCheck)
         #expect(run.status == 0, "\(run.text)")
         #expect(run.report["retains"] == 0 && run.report["releases"] == 0, "\(run.text)")
     }

@@ -2,11 +2,11 @@ import Foundation
 import Testing
 @testable import AUBridge
 
-/// A unit-host child holds none of the host's descriptors but its own socket: one that kept
+/// A unit-host child holds none of the host's descriptors but its own socket and doorbell: one that kept
 /// a pipe would keep the pipe's reader from ever seeing its end (an exit test of this very
 /// process waited for one such pipe past its time limit while an isolated chain lived).
 @Suite struct UnitHostDescriptorTests {
-    @Test("a unit-host child inherits only standard input, output, error and its socket")
+    @Test("a unit-host child inherits only standard input, output, error, its socket and its doorbell")
     func aUnitHostInheritsOnlyItsSocket() throws {
         var ends: [Int32] = [0, 0]
         // Not close-on-exec: what a spawn that closes nothing passes on.

@@ -1,0 +1,167 @@
+import AUCore
+import CAUSupport
+import Foundation
+import Glibc
+
+/// The one render thread of a unit-host child: renders every cycle the host posts for any
+/// of the child's initialized units (``ServedRender``), then spins for the next request for
+/// the doorbell's spin and sleeps on the doorbell (``BridgeDoorbell``). The consecutive
+/// isolated nodes of a `together` child thus cost one wake-up per cycle at most, not one each:
+/// the thread, still spinning after one node's reply, sees the next node's request at once.
+/// - Thread: [control] to add, remove and schedule; its own thread renders.
+final class UnitHostRenderThread: @unchecked Sendable {
+    private let doorbell: BridgeDoorbell
+    private var renders: [ServedRender] = []
+    private var running: (thread: pthread_t, finished: DispatchSemaphore)?
+    /// The SCHED_FIFO priority the host asked for (nil: the default scheduling).
+    private var priority: Int32?
+
+    init(doorbell: BridgeDoorbell) { self.doorbell = doorbell }
+
+    /// Renders `render`'s cycles from now on (the thread restarts over the new list).
+    func add(_ render: ServedRender) throws(AudioUnitError) {
+        stop()
+        renders.append(render)
+        try start()
+    }
+
+    /// Renders `render`'s cycles no more; a cycle it is in finishes first.
+    func remove(_ render: ServedRender) {
+        stop()
+        renders.removeAll { $0 === render }
+        if !renders.isEmpty { try? start() }
+    }
+
+    /// Gives the thread the host's real-time priority (SCHED_FIFO), now and when it restarts.
+    func schedule(_ priority: Int32) throws(AudioUnitError) {
+        self.priority = priority
+        try applyPriority()
+    }
+
+    private func start() throws(AudioUnitError) {
+        au_bridge_doorbell_stop(doorbell.pointer, 0)
+        let renders = renders
+        let doorbell = doorbell
+        let finished = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var handle = pthread_self()
+        let thread = Thread {
+            handle = pthread_self()
+            started.signal()
+            Self.loop(renders, doorbell.pointer)
+            finished.signal()
+        }
+        thread.name = "auhost unit-host render"
+        thread.stackSize = 1 << 20
+        thread.start()
+        started.wait()
+        running = (handle, finished)
+        try applyPriority()
+    }
+
+    private func stop() {
+        guard let running else { return }
+        au_bridge_doorbell_stop(doorbell.pointer, 1)
+        running.finished.wait()
+        self.running = nil
+    }
+
+    private func applyPriority() throws(AudioUnitError) {
+        guard let priority, let running else { return }
+        var parameters = sched_param(sched_priority: priority)
+        let result = pthread_setschedparam(running.thread, SCHED_FIFO, &parameters)
+        guard result == 0 else {
+            throw AudioUnitError(.notPermitted, "cannot run the unit host's render thread at SCHED_FIFO \(priority): \(String(cString: strerror(result)))")
+        }
+    }
+
+    /// Renders what is posted, spins while the last cycle is recent, sleeps on the doorbell
+    /// (after one more look, which pairs with the host's post: no request is missed).
+    private static func loop(_ renders: [ServedRender], _ doorbell: UnsafeMutablePointer<au_bridge_doorbell>) {
+        var lastCycle = au_bridge_now()
+        while au_bridge_doorbell_stopping(doorbell) == 0 {
+            var rendered = false
+            for render in renders where render.renderPending() { rendered = true }
+            if rendered {
+                lastCycle = au_bridge_now()
+                continue
+            }
+            if au_bridge_now() - lastCycle < au_bridge_doorbell_spin(doorbell) {
+                au_cpu_relax()
+                continue
+            }
+            let rings = au_bridge_doorbell_prepare_sleep(doorbell)
+            if renders.contains(where: { $0.isPending }) {
+                au_bridge_doorbell_awake(doorbell)
+                continue
+            }
+            au_bridge_doorbell_sleep(doorbell, rings)
+        }
+    }
+}
+
+/// One initialized unit's cycles in the child: its shared memory as the unit's buffers,
+/// and the last request it answered.
+/// - Thread: [control] to make; [render] (the child's) ``renderPending()``.
+final class ServedRender: @unchecked Sendable {
+    let unit: AudioUnit
+    let region: BridgeRegion
+    private let inputs: UnsafeMutableBufferPointer<AudioBuffers>
+    private let outputs: UnsafeMutableBufferPointer<AudioBuffers>
+    private let channelTables: [UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>]
+    private let writable: [Int]
+    private var parameterWrites: UInt32 = 0
+    private var last: UInt32 = 0
+
+    init(_ unit: AudioUnit, _ region: BridgeRegion) {
+        self.unit = unit
+        self.region = region
+        inputs = .allocate(capacity: region.inputs.count)
+        outputs = .allocate(capacity: region.outputs.count)
+        var tables: [UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>] = []
+        for (buffers, buses) in [(inputs, region.inputs), (outputs, region.outputs)] {
+            for (bus, channels) in buses.enumerated() {
+                let pointers = UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>.allocate(capacity: channels.count)
+                _ = pointers.initialize(from: channels)
+                tables.append(pointers)
+                (buffers.baseAddress! + bus).initialize(to: AudioBuffers(channelPointers: pointers, frameCount: region.maximumFrames))
+            }
+        }
+        channelTables = tables
+        writable = unit.parameters.infos.indices.filter { unit.parameters.infos[$0].isWritable }
+    }
+
+    deinit {
+        channelTables.forEach { $0.deallocate() }
+        inputs.deallocate()
+        outputs.deallocate()
+    }
+
+    /// Whether the host has posted a cycle not rendered yet.
+    var isPending: Bool { au_bridge_pending(region.header, last) != 0 }
+
+    /// Renders the cycle the host posted, if any, over the shared memory and answers it.
+    /// - Thread: [render] the child's.
+    func renderPending() -> Bool {
+        let header = region.header
+        let sequence = au_bridge_pending(header, last)
+        guard sequence != 0 else { return false }
+        last = sequence
+        let started = au_bridge_now()
+        let frames = Int(header.pointee.frames)
+        let table = unit.parameters
+        if header.pointee.parameterWrites != parameterWrites {
+            parameterWrites = header.pointee.parameterWrites
+            for index in writable where table.value(at: index) != region.parameters[index] { table.storeValue(region.parameters[index], at: index) }
+        }
+        for bus in inputs.indices { inputs[bus].frameCount = frames }
+        for bus in outputs.indices { outputs[bus].frameCount = frames }
+        let midi = UnsafeBufferPointer(start: region.midi, count: min(Int(header.pointee.midiCount), BridgeRegion.midiCapacity))
+        header.pointee.status = unit.renderCycleFromDriver(
+            timestamp: RenderTimestamp(sampleTime: header.pointee.sampleTime), frameCount: min(frames, region.maximumFrames),
+            inputs: UnsafeBufferPointer(inputs), outputs: UnsafeBufferPointer(outputs), midi: midi)
+        header.pointee.renderNanos = UInt32(clamping: au_bridge_now() - started)
+        au_bridge_post_reply(header, sequence)
+        return true
+    }
+}
