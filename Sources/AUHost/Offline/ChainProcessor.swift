@@ -8,9 +8,10 @@ import Synchronization
 /// A chain preset that renders audio in memory as `auhost render` renders a file: the
 /// library under the C API (`include/auhost.h`) and the Python package.
 ///
-/// ``render(_:sampleRate:song:)`` is one file's render: the graph is built anew from fresh
-/// instances (as `auhost render` builds a graph per file), its latency is
-/// primed and compensated, the tail is rendered (``settings``' `tail`), through the same
+/// ``render(_:sampleRate:song:)`` is one file's render from a clean start (as `auhost
+/// render` builds a graph per file): the graph of the last call with every unit reset when
+/// that starts it over (a series of effects, ``ChainGraph/restartsByReset``), else built anew
+/// from fresh instances; its latency is primed and compensated, the tail is rendered (``settings``' `tail`), through the same
 /// loop as a file (``OfflineFileRenderer``, into a ``MemorySink``), so the output equals
 /// `auhost render`'s output of the same samples, sample for sample.
 /// ``stream(_:sampleRate:into:)`` continues the chain's state instead: as many frames out as in,
@@ -293,17 +294,25 @@ public final class ChainProcessor: @unchecked Sendable {
         return rate
     }
 
-    /// The chain at `rate`, started and primed. `clean`: built anew from fresh instances, as
-    /// `auhost render` builds one per file (a unit initialized again may keep state: a noise
-    /// generator's seed), so that a render's samples never depend on the renders before it.
+    /// The chain at `rate`, started and primed. `clean`: starting over, so that a render's
+    /// samples never depend on the renders before it, as `auhost render` builds a graph per
+    /// file: the graph of the last call with its units reset when that is a clean start
+    /// (``ChainGraph/restartsByReset``: a series of effects), else built anew from fresh
+    /// instances (a unit initialized again may keep state: a noise generator's seed).
     private func preparedChain(at rate: Double, clean: Bool, forSong: Bool = false) throws(AudioUnitError) -> ChainGraph {
-        if let chain, chain.sampleRate == rate, !clean, !chainPlayedSong {
-            return chain
+        if let chain, chain.sampleRate == rate, !chainPlayedSong, !forSong {
+            if !clean { return chain }
+            if chain.restartsByReset {
+                try chain.resetUnits()
+                streamPosition = 0
+                return chain
+            }
         }
         let builder = BatchRenderer(loaded: loaded, registry: registry, settings: settings, jobs: [])
+        // The new graph is built before the old one is disposed: the plugins' shared
+        // libraries stay loaded (an LV2 instance freed last unmaps its library, and the
+        // next build would map and relocate it again, most of a small chain's build).
         let built = try Self.controlLock.withLock { _ throws(AudioUnitError) -> ChainGraph in
-            chain?.dispose()
-            chain = nil
             let built = try builder.buildChain(at: rate)
             do throws(AudioUnitError) {
                 try LatencyPriming.prime(built, blockSize: settings.blockSize)
@@ -311,6 +320,7 @@ public final class ChainProcessor: @unchecked Sendable {
                 built.dispose()
                 throw error
             }
+            chain?.dispose()
             return built
         }
         chain = built
