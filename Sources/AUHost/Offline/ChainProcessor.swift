@@ -173,9 +173,11 @@ public final class ChainProcessor: @unchecked Sendable {
 
     /// Renders `input` (audio at `sampleRate`; nil with a `song`) as `auhost render` renders
     /// one file; `song` is a Standard MIDI File played into the chain's instruments over
-    /// silence. Returns the chain's output channels.
+    /// silence. Returns the chain's output channels; nil when the output went into
+    /// `destination` (the chain's output channels), which it fills exactly (the caller sized
+    /// it: the input's frames and a tail of fixed length).
     /// - Thread: [control], playing the render thread for each cycle.
-    public func render(_ input: AudioBuffers?, sampleRate: Double, song: [UInt8]? = nil) throws(AudioUnitError) -> [[Float]] {
+    public func render(_ input: AudioBuffers?, sampleRate: Double, song: [UInt8]? = nil, into destination: AudioBuffers? = nil) throws(AudioUnitError) -> [[Float]]? {
         let name = song == nil ? "audio" : "midi"
         let job = RenderJob(input: name, output: "output", encoding: try AudioFileEncoding(format: .wav, bitDepth: .float32))
         do throws(AudioUnitError) {
@@ -208,10 +210,11 @@ public final class ChainProcessor: @unchecked Sendable {
             } else {
                 throw AudioUnitError(.invalidPropertyValue, "no audio and no MIDI; expected audio of 1 or more channels, or a Standard MIDI File")
             }
-            let sink = MemorySink(channelCount: chain.outputChannels, expectedFrames: source.totalFrames + Int(chain.sampleRate), storage: takeSpareOutput())
+            let sink = MemorySink(
+                channelCount: chain.outputChannels, expectedFrames: source.totalFrames + Int(chain.sampleRate), storage: takeSpareOutput(), destination: destination)
             let renderer = OfflineFileRenderer(job: job, chain: chain, settings: settings, input: source, output: sink, fileSampleRate: chain.sampleRate)
             lastReport = try renderer.run(progress: { _ in })
-            return sink.channels
+            return sink.output
         } catch {
             throw error.naming(job)
         }

@@ -1,43 +1,69 @@
 import AUCore
 import AUFiles
 
-/// An offline render's output kept in memory, one growing array per channel, metered for
-/// the render's report: sample peak and RMS, no true peak (its 4× oversampling would cost
-/// more than most chains), measured while the block is in cache, eight samples at a time
-/// (``ChainProcessor``).
+/// An offline render's output kept in memory: in the caller's memory while it fits
+/// (`destination`: a NumPy array the size the output will be), else one growing array per
+/// channel; metered for the render's report: sample peak and RMS, no true peak (its 4×
+/// oversampling would cost more than most chains), measured while the block is in cache,
+/// eight samples at a time (``ChainProcessor``).
 /// - Thread: [control] the job's thread.
 final class MemorySink: OfflineSink {
-    /// The samples written, per channel.
-    private(set) var channels: [[Float]]
+    /// The samples written, per channel, when not in the destination.
+    private var channels: [[Float]]
+    /// The caller's memory, written from its first frame while the output fits.
+    private var destination: AudioBuffers?
     /// Per channel: the largest magnitude and the sum of the squares so far.
     private var peaks: [Float]
     private var squares: [Double]
     private var frames = 0
 
-    /// An empty output of `channelCount` channels with room for `expectedFrames`, in
-    /// `storage`'s arrays when it has as many (a previous output handed back: its pages are
-    /// not allocated and faulted in again).
-    init(channelCount: Int, expectedFrames: Int, storage: consuming [[Float]] = []) {
+    /// An empty output of `channelCount` channels: into `destination` (as many channels)
+    /// while it fits, else in arrays with room for `expectedFrames`, `storage`'s when it has
+    /// as many (a previous output handed back: its pages are not allocated and faulted in
+    /// again).
+    init(channelCount: Int, expectedFrames: Int, storage: consuming [[Float]] = [], destination: AudioBuffers? = nil) {
+        self.destination = destination?.channelCount == channelCount ? destination : nil
         var arrays = storage
         if arrays.count != channelCount { arrays = Array(repeating: [], count: channelCount) }
         for channel in arrays.indices {
             arrays[channel].removeAll(keepingCapacity: true)
-            arrays[channel].reserveCapacity(expectedFrames)
+            if self.destination == nil { arrays[channel].reserveCapacity(expectedFrames) }
         }
         channels = arrays
         peaks = Array(repeating: 0, count: channelCount)
         squares = Array(repeating: 0, count: channelCount)
     }
 
+    /// The output: nil when it is the whole destination, else its channels.
+    var output: [[Float]]? {
+        if let destination, frames == destination.frameCount { return nil }
+        leaveDestination()
+        return channels
+    }
+
     func write(_ buffers: AudioBuffers) throws(AudioUnitError) {
+        if let destination, frames + buffers.frameCount > destination.frameCount { leaveDestination() }
         for channel in channels.indices {
             let block = UnsafeBufferPointer(start: buffers.channelPointers[channel], count: buffers.frameCount)
-            channels[channel].append(contentsOf: block)
+            if let destination {
+                (destination.channelPointers[channel] + frames).update(from: block.baseAddress!, count: block.count)
+            } else {
+                channels[channel].append(contentsOf: block)
+            }
             let (peak, sum) = Self.peakAndSquares(block)
             peaks[channel] = max(peaks[channel], peak)
             squares[channel] += sum
         }
         frames += buffers.frameCount
+    }
+
+    /// Moves what the destination holds into the arrays, which take the rest.
+    private func leaveDestination() {
+        guard let destination else { return }
+        for channel in channels.indices {
+            channels[channel].append(contentsOf: UnsafeBufferPointer(start: destination.channelPointers[channel], count: frames))
+        }
+        self.destination = nil
     }
 
     func finish() throws(AudioUnitError) -> AudioLevels {
@@ -50,6 +76,7 @@ final class MemorySink: OfflineSink {
 
     func cancel() {
         channels = channels.map { _ in [] }
+        destination = nil
     }
 
     /// The largest magnitude in `block` and the sum of its squares. The peak compares the
