@@ -25,7 +25,9 @@ def as_planar(audio, what="audio"):
     planar = np.ascontiguousarray(audio, dtype=np.float32)
     # One pass that allocates nothing: a NaN or an infinity makes the sum non-finite (so may
     # samples too large for float32's sum: then the exact check below decides).
-    if np.isfinite(planar.sum()):
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = planar.sum()
+    if np.isfinite(total):
         return planar
     finite = np.isfinite(planar)
     if not finite.all():
