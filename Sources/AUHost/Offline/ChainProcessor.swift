@@ -8,11 +8,11 @@ import Synchronization
 /// A chain preset that renders audio in memory as `auhost render` renders a file: the
 /// library under the C API (`include/auhost.h`) and the Python package.
 ///
-/// ``render(_:sampleRate:song:)`` is one file's render from a clean start (as `auhost
+/// ``render(_:sampleRate:song:into:)`` is one file's render from a clean start (as `auhost
 /// render` builds a graph per file): the graph of the last call with every unit reset when
-/// that starts it over (a series of effects, ``ChainGraph/restartsByReset``), else built anew
-/// from fresh instances; its latency is primed and compensated, the tail is rendered (``settings``' `tail`), through the same
-/// loop as a file (``OfflineFileRenderer``, into a ``MemorySink``), so the output equals
+/// that starts it over (a series of native effects, ``ChainGraph/restartsByReset``), else
+/// built anew from fresh instances; its latency is primed and compensated, the tail is
+/// rendered (``settings``' `tail`), through the same loop as a file (``OfflineFileRenderer``, into a ``MemorySink``), so the output equals
 /// `auhost render`'s output of the same samples, sample for sample.
 /// ``stream(_:sampleRate:into:)`` continues the chain's state instead: as many frames out as in,
 /// `latencyFrames` late, no tail (a long signal in chunks).
@@ -40,7 +40,7 @@ public final class ChainProcessor: @unchecked Sendable {
     public private(set) var loaded: LoadedPreset
     /// The `--set` overrides given, in order.
     public private(set) var overrides: [ParameterOverride] = []
-    /// What the last ``render(_:sampleRate:song:)`` reported (faults, levels, tail).
+    /// What the last ``render(_:sampleRate:song:into:)`` reported (faults, levels, tail).
     public private(set) var lastReport: RenderReport?
     /// The graph of the last render or stream, which a stream continues and
     /// ``latencyFrames(sampleRate:)`` reads (a render builds its own).
@@ -300,7 +300,7 @@ public final class ChainProcessor: @unchecked Sendable {
     /// The chain at `rate`, started and primed. `clean`: starting over, so that a render's
     /// samples never depend on the renders before it, as `auhost render` builds a graph per
     /// file: the graph of the last call with its units reset when that is a clean start
-    /// (``ChainGraph/restartsByReset``: a series of effects), else built anew from fresh
+    /// (``ChainGraph/restartsByReset``: a series of native effects), else built anew from fresh
     /// instances (a unit initialized again may keep state: a noise generator's seed).
     private func preparedChain(at rate: Double, clean: Bool, forSong: Bool = false) throws(AudioUnitError) -> ChainGraph {
         if let chain, chain.sampleRate == rate, !chainPlayedSong, !forSong {
