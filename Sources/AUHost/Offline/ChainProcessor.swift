@@ -12,8 +12,9 @@ import Synchronization
 /// render` builds a graph per file): the graph of the last call with every unit reset when
 /// that starts it over (a series of native effects, ``ChainGraph/restartsByReset``), else
 /// built anew from fresh instances; its latency is primed and compensated, the tail is
-/// rendered (``settings``' `tail`), through the same loop as a file (``OfflineFileRenderer``, into a ``MemorySink``), so the output equals
-/// `auhost render`'s output of the same samples, sample for sample.
+/// rendered (``settings``' `tail`), through the same loop as a file (``OfflineFileRenderer``,
+/// into a ``MemorySink``), so the output equals `auhost render`'s output of the same
+/// samples, sample for sample.
 /// ``stream(_:sampleRate:into:)`` continues the chain's state instead: as many frames out as in,
 /// `latencyFrames` late, no tail (a long signal in chunks).
 ///
