@@ -7,9 +7,12 @@ default to .build/release):
      a render: fresh graph, latency compensated, the tail) against `auhost render` of the
      same audio as a 32-bit float WAV (the process's whole wall time, reading and writing
      included), and checks the two outputs are equal;
-  2. the same array through 8 native gain units (aufx:gain:AUHs) from Python, as a render
-     (reset=True: a fresh graph, the tail checked) and as a stream (reset=False), against
-     pip's pedalboard with 8 Gain plugins, `board(audio, rate)` (when `import pedalboard` works).
+  2. the same array through 8 native gain units (aufx:gain:AUHs) from Python: with the
+     package's defaults, with tail=0 and threads=1 (Pedalboard's output: as many frames as
+     in, one thread), as a stream (reset=False) and at block_size=8192 (Pedalboard's
+     buffer_size), against pip's pedalboard with 8 Gain plugins and its defaults,
+     `board(audio, rate)` (buffer_size=8192, reset=True), when `import pedalboard` works;
+     alternating runs, wall and CPU time.
 
 Each figure is the median of RUNS runs (default 5): python3 scripts/bench-python.py [RUNS]
 """
@@ -63,23 +66,42 @@ def main():
         print(f"reference chain, 60 s stereo: python {python * 1000:.0f} ms, auhost render {tool * 1000:.0f} ms, "
               f"ratio {python / tool:.3f}, outputs equal: {equal}")
 
-        gains = auhost.Chain(["aufx:gain:AUHs"] * 8, parameters={f"gain{'' if i == 0 else i + 1}.gain": -0.5 for i in range(8)}, tail=0, threads=1)
-        ours, _ = median_seconds(lambda: gains(audio, rate))
-        streamed, _ = median_seconds(lambda: gains.process(audio, rate, reset=False))
-        large = auhost.Chain(["aufx:gain:AUHs"] * 8, parameters={f"gain{'' if i == 0 else i + 1}.gain": -0.5 for i in range(8)}, tail=0, threads=1, block_size=4096)
-        large_streamed, _ = median_seconds(lambda: large.process(audio, rate, reset=False))
-        line = (f"8 gain units, 60 s stereo: auhost {ours * 1000:.1f} ms (reset=True), {streamed * 1000:.1f} ms (reset=False), "
-                f"{large_streamed * 1000:.1f} ms (reset=False, block_size=4096)")
+        # The gain chains, in alternating runs: wall and CPU time (process_time) of each call.
+        parameters = {f"gain{'' if i == 0 else i + 1}.gain": -0.5 for i in range(8)}
+        defaults = auhost.Chain(["aufx:gain:AUHs"] * 8, parameters=parameters)
+        gains = auhost.Chain(["aufx:gain:AUHs"] * 8, parameters=parameters, tail=0, threads=1)
+        large = auhost.Chain(["aufx:gain:AUHs"] * 8, parameters=parameters, tail=0, threads=1, block_size=8192)
+        ways = {
+            "auhost defaults (block_size=512, reset=True, tail auto, threads: the cores)": lambda: defaults(audio, rate),
+            "auhost tail=0, threads=1 (reset=True)": lambda: gains(audio, rate),
+            "auhost tail=0, threads=1, reset=False": lambda: gains.process(audio, rate, reset=False),
+            "auhost tail=0, threads=1, block_size=8192 (reset=True)": lambda: large(audio, rate),
+        }
         try:
             import pedalboard
+
+            board = pedalboard.Pedalboard([pedalboard.Gain(gain_db=-0.5) for _ in range(8)])
+            ways[f"pedalboard {pedalboard.__version__} defaults, board(audio, rate) (buffer_size=8192, reset=True)"] = lambda: board(audio, rate)
         except ImportError:
-            print(line + "; pedalboard not installed")
-            return
-        board = pedalboard.Pedalboard([pedalboard.Gain(gain_db=-0.5) for _ in range(8)])
-        theirs, _ = median_seconds(lambda: board(audio, rate))
-        difference = np.abs(gains(audio, rate) - board(audio, rate)).max()
-        print(line + f", pedalboard {pedalboard.__version__} {theirs * 1000:.1f} ms; ratios {ours / theirs:.2f}, {streamed / theirs:.2f} "
-              f"and {large_streamed / theirs:.2f}, largest difference {difference:.2e}")
+            board = None
+        timings = {name: ([], []) for name in ways}
+        for body in ways.values():
+            body()
+        for _ in range(RUNS):
+            for name, body in ways.items():
+                wall, cpu = time.perf_counter(), time.process_time()
+                body()
+                timings[name][1].append(time.process_time() - cpu)
+                timings[name][0].append(time.perf_counter() - wall)
+        print(f"8 gain units, -0.5 dB each, 60 s stereo, {RUNS} alternating runs, median (min-max) in ms, load average {os.getloadavg()[0]:.1f}:")
+        for name, (wall, cpu) in timings.items():
+            print(f"  {name}: wall {statistics.median(wall) * 1000:.1f} ({min(wall) * 1000:.1f}-{max(wall) * 1000:.1f}), "
+                  f"cpu {statistics.median(cpu) * 1000:.1f} ({min(cpu) * 1000:.1f}-{max(cpu) * 1000:.1f})")
+        if board is not None:
+            theirs = board(audio, rate)
+            print(f"  largest difference from pedalboard: tail=0 {np.abs(gains(audio, rate) - theirs).max():.2e}, "
+                  f"defaults {np.abs(defaults(audio, rate)[:, : theirs.shape[1]] - theirs).max():.2e} (their length {theirs.shape[1]}, "
+                  f"ours with tail auto {defaults(audio, rate).shape[1]})")
     finally:
         shutil.rmtree(folder)
 

@@ -4,15 +4,24 @@ Presets/reference.json on this machine, three ways, on a release build:
 
   1. one `auhost render --jobs 2` over the list (--inputs-from, --relative-to, --results);
   2. two `auhost render --shard I/2` processes at once (a two-task Slurm array);
-  3. auhost.dask.render on a distributed.LocalCluster of 2 worker processes, one thread each.
+  3. auhost.dask.render on a distributed.LocalCluster of 2 worker processes, one thread each;
+
+against the chain's pure DSP time: the C loop (lv2-chain-bench, the five plugins through
+lilv at 512 frames a cycle, in memory) for the same audio, divided by the 2 cores. Then, per
+file, a long-lived chain from Python (a worker's): `chain(audio, 48000)` of one file
+against the stream of the same audio (`reset=False`: the DSP alone, no clean start).
 
 Every way writes 32-bit float outputs into a fresh folder; the script checks all three
-wrote the same samples. python3 scripts/bench-scale.py [FILES]  (needs dask, distributed)
+wrote the same samples. TAIL (default 0.25) is `--tail`: 0 renders the same audio as the
+C loop. python3 scripts/bench-scale.py [FILES]  (needs dask, distributed; lv2-chain-bench
+built: swift build -c release --product lv2-chain-bench)
 """
 
 import logging
 import os
+import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -31,10 +40,39 @@ import auhost.dask  # noqa: E402
 FILES = int(sys.argv[1]) if len(sys.argv) > 1 else 200
 TOOL = os.environ.get("AUHOST_BIN", os.path.join(REPO, ".build", "release", "auhost"))
 PRESET = os.path.join(REPO, "Presets", "reference.json")
+TAIL = os.environ.get("TAIL", "0.25")
+CYCLES_PER_FILE = 48000 / 512
+
+
+def c_loop_seconds(files):
+    """The C loop's time for `files` one-second files: its median ns per 512-frame cycle
+    (of 5 runs of 9,375 cycles, 100 s of audio) times the cycles of that audio."""
+    loop = os.path.join(os.path.dirname(TOOL), "lv2-chain-bench")
+    done = subprocess.run([loop, "9375", "512"], check=True, capture_output=True, text=True, timeout=3600)
+    nanoseconds = float(re.search(r"ns/cycle=(\d+)", done.stdout).group(1))
+    return nanoseconds * 1e-9 * CYCLES_PER_FILE * files
+
+
+def per_file_milliseconds(runs=50):
+    """A long-lived chain's median time per one-second file from Python: a render (a clean
+    start, the tail) and the stream of the same audio (the DSP alone)."""
+    audio = (np.random.default_rng(0).standard_normal((2, 48000)) * 0.1).astype(np.float32)
+    chain = auhost.Chain.from_preset(PRESET, threads=1, tail=float(TAIL))
+
+    def median(body):
+        body()
+        times = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            body()
+            times.append(time.perf_counter() - start)
+        return statistics.median(times) * 1000
+
+    return median(lambda: chain(audio, 48000)), median(lambda: chain.process(audio, 48000, reset=False))
 
 
 def render(arguments):
-    return subprocess.Popen([TOOL, "render", PRESET, *arguments, "--bit-depth", "32f", "--block", "512", "--tail", "0.25"],
+    return subprocess.Popen([TOOL, "render", PRESET, *arguments, "--bit-depth", "32f", "--block", "512", "--tail", TAIL],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
 
@@ -71,7 +109,7 @@ def main():
                 with distributed.Client(cluster) as client:
                     client.run(lambda: __import__("auhost"))  # the library loaded in each worker before timing
                     start = time.perf_counter()
-                    rows = auhost.dask.render(inputs, PRESET, client=client, out=os.path.join(folder, "dask-out"), relative_to=root, tail=0.25, bit_depth="32f", threads=1)
+                    rows = auhost.dask.render(inputs, PRESET, client=client, out=os.path.join(folder, "dask-out"), relative_to=root, tail=float(TAIL), bit_depth="32f", threads=1)
                     on_dask = time.perf_counter() - start
         assert all(row["status"] == "rendered" for row in rows)
 
@@ -80,8 +118,12 @@ def main():
             first = auhost.read(os.path.join(folder, "jobs", relative))[0]
             assert np.array_equal(first, auhost.read(os.path.join(folder, "shards", relative))[0])
             assert np.array_equal(first, auhost.read(os.path.join(folder, "dask-out", relative))[0])
-        print(f"{FILES} one-second stereo files, reference chain: render --jobs 2 {jobs:.2f} s, "
-              f"two --shard I/2 processes {sharded:.2f} s, Dask LocalCluster 2 workers {on_dask:.2f} s; outputs equal")
+        dsp = c_loop_seconds(FILES) / 2
+        print(f"{FILES} one-second stereo files, reference chain, --tail {TAIL}: render --jobs 2 {jobs:.2f} s ({jobs / dsp:.2f}x), "
+              f"two --shard I/2 processes {sharded:.2f} s ({sharded / dsp:.2f}x), Dask LocalCluster 2 workers {on_dask:.2f} s ({on_dask / dsp:.2f}x); "
+              f"outputs equal; the C loop's time for the same audio over 2 cores {dsp:.2f} s")
+        render_ms, stream_ms = per_file_milliseconds()
+        print(f"per file, a long-lived chain from Python: chain(audio, 48000) {render_ms:.2f} ms, the stream of the same audio {stream_ms:.2f} ms")
     finally:
         shutil.rmtree(folder)
 

@@ -10,6 +10,13 @@ public struct ChannelLevels: Sendable, Equatable {
     public var truePeak: Double
 
     /// - Thread: [any]
+    public init(samplePeak: Double, rms: Double, truePeak: Double) {
+        self.samplePeak = samplePeak
+        self.rms = rms
+        self.truePeak = truePeak
+    }
+
+    /// - Thread: [any]
     public var samplePeakDBFS: Double { Decibels.fromAmplitude(samplePeak) }
     /// - Thread: [any]
     public var rmsDBFS: Double { Decibels.fromAmplitude(rms) }
@@ -29,6 +36,13 @@ public struct AudioLevels: Sendable, Equatable, CustomStringConvertible {
     /// ``ChannelLevels/truePeak`` is its sample peak, and ``description`` and
     /// ``clippingWarning`` leave the true peak out.
     public var measuresTruePeak = true
+
+    /// - Thread: [any]
+    public init(channels: [ChannelLevels], frames: Int, measuresTruePeak: Bool = true) {
+        self.channels = channels
+        self.frames = frames
+        self.measuresTruePeak = measuresTruePeak
+    }
 
     /// - Thread: [any]
     public var samplePeak: Double { channels.map(\.samplePeak).max() ?? 0 }

@@ -8,6 +8,13 @@ final class ChainHandle {
 
     init(_ processor: ChainProcessor) { self.processor = processor }
 
+    /// Hands the last output back to the processor, for the next render to fill.
+    func recycleOutput() {
+        let previous = output
+        output = []
+        processor.recycle(previous)
+    }
+
     static func from(_ pointer: OpaquePointer) -> ChainHandle {
         Unmanaged<ChainHandle>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
     }
@@ -119,13 +126,35 @@ public func auhost_chain_process(
     _ smf: UnsafePointer<UInt8>?, _ smfSize: Int, _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> Int32 {
     let handle = ChainHandle.from(chain)
-    let previous = handle.output
-    handle.output = []
-    handle.processor.recycle(previous)
+    handle.recycleOutput()
     return withInput(input, channels: channels, frames: frames, required: smf == nil, error) { audio throws(AudioUnitError) in
         let song = smf.map { Array(UnsafeBufferPointer(start: $0, count: smfSize)) }
-        handle.output = try handle.processor.render(audio, sampleRate: sampleRate, song: song)
+        handle.output = try handle.processor.render(audio, sampleRate: sampleRate, song: song) ?? []
     }
+}
+
+/// `auhost_chain_process_into`: renders audio as `auhost_chain_process` does, into `output`
+/// (`output_channels`, the chain's output channels, of `output_frames` each) when the output
+/// is exactly that long (1); else the output stays in the chain (0), as after
+/// `auhost_chain_process`. -1 and `*error` on failure.
+/// - Thread: [control], playing the render thread.
+@_cdecl("auhost_chain_process_into")
+public func auhost_chain_process_into(
+    _ chain: OpaquePointer, _ input: UnsafePointer<UnsafePointer<Float>?>?, _ channels: Int32, _ frames: Int64, _ sampleRate: Double,
+    _ output: UnsafePointer<UnsafeMutablePointer<Float>?>?, _ outputChannels: Int32, _ outputFrames: Int64,
+    _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+    let handle = ChainHandle.from(chain)
+    handle.recycleOutput()
+    var placed = false
+    let status = withInput(input, channels: channels, frames: frames, required: true, error) { audio throws(AudioUnitError) in
+        try withOutput(output, channels: outputChannels, frames: outputFrames) { destination throws(AudioUnitError) in
+            let kept = try handle.processor.render(audio, sampleRate: sampleRate, into: destination)
+            handle.output = kept ?? []
+            placed = kept == nil
+        }
+    }
+    return status < 0 ? status : placed ? 1 : 0
 }
 
 /// `auhost_chain_stream`: continues the chain's stream with `frames` frames of `channels`
@@ -139,17 +168,28 @@ public func auhost_chain_stream(
     _ output: UnsafePointer<UnsafeMutablePointer<Float>?>?, _ outputChannels: Int32, _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> Int32 {
     withInput(input, channels: channels, frames: frames, required: true, error) { audio throws(AudioUnitError) in
-        guard let audio, let output, outputChannels > 0, outputChannels <= 64 else {
-            throw AudioUnitError(.invalidPropertyValue, "output: expected 1...64 channel pointers")
+        guard let audio else { throw AudioUnitError(.invalidPropertyValue, "audio: expected 1...64 channel pointers") }
+        try withOutput(output, channels: outputChannels, frames: frames) { destination throws(AudioUnitError) in
+            try ChainHandle.from(chain).processor.stream(audio, sampleRate: sampleRate, into: destination)
         }
-        let table = UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>.allocate(capacity: Int(outputChannels))
-        defer { table.deallocate() }
-        for channel in 0..<Int(outputChannels) {
-            guard let pointer = output[channel] else { throw AudioUnitError(.invalidPropertyValue, "output: a NULL channel pointer") }
-            table[channel] = pointer
-        }
-        try ChainHandle.from(chain).processor.stream(audio, sampleRate: sampleRate, into: AudioBuffers(channelPointers: table, frameCount: Int(frames)))
     }
+}
+
+/// The caller's output channels as ``AudioBuffers`` of `frames` frames for `body`; a bad
+/// count or a NULL pointer is the caller's error.
+private func withOutput(
+    _ output: UnsafePointer<UnsafeMutablePointer<Float>?>?, channels: Int32, frames: Int64, _ body: (AudioBuffers) throws(AudioUnitError) -> Void
+) throws(AudioUnitError) {
+    guard let output, channels > 0, channels <= 64, frames >= 0 else {
+        throw AudioUnitError(.invalidPropertyValue, "output: \(channels) channels of \(frames) frames; expected 1...64 channel pointers and a frame count of 0 or more")
+    }
+    let table = UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>.allocate(capacity: Int(channels))
+    defer { table.deallocate() }
+    for channel in 0..<Int(channels) {
+        guard let pointer = output[channel] else { throw AudioUnitError(.invalidPropertyValue, "output: a NULL channel pointer") }
+        table[channel] = pointer
+    }
+    try body(AudioBuffers(channelPointers: table, frameCount: Int(frames)))
 }
 
 /// The caller's input as ``AudioBuffers`` (nil for no channels, allowed unless `required`)

@@ -23,6 +23,12 @@ def as_planar(audio, what="audio"):
         hint = f"; if it is (frames, channels), pass {what}.T" if frames <= MAX_CHANNELS and channels > MAX_CHANNELS else ""
         raise ValueError(f"{what}: shape {audio.shape} has {channels} channels; expected 1...{MAX_CHANNELS} channels, shaped (channels, frames){hint}")
     planar = np.ascontiguousarray(audio, dtype=np.float32)
+    # One pass that allocates nothing: a NaN or an infinity makes the sum non-finite (so may
+    # samples too large for float32's sum: then the exact check below decides).
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = planar.sum()
+    if np.isfinite(total):
+        return planar
     finite = np.isfinite(planar)
     if not finite.all():
         bad = np.argwhere(~finite)

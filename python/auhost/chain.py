@@ -1,6 +1,7 @@
 """auhost.Chain: a chain preset processing NumPy arrays as `auhost render` processes files."""
 
 import json
+import math
 import os
 import re
 import threading
@@ -206,10 +207,24 @@ class Chain:
                 check(lib.auhost_chain_stream(self._handle, table, channels, frames, rate, channel_table(out, writable=True), out.shape[0], error), error)
             return out[0] if flat and out.shape[0] == 1 else out
         smf = ffi.NULL if song is None else ffi.from_buffer("uint8_t[]", song)
+        # With a tail of fixed length the output's length is known: the render writes straight
+        # into the array returned (when the chain keeps the output instead, it is copied). A
+        # rate the chain refuses is left to the render, which says why.
+        info = None
+        if song is None and self.tail is not None:
+            try:
+                info = self._info(rate)
+            except AUHostError:
+                pass
         with self._lock:
-            check(lib.auhost_chain_process(self._handle, table, channels, frames, rate, smf, 0 if song is None else len(song), error), error)
-            out = np.empty((lib.auhost_chain_output_channels(self._handle), lib.auhost_chain_output_frames(self._handle)), dtype=np.float32)
-            lib.auhost_chain_copy_output(self._handle, channel_table(out, writable=True))
+            if info is not None:
+                out = np.empty((info["output_channels"], frames + math.floor(self.tail * info["sample_rate"] + 0.5)), dtype=np.float32)
+                placed = check(lib.auhost_chain_process_into(self._handle, table, channels, frames, rate, channel_table(out, writable=True), out.shape[0], out.shape[1], error), error)
+            else:
+                placed = check(lib.auhost_chain_process(self._handle, table, channels, frames, rate, smf, 0 if song is None else len(song), error), error)
+            if not placed:
+                out = np.empty((lib.auhost_chain_output_channels(self._handle), lib.auhost_chain_output_frames(self._handle)), dtype=np.float32)
+                lib.auhost_chain_copy_output(self._handle, channel_table(out, writable=True))
             found = json.loads(take_string(lib.auhost_chain_warnings_json(self._handle)))
         for warning in found:
             warnings.warn(warning, RuntimeWarning, stacklevel=3)

@@ -125,6 +125,38 @@ def test_wrong_shape_dtype_and_nan():
         auhost.Chain.from_preset(os.path.join(PRESETS, "synth-patch.json"))(midi=[(0, bytes([0x12]))])
 
 
+def test_finite_samples_whose_sum_overflows_are_accepted():
+    # The NaN check's quick pass sums the samples: a sum beyond float32's range is no NaN.
+    chain = auhost.Chain.from_preset(GAIN_PRESET, tail=0)
+    loud = np.full((2, 100), 3e38, dtype=np.float32)
+    with pytest.warns(RuntimeWarning) as found:
+        assert np.allclose(chain(loud, 48000), loud * 0.5)
+    # The render's clipping warning alone: no overflow warning from the quick pass.
+    assert [re.sub(r"[\d.]+ dBFS", "N dBFS", str(warning.message)) for warning in found] == ["output: clipping: sample peak N dBFS reaches full scale"]
+
+
+def test_process_into_writes_only_an_output_of_its_length():
+    """auhost_chain_process_into fills the caller's array when the output is exactly as
+    long (1); else the chain keeps the output (0), read as after auhost_chain_process."""
+    from auhost._audio import channel_table
+    from auhost._lib import error_slot, lib
+
+    chain = auhost.Chain.from_preset(GAIN_PRESET, tail=0)
+    signal = noise(seconds=0.1)
+    table = channel_table(signal)
+    for extra, placed in ((0, 1), (10, 0), (-10, 0)):
+        out = np.zeros((2, signal.shape[1] + extra), dtype=np.float32)
+        error = error_slot()
+        assert lib.auhost_chain_process_into(chain._handle, table, 2, signal.shape[1], 48000, channel_table(out, writable=True), 2, out.shape[1], error) == placed
+        if placed:
+            assert np.allclose(out, signal * 0.5, atol=1e-6)
+        else:
+            assert lib.auhost_chain_output_frames(chain._handle) == signal.shape[1]
+            kept = np.empty((2, signal.shape[1]), dtype=np.float32)
+            lib.auhost_chain_copy_output(chain._handle, channel_table(kept, writable=True))
+            assert np.allclose(kept, signal * 0.5, atol=1e-6)
+
+
 def test_mono_gain_in_and_out():
     chain = auhost.Chain.from_preset(GAIN_PRESET, tail=0)
     signal = noise(channels=1, seconds=0.1)[0]

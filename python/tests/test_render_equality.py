@@ -36,6 +36,23 @@ def test_audio_preset_equals_auhost_render(folder, name):
     assert np.array_equal(chain(audio, audio_rate), got)
 
 
+def test_native_effects_render_after_other_audio_equals_auhost_render(folder):
+    """A series of native effects is not built anew for each render: its units are reset
+    (delay lines, envelopes, ramps cleared). Straight after other audio, every delay line
+    and envelope still busy, a render equals `auhost render` of that file alone."""
+    units = ["aufx:dely:AUHs", "aufx:rvrb:AUHs", "aufx:comp:AUHs", "aufx:peq :AUHs", "aufx:gain:AUHs"]
+    chain = auhost.Chain(units, parameters={"dely.mix": 50, "dely.feedback": 60, "gain.gain": -3}, tail=0)
+    preset = os.path.join(folder, "natives.json")
+    with open(preset, "w") as file:
+        file.write(chain.to_preset())
+    source = os.path.join(folder, "in.wav")
+    auhost.write(source, noise(seconds=0.5), 48000, bit_depth="32f")
+    expected, _ = rendered(folder, preset, source, "--tail", "0")
+    audio, rate = auhost.read(source)
+    assert np.abs(chain(noise(seconds=0.3, seed=7, level=0.5), rate)).max() > 0.01
+    assert np.array_equal(expected, chain(audio, rate))
+
+
 @pytest.mark.parametrize("name,song", SONG_PRESETS)
 def test_song_preset_equals_auhost_render(folder, name, song):
     preset = os.path.join(PRESETS, name + ".json")

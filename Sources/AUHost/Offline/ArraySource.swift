@@ -25,7 +25,10 @@ final class ArraySource: OfflineSource {
 
     func read(into buffers: AudioBuffers) throws(AudioUnitError) {
         let count = min(buffers.frameCount, totalFrames - position)
-        buffers.clear()
+        // The mapper writes every channel's first `count` frames; only the rest is cleared.
+        if count < buffers.frameCount {
+            for channel in 0..<buffers.channelCount { (buffers.channelPointers[channel] + count).update(repeating: 0, count: buffers.frameCount - count) }
+        }
         guard count > 0 else { return }
         for channel in 0..<samples.channelCount { window[channel] = samples.channelPointers[channel] + position }
         mapper.map(AudioBuffers(channelPointers: window, frameCount: count), into: buffers)

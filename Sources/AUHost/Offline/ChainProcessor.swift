@@ -8,11 +8,13 @@ import Synchronization
 /// A chain preset that renders audio in memory as `auhost render` renders a file: the
 /// library under the C API (`include/auhost.h`) and the Python package.
 ///
-/// ``render(_:sampleRate:song:)`` is one file's render: the graph is built anew from fresh
-/// instances (as `auhost render` builds a graph per file), its latency is
-/// primed and compensated, the tail is rendered (``settings``' `tail`), through the same
-/// loop as a file (``OfflineFileRenderer``, into a ``MemorySink``), so the output equals
-/// `auhost render`'s output of the same samples, sample for sample.
+/// ``render(_:sampleRate:song:into:)`` is one file's render from a clean start (as `auhost
+/// render` builds a graph per file): the graph of the last call with every unit reset when
+/// that starts it over (a series of native effects, ``ChainGraph/restartsByReset``), else
+/// built anew from fresh instances; its latency is primed and compensated, the tail is
+/// rendered (``settings``' `tail`), through the same loop as a file (``OfflineFileRenderer``,
+/// into a ``MemorySink``), so the output equals `auhost render`'s output of the same
+/// samples, sample for sample.
 /// ``stream(_:sampleRate:into:)`` continues the chain's state instead: as many frames out as in,
 /// `latencyFrames` late, no tail (a long signal in chunks).
 ///
@@ -39,7 +41,7 @@ public final class ChainProcessor: @unchecked Sendable {
     public private(set) var loaded: LoadedPreset
     /// The `--set` overrides given, in order.
     public private(set) var overrides: [ParameterOverride] = []
-    /// What the last ``render(_:sampleRate:song:)`` reported (faults, levels, tail).
+    /// What the last ``render(_:sampleRate:song:into:)`` reported (faults, levels, tail).
     public private(set) var lastReport: RenderReport?
     /// The graph of the last render or stream, which a stream continues and
     /// ``latencyFrames(sampleRate:)`` reads (a render builds its own).
@@ -172,9 +174,11 @@ public final class ChainProcessor: @unchecked Sendable {
 
     /// Renders `input` (audio at `sampleRate`; nil with a `song`) as `auhost render` renders
     /// one file; `song` is a Standard MIDI File played into the chain's instruments over
-    /// silence. Returns the chain's output channels.
+    /// silence. Returns the chain's output channels; nil when the output went into
+    /// `destination` (the chain's output channels), which it fills exactly (the caller sized
+    /// it: the input's frames and a tail of fixed length).
     /// - Thread: [control], playing the render thread for each cycle.
-    public func render(_ input: AudioBuffers?, sampleRate: Double, song: [UInt8]? = nil) throws(AudioUnitError) -> [[Float]] {
+    public func render(_ input: AudioBuffers?, sampleRate: Double, song: [UInt8]? = nil, into destination: AudioBuffers? = nil) throws(AudioUnitError) -> [[Float]]? {
         let name = song == nil ? "audio" : "midi"
         let job = RenderJob(input: name, output: "output", encoding: try AudioFileEncoding(format: .wav, bitDepth: .float32))
         do throws(AudioUnitError) {
@@ -207,10 +211,11 @@ public final class ChainProcessor: @unchecked Sendable {
             } else {
                 throw AudioUnitError(.invalidPropertyValue, "no audio and no MIDI; expected audio of 1 or more channels, or a Standard MIDI File")
             }
-            let sink = MemorySink(channelCount: chain.outputChannels, expectedFrames: source.totalFrames + Int(chain.sampleRate), storage: takeSpareOutput())
+            let sink = MemorySink(
+                channelCount: chain.outputChannels, expectedFrames: source.totalFrames + Int(chain.sampleRate), storage: takeSpareOutput(), destination: destination)
             let renderer = OfflineFileRenderer(job: job, chain: chain, settings: settings, input: source, output: sink, fileSampleRate: chain.sampleRate)
             lastReport = try renderer.run(progress: { _ in })
-            return sink.channels
+            return sink.output
         } catch {
             throw error.naming(job)
         }
@@ -293,17 +298,25 @@ public final class ChainProcessor: @unchecked Sendable {
         return rate
     }
 
-    /// The chain at `rate`, started and primed. `clean`: built anew from fresh instances, as
-    /// `auhost render` builds one per file (a unit initialized again may keep state: a noise
-    /// generator's seed), so that a render's samples never depend on the renders before it.
+    /// The chain at `rate`, started and primed. `clean`: starting over, so that a render's
+    /// samples never depend on the renders before it, as `auhost render` builds a graph per
+    /// file: the graph of the last call with its units reset when that is a clean start
+    /// (``ChainGraph/restartsByReset``: a series of native effects), else built anew from fresh
+    /// instances (a unit initialized again may keep state: a noise generator's seed).
     private func preparedChain(at rate: Double, clean: Bool, forSong: Bool = false) throws(AudioUnitError) -> ChainGraph {
-        if let chain, chain.sampleRate == rate, !clean, !chainPlayedSong {
-            return chain
+        if let chain, chain.sampleRate == rate, !chainPlayedSong, !forSong {
+            if !clean { return chain }
+            if chain.restartsByReset {
+                try chain.resetUnits()
+                streamPosition = 0
+                return chain
+            }
         }
         let builder = BatchRenderer(loaded: loaded, registry: registry, settings: settings, jobs: [])
+        // The new graph is built before the old one is disposed: the plugins' shared
+        // libraries stay loaded (an LV2 instance freed last unmaps its library, and the
+        // next build would map and relocate it again, most of a small chain's build).
         let built = try Self.controlLock.withLock { _ throws(AudioUnitError) -> ChainGraph in
-            chain?.dispose()
-            chain = nil
             let built = try builder.buildChain(at: rate)
             do throws(AudioUnitError) {
                 try LatencyPriming.prime(built, blockSize: settings.blockSize)
@@ -311,6 +324,7 @@ public final class ChainProcessor: @unchecked Sendable {
                 built.dispose()
                 throw error
             }
+            chain?.dispose()
             return built
         }
         chain = built

@@ -27,7 +27,7 @@
 extern "C" {
 #endif
 
-#define AUHOST_API_VERSION 1
+#define AUHOST_API_VERSION 2
 
 typedef struct auhost_chain auhost_chain;
 typedef struct auhost_reader auhost_reader;
@@ -67,12 +67,20 @@ int auhost_chain_info(auhost_chain *chain, double sample_rate, double *chain_rat
 /* Renders `frames` frames of `channels` planar channels at `sample_rate` (a preset with a
    `sampleRate` takes only that rate), or with `smf` (a Standard MIDI File of `smf_size`
    bytes) plays it into the chain's instruments over silence (`channels` 0, `input` NULL),
-   as `auhost render` renders one file: a graph built from fresh instances, its latency
-   compensated, the tail rendered; NaN and infinity in the input are rendered as silence and
-   reported by auhost_chain_warnings_json. The output (the chain's output channels at its
-   rate) is kept until the next call. */
+   as `auhost render` renders one file: a clean start (a series of native effects reset,
+   any other chain built from fresh instances), its latency compensated, the tail rendered;
+   NaN and infinity in the input are rendered as silence and reported by
+   auhost_chain_warnings_json. The output (the chain's output channels at its rate) is kept
+   until the next call. */
 int auhost_chain_process(auhost_chain *chain, const float *const *input, int channels, int64_t frames, double sample_rate,
                          const uint8_t *smf, size_t smf_size, char **error);
+/* Renders audio as auhost_chain_process does, straight into `output` (`output_channels`,
+   the chain's output channels, of `output_frames` each: the input's frames and a tail of
+   fixed length) when the output is exactly that long: returns 1. Otherwise the output is
+   kept in the chain as after auhost_chain_process (`output` may hold a part of it):
+   returns 0. Since API version 2. */
+int auhost_chain_process_into(auhost_chain *chain, const float *const *input, int channels, int64_t frames, double sample_rate,
+                              float *const *output, int output_channels, int64_t output_frames, char **error);
 /* Continues the chain's stream from its state (after the last call, or fresh): `frames`
    frames of `channels` planar channels in, as many written into `output` (`output_channels`,
    the chain's output channels from auhost_chain_info), the latency not compensated, no tail. */
