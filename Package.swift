@@ -144,10 +144,14 @@ let midiTargets: [Target] = [
 // MARK: - The sampler: SoundFont banks through libfluidsynth (docs/SAMPLER.md)
 
 let samplerTargets: [Target] = [
-    systemLibrary("CFluidSynth", pkgConfig: "fluidsynth", debian: "libfluidsynth-dev"),
+    // FluidSynth's header only (in /usr/include: no pkg-config, whose flags would link it).
+    .systemLibrary(name: "CFluidSynth", path: "Sources/CFluidSynth", providers: [.apt(["libfluidsynth-dev"])]),
+    // The library is opened when the first sampler is made, not linked: loading its 64
+    // libraries cost every command about 6.5 ms before main (docs/BENCHMARKS.md, issue 32).
+    .target(name: "CFluidSynthLoader", path: "Sources/CFluidSynthLoader"),
     // `aumu:samp:AUHs`, Core Audio's AUSampler: SF2 and SF3 banks, a General MIDI module or one instrument.
     // GOMP_parallel: the sampler's one-thread OpenMP regions without libgomp's allocation (OpenMPRegion.swift).
-    .target(name: "AUSampler", dependencies: ["AUCore", "CFluidSynth"], linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=GOMP_parallel"])]),
+    .target(name: "AUSampler", dependencies: ["AUCore", "CFluidSynth", "CFluidSynthLoader"], linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=GOMP_parallel"])]),
     .testTarget(name: "AUSamplerTests", dependencies: ["AUSampler", "AUCore", "AUFiles", "AUMIDI", "AUTestSupport"]),
     // scripts/bench-sampler.sh's tool: writes its General MIDI song (fixed seed) and compares two renders.
     .executableTarget(name: "sampler-bench", dependencies: ["AUCore", "AUMIDI", "AUFiles"], path: "Sources/sampler-bench"),

@@ -40,7 +40,10 @@ def timed(command):
     return wall, usage.ru_utime + usage.ru_stime
 def spread(values, scale=1.0, unit=""):
     return f"{st.median(values) * scale:.3f}{unit} (min {min(values) * scale:.3f}, max {max(values) * scale:.3f})"
+def loadAverage():
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
 def pair(title, a, b):
+    load = loadAverage()  # the other processes' share of the cores, which the wall times include
     timed(a); timed(b)  # warm-up
     ours, theirs = [], []
     for i in range(runs):
@@ -48,7 +51,7 @@ def pair(title, a, b):
             ours.append(timed(a)); theirs.append(timed(b))
         else:
             theirs.append(timed(b)); ours.append(timed(a))
-    print(f"{title}: {runs} pairs, first side alternating")
+    print(f"{title}: {runs} pairs, first side alternating; load average {load} before, {loadAverage()} after")
     print(f"  auhost  wall {spread([w for w, _ in ours])} s, CPU {spread([c for _, c in ours])} s")
     print(f"  C loop  wall {spread([w for w, _ in theirs])} s, CPU {spread([c for _, c in theirs])} s")
     print(f"  ratio   wall {spread([x[0] / y[0] for x, y in zip(ours, theirs)])}x, CPU {spread([x[1] / y[1] for x, y in zip(ours, theirs)])}x")
@@ -61,6 +64,7 @@ pair("3. reference chain, 1 s file, whole process (target: wall <= 1.5x)",
      f"{render} in1.wav -o out1.wav --tail 0 --bit-depth 16 --force --block 64", f"{cloop} --file in1.wav c1.wav --block 64")
 auhost = shlex.split(render)[0]
 timed(f"{auhost} list")
+load = loadAverage()
 listed = [timed(f"{auhost} list") for _ in range(runs)]
-print(f"4. auhost list ({runs} runs; target <= 60 ms): wall {spread([w for w, _ in listed], 1000, ' ms')}, CPU {spread([c for _, c in listed], 1000, ' ms')}")
+print(f"4. auhost list ({runs} runs; target <= 60 ms; load average {load} before, {loadAverage()} after): wall {spread([w for w, _ in listed], 1000, ' ms')}, CPU {spread([c for _, c in listed], 1000, ' ms')}")
 PY

@@ -24,8 +24,13 @@ public func openMPParallel(_ body: @convention(c) (UnsafeMutableRawPointer?) -> 
     }
 }
 
-/// libgomp's `GOMP_parallel`, the definition after this one.
+/// libgomp's `GOMP_parallel`: in libgomp itself, which FluidSynth brought in (it is opened
+/// after the executable, `CFluidSynthLoader`, so a library that links AUHost may not see
+/// it as the definition after this one), else the definition after this one.
 private let libgompParallel: @convention(c) (@convention(c) (UnsafeMutableRawPointer?) -> Void, UnsafeMutableRawPointer?, UInt32, UInt32) -> Void = {
-    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: -1), "GOMP_parallel") else { fatalError("libgomp's GOMP_parallel is not loaded") }
+    let libgomp = dlopen("libgomp.so.1", RTLD_NOW | RTLD_NOLOAD)
+    guard let symbol = libgomp.flatMap({ dlsym($0, "GOMP_parallel") }) ?? dlsym(UnsafeMutableRawPointer(bitPattern: -1), "GOMP_parallel") else {
+        fatalError("libgomp's GOMP_parallel is not loaded")
+    }
     return unsafeBitCast(symbol, to: (@convention(c) (@convention(c) (UnsafeMutableRawPointer?) -> Void, UnsafeMutableRawPointer?, UInt32, UInt32) -> Void).self)
 }()

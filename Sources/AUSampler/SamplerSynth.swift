@@ -1,5 +1,6 @@
 import AUCore
 import CFluidSynth
+import CFluidSynthLoader
 import Synchronization
 
 /// One FluidSynth synthesizer with one sound bank loaded: built, loaded and checked on the
@@ -48,6 +49,9 @@ final class SamplerSynth: @unchecked Sendable {
     init(
         bank: SoundBankFile, sampleRate: Double, polyphony: Int, instrument: SamplerInstrument?, parameters: Unmanaged<ParameterTable>
     ) throws(AudioUnitError) {
+        guard au_fluidsynth_load() == 0 else {
+            throw AudioUnitError(.failedInitialization, "the sampler needs FluidSynth: \(String(cString: au_fluidsynth_load_error()))")
+        }
         let build = FluidSynthLog.capturing { () -> (OpaquePointer, OpaquePointer?, Int32) in
             let settings = new_fluid_settings()!
             fluid_settings_setint(settings, "synth.threadsafe-api", 0)

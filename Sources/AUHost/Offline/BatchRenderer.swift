@@ -118,7 +118,9 @@ public final class BatchRenderer: @unchecked Sendable {
                     .formatNotSupported,
                     "\(job.input): the chain would run at the file's \(RenderReport.rate(rate)) Hz; expected a rate in \(ChainPreset.sampleRateRange) Hz (set the preset's sampleRate to convert)")
             }
-            let chain = try buildChain(at: rate, overrides: job.overrides)
+            let seconds = song.map { $0.tempoMap.seconds(forBeats: $0.length) } ?? Double(info?.frames ?? 0) / (info?.sampleRate ?? rate)
+            let fileSettings = settings.forFile(seconds: seconds)
+            let chain = try buildChain(at: rate, overrides: job.overrides, parallelism: fileSettings.parallelism)
             defer { buildLock.withLock { _ in chain.dispose() } }
             let watch = watchdog?.watch(chain, job: job.input, cancellation: cancellation)
             defer { watch?.stop() }
@@ -135,10 +137,10 @@ public final class BatchRenderer: @unchecked Sendable {
             let input: any OfflineSource = if let song {
                 try MIDIFileSource(song, file: job.input, chain: chain)
             } else {
-                try OfflineFileRenderer.audioInput(job, chain: chain, settings: settings)
+                try OfflineFileRenderer.audioInput(job, chain: chain, settings: fileSettings)
             }
             let renderer = try OfflineFileRenderer(
-                job: job, chain: chain, settings: settings, input: input,
+                job: job, chain: chain, settings: fileSettings, input: input,
                 fileSampleRate: settings.outputSampleRate ?? info?.sampleRate ?? rate, fileChannels: settings.outputChannels ?? max(info?.channels ?? 0, chain.outputChannels),
                 otherInputs: [loaded.file])
             var report = try renderer.run(cancellation: cancellation, progress: progress)
@@ -160,8 +162,8 @@ public final class BatchRenderer: @unchecked Sendable {
     }
 
     /// A fresh graph of the chain at `rate`, LV2 units in offline mode, with a job's own
-    /// `overrides` set on its units.
-    func buildChain(at rate: Double, overrides: [String] = []) throws(AudioUnitError) -> ChainGraph {
+    /// `overrides` set on its units, rendered on `parallelism`'s threads (nil: the settings').
+    func buildChain(at rate: Double, overrides: [String] = [], parallelism: RenderParallelism? = nil) throws(AudioUnitError) -> ChainGraph {
         try buildLock.withLock { _ throws(AudioUnitError) -> ChainGraph in
             let units: [AudioUnit]
             do throws(PresetError) {
@@ -180,7 +182,7 @@ public final class BatchRenderer: @unchecked Sendable {
                 throw error
             }
             do throws(AudioUnitError) {
-                return try ChainGraph(loaded, units: units, registry: registry, sampleRate: rate, maximumFrames: settings.blockSize, parallelism: settings.parallelism)
+                return try ChainGraph(loaded, units: units, registry: registry, sampleRate: rate, maximumFrames: settings.blockSize, parallelism: parallelism ?? settings.parallelism)
             } catch {
                 units.forEach { $0.dispose() }
                 throw AudioUnitError(error.code, "the chain cannot run at \(RenderReport.rate(rate)) Hz: \(error.message)", underlying: error)

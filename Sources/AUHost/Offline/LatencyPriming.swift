@@ -16,7 +16,8 @@ import AULV2
 /// the latency each unit reported — the graph's `latencyFrames` and its compensation delays
 /// include it.
 ///
-/// A chain without such a unit is not primed: nothing is instantiated twice. Freeing an
+/// The libraries loaded for the first instances stay loaded for the second
+/// (``LoadedLibraryPin``). A chain without such a unit is not primed: nothing is instantiated twice. Freeing an
 /// instance that has just started threads of its own races them in some plugins: a chain
 /// of two Guitarix convolvers (GxAmplifier-X, GxCabinet; no latency port) crashed in
 /// libzita-convolver about one start in 300 while every chain with an LV2 unit was primed.
@@ -39,6 +40,8 @@ public enum LatencyPriming {
             guard status == 0 else { throw AudioUnitError(status: status, context: "the chain failed to render a first cycle") }
         }
         chain.graph.dispatchPendingNotifications()
+        var libraries = LoadedLibraryPin()
+        defer { libraries.release() }
         chain.graph.uninitialize()
         try chain.graph.initialize()
         // The units start over: a fault of the silent cycle (NaN) belongs to no output,

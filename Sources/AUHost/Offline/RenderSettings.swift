@@ -22,6 +22,10 @@ public struct RenderSettings: Sendable {
     /// (``InputPipeline``, ``OutputPipeline``): set for a batch of one file on a machine
     /// with more than one core.
     public var overlapsFileWork = false
+    /// Whether ``parallelism`` is the machine's default, not asked for (`auhost render`
+    /// without `--threads`): then a file shorter than ``threadedSeconds`` renders on one
+    /// thread (``forFile(seconds:)``).
+    public var threadsAreMachineDefault = false
     /// Whether each output's true peak is measured (`--true-peak`; BS.1770, 4× oversampled,
     /// about 8 % of a light chain's CPU): when not, the levels say so and leave it out.
     public var measuresTruePeak = false
@@ -47,8 +51,26 @@ public struct RenderSettings: Sendable {
     /// The accepted `--jobs` values.
     public static let jobCounts = 1...64
 
+    /// Files shorter than this, in seconds, render on one thread when the threads are the
+    /// machine's default: starting the render worker and the reader and writer threads, and the
+    /// pipeline's first cycles before its costs are measured, cost more than they save (a
+    /// 1 s file of the reference chain: 106 ms of wall and 50 ms of CPU with them, 94 and 44
+    /// ms without; docs/BENCHMARKS.md, issue 32). The output is the same either way.
+    public static let threadedSeconds = 5.0
+
     /// - Thread: [any]
     public init() {}
+
+    /// These settings for one file of `seconds`: on one thread, its reading and writing
+    /// too, when it is shorter than ``threadedSeconds`` and the threads are the machine's default.
+    /// - Thread: [any]
+    public func forFile(seconds: Double) -> RenderSettings {
+        guard threadsAreMachineDefault, seconds < Self.threadedSeconds, parallelism.threads > 1 else { return self }
+        var settings = self
+        settings.parallelism = .singleThreaded
+        settings.overlapsFileWork = false
+        return settings
+    }
 
     /// Whether a render of `jobs` files on a machine of `cores` cores should set
     /// ``overlapsFileWork``: for a lone file, when more than one thread may render it

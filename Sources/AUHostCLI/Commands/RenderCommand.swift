@@ -58,7 +58,8 @@ enum RenderCommand: Command {
                                is a serial chain (its stages one block apart, the latency
                                compensated; `auhost graph` says); the output is the same,
                                sample for sample, whatever N; with 1 the file is also
-                               read and written on that thread (no reader or writer thread)
+                               read and written on that thread (no reader or writer thread);
+                               without it, a file under 5 s renders as with 1
           --true-peak          also measure each output's true peak (BS.1770, 4x oversampled;
                                about 8 % of a light chain's CPU) and warn when it is above 0 dBTP
           --midi-out FILE      also write what reaches the graph's MIDI output as a Standard
@@ -120,7 +121,9 @@ enum RenderCommand: Command {
         settings.outputChannels = try arguments.option("--channels", expected: "a channel count in \(RenderSettings.channelCounts)") { text in
             Int(text).flatMap { RenderSettings.channelCounts.contains($0) ? $0 : nil }
         }
-        settings.parallelism = try ThreadsOption.parse(&arguments).pipeliningOverEveryThread
+        let givenThreads = try ThreadsOption.parseGiven(&arguments)
+        settings.parallelism = (givenThreads ?? .machineDefault).pipeliningOverEveryThread
+        settings.threadsAreMachineDefault = givenThreads == nil
         let givenIsolation = try IsolationOption.parseGiven(&arguments)
         settings.overwrite = arguments.flag("--force")
         settings.measuresTruePeak = arguments.flag("--true-peak")

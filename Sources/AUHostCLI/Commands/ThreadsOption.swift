@@ -15,8 +15,13 @@ enum ThreadsOption {
         """
 
     static func parse(_ arguments: inout Arguments) throws(CLIError) -> RenderParallelism {
+        try parseGiven(&arguments) ?? .machineDefault
+    }
+
+    /// `--threads N` when given, nil otherwise.
+    static func parseGiven(_ arguments: inout Arguments) throws(CLIError) -> RenderParallelism? {
         try arguments.option("--threads", expected: "the number of threads that render, counted from 1 (one thread) to \(range.upperBound)") { text in
             Int(text).flatMap { range.contains($0) ? RenderParallelism(threads: $0) : nil }
-        } ?? .machineDefault
+        }
     }
 }

@@ -8,4 +8,5 @@
 #include "au_futex.h"
 #include "au_bridge.h"
 #include "au_quantize.h"
+#include "au_loaded_objects.h"
 #endif
