@@ -90,10 +90,12 @@ def test_parameter_errors_are_the_set_messages(folder):
 
 
 def test_latency_and_tail_are_what_render_reports(folder):
-    chain = auhost.Chain.from_preset(REFERENCE)
+    # The same threads on both sides: a short file renders on one thread unless --threads
+    # asks otherwise, and a pipelined chain's latency includes its stage's slice.
+    chain = auhost.Chain.from_preset(REFERENCE, threads=2)
     source = os.path.join(folder, "in.wav")
     auhost.write(source, noise(seconds=0.1), 48000)
-    printed = run_auhost("render", REFERENCE, source, "-o", os.path.join(folder, "o.wav"), "--block", "512", "--tail", "0").stdout
+    printed = run_auhost("render", REFERENCE, source, "-o", os.path.join(folder, "o.wav"), "--block", "512", "--tail", "0", "--threads", "2").stdout
     assert f"latency {chain.latency} frames compensated" in printed
     assert chain.latency > 0
     assert chain.tail_seconds >= 0
