@@ -63,12 +63,13 @@ final class DeviceFeed: @unchecked Sendable {
         return 0
     }
 
-    /// Fails unless the device pulls ``OutputUnitTests/periods`` more times within ``OutputUnitTests/startTimeout``.
-    func requirePulls(after what: String) throws {
+    /// Fails unless the device pulls ``OutputUnitTests/periods`` more times within
+    /// ``OutputUnitTests/startTimeout``; the failure adds what `device` says of the device then.
+    func requirePulls(after what: String, device: () -> String) throws {
         let target = count + OutputUnitTests.periods
         let deadline = Date().addingTimeInterval(OutputUnitTests.startTimeout)
         while count < target && Date() < deadline { usleep(1_000) }
-        try require(count >= target, "after \(what) the device pulled the input \(count - target + OutputUnitTests.periods) times in \(Int(OutputUnitTests.startTimeout)) s; expected \(OutputUnitTests.periods)")
+        try require(count >= target, "after \(what) the device pulled the input \(count - target + OutputUnitTests.periods) times in \(Int(OutputUnitTests.startTimeout)) s; expected \(OutputUnitTests.periods)\(device())")
     }
 
     /// Fails when the device pulls again within ``OutputUnitTests/quietWindow`` (it was to stop).

@@ -33,7 +33,7 @@ enum OutputUnitTests {
         for session in 1...sessions {
             firstFrame = feed.frames
             try output.start()
-            try feed.requirePulls(after: "start \(session)")
+            try feed.requirePulls(after: "start \(session)") { deviceState(unit) }
             output.stop()
             try feed.requireQuiet(after: "stop \(session)")
         }
@@ -41,13 +41,13 @@ enum OutputUnitTests {
         var arrived = try checkArrival(unit, feed: feed, firstFrame: firstFrame)
 
         try output.start()
-        try feed.requirePulls(after: "a start before uninitialize")
+        try feed.requirePulls(after: "a start before uninitialize") { deviceState(unit) }
         unit.uninitialize()
         try feed.requireQuiet(after: "uninitialize while started")
         try require(thrownError { try output.start() }?.code == .uninitialized, "start while uninitialized did not fail with Uninitialized")
         try unit.initialize()
         try output.start()
-        try feed.requirePulls(after: "a start before dispose")
+        try feed.requirePulls(after: "a start before dispose") { deviceState(unit) }
         unit.dispose()
         try feed.requireQuiet(after: "dispose while started")
         if arrived.isEmpty { arrived = "on the null device" }
@@ -67,6 +67,14 @@ enum OutputUnitTests {
         for channel in 0..<channels where !SignalCheck.identical([input[channel]], [output[channel]]) {
             throw ValidationFailure("AudioUnitRender on output bus 0 does not return its input: channel \(channel) differs by up to \(SignalCheck.largestDifference([input[channel]], [output[channel]]))")
         }
+    }
+
+    /// What a device that did not pull can tell of itself: JACK's cycles of the unit, its
+    /// xruns, whether the server shut the client down. "" for other devices.
+    static func deviceState(_ unit: AudioUnit) -> String {
+        guard let jack = unit as? JACKIOUnit, let client = jack.client else { return "" }
+        let shutdown = client.shutdownReason.map { "; the server shut the client down: \($0)" } ?? ""
+        return " (JACK ran \(jack.cycleCount) cycles of the unit on '\(client.name)', \(client.xrunCount) xruns\(shutdown))"
     }
 
     /// What reached the device in the last session: the file device's samples equal the

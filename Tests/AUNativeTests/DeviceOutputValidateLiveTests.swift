@@ -10,6 +10,6 @@ import Testing
         let server = try JACKTestServer()
         defer { server.stop() }
         try AppleUnitValidateTests.validateDeviceOutputs(
-            device: ["AUHOST_DEVICE": "jack", "JACK_DEFAULT_SERVER": server.name], jobs: 2, arrival: "JACK cycles of 64 frames")
+            device: ["AUHOST_DEVICE": "jack", "JACK_DEFAULT_SERVER": server.name], jobs: 1, arrival: "JACK cycles of 64 frames")
     }
 }
