@@ -42,6 +42,12 @@ enum IsolationCheck {
             fail("cannot build the isolated chain: \(error)", status: 1)
         }
         guard isolated.count == 2 else { fail("expected two isolated LV2 units, made \(isolated.count)", status: 1) }
+        var sweep = ParameterSweep(graph: graph, nodes: isolated.map(\.0), frames: frames)
+        do {
+            try sweep.step()
+        } catch {
+            fail("control thread: \(error)", status: 1)
+        }
         let input = RenderLoop.sineInput(frames: frames)
         let primed = OwnedAudioBuffers(channels: 2, capacity: frames)
         for cycle in 0..<16 {
@@ -49,20 +55,13 @@ enum IsolationCheck {
             graph.dispatchPendingNotifications()
         }
         let loop = RenderLoop(graph: graph, shim: shim, frames: frames, cycles: cycles, warmup: warmup, strict: false, input: input, driverMIDI: nil)
-        var parameterChanges = 0
         var lastChangeAt = 0
         do {
             while !loop.isFinished {
                 let now = loop.done.load(ordering: .acquiring)
                 if now - lastChangeAt >= 50 {
                     lastChangeAt = now
-                    for (node, unit) in isolated {
-                        guard let info = unit.parameters.infos.last(where: { $0.isWritable && $0.maxValue - $0.minValue > 1 }) else { continue }
-                        let value = info.minValue + (info.maxValue - info.minValue) * Float(parameterChanges % 7) / 7
-                        try graph.scheduleParameter(node, info.address, value: value, atFrame: (parameterChanges * 13) % frames)
-                        parameterChanges += 1
-                    }
-                    graph.dispatchPendingNotifications()
+                    try sweep.step()
                 }
                 usleep(200)
             }
@@ -77,11 +76,11 @@ enum IsolationCheck {
         let late = statistics.reduce(0) { $0 + $1.lateCycles }
         graph.dispose()
         report(counts, """
-            cycles=\(cycles) warmup=\(warmup) frames=\(frames) isolatedUnits=\(isolated.count) children=\(Set(isolated.map { $0.1.host.pid }).count) parameterChanges=\(parameterChanges) \
+            cycles=\(cycles) warmup=\(warmup) frames=\(frames) isolatedUnits=\(isolated.count) children=\(Set(isolated.map { $0.1.host.pid }).count) parameterChanges=\(sweep.changes) \
             roundTrips=\(roundTrips) lateCycles=\(late) roundTripMeanMicroseconds=\(String(format: "%.1f", mean)) \
             renderFailures=\(loop.failures.load(ordering: .relaxed))
             """)
         let clean = counts.mallocs + counts.callocs + counts.reallocs + counts.frees + counts.locks == 0
-        exit(clean && loop.failures.load(ordering: .relaxed) == 0 && parameterChanges > 0 && late == 0 ? 0 : 1)
+        exit(clean && loop.failures.load(ordering: .relaxed) == 0 && sweep.changes > 0 && late == 0 ? 0 : 1)
     }
 }

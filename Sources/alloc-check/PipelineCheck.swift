@@ -46,6 +46,12 @@ enum PipelineCheck {
         // a plan that follows it, and a worker must have taken a stage once: the first pass
         // through each path instantiates runtime metadata (once per process, allocating, in a
         // debug build). Rendered here until both happened (at most 2000 cycles).
+        var sweep = ParameterSweep(graph: graph, nodes: nodes, frames: frames)
+        do {
+            try sweep.step()
+        } catch {
+            fail("control thread: \(error)", status: 1)
+        }
         let primed = OwnedAudioBuffers(channels: 2, capacity: frames)
         var cycle = 0
         while cycle < 4 || (graph.stepsRenderedByWorkers == 0 && threads > 1 && cycle < 2000) {
@@ -66,7 +72,6 @@ enum PipelineCheck {
             cycle += 1
         }
         let loop = RenderLoop(graph: graph, shim: shim, frames: frames, cycles: cycles, warmup: warmup, strict: strict, input: input, driverMIDI: nil)
-        var parameterChanges = 0
         var lastChangeAt = 0
         var lastSwapAt = 0
         var swaps = 0
@@ -75,15 +80,7 @@ enum PipelineCheck {
                 let now = loop.done.load(ordering: .acquiring)
                 if now - lastChangeAt >= 50 {
                     lastChangeAt = now
-                    for node in nodes {
-                        let unit = try graph.unit(of: node)
-                        // A continuous parameter (not a switch or a list): a seventh of its range at a time.
-                        guard let info = unit.parameters.infos.last(where: { $0.isWritable && $0.maxValue - $0.minValue > 1 }) else { continue }
-                        let value = info.minValue + (info.maxValue - info.minValue) * Float(parameterChanges % 7) / 7
-                        try graph.scheduleParameter(node, info.address, value: value, atFrame: (parameterChanges * 13) % frames)
-                        parameterChanges += 1
-                    }
-                    graph.dispatchPendingNotifications()
+                    try sweep.step()
                 }
                 // A live edit now and then: a new pipelined plan (its stages cut again by the
                 // measured times) that takes over the slices in flight (the old plan renders
@@ -111,11 +108,11 @@ enum PipelineCheck {
             fail("strict mode: the kernel refused the seccomp filter (errno \(loop.strictStatus.load(ordering: .relaxed)))", status: 3)
         }
         report(counts, """
-            trapped=\(trapped) cycles=\(cycles) warmup=\(warmup) frames=\(frames) parameterChanges=\(parameterChanges) planSwaps=\(swaps) \
+            trapped=\(trapped) cycles=\(cycles) warmup=\(warmup) frames=\(frames) parameterChanges=\(sweep.changes) planSwaps=\(swaps) \
             renderFailures=\(loop.failures.load(ordering: .relaxed)) nonFiniteCycles=\(loop.nonFinite.load(ordering: .relaxed)) \
             threads=\(threads) pipelined=\(decision.isPipelined ? 1 : 0) stages=\(decision.stages.count) workerSteps=\(workerSteps) workerWakes=\(au_futex_render_wakes())
             """)
         let clean = counts.mallocs + counts.callocs + counts.reallocs + counts.frees + counts.locks + trapped == 0
-        exit(clean && loop.failures.load(ordering: .relaxed) == 0 && parameterChanges > 0 ? 0 : 1)
+        exit(clean && loop.failures.load(ordering: .relaxed) == 0 && sweep.changes > 0 ? 0 : 1)
     }
 }

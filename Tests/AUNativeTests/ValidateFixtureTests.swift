@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AUNative
 import AUTestSupport
 
 /// `auhost validate` against units that keep every rule and units that break one: the
@@ -40,7 +41,11 @@ import AUTestSupport
     }
 
     @Test func everyUnitInPluginsPassesAtStrictness10() throws {
-        let run = try ValidateRun.run(["validate", "--all", "--format", "native", "--strictness", "10", "--jobs", "2", "--seed", "3", "--timeout", "300"], plugins: nil)
+        // The units built beside the tests (the release auhost's own folder has two of them).
+        let built = try #require(PluginSearchPath.executableFolder())
+        let run = try ValidateRun.run(
+            ["validate", "--all", "--format", "native", "--strictness", "10", "--jobs", "2", "--seed", "3", "--timeout", "300"],
+            plugins: URL(fileURLWithPath: built))
         #expect(run.status == 0, "\(run.output)\(run.errors)")
         for unit in ["aufx:gain", "aufx:dely", "aufx:peq ", "aufx:comp", "aufx:rvrb", "augn:tone", "aumu:synt", "aumi:arpg"] {
             #expect(run.output.contains("  PASS  \(unit):AUHs"), "\(unit) missing from \(run.output)")
