@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # `make test`: builds, runs every test and the examples, and prints where the time went.
 #
-# The CPU-bound suites run in parallel first; the live suites (each test on a jackd -d dummy of
-# its own, timing-sensitive) run after them, one test at a time, on a machine no other suite
-# loads. Every test runs with TMPDIR set to a folder of this run's, which must be empty at the
-# end: a test that leaves a file behind fails the run. Exits non-zero when any step fails.
+# After the builds, two tracks run side by side. The CPU track (the CPU-bound suites in
+# parallel, then the Python tests) runs at a lower priority (nice 10): it keeps both cores busy
+# but yields them at once to the live track, whose suites (each test on a jackd -d dummy of its
+# own, timing-sensitive) run one test at a time, followed by Examples/. The live track's lines
+# are printed with "live| " in front. Every test runs with TMPDIR set to a folder of this
+# run's, which must be empty at the end: a test that leaves a file behind fails the run. Exits
+# non-zero when any step fails.
 #
 #   AUHOST_FUZZ_ITERATIONS=N   the fuzzers' long mode (N variants each, counts per outcome)
-#   AUHOST_TEST_FILTER=REGEX   only the tests whose names match (both phases)
+#   AUHOST_TEST_FILTER=REGEX   only the tests whose names match (both tracks)
+#   AUHOST_TEST_SERIAL=1       the tracks one after the other (the live suites alone on the machine)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH=/opt/swift/usr/bin:$PATH
@@ -15,7 +19,7 @@ export PATH=/opt/swift/usr/bin:$PATH
 # The suites that start jackd (JACKTestServer): swift test's --filter / --skip regular expression.
 # A new live suite is named …LiveTests, or added here.
 LIVE='\.([A-Za-z]*LiveTests|LiveRunTests|LivePlayTests|LiveMIDITests|LiveFilePropertyTests|ControlSafetyTests|JACKIOUnitTests|TeardownOrderTests)\b'
-# What the release-only tests need (AllocationTests, the live release comparisons).
+# What the release-only tests need (AllocationTests, the validator's runs, the live release comparisons).
 RELEASE_PRODUCTS=(auhost auhost-unit-host alloc-check AllocCounter AUHostGain AUHostArpeggiator LV2Fixtures)
 
 run_dir=$(mktemp -d -t auhost-test-XXXXXX)
@@ -26,9 +30,8 @@ trap 'rm -rf "$run_dir"' EXIT
 filter=()
 [ -n "${AUHOST_TEST_FILTER:-}" ] && filter=(--filter "$AUHOST_TEST_FILTER")
 
-steps=() seconds=() results=()  # seconds: in milliseconds
-failed=0
-# step NAME COMMAND...: runs it, timed, its output into the log and $run_dir/NAME.log.
+# step NAME COMMAND...: runs it, timed, its output into the log and $run_dir/NAME.log, and
+# appends "NAME MILLISECONDS STATUS" to $run_dir/steps (a track in the background records there too).
 step() {
   local name=$1 start end status
   shift
@@ -37,8 +40,7 @@ step() {
   "$@" 2>&1 | tee "$run_dir/$name.log"
   status=${PIPESTATUS[0]}
   end=$(date +%s%N)
-  steps+=("$name") seconds+=($(((end - start) / 1000000)))
-  if [ "$status" -eq 0 ]; then results+=(ok); else results+=("FAILED ($status)"); failed=1; fi
+  echo "$name $(((end - start) / 1000000)) $status" >>"$run_dir/steps"
   return "$status"
 }
 
@@ -47,13 +49,32 @@ build_release() {
   for product in "${RELEASE_PRODUCTS[@]}"; do swift build -c release --product "$product" || return 1; done
 }
 
-step build swift build --build-tests &&
-  step release build_release &&
-  { step tests env TMPDIR="$test_tmp" swift test --skip-build --parallel --skip "$LIVE" "${filter[@]}"
-    step live-tests env TMPDIR="$test_tmp" swift test --skip-build --no-parallel --filter "$LIVE" "${filter[@]}"
-    step python env TMPDIR="$test_tmp" bash scripts/test-python.sh
-    step examples bash scripts/run-examples.sh; }
+cpu_track() {
+  step tests env TMPDIR="$test_tmp" nice -n 10 swift test --skip-build --parallel --skip "$LIVE" "${filter[@]}"
+  step python env TMPDIR="$test_tmp" nice -n 10 bash scripts/test-python.sh
+}
 
+live_track() {
+  step live-tests env TMPDIR="$test_tmp" swift test --skip-build --no-parallel --filter "$LIVE" "${filter[@]}"
+  step examples bash scripts/run-examples.sh
+}
+
+started=$(date +%s%N)
+if step build swift build --build-tests && step release build_release; then
+  if [ -n "${AUHOST_TEST_SERIAL:-}" ]; then
+    cpu_track
+    live_track
+  else
+    echo "== the CPU-bound suites and the live ones side by side (the live track's lines begin with 'live| ')"
+    { live_track 2>&1 | sed -u 's/^/live| /'; } &
+    live_pid=$!
+    cpu_track
+    wait "$live_pid"
+  fi
+fi
+ended=$(date +%s%N)
+
+failed=0
 # Whatever a test left in the temporary folder (it should leave nothing); SwiftPM's own lock
 # files and TemporaryDirectory.* folders are not the tests'.
 left=$(cd "$test_tmp" && find . -mindepth 1 -maxdepth 1 ! -name '*.lock' ! -name 'TemporaryDirectory.*' | sort)
@@ -64,16 +85,19 @@ if [ -n "$left" ]; then
 fi
 
 echo
-echo "== where the time went"
-total=0
-for i in "${!steps[@]}"; do
-  printf '%-12s %7d.%d s  %s\n' "${steps[$i]}" $((seconds[i] / 1000)) $((seconds[i] % 1000 / 100)) "${results[$i]}"
-  total=$((total + seconds[i]))
+echo "== where the time went (tests and python ran beside live-tests and examples)"
+while read -r name milliseconds status; do
+  result=ok
+  [ "$status" -eq 0 ] || { result="FAILED ($status)"; failed=1; }
+  printf '%-12s %7d.%d s  %s\n' "$name" $((milliseconds / 1000)) $((milliseconds % 1000 / 100)) "$result"
+done <"$run_dir/steps"
+for expected in build release tests python live-tests examples; do
+  grep -q "^$expected " "$run_dir/steps" || { echo "make test: step $expected did not run"; failed=1; }
 done
-printf '%-12s %7d.%d s\n' total $((total / 1000)) $((total % 1000 / 100))
-# The slowest tests, from Swift Testing's "Test X passed after N seconds" lines (wall time: the
-# first phase's tests run side by side).
-cat "$run_dir"/tests.log "$run_dir"/live-tests.log 2>/dev/null |
-  sed -nE 's/^.{1,3}Test (.{1,60}).* (passed|failed) after ([0-9.]+) seconds.*/\3|\1|\2/p' |
-  sort -t'|' -k1 -rn | head -8 | awk -F'|' '{ printf "  %7.1f s  %-8s %s\n", $1, $3, $2 }'
+total=$(((ended - started) / 1000000))
+printf '%-12s %7d.%d s (wall)\n' total $((total / 1000)) $((total % 1000 / 100))
+# The slowest live tests, from Swift Testing's "Test X passed after N seconds" lines (they run
+# one at a time; the CPU track's tests start together, so their times say little).
+sed -nE 's/^.{1,3}Test (.{1,60}).* (passed|failed) after ([0-9.]+) seconds.*/\3|\1|\2/p' "$run_dir"/live-tests.log 2>/dev/null |
+  grep -v '|run with ' | sort -t'|' -k1 -rn | head -6 | awk -F'|' '{ printf "  %7.1f s  %-8s %s\n", $1, $3, $2 }'
 exit "$failed"

@@ -363,18 +363,18 @@ final class NoiseSource: @unchecked Sendable {
     /// period -> the native Arpeggiator (ABI v2 MIDI output) -> x42 MIDI transpose (LV2 atom
     /// MIDI in and out) -> an LV2 instrument, mda JX10), x42 dpl (latency, output controls; the graph's
     /// delay lines), an x42 meter (JACK transport as time:Position), convoLV2 (the worker,
-    /// threaded) and the native Gain, with parameter changes every 100 ms for 10 s (30 s with AUHOST_LONG_TESTS=1).
+    /// threaded) and the native Gain, with parameter changes every 100 ms for 5 s (30 s with AUHOST_LONG_TESTS=1).
     @Test func theProcessCallbackNeitherAllocatesNorLocksNorCallsTheSystem() throws {
-        try Self.checkLiveRenderPaths(executable: try auhostExecutable(), seconds: TestLength.choose(short: 10, long: 30), unchanged: ["render_allocations", "render_frees", "render_locks", "render_trapped"])
+        try Self.checkLiveRenderPaths(executable: try auhostExecutable(), seconds: TestLength.choose(short: 5, long: 30), unchanged: ["render_allocations", "render_frees", "render_locks", "render_trapped"])
     }
 
-    /// The release auhost (`make test` builds it first) on the same chain for 10 s: no retain
+    /// The release auhost (`make test` builds it first) on the same chain as long: no retain
     /// or release either in the process callback (a debug build retains thousands a second).
     @Test(.enabled(if: LiveRunTests.releaseAuhost != nil, "no up-to-date release auhost: make test builds it (swift build -c release --product auhost, AllocCounter, AUHostGain, AUHostArpeggiator)"))
     func theReleaseProcessCallbackRetainsNothing() throws {
         let executable = try #require(Self.releaseAuhost).appendingPathComponent("auhost")
         try Self.checkLiveRenderPaths(
-            executable: executable, seconds: 10,
+            executable: executable, seconds: TestLength.choose(short: 5, long: 30),
             unchanged: ["render_allocations", "render_frees", "render_locks", "render_trapped", "render_retains", "render_releases"])
     }
 
