@@ -49,18 +49,27 @@ build_release() {
   for product in "${RELEASE_PRODUCTS[@]}"; do swift build -c release --product "$product" || return 1; done
 }
 
+# run_tests NICENESS OPTIONS…: the test bundle, run directly (two `swift test` processes cannot
+# run at once: the second waits for the first's lock on .build) with swift test's options.
+run_tests() {
+  local niceness=$1
+  shift
+  TMPDIR="$test_tmp" NO_COLOR=1 nice -n "$niceness" "$tests_binary" --testing-library swift-testing "$@"
+}
+
 cpu_track() {
-  step tests env TMPDIR="$test_tmp" nice -n 10 swift test --skip-build --parallel --skip "$LIVE" "${filter[@]}"
+  step tests run_tests 10 --parallel --skip "$LIVE" "${filter[@]}"
   step python env TMPDIR="$test_tmp" nice -n 10 bash scripts/test-python.sh
 }
 
 live_track() {
-  step live-tests env TMPDIR="$test_tmp" swift test --skip-build --no-parallel --filter "$LIVE" "${filter[@]}"
+  step live-tests run_tests 0 --no-parallel --filter "$LIVE" "${filter[@]}"
   step examples bash scripts/run-examples.sh
 }
 
 started=$(date +%s%N)
 if step build swift build --build-tests && step release build_release; then
+  tests_binary=$(swift build --show-bin-path)/AUHostPackageTests.xctest
   if [ -n "${AUHOST_TEST_SERIAL:-}" ]; then
     cpu_track
     live_track
