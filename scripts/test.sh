@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # `make test`: builds, runs every test and the examples, and prints where the time went.
 #
-# After the builds, two tracks run side by side. The CPU track (the CPU-bound suites in
-# parallel, then the Python tests) runs at a lower priority (nice 10): it keeps both cores busy
-# but yields them at once to the live track, whose suites (each test on a jackd -d dummy of its
-# own, timing-sensitive) run one test at a time, followed by Examples/. The live track's lines
-# are printed with "live| " in front. Every test runs with TMPDIR set to a folder of this
+# After the debug build, two tracks run side by side. The CPU track (the release products, the
+# CPU-bound suites in parallel, then the Python tests) runs at a lower priority (nice 10): it
+# keeps both cores busy but yields them at once to the live track, whose suites (each test on a
+# jackd -d dummy of its own, timing-sensitive) run one test at a time (those that run the
+# release build once it is built), followed by Examples/. The live track's lines are printed
+# with "live| " in front. Every test runs with TMPDIR set to a folder of this
 # run's, which must be empty at the end: a test that leaves a file behind fails the run. Exits
 # non-zero when any step fails.
 #
@@ -19,6 +20,9 @@ export PATH=/opt/swift/usr/bin:$PATH
 # The suites that start jackd (JACKTestServer): swift test's --filter / --skip regular expression.
 # A new live suite is named …LiveTests, or added here.
 LIVE='\.([A-Za-z]*LiveTests|LiveRunTests|LivePlayTests|LiveMIDITests|LiveFilePropertyTests|ControlSafetyTests|JACKIOUnitTests|TeardownOrderTests)\b'
+# The live tests that run the release build (the live track runs them once the CPU track has
+# built it): a new one is named theRelease…, or added here.
+LIVE_RELEASE='/(theRelease[A-Za-z]*|fiftyBankReloadsWhileTheSongPlays)\(|\.DeviceOutputValidateLiveTests/'
 # What the release-only tests need (AllocationTests, the validator's runs, the live release comparisons).
 RELEASE_PRODUCTS=(auhost auhost-unit-host alloc-check AllocCounter AUHostGain AUHostArpeggiator LV2Fixtures)
 
@@ -49,35 +53,42 @@ build_release() {
   for product in "${RELEASE_PRODUCTS[@]}"; do swift build -c release --product "$product" || return 1; done
 }
 
-# run_tests NICENESS OPTIONS…: the test bundle, run directly (two `swift test` processes cannot
-# run at once: the second waits for the first's lock on .build) with swift test's options.
+# run_tests OPTIONS…: the test bundle, run directly (two `swift test` processes cannot run at
+# once: the second waits for the first's lock on .build) with swift test's options.
 run_tests() {
-  local niceness=$1
-  shift
-  TMPDIR="$test_tmp" NO_COLOR=1 nice -n "$niceness" "$tests_binary" --testing-library swift-testing "$@"
+  TMPDIR="$test_tmp" NO_COLOR=1 "$tests_binary" --testing-library swift-testing "$@"
 }
 
+# The CPU track, in a subshell of its own at nice 10 (what it starts inherits it).
 cpu_track() {
-  step tests run_tests 10 --parallel --skip "$LIVE" "${filter[@]}"
-  step python env TMPDIR="$test_tmp" nice -n 10 bash scripts/test-python.sh
+  renice -n 10 -p "$BASHPID" >/dev/null
+  step release build_release
+  echo $? >"$run_dir/release.status"
+  [ "$(cat "$run_dir/release.status")" -eq 0 ] || return 1
+  step tests run_tests --parallel --skip "$LIVE" "${filter[@]}"
+  step python env TMPDIR="$test_tmp" bash scripts/test-python.sh
 }
 
 live_track() {
-  step live-tests run_tests 0 --no-parallel --filter "$LIVE" "${filter[@]}"
+  step live-tests run_tests --no-parallel --filter "$LIVE" --skip "$LIVE_RELEASE" "${filter[@]}"
+  while [ ! -e "$run_dir/release.status" ]; do sleep 1; done
+  if [ "$(cat "$run_dir/release.status")" -eq 0 ]; then
+    step live-release run_tests --no-parallel --filter "$LIVE_RELEASE" "${filter[@]}"
+  fi
   step examples bash scripts/run-examples.sh
 }
 
 started=$(date +%s%N)
-if step build swift build --build-tests && step release build_release; then
+if step build swift build --build-tests; then
   tests_binary=$(swift build --show-bin-path)/AUHostPackageTests.xctest
   if [ -n "${AUHOST_TEST_SERIAL:-}" ]; then
-    cpu_track
+    (cpu_track)
     live_track
   else
-    echo "== the CPU-bound suites and the live ones side by side (the live track's lines begin with 'live| ')"
+    echo "== the CPU track and the live track side by side (the live track's lines begin with 'live| ')"
     { live_track 2>&1 | sed -u 's/^/live| /'; } &
     live_pid=$!
-    cpu_track
+    (cpu_track)
     wait "$live_pid"
   fi
 fi
@@ -94,13 +105,13 @@ if [ -n "$left" ]; then
 fi
 
 echo
-echo "== where the time went (tests and python ran beside live-tests and examples)"
+echo "== where the time went (release, tests and python ran beside live-tests, live-release and examples)"
 while read -r name milliseconds status; do
   result=ok
   [ "$status" -eq 0 ] || { result="FAILED ($status)"; failed=1; }
   printf '%-12s %7d.%d s  %s\n' "$name" $((milliseconds / 1000)) $((milliseconds % 1000 / 100)) "$result"
 done <"$run_dir/steps"
-for expected in build release tests python live-tests examples; do
+for expected in build release tests python live-tests live-release examples; do
   grep -q "^$expected " "$run_dir/steps" || { echo "make test: step $expected did not run"; failed=1; }
 done
 total=$(((ended - started) / 1000000))

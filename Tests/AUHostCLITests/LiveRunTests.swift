@@ -27,7 +27,7 @@ final class LiveRig: @unchecked Sendable {
     /// Starts a server, runs `prepare` with its name (clients that must exist before auhost
     /// starts), then launches `auhost run`, or `auhost play SONG --preset` when `song` is given.
     convenience init(
-        preset: String, song: String? = nil, extraArguments: [String] = [], environment: [String: String] = [:], realTime: Bool = false,
+        preset: String, song: String? = nil, extraArguments: [String] = [], environment: [String: String] = [:], realTime: Bool = JACKTestServer.realTimeAllowed,
         periodFrames: Int = 64, executable: URL? = nil, prepare: (String) throws -> Void = { _ in }
     ) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-live-\(UUID().uuidString)")
@@ -48,7 +48,7 @@ final class LiveRig: @unchecked Sendable {
     /// As ``init(preset:song:extraArguments:environment:realTime:periodFrames:executable:prepare:)``
     /// with `chain` as the command line's PRESET.json or UNIT: a file, or a unit reference.
     init(
-        chain: String, song: String? = nil, extraArguments: [String] = [], environment: [String: String] = [:], realTime: Bool = false,
+        chain: String, song: String? = nil, extraArguments: [String] = [], environment: [String: String] = [:], realTime: Bool = JACKTestServer.realTimeAllowed,
         periodFrames: Int = 64, executable: URL? = nil, prepare: (String) throws -> Void = { _ in }
     ) throws {
         server = try JACKTestServer(periodFrames: periodFrames, realTime: realTime)
