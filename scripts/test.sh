@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # `make test`: builds, runs every test and the examples, and prints where the time went.
 #
-# After the debug build, two tracks run side by side. The CPU track (the release products, the
-# CPU-bound suites in parallel, then the Python tests) runs at a lower priority (nice 10): it
-# keeps both cores busy but yields them at once to the live track, whose suites (each test on a
-# jackd -d dummy of its own, timing-sensitive) run one test at a time (those that run the
-# release build once it is built), followed by Examples/. The live track's lines are printed
-# with "live| " in front. Every test runs with TMPDIR set to a folder of this
-# run's, which must be empty at the end: a test that leaves a file behind fails the run. Exits
-# non-zero when any step fails.
+# After the debug build, three tracks run side by side. The CPU track (the release products,
+# then the CPU-bound suites in parallel) and the Python tests run at a lower priority (nice 10):
+# they keep both cores busy but yield them at once to the live track, whose suites (each test
+# on a jackd -d dummy of its own, real-time when the machine allows it) run one test at a time
+# (those that run the release build once it is built), followed by Examples/. The Python and
+# live tracks' lines are printed with "python| " and "live| " in front. Every test runs with
+# TMPDIR set to a folder of this run's, which must be empty at the end: a test that leaves a
+# file behind fails the run. Exits non-zero when any step fails.
 #
 #   AUHOST_FUZZ_ITERATIONS=N   the fuzzers' long mode (N variants each, counts per outcome)
-#   AUHOST_TEST_FILTER=REGEX   only the tests whose names match (both tracks)
+#   AUHOST_TEST_FILTER=REGEX   only the Swift tests whose names match (CPU and live tracks)
 #   AUHOST_TEST_SERIAL=1       the tracks one after the other (the live suites alone on the machine)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -66,6 +66,11 @@ cpu_track() {
   echo $? >"$run_dir/release.status"
   [ "$(cat "$run_dir/release.status")" -eq 0 ] || return 1
   step tests run_tests --parallel --skip "$LIVE" "${filter[@]}"
+}
+
+# The Python tests (the debug library and tool), at nice 10 too.
+python_track() {
+  renice -n 10 -p "$BASHPID" >/dev/null
   step python env TMPDIR="$test_tmp" bash scripts/test-python.sh
 }
 
@@ -83,13 +88,16 @@ if step build swift build --build-tests; then
   tests_binary=$(swift build --show-bin-path)/AUHostPackageTests.xctest
   if [ -n "${AUHOST_TEST_SERIAL:-}" ]; then
     (cpu_track)
+    (python_track)
     live_track
   else
-    echo "== the CPU track and the live track side by side (the live track's lines begin with 'live| ')"
+    echo "== the CPU, Python and live tracks side by side (lines of the last two begin with 'python| ' and 'live| ')"
     { live_track 2>&1 | sed -u 's/^/live| /'; } &
     live_pid=$!
+    { python_track 2>&1 | sed -u 's/^/python| /'; } &
+    python_pid=$!
     (cpu_track)
-    wait "$live_pid"
+    wait "$live_pid" "$python_pid"
   fi
 fi
 ended=$(date +%s%N)
@@ -105,7 +113,7 @@ if [ -n "$left" ]; then
 fi
 
 echo
-echo "== where the time went (release, tests and python ran beside live-tests, live-release and examples)"
+echo "== where the time went (three tracks side by side: release and tests; python; live-tests, live-release and examples)"
 while read -r name milliseconds status; do
   result=ok
   [ "$status" -eq 0 ] || { result="FAILED ($status)"; failed=1; }
