@@ -116,7 +116,11 @@ if [ -n "$left" ]; then
 fi
 
 echo
-echo "== where the time went (three tracks side by side: release and tests; python; live-tests, live-release and examples)"
+if [ -n "${AUHOST_TEST_SERIAL:-}" ]; then
+  echo "== where the time went (one step after another)"
+else
+  echo "== where the time went (three tracks side by side: release and tests; python; live-tests, live-release and examples)"
+fi
 while read -r name milliseconds status; do
   result=ok
   [ "$status" -eq 0 ] || { result="FAILED ($status)"; failed=1; }
