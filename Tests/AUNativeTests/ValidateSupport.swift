@@ -27,11 +27,11 @@ enum ValidateRun {
         }
     }
 
-    /// An empty folder for LV2_PATH and a cache folder, made once.
     /// The `auhost` (and its `auhost-unit-host`) the runs use.
     static let executable: String? = ReleaseBuild.upToDate(products: ["auhost", "auhost-unit-host"], sources: ["Sources"])
         .map { $0.appendingPathComponent("auhost").path } ?? NativeProbeRunner.standardExecutablePath
 
+    /// An empty folder for LV2_PATH and a cache folder, made once.
     static let folders: (lv2: URL, cache: URL) = {
         let lv2 = try! CLibraryFixtures.makeFolder("validate-no-lv2")
         let cache = try! CLibraryFixtures.makeFolder("validate-cache")
