@@ -43,7 +43,7 @@ extension GraphRenderer {
             guard frameCount >= 0, output.frameCount >= frameCount else {
                 return AudioUnitErrorCode.parameterError.rawValue
             }
-            let measuresTime = plan.measuresTime && cycles.load(ordering: .relaxed) % GraphRenderer.timingInterval == 0
+            let measuresTime = plan.measuresTime && GraphRenderer.isTimed(cycle: cycles.load(ordering: .relaxed))
             let start = measuresTime ? MonotonicClock.nanoseconds() : 0
             // The workers finish what the last cycle left them before the events change.
             guard finishDeferredPhase(deadline: cycleDeadline(start), sampleTime: timestamp.sampleTime) else {

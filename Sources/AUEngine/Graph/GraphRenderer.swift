@@ -66,6 +66,14 @@ final class GraphRenderer: @unchecked Sendable {
     /// 5 % (docs/BENCHMARKS.md); shares of render time need samples, not every cycle.
     static let timingInterval: UInt64 = 32
 
+    /// Whether cycle `cycle` (counted from 0) is timed: the last of each ``timingInterval``,
+    /// so never a fresh unit's first cycle, whose one-time work (a plugin's first `run`
+    /// computing its tables took 100 times its steady cost) would otherwise be counted as
+    /// what it costs per cycle.
+    /// - Thread: [render]
+    @inline(__always)
+    static func isTimed(cycle: UInt64) -> Bool { cycle % timingInterval == timingInterval - 1 }
+
     static let eventCapacity = 1024
 
     /// MIDI events sent from code for the graph's MIDI input (``AudioGraph/sendMIDIEvent(_:)``).

@@ -105,10 +105,14 @@ struct PlanCompiler {
 
         report.midiConnections = try Self.midiRoutes(model, order: order)
         let dependencies = stepDependencies()
-        let measured = timedCycles > 0 && order.contains { runtimes[$0]?.renderNanoseconds.load(ordering: .relaxed) ?? 0 > 0 }
-        let cost = order.map { node -> Double in
-            let spent = runtimes[node]?.renderNanoseconds.load(ordering: .relaxed) ?? 0
-            return measured && spent > 0 ? Double(spent) / Double(timedCycles) : ParallelPlanDecision.estimatedCost(of: model.nodes[node]!.unit!)
+        // Measured only when enough cycles were timed and every node was timed in them (a
+        // pipeline's later stages render cycles after its first): measured and estimated
+        // costs are not on one scale, and a mix of them cut the reference chain's pipeline
+        // anywhere (its priming's first cycle times stage 0 alone).
+        let spent = order.map { runtimes[$0]?.renderNanoseconds.load(ordering: .relaxed) ?? 0 }
+        let measured = timedCycles >= AudioGraph.timedCyclesForMeasuredDecision && !spent.contains(0)
+        let cost = order.indices.map { step -> Double in
+            measured ? Double(spent[step]) / Double(timedCycles) : ParallelPlanDecision.estimatedCost(of: model.nodes[order[step]]!.unit!)
         }
         // With a scheduler, every node that takes MIDI may be sent some.
         let midiNodes = Set(order.filter { node in
