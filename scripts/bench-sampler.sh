@@ -27,7 +27,8 @@ cat > "$work/gm.json" <<JSON
 JSON
 # fluidsynth has no option for the interpolation: a command file sets it (4: 4th order, its default).
 echo "interp 4" > "$work/interp.cfg"
-fs=(fluidsynth -ni -f "$work/interp.cfg" -g 0.2 -o synth.polyphony=256 -R "$effects" -C "$effects" -r 48000
+# SDL's dummy audio driver: its PulseAudio one would leave a runtime folder in TMPDIR.
+fs=(env SDL_AUDIODRIVER=dummy fluidsynth -ni -f "$work/interp.cfg" -g 0.2 -o synth.polyphony=256 -R "$effects" -C "$effects" -r 48000
     -O float -T wav -F "$work/fluidsynth.wav" "$bank" "$work/song.mid")
 au=("$auhost" render "$work/gm.json" "$work/song.mid" -o "$work/auhost.wav" --bit-depth 32f --force
     --set gm.gain=0.2 --set gm.polyphony=256 --set gm.interpolation=2 --set gm.reverb="$effects" --set gm.chorus="$effects")

@@ -24,6 +24,9 @@ enum FluidSynthTool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = ["-ni", "-R", "0", "-C", "0", "-r", "48000", "-O", "float", "-T", "wav", "-F", output, generalMIDIBank, song]
+        // Its SDL2 audio driver's settings start SDL's audio, whose PulseAudio backend makes
+        // a runtime folder in TMPDIR (pulse-…) and leaves it there: SDL's dummy driver makes none.
+        process.environment = ProcessInfo.processInfo.environment.merging(["SDL_AUDIODRIVER": "dummy"]) { _, new in new }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try ChildProcess.launch(process)
