@@ -27,9 +27,14 @@ LIVE_RELEASE='/(theRelease[A-Za-z]*|fiftyBankReloadsWhileTheSongPlays)\(|\.Devic
 RELEASE_PRODUCTS=(auhost auhost-unit-host alloc-check AllocCounter AUHostGain AUHostArpeggiator LV2Fixtures)
 
 run_dir=$(mktemp -d -t auhost-test-XXXXXX)
-# The tests' temporary folder (the builds and the examples keep the system's).
+# The builds' and the examples' temporary folder: SwiftPM leaves a TemporaryDirectory.* folder
+# for each compiler run and a lock file for each build folder in it, which go with the run's
+# folder (so every SwiftPM process of the run takes its locks there: another `swift build` in
+# this checkout while make test runs would not wait for it).
+export TMPDIR=$run_dir/tools
+# The tests' own, which must be empty at the end.
 test_tmp=$run_dir/tmp
-mkdir -p "$test_tmp"
+mkdir -p "$TMPDIR" "$test_tmp"
 trap 'rm -rf "$run_dir"' EXIT
 filter=()
 [ -n "${AUHOST_TEST_FILTER:-}" ] && filter=(--filter "$AUHOST_TEST_FILTER")
