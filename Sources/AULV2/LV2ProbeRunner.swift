@@ -11,7 +11,7 @@ import Foundation
 /// child carries on with the rest; a child silent for ``timeout`` seconds is killed and its
 /// plugin recorded as crashed (timed out).
 /// - Thread: [control]
-public struct LV2ProbeRunner {
+public struct LV2ProbeRunner: Sendable {
     public var executable: URL
     public var timeout: TimeInterval = 30
     /// Extra environment for the children (LV2_PATH…).

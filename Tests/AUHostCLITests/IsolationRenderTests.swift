@@ -59,7 +59,9 @@ import Testing
         _ fixture: String, folder: TemporaryFolder, environment: [String: String] = [:], isolation: String = "per-unit"
     ) throws -> ChildProcess.Outcome {
         let bundles = URL(fileURLWithPath: folder.file("lv2"))
-        try writeFixtureBundle(fixture, name: "Fixture \(fixture)", into: bundles)
+        if !FileManager.default.fileExists(atPath: bundles.appendingPathComponent("\(fixture).lv2").path) {
+            try writeFixtureBundle(fixture, name: "Fixture \(fixture)", into: bundles)
+        }
         let file = try folder.preset("\(fixture).json", """
             {"auhost": 1, "name": "hostile", "nodes": [
               {"id": "amp", "unit": "lv2:http://plugin.org.uk/swh-plugins/amp", "parameters": {"gain": -6}},
@@ -130,15 +132,39 @@ import Testing
         #expect(differingSamples(isolated, try readAudio(folder.file("out/two.wav")).samples) == 0)
     }
 
-    /// A batch without `--isolation` isolates an LV2 plugin that no probe has passed (a
-    /// fresh cache): a crash in `run` fails its files, not the batch (in process it would
-    /// end the run).
+    /// A batch without `--isolation` probes an LV2 plugin that no probe has passed (a fresh
+    /// cache) before it starts, and isolates it when the probe finds it broken: a crash in
+    /// `run` fails its files, not the batch (in process it would end the run).
     @Test func aBatchIsolatesUnprobedPluginsByDefault() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let run = try Self.renderHostile("crash-in-run", folder: folder, isolation: "unset")
         #expect(run.status == 1 && !run.timedOut, "\(run.errors)")
+        #expect(run.errors.contains("auhost: probed Fixture crash-in-run (lv2:urn:auhost:fixture:crash-in-run), which no probe had passed: crashed"), "\(run.errors)")
+        #expect(run.errors.contains("it runs isolated (per-unit)"), "\(run.errors)")
         #expect(run.errors.contains("'bad' (Fixture crash-in-run) crashed in render (SIGSEGV)"), "\(run.errors)")
         #expect(run.output.contains("batch: 0 of 2 files rendered (2 failed)"), "\(run.output)")
+    }
+
+    /// An unprobed plugin that the batch's probe finds working runs in process, as after
+    /// `auhost list --probe` (a batch of 400 one-second files through the reference chain
+    /// took 30 s with its five plugins isolated, 4 s in process, docs/SCALE.md); the verdict is
+    /// kept, so the next batch does not probe again. The output equals the in-process one.
+    @Test func aBatchProbesUnprobedPluginsOnceAndRunsThoseThatWorkInProcess() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let first = try Self.renderHostile("passthrough", folder: folder, isolation: "unset")
+        try #require(first.status == 0, "\(first.errors)")
+        #expect(first.errors.contains("auhost: probed Fixture passthrough (lv2:urn:auhost:fixture:passthrough), which no probe had passed: it works, and runs in this process"), "\(first.errors)")
+        #expect(first.errors.contains("auhost: probed Simple amplifier (lv2:http://plugin.org.uk/swh-plugins/amp)"), "\(first.errors)")
+        let probed = try readAudio(folder.file("out/one.wav")).samples
+        try FileManager.default.removeItem(atPath: folder.file("out"))
+        let second = try Self.renderHostile("passthrough", folder: folder, isolation: "unset")
+        try #require(second.status == 0, "\(second.errors)")
+        #expect(!second.errors.contains("probed"), "the verdicts were not kept: \(second.errors)")
+        try FileManager.default.removeItem(atPath: folder.file("out"))
+        let inProcess = try Self.renderHostile("passthrough", folder: folder, isolation: "none")
+        try #require(inProcess.status == 0, "\(inProcess.errors)")
+        #expect(differingSamples(probed, try readAudio(folder.file("out/one.wav")).samples) == 0)
     }
 }

@@ -1,4 +1,7 @@
+import AUCore
+import AUFiles
 @testable import AUHost
+import Foundation
 import Glibc
 import Testing
 
@@ -8,8 +11,11 @@ import Testing
     /// An LV2 plugin's library no test instantiates (swh's A-law compressor).
     static let library = "/usr/lib/lv2/a_law-swh.lv2/plugin-linux.so"
 
-    private func isLoaded() -> Bool {
-        guard let handle = dlopen(Self.library, RTLD_NOW | RTLD_NOLOAD) else { return false }
+    /// The library of an LV2 plugin no other test instantiates (swh's Bode frequency shifter).
+    static let batchLibrary = "/usr/lib/lv2/bode_shifter-swh.lv2/plugin-linux.so"
+
+    private func isLoaded(_ library: String = library) -> Bool {
+        guard let handle = dlopen(library, RTLD_NOW | RTLD_NOLOAD) else { return false }
         dlclose(handle)
         return true
     }
@@ -23,5 +29,43 @@ import Testing
         #expect(isLoaded(), "the pin let the library be unloaded")
         pin.release()
         #expect(!isLoaded(), "the library stayed loaded after the pin let go")
+    }
+
+    /// A batch keeps its plugins' libraries loaded from file to file: without it, each
+    /// file's graph freed the last instance, which unloaded the library, and the next file
+    /// loaded, relocated and initialized it again (a third of `--jobs 1`'s time per file on
+    /// the reference chain, docs/SCALE.md).
+    @Test("a batch renderer keeps its plugins' libraries loaded between files, and lets them go with it")
+    func batchKeepsLibrariesBetweenFiles() throws {
+        try #require(FileManager.default.fileExists(atPath: Self.batchLibrary), "\(Self.batchLibrary) is missing (swh-lv2)")
+        try #require(!isLoaded(Self.batchLibrary), "\(Self.batchLibrary) is loaded already")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-library-pin-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = folder + "/in.wav"
+        let writer = try AudioFileWriter(path: input, encoding: AudioFileEncoding(format: .wav, bitDepth: .float32), sampleRate: 48_000, channels: 1)
+        let silence = OwnedAudioBuffers(channels: 1, capacity: 4_800)
+        try writer.write(silence.buffers())
+        try writer.finish()
+        let registry = HostRegistry.make()
+        let loaded = try loadPreset(
+            #"{"auhost": 1, "name": "bode", "nodes": [{"id": "shift", "unit": "lv2:http://plugin.org.uk/swh-plugins/bodeShifter"}], "chain": ["shift"]}"#,
+            registry: registry)
+        defer { loaded.dispose() }
+        var settings = RenderSettings()
+        settings.tail = .seconds(0)
+        let encoding = try AudioFileEncoding(format: .wav, bitDepth: .float32)
+        let jobs = (0..<2).map { RenderJob(input: input, output: folder + "/out\($0).wav", encoding: encoding) }
+        var batch: BatchRenderer? = BatchRenderer(loaded: loaded, registry: registry, settings: settings, jobs: jobs)
+        for job in jobs {
+            if case .failure(let error) = try #require(batch).render(job, progress: { _ in }) { Issue.record("\(error)") }
+            #expect(isLoaded(Self.batchLibrary), "the file's graph is gone and its plugin's library was unloaded with it")
+        }
+        batch = nil
+        // Another test's batch renderer that built its first graph while this one's was
+        // alive holds the library too, until it goes: waited for, 30 s at most.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while isLoaded(Self.batchLibrary) && ContinuousClock.now < deadline { usleep(10_000) }
+        #expect(!isLoaded(Self.batchLibrary), "the library stayed loaded 30 s after the batch renderer went")
     }
 }

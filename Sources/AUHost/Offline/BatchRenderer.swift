@@ -13,7 +13,10 @@ import Synchronization
 /// (``LoadedPreset/makeUnits()``) at the rate that file runs at — the preset's
 /// `sampleRate`, else the file's — so a file's samples never depend on the files rendered
 /// before it, nor on `--jobs`. Graphs are built and disposed one at a time (plugin
-/// instantiation is control-thread work on shared worlds); they render in parallel.
+/// instantiation is control-thread work on shared worlds); they render in parallel. The
+/// plugins' libraries, loaded by the first graph, stay loaded until the batch renderer
+/// goes (``LoadedLibraryPin``): freeing a file's last instance would unload them, and the
+/// next file's build would load, relocate and initialize them again (cairo, fontconfig...).
 /// LV2 units render in offline mode (their worker runs immediately, deterministically).
 ///
 /// A file that fails (unreadable, corrupt, an existing output without `--force`, a full
@@ -29,8 +32,9 @@ public final class BatchRenderer: @unchecked Sendable {
     public let cancellation = RenderCancellation()
     /// Ends the process when a job's render is stuck in a unit (``RenderWatchdog``); nil: none.
     public var watchdog: RenderWatchdog? = RenderWatchdog.standard()
-    /// Serializes building and disposing graphs.
-    private let buildLock = Mutex(())
+    /// Serializes building and disposing graphs; holds the libraries the first graph
+    /// loaded, from its build until the renderer goes.
+    private let buildLock = Mutex<LoadedLibraryPin?>(nil)
 
     /// - Thread: [control]
     public init(loaded: LoadedPreset, registry: ComponentRegistry, settings: RenderSettings, jobs: [RenderJob]) {
@@ -38,6 +42,10 @@ public final class BatchRenderer: @unchecked Sendable {
         self.registry = registry
         self.settings = settings
         self.jobs = jobs
+    }
+
+    deinit {
+        buildLock.withLock { $0?.release() }
     }
 
     /// Renders every job; `notice` hears what a job says before it starts (from its
@@ -164,7 +172,7 @@ public final class BatchRenderer: @unchecked Sendable {
     /// A fresh graph of the chain at `rate`, LV2 units in offline mode, with a job's own
     /// `overrides` set on its units, rendered on `parallelism`'s threads (nil: the settings').
     func buildChain(at rate: Double, overrides: [String] = [], parallelism: RenderParallelism? = nil) throws(AudioUnitError) -> ChainGraph {
-        try buildLock.withLock { _ throws(AudioUnitError) -> ChainGraph in
+        try buildLock.withLock { libraries throws(AudioUnitError) -> ChainGraph in
             let units: [AudioUnit]
             do throws(PresetError) {
                 units = try loaded.makeUnits()
@@ -182,7 +190,9 @@ public final class BatchRenderer: @unchecked Sendable {
                 throw error
             }
             do throws(AudioUnitError) {
-                return try ChainGraph(loaded, units: units, registry: registry, sampleRate: rate, maximumFrames: settings.blockSize, parallelism: parallelism ?? settings.parallelism)
+                let chain = try ChainGraph(loaded, units: units, registry: registry, sampleRate: rate, maximumFrames: settings.blockSize, parallelism: parallelism ?? settings.parallelism)
+                if libraries == nil { libraries = LoadedLibraryPin() }
+                return chain
             } catch {
                 units.forEach { $0.dispose() }
                 throw AudioUnitError(error.code, "the chain cannot run at \(RenderReport.rate(rate)) Hz: \(error.message)", underlying: error)

@@ -68,7 +68,8 @@ enum RenderCommand: Command {
                                child process for all) or per-unit (one each); a preset
                                node's "isolation" overrides it. Default: none for one
                                INPUT; for a batch, per-unit for the LV2 plugins that
-                               `auhost probe-unit` has not found to work. A plugin
+                               `auhost probe-unit` has not found to work (one without
+                               a verdict is probed first, once: cached). A plugin
                                that crashes or hangs in a child fails only the file it was
                                rendering, which is tried once more in a fresh child
                                (docs/ISOLATION.md)
@@ -188,8 +189,12 @@ enum RenderCommand: Command {
         // rendering, unless --threads 1 asked for one thread. A batch uses the cores
         // through --jobs (one file per worker).
         settings.overlapsFileWork = settings.shouldOverlapFileWork(jobs: jobs.count, cores: ProcessInfo.processInfo.activeProcessorCount)
-        // A batch isolates, unless told otherwise, the LV2 plugins no probe has passed.
-        let unprobed = givenIsolation == nil && jobs.count > 1 ? UnprobedIsolation.policy() : nil
+        // A batch isolates, unless told otherwise, the LV2 plugins no probe has passed: those
+        // without a verdict are probed first (once, in a child; the verdict is cached).
+        let errors = context.errors
+        let unprobed = givenIsolation == nil && jobs.count > 1
+            ? UnprobedIsolation.policy(probing: LV2ProbeRunner(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()), notice: { errors.line("auhost: \($0)") })
+            : nil
         let loaded = try PresetCommandSupport.load(
             positionals[0], sets: sets, context: context, isolation: givenIsolation ?? .none, isolationOfComponent: unprobed)
         defer { loaded.dispose() }
@@ -202,7 +207,7 @@ enum RenderCommand: Command {
         }
         let planned = jobs
         let progress = RenderProgress(jobs: jobs)
-        let out = context.output, errors = context.errors
+        let out = context.output
         let renderer = BatchRenderer(loaded: loaded, registry: context.registry, settings: settings, jobs: jobs)
         renderer.cancellation.watchSignals()
         defer { renderer.cancellation.stopWatchingSignals() }
