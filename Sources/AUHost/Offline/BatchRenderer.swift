@@ -32,8 +32,9 @@ public final class BatchRenderer: @unchecked Sendable {
     public let cancellation = RenderCancellation()
     /// Ends the process when a job's render is stuck in a unit (``RenderWatchdog``); nil: none.
     public var watchdog: RenderWatchdog? = RenderWatchdog.standard()
-    /// Serializes building and disposing graphs; holds the libraries the first graph
-    /// loaded, from its build until the renderer goes.
+    /// Serializes building and disposing graphs; holds the libraries the first file's graph
+    /// loaded, from its build until the renderer goes (``buildChain(at:overrides:parallelism:)``
+    /// alone, as `ChainProcessor` calls it, holds nothing).
     private let buildLock = Mutex<LoadedLibraryPin?>(nil)
 
     /// - Thread: [control]
@@ -130,6 +131,9 @@ public final class BatchRenderer: @unchecked Sendable {
             let fileSettings = settings.forFile(seconds: seconds)
             let chain = try buildChain(at: rate, overrides: job.overrides, parallelism: fileSettings.parallelism)
             defer { buildLock.withLock { _ in chain.dispose() } }
+            buildLock.withLock { libraries in
+                if libraries == nil { libraries = LoadedLibraryPin() }
+            }
             let watch = watchdog?.watch(chain, job: job.input, cancellation: cancellation)
             defer { watch?.stop() }
             if song != nil && !chain.graph.takesMIDIInput {
@@ -172,7 +176,7 @@ public final class BatchRenderer: @unchecked Sendable {
     /// A fresh graph of the chain at `rate`, LV2 units in offline mode, with a job's own
     /// `overrides` set on its units, rendered on `parallelism`'s threads (nil: the settings').
     func buildChain(at rate: Double, overrides: [String] = [], parallelism: RenderParallelism? = nil) throws(AudioUnitError) -> ChainGraph {
-        try buildLock.withLock { libraries throws(AudioUnitError) -> ChainGraph in
+        try buildLock.withLock { _ throws(AudioUnitError) -> ChainGraph in
             let units: [AudioUnit]
             do throws(PresetError) {
                 units = try loaded.makeUnits()
@@ -190,9 +194,7 @@ public final class BatchRenderer: @unchecked Sendable {
                 throw error
             }
             do throws(AudioUnitError) {
-                let chain = try ChainGraph(loaded, units: units, registry: registry, sampleRate: rate, maximumFrames: settings.blockSize, parallelism: parallelism ?? settings.parallelism)
-                if libraries == nil { libraries = LoadedLibraryPin() }
-                return chain
+                return try ChainGraph(loaded, units: units, registry: registry, sampleRate: rate, maximumFrames: settings.blockSize, parallelism: parallelism ?? settings.parallelism)
             } catch {
                 units.forEach { $0.dispose() }
                 throw AudioUnitError(error.code, "the chain cannot run at \(RenderReport.rate(rate)) Hz: \(error.message)", underlying: error)
