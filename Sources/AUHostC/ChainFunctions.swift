@@ -30,6 +30,23 @@ public func auhost_chain_new(
     _ preset: UnsafePointer<CChar>?, _ file: UnsafePointer<CChar>?, _ sampleRate: Double, _ blockSize: Int32, _ threads: Int32,
     _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> OpaquePointer? {
+    auhost_chain_new_isolated(preset, file, sampleRate, blockSize, threads, nil, error)
+}
+
+/// `auhost_chain_new_isolated`: `auhost_chain_new` with the nodes that have no `"isolation"`
+/// key run where `isolation` says (`none`, `together`, `per-unit`; NULL: none), their child
+/// processes started from ``UnitHostExecutable/path``.
+/// - Thread: [control]
+@_cdecl("auhost_chain_new_isolated")
+public func auhost_chain_new_isolated(
+    _ preset: UnsafePointer<CChar>?, _ file: UnsafePointer<CChar>?, _ sampleRate: Double, _ blockSize: Int32, _ threads: Int32,
+    _ isolation: UnsafePointer<CChar>?, _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> OpaquePointer? {
+    let mode = isolation.map { UnitIsolation(rawValue: String(cString: $0)) } ?? UnitIsolation.none
+    guard let mode else {
+        report("isolation \(String(cString: isolation!)): expected one of \(UnitIsolation.choices)", to: error)
+        return nil
+    }
     guard let preset else {
         report("preset: expected a preset file or its JSON text, got NULL", to: error)
         return nil
@@ -48,7 +65,10 @@ public func auhost_chain_new(
     let text = String(cString: preset)
     let source: ChainProcessor.Source = file.map { .json(text, file: String(cString: $0)) } ?? .file(text)
     do throws(AudioUnitError) {
-        let processor = try ChainProcessor(source, registry: SharedRegistry.current, sampleRate: sampleRate, settings: settings)
+        // Every chain gets an isolator, so that a preset node's "isolation" key is honoured
+        // as `auhost render` honours it; offline, a fault is the failed render's error.
+        let isolator = BridgeIsolator(executable: UnitHostExecutable.path) { _ in }
+        let processor = try ChainProcessor(source, registry: SharedRegistry.current, sampleRate: sampleRate, settings: settings, isolation: mode, isolator: isolator)
         return OpaquePointer(Unmanaged.passRetained(ChainHandle(processor)).toOpaque())
     } catch let failure {
         report(failure.message, to: error)

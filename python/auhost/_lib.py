@@ -15,6 +15,7 @@ int auhost_api_version(void);
 void auhost_free(void *pointer);
 char *auhost_units_json(const char *text, const char *type, char **error);
 auhost_chain *auhost_chain_new(const char *preset, const char *file, double sample_rate, int block_size, int threads, char **error);
+auhost_chain *auhost_chain_new_isolated(const char *preset, const char *file, double sample_rate, int block_size, int threads, const char *isolation, char **error);
 void auhost_chain_free(auhost_chain *chain);
 int auhost_chain_set(auhost_chain *chain, const char *assignment, char **error);
 int auhost_chain_set_tail(auhost_chain *chain, double seconds, char **error);
@@ -37,7 +38,7 @@ int auhost_writer_finish(auhost_writer *writer, char **error);
 void auhost_writer_cancel(auhost_writer *writer);
 """
 
-API_VERSION = 2
+API_VERSION = 3
 
 ffi = FFI()
 ffi.cdef(CDEF)

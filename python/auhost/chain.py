@@ -96,9 +96,16 @@ class Chain:
     the latency compensated, the tail rendered (`tail`: seconds, or None for auto). With
     `reset=False` the stream goes on from the chain's state instead: as many frames out as
     in, `latency` frames late, no tail. The GIL is released while rendering.
+
+    `isolation` runs the chain's plugins out of process (`auhost render --isolation`):
+    "none" (in this process, the default), "together" (one child process for all) or
+    "per-unit" (one each); a preset node's "isolation" key overrides it. A plugin that
+    crashes, exits or hangs in its child raises AUHostError naming the node and what
+    happened, and the next call gets a fresh child; in this process the same crash ends
+    the Python process (docs/PYTHON.md).
     """
 
-    def __init__(self, units, parameters=None, sample_rate=48000, block_size=DEFAULT_BLOCK_SIZE, threads=0, tail=None, name="Python chain"):
+    def __init__(self, units, parameters=None, sample_rate=48000, block_size=DEFAULT_BLOCK_SIZE, threads=0, tail=None, name="Python chain", isolation="none"):
         if isinstance(units, str) or not all(isinstance(unit, (str, tuple)) for unit in units):
             raise TypeError("units: expected a list of unit references (\"lv2:URI\", \"aufx:dely:AUHs\", a name) or (id, reference) pairs")
         nodes, taken = [], set()
@@ -107,26 +114,28 @@ class Chain:
             taken.add(node_id)
             nodes.append({"id": node_id, "unit": reference})
         preset = {"auhost": 1, "name": name, "nodes": nodes, "chain": [node["id"] for node in nodes]}
-        self._open(json.dumps(preset), os.path.join(os.getcwd(), "chain.json"), sample_rate, block_size, threads, tail)
+        self._open(json.dumps(preset), os.path.join(os.getcwd(), "chain.json"), sample_rate, block_size, threads, tail, isolation)
         for key, value in (parameters or {}).items():
             self.parameters[key] = value
 
     @classmethod
-    def from_preset(cls, path_or_json, sample_rate=48000, block_size=DEFAULT_BLOCK_SIZE, threads=0, tail=None):
+    def from_preset(cls, path_or_json, sample_rate=48000, block_size=DEFAULT_BLOCK_SIZE, threads=0, tail=None, isolation="none"):
         """A chain preset from its file, or from its JSON text (paths relative to the current folder)."""
         chain = cls.__new__(cls)
         text = os.fspath(path_or_json)
         if text.lstrip().startswith("{"):
-            chain._open(text, os.path.join(os.getcwd(), "preset.json"), sample_rate, block_size, threads, tail)
+            chain._open(text, os.path.join(os.getcwd(), "preset.json"), sample_rate, block_size, threads, tail, isolation)
         else:
-            chain._open(text, None, sample_rate, block_size, threads, tail)
+            chain._open(text, None, sample_rate, block_size, threads, tail, isolation)
         return chain
 
-    def _open(self, preset, file, sample_rate, block_size, threads, tail):
+    def _open(self, preset, file, sample_rate, block_size, threads, tail, isolation):
         self._lock = threading.Lock()
         self._handle = None
+        if not isinstance(isolation, str):
+            raise TypeError(f"isolation: expected one of none|together|per-unit, got {isolation!r}")
         error = error_slot()
-        handle = lib.auhost_chain_new(preset.encode("utf-8"), _c(file), float(sample_rate), int(block_size), int(threads), error)
+        handle = lib.auhost_chain_new_isolated(preset.encode("utf-8"), _c(file), float(sample_rate), int(block_size), int(threads), isolation.encode("utf-8"), error)
         if handle == ffi.NULL:
             raise_error(error, "the preset did not load")
         self._handle = ffi.gc(handle, lib.auhost_chain_free)
@@ -135,6 +144,7 @@ class Chain:
         self.block_size = int(block_size)
         self.threads = int(threads)
         self.tail = tail
+        self.isolation = isolation
         if tail is not None:
             check(lib.auhost_chain_set_tail(self._handle, float(tail), error), error)
         self.parameters = Parameters(self)
@@ -240,15 +250,15 @@ class Chain:
         return text
 
     def __reduce__(self):
-        return (_restore, (self.to_preset(), self._file, self.sample_rate, self.block_size, self.threads, self.tail))
+        return (_restore, (self.to_preset(), self._file, self.sample_rate, self.block_size, self.threads, self.tail, self.isolation))
 
     def __repr__(self):
         return f"<auhost.Chain {self._file} at {self.sample_rate:g} Hz>"
 
 
-def _restore(preset, file, sample_rate, block_size, threads, tail):
+def _restore(preset, file, sample_rate, block_size, threads, tail, isolation="none"):
     chain = Chain.__new__(Chain)
-    chain._open(preset, file, sample_rate, block_size, threads, tail)
+    chain._open(preset, file, sample_rate, block_size, threads, tail, isolation)
     return chain
 
 

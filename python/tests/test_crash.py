@@ -1,7 +1,9 @@
-"""A plugin that crashes in its run (the hostile fixture of Tests/LV2Fixtures) ends the
-Python process that hosts it, as it ends `auhost render`: plugins are not isolated in a
-child process (docs/PYTHON.md). The crash happens in a child process here."""
+"""A plugin that crashes in its run (the hostile fixture of Tests/LV2Fixtures): in this
+process it ends the Python process that hosts it, as it ends `auhost render`; isolated
+(`isolation="per-unit"` or "together") the call raises AUHostError naming the node and the
+crash, and the process goes on (docs/PYTHON.md). Each case runs in a child process."""
 
+import json
 import os
 import shutil
 import subprocess
@@ -16,37 +18,74 @@ PREFIXES = """@prefix lv2: <http://lv2plug.in/ns/lv2core#> .
 @prefix doap: <http://usefulinc.com/ns/doap#> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
 """
-URI = "urn:auhost:fixture:crash-in-run"
-PLUGIN = f"""<{URI}> a lv2:Plugin , lv2:UtilityPlugin ;
-    doap:name "Fixture Crash In Run" ;
-    lv2:port [ a lv2:InputPort , lv2:AudioPort ; lv2:index 0 ; lv2:symbol "in" ; lv2:name "In" ] ,
-             [ a lv2:OutputPort , lv2:AudioPort ; lv2:index 1 ; lv2:symbol "out" ; lv2:name "Out" ] .
-"""
-CHILD = f"""
-import numpy, auhost
-chain = auhost.Chain(["lv2:{URI}"], tail=0)
+# What the child prints: a line per step, then the outcome of each call as JSON.
+CHILD = """
+import json, sys, numpy, auhost
+fixture, isolation = sys.argv[1], sys.argv[2]
+chain = auhost.Chain([("bad", "lv2:urn:auhost:fixture:" + fixture)], tail=0, isolation=isolation)
+audio = (numpy.sin(numpy.arange(4800) * 0.02) * 0.5).astype(numpy.float32).reshape(1, -1)
 print("rendering", flush=True)
-chain(numpy.zeros((1, 4800), dtype=numpy.float32), 48000)
+for attempt in range(2):
+    try:
+        out = chain(audio, 48000)
+        print(json.dumps({"output": out.tolist()}), flush=True)
+    except auhost.AUHostError as error:
+        print(json.dumps({"error": str(error)}), flush=True)
 print("survived", flush=True)
 """
 
 
-def test_a_crashing_plugin_ends_the_process(folder):
+def run_fixture(folder, fixture, isolation):
+    """Runs CHILD over the fixture `fixture` with `isolation` in a fresh Python process."""
     fixtures = os.path.join(os.path.dirname(library_path), "libLV2Fixtures.so")
     if not os.path.exists(fixtures):
         pytest.skip("no libLV2Fixtures.so beside the library (swift build --product LV2Fixtures)")
-    bundle = os.path.join(folder, "lv2", "crash-in-run.lv2")
-    os.makedirs(bundle)
-    with open(os.path.join(bundle, "manifest.ttl"), "w") as file:
-        file.write(PREFIXES + f"<{URI}> a lv2:Plugin ; lv2:binary <fixtures.so> ; rdfs:seeAlso <plugin.ttl> .\n")
-    with open(os.path.join(bundle, "plugin.ttl"), "w") as file:
-        file.write(PREFIXES + PLUGIN)
-    shutil.copy(fixtures, os.path.join(bundle, "fixtures.so"))
+    uri = f"urn:auhost:fixture:{fixture}"
+    bundle = os.path.join(folder, "lv2", f"{fixture}.lv2")
+    if not os.path.exists(bundle):
+        os.makedirs(bundle)
+        with open(os.path.join(bundle, "manifest.ttl"), "w") as file:
+            file.write(PREFIXES + f"<{uri}> a lv2:Plugin ; lv2:binary <fixtures.so> ; rdfs:seeAlso <plugin.ttl> .\n")
+        with open(os.path.join(bundle, "plugin.ttl"), "w") as file:
+            file.write(PREFIXES + f"""<{uri}> a lv2:Plugin , lv2:UtilityPlugin ;
+    doap:name "Fixture {fixture}" ;
+    lv2:port [ a lv2:InputPort , lv2:AudioPort ; lv2:index 0 ; lv2:symbol "in" ; lv2:name "In" ] ,
+             [ a lv2:OutputPort , lv2:AudioPort ; lv2:index 1 ; lv2:symbol "out" ; lv2:name "Out" ] .
+""")
+        shutil.copy(fixtures, os.path.join(bundle, "fixtures.so"))
     home = os.path.join(folder, "home")
-    os.makedirs(home)
+    os.makedirs(home, exist_ok=True)
     environment = dict(os.environ, LV2_PATH=os.path.join(folder, "lv2"), HOME=home, AUHOST_LIBRARY=library_path,
-                       PYTHONPATH=os.path.join(REPO, "python"), XDG_CACHE_HOME=os.path.join(home, ".cache"))
-    child = subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True, timeout=CHILD_TIMEOUT, env=environment, cwd=folder)
+                       PYTHONPATH=os.path.join(REPO, "python"), XDG_CACHE_HOME=os.path.join(home, ".cache"),
+                       AUHOST_ISOLATION_TIMEOUT="5")
+    child = subprocess.run([sys.executable, "-c", CHILD, fixture, isolation], capture_output=True, text=True,
+                           timeout=CHILD_TIMEOUT, env=environment, cwd=folder)
+    calls = [json.loads(line) for line in child.stdout.splitlines() if line.startswith("{")]
+    return child, calls
+
+
+def test_a_crashing_plugin_in_this_process_ends_it(folder):
+    child, calls = run_fixture(folder, "crash-in-run", "none")
     assert "rendering" in child.stdout, child.stderr
-    assert "survived" not in child.stdout
+    assert "survived" not in child.stdout and not calls
     assert child.returncode < 0, f"exit {child.returncode}: {child.stderr}"
+
+
+@pytest.mark.parametrize("isolation", ["per-unit", "together"])
+def test_a_crashing_isolated_plugin_raises_and_the_process_goes_on(folder, isolation):
+    child, calls = run_fixture(folder, "crash-in-run", isolation)
+    assert child.returncode == 0 and "survived" in child.stdout, f"exit {child.returncode}: {child.stderr}"
+    # Each call crashes a fresh child: both raise, naming the node, the unit and the signal.
+    assert len(calls) == 2, child.stdout
+    for call in calls:
+        assert "'bad' (Fixture crash-in-run) crashed in render (SIGSEGV)" in call.get("error", ""), call
+
+
+def test_an_isolated_plugin_renders_what_it_renders_in_this_process(folder):
+    _, in_process = run_fixture(folder, "passthrough", "none")
+    child, isolated = run_fixture(folder, "passthrough", "per-unit")
+    assert child.returncode == 0, child.stderr
+    assert len(in_process) == 2 and len(isolated) == 2, (in_process, isolated)
+    assert all("output" in call for call in in_process + isolated), (in_process, isolated)
+    assert isolated[0]["output"] == in_process[0]["output"]
+    assert max(abs(sample) for sample in in_process[0]["output"][0]) > 0.1

@@ -33,6 +33,10 @@ public final class ChainProcessor: @unchecked Sendable {
 
     public let source: Source
     public let registry: ComponentRegistry
+    /// Where the nodes without an `"isolation"` key run, and what runs the isolated ones in
+    /// child processes (nil: every node in this process, whatever its key says).
+    public let isolation: UnitIsolation
+    public let isolator: (any ComponentIsolator)?
     /// The rate a call's sample rate of 0 stands for (the chain's rate when the preset names none).
     public let defaultSampleRate: Double
     /// Block size (`--block`), threads (`--threads`) and tail (`--tail`), as `auhost render` takes them.
@@ -57,9 +61,15 @@ public final class ChainProcessor: @unchecked Sendable {
     /// (plugin instantiation is control-thread work on shared worlds).
     static let controlLock = Mutex(())
 
-    /// Loads the preset from `source`; its problems are one error, a line each.
+    /// Loads the preset from `source`; its problems are one error, a line each. With an
+    /// `isolator`, the nodes run where `isolation` and their `"isolation"` keys say: a unit
+    /// that crashes, exits or hangs in its child fails the render it was in
+    /// (`instanceInvalidated`, naming the node) and the next render gets a fresh child.
     /// - Thread: [control]
-    public init(_ source: Source, registry: ComponentRegistry, sampleRate: Double = 48_000, settings: RenderSettings = RenderSettings()) throws(AudioUnitError) {
+    public init(
+        _ source: Source, registry: ComponentRegistry, sampleRate: Double = 48_000, settings: RenderSettings = RenderSettings(),
+        isolation: UnitIsolation = .none, isolator: (any ComponentIsolator)? = nil
+    ) throws(AudioUnitError) {
         guard ChainPreset.sampleRates.contains(sampleRate) else {
             throw AudioUnitError(.formatNotSupported, "sample_rate \(RenderReport.rate(sampleRate)): expected a rate in \(ChainPreset.sampleRateRange) Hz")
         }
@@ -67,7 +77,9 @@ public final class ChainProcessor: @unchecked Sendable {
         self.registry = registry
         defaultSampleRate = sampleRate
         self.settings = settings
-        loaded = try Self.load(source, registry: registry, overrides: [])
+        self.isolation = isolation
+        self.isolator = isolator
+        loaded = try Self.load(source, registry: registry, overrides: [], isolation: isolation, isolator: isolator)
     }
 
     deinit {
@@ -86,8 +98,12 @@ public final class ChainProcessor: @unchecked Sendable {
         }
     }
 
-    private static func load(_ source: Source, registry: ComponentRegistry, overrides: [ParameterOverride]) throws(AudioUnitError) -> LoadedPreset {
-        let loader = PresetLoader(registry: registry)
+    private static func load(
+        _ source: Source, registry: ComponentRegistry, overrides: [ParameterOverride], isolation: UnitIsolation, isolator: (any ComponentIsolator)?
+    ) throws(AudioUnitError) -> LoadedPreset {
+        var loader = PresetLoader(registry: registry)
+        loader.isolation = isolation
+        loader.isolator = isolator
         do throws(PresetError) {
             return try controlLock.withLock { _ throws(PresetError) -> LoadedPreset in
                 switch source {
@@ -113,7 +129,7 @@ public final class ChainProcessor: @unchecked Sendable {
         } catch {
             throw AudioUnitError(error.code, error.description)
         }
-        let reloaded = try Self.load(source, registry: registry, overrides: overrides + [override])
+        let reloaded = try Self.load(source, registry: registry, overrides: overrides + [override], isolation: isolation, isolator: isolator)
         Self.controlLock.withLock { _ in
             chain?.dispose()
             loaded.dispose()

@@ -27,7 +27,7 @@
 extern "C" {
 #endif
 
-#define AUHOST_API_VERSION 2
+#define AUHOST_API_VERSION 3
 
 typedef struct auhost_chain auhost_chain;
 typedef struct auhost_reader auhost_reader;
@@ -50,6 +50,15 @@ char *auhost_units_json(const char *text, const char *type, char **error);
    per cycle (`--block`, 1...16384); `threads`: the threads that render it (`--threads`,
    1...64; 0: as many as the cores). Every `sample_rate` argument below may be 0 for this one. */
 auhost_chain *auhost_chain_new(const char *preset, const char *file, double sample_rate, int block_size, int threads, char **error);
+
+/* auhost_chain_new with the chain's plugins out of process (docs/ISOLATION.md): the nodes
+   without an "isolation" key run where `isolation` says: "none" (this process), "together"
+   (one child process for all) or "per-unit" (one each); NULL is "none". A plugin that
+   crashes, exits or hangs in its child fails the render it was in (the error names the node,
+   the unit and what happened) and the process goes on; the next render gets a fresh child.
+   The children run `auhost-unit-host`: $AUHOST_UNIT_HOST, else the one beside this library,
+   else PREFIX/bin's when this library is PREFIX/lib's. */
+auhost_chain *auhost_chain_new_isolated(const char *preset, const char *file, double sample_rate, int block_size, int threads, const char *isolation, char **error);
 void auhost_chain_free(auhost_chain *chain);
 
 /* Sets `NODE.PARAM=VALUE` with `auhost render --set`'s checks and messages; on failure
