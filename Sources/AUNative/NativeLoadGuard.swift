@@ -28,10 +28,15 @@ struct NativeLoadGuard {
     private var mark: URL { folder.appendingPathComponent("\(Self.prefix)\(getpid())") }
 
     /// Writes this process's mark: it is loading `resolved`. Not flushed to disk: a crash
-    /// of the process leaves the file (only a crash of the machine would lose it).
+    /// of the process leaves the file (only a crash of the machine would lose it). Written
+    /// with `write(2)`: Foundation's `Data.write(to:)` flushes each file, which made every
+    /// start of `auhost` wait for one flush per native library (8 here, 3 to 4 ms).
     func begin(_ resolved: String) {
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try? Data(resolved.utf8).write(to: mark)
+        let descriptor = open(mark.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        _ = Array(resolved.utf8).withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     }
 
     /// Deletes this process's mark: the load finished.

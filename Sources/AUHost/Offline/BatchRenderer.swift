@@ -33,8 +33,8 @@ public final class BatchRenderer: @unchecked Sendable {
     /// Ends the process when a job's render is stuck in a unit (``RenderWatchdog``); nil: none.
     public var watchdog: RenderWatchdog? = RenderWatchdog.standard()
     /// Serializes building and disposing graphs; holds the libraries the first file's graph
-    /// loaded, from its build until the renderer goes (``buildChain(at:overrides:parallelism:)``
-    /// alone, as `ChainProcessor` calls it, holds nothing).
+    /// loaded, from its build until the renderer goes, when there is more than one file
+    /// (``buildChain(at:overrides:parallelism:)`` alone, as `ChainProcessor` calls it, holds nothing).
     private let buildLock = Mutex<LoadedLibraryPin?>(nil)
 
     /// - Thread: [control]
@@ -131,8 +131,10 @@ public final class BatchRenderer: @unchecked Sendable {
             let fileSettings = settings.forFile(seconds: seconds)
             let chain = try buildChain(at: rate, overrides: job.overrides, parallelism: fileSettings.parallelism)
             defer { buildLock.withLock { _ in chain.dispose() } }
-            buildLock.withLock { libraries in
-                if libraries == nil { libraries = LoadedLibraryPin() }
+            if jobs.count > 1 {
+                buildLock.withLock { libraries in
+                    if libraries == nil { libraries = LoadedLibraryPin() }
+                }
             }
             let watch = watchdog?.watch(chain, job: job.input, cancellation: cancellation)
             defer { watch?.stop() }
