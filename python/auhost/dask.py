@@ -97,7 +97,8 @@ _CHAINS = {}
 def _chain(preset, settings, sets):
     key = (preset, tuple(sorted(settings.items())), tuple(sets))
     if key not in _CHAINS:
-        chain = Chain.from_preset(preset, sample_rate=settings["sample_rate"], block_size=settings["block_size"], threads=settings["threads"], tail=settings["tail"])
+        chain = Chain.from_preset(preset, sample_rate=settings["sample_rate"], block_size=settings["block_size"], threads=settings["threads"], tail=settings["tail"],
+                                  isolation=settings["isolation"])
         for assignment in sets:
             chain._set(assignment)
         _CHAINS[key] = chain
@@ -132,12 +133,14 @@ def render_shard(preset, rows, settings):
 
 
 def render(files, preset, client=None, out=None, manifest=None, relative_to=None, shards=None, results=None,
-           sample_rate=48000, block_size=512, threads=1, tail=None, bit_depth=None):
+           sample_rate=48000, block_size=512, threads=1, tail=None, bit_depth=None, isolation="none"):
     """Renders `files` (and the `manifest`'s rows: dicts or a JSON Lines file of
     {"input", "output", "set", "seed"}, as `auhost render --manifest`) through `preset` (a
     file or JSON text) on `client`'s cluster (default: the current one), into `out`
     (mirroring `relative_to`'s tree when given). Returns the result rows in input order and
-    writes them to `results` (JSON Lines) when given."""
+    writes them to `results` (JSON Lines) when given. `isolation` ("per-unit", "together")
+    runs each worker's plugins in child processes: a plugin that crashes fails the file it
+    was rendering (its row says why) instead of ending the worker."""
     if client is None:
         from distributed import get_client
         client = get_client()
@@ -145,14 +148,14 @@ def render(files, preset, client=None, out=None, manifest=None, relative_to=None
     if not text.lstrip().startswith("{"):
         with open(text) as file:
             text = file.read()
-    Chain.from_preset(text)  # a bad preset fails here, once, not on every worker
+    Chain.from_preset(text, isolation=isolation)  # a bad preset fails here, once, not on every worker
     rows = _rows(files, manifest, out, relative_to)
     workers = max(1, len(client.scheduler_info()["workers"]))
     count = shards or min(len(rows), 4 * workers) or 1
     split = [[] for _ in range(count)]
     for index, row in enumerate(rows):
         split[shard_hash(_key(row["input"], relative_to)) % count].append(dict(row, index=index))
-    settings = {"sample_rate": sample_rate, "block_size": block_size, "threads": threads, "tail": tail, "bit_depth": bit_depth}
+    settings = {"sample_rate": sample_rate, "block_size": block_size, "threads": threads, "tail": tail, "bit_depth": bit_depth, "isolation": isolation}
     batch = uuid.uuid4().hex
     futures = [client.submit(render_shard, text, share, settings, pure=False, key=f"auhost-{batch}-shard-{number}-of-{count}") for number, share in enumerate(split) if share]
     ordered = [None] * len(rows)
@@ -181,6 +184,8 @@ def _main():
     parser.add_argument("--results")
     parser.add_argument("--tail", type=float)
     parser.add_argument("--bit-depth")
+    parser.add_argument("--isolation", default="none", choices=["none", "together", "per-unit"],
+                        help="run the plugins in child processes: a crash fails its file, not the worker")
     parser.add_argument("files", nargs="*")
     arguments = parser.parse_args()
     files = list(arguments.files)
@@ -189,7 +194,7 @@ def _main():
             files += [line.rstrip("\n") for line in file if line.strip()]
     with Client(arguments.scheduler) as client:
         rows = render(files, arguments.preset, client=client, out=arguments.out, manifest=arguments.manifest, relative_to=arguments.relative_to,
-                      results=arguments.results, tail=arguments.tail, bit_depth=arguments.bit_depth)
+                      results=arguments.results, tail=arguments.tail, bit_depth=arguments.bit_depth, isolation=arguments.isolation)
     failed = [row for row in rows if row["status"] == "failed"]
     for row in failed:
         print(f"auhost: {row['error']}", flush=True)

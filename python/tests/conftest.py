@@ -50,3 +50,36 @@ def noise(channels=2, seconds=1.0, rate=48000, seed=1, level=0.1):
     time = np.arange(frames) / rate
     tone = 0.3 * np.sin(2 * np.pi * 220 * time) * np.exp(-3 * time)
     return (generator.standard_normal((channels, frames)) * level + tone).astype(np.float32)
+
+
+FIXTURE_PREFIXES = """@prefix lv2: <http://lv2plug.in/ns/lv2core#> .
+@prefix doap: <http://usefulinc.com/ns/doap#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+"""
+
+
+def fixture_bundles(folder, fixture):
+    """Writes the LV2 bundle of the hostile fixture `fixture` (Tests/LV2Fixtures: a mono
+    plugin, urn:auhost:fixture:FIXTURE, named "Fixture FIXTURE") into FOLDER/lv2, once;
+    returns that folder, for LV2_PATH. Skips the test when the fixtures' library is not
+    beside the auhost library."""
+    from auhost._lib import library_path
+
+    fixtures = os.path.join(os.path.dirname(library_path), "libLV2Fixtures.so")
+    if not os.path.exists(fixtures):
+        pytest.skip("no libLV2Fixtures.so beside the library (swift build --product LV2Fixtures)")
+    uri = f"urn:auhost:fixture:{fixture}"
+    bundles = os.path.join(folder, "lv2")
+    bundle = os.path.join(bundles, f"{fixture}.lv2")
+    if not os.path.exists(bundle):
+        os.makedirs(bundle)
+        with open(os.path.join(bundle, "manifest.ttl"), "w") as file:
+            file.write(FIXTURE_PREFIXES + f"<{uri}> a lv2:Plugin ; lv2:binary <fixtures.so> ; rdfs:seeAlso <plugin.ttl> .\n")
+        with open(os.path.join(bundle, "plugin.ttl"), "w") as file:
+            file.write(FIXTURE_PREFIXES + f"""<{uri}> a lv2:Plugin , lv2:UtilityPlugin ;
+    doap:name "Fixture {fixture}" ;
+    lv2:port [ a lv2:InputPort , lv2:AudioPort ; lv2:index 0 ; lv2:symbol "in" ; lv2:name "In" ] ,
+             [ a lv2:OutputPort , lv2:AudioPort ; lv2:index 1 ; lv2:symbol "out" ; lv2:name "Out" ] .
+""")
+        shutil.copy(fixtures, os.path.join(bundle, "fixtures.so"))
+    return bundles

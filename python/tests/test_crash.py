@@ -5,19 +5,14 @@ crash, and the process goes on (docs/PYTHON.md). Each case runs in a child proce
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 
 import pytest
-from conftest import CHILD_TIMEOUT, REPO
+from conftest import CHILD_TIMEOUT, REPO, fixture_bundles
 
 from auhost._lib import library_path
 
-PREFIXES = """@prefix lv2: <http://lv2plug.in/ns/lv2core#> .
-@prefix doap: <http://usefulinc.com/ns/doap#> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-"""
 # What the child prints: a line per step, then the outcome of each call as JSON.
 CHILD = """
 import json, sys, numpy, auhost
@@ -37,25 +32,10 @@ print("survived", flush=True)
 
 def run_fixture(folder, fixture, isolation):
     """Runs CHILD over the fixture `fixture` with `isolation` in a fresh Python process."""
-    fixtures = os.path.join(os.path.dirname(library_path), "libLV2Fixtures.so")
-    if not os.path.exists(fixtures):
-        pytest.skip("no libLV2Fixtures.so beside the library (swift build --product LV2Fixtures)")
-    uri = f"urn:auhost:fixture:{fixture}"
-    bundle = os.path.join(folder, "lv2", f"{fixture}.lv2")
-    if not os.path.exists(bundle):
-        os.makedirs(bundle)
-        with open(os.path.join(bundle, "manifest.ttl"), "w") as file:
-            file.write(PREFIXES + f"<{uri}> a lv2:Plugin ; lv2:binary <fixtures.so> ; rdfs:seeAlso <plugin.ttl> .\n")
-        with open(os.path.join(bundle, "plugin.ttl"), "w") as file:
-            file.write(PREFIXES + f"""<{uri}> a lv2:Plugin , lv2:UtilityPlugin ;
-    doap:name "Fixture {fixture}" ;
-    lv2:port [ a lv2:InputPort , lv2:AudioPort ; lv2:index 0 ; lv2:symbol "in" ; lv2:name "In" ] ,
-             [ a lv2:OutputPort , lv2:AudioPort ; lv2:index 1 ; lv2:symbol "out" ; lv2:name "Out" ] .
-""")
-        shutil.copy(fixtures, os.path.join(bundle, "fixtures.so"))
+    bundles = fixture_bundles(folder, fixture)
     home = os.path.join(folder, "home")
     os.makedirs(home, exist_ok=True)
-    environment = dict(os.environ, LV2_PATH=os.path.join(folder, "lv2"), HOME=home, AUHOST_LIBRARY=library_path,
+    environment = dict(os.environ, LV2_PATH=bundles, HOME=home, AUHOST_LIBRARY=library_path,
                        PYTHONPATH=os.path.join(REPO, "python"), XDG_CACHE_HOME=os.path.join(home, ".cache"),
                        AUHOST_ISOLATION_TIMEOUT="5")
     child = subprocess.run([sys.executable, "-c", CHILD, fixture, isolation], capture_output=True, text=True,

@@ -1,15 +1,20 @@
 """auhost.dask.render on a real distributed.LocalCluster of 2 worker processes, one killed
-halfway: every output equals the single-process render, one result row per file."""
+halfway: every output equals the single-process render, one result row per file. A plugin
+that crashes, isolated (`--isolation per-unit`), fails its files and ends no worker."""
 
+import contextlib
+import json
 import logging
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 
 import numpy as np
 import pytest
-from conftest import CHILD_TIMEOUT, PRESETS, REPO, noise
+from conftest import CHILD_TIMEOUT, PRESETS, REPO, fixture_bundles, noise
 
 import auhost
 
@@ -19,6 +24,22 @@ import auhost.dask  # noqa: E402
 
 REFERENCE = os.path.join(PRESETS, "reference.json")
 FILES = 40
+
+
+@contextlib.contextmanager
+def local_cluster(folder):
+    """A real LocalCluster of 2 worker processes, one thread each, its files in FOLDER/dask,
+    and its client; both closed afterwards."""
+    with dask.config.set({"temporary-directory": os.path.join(folder, "dask")}):
+        cluster = distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+            local_directory=os.path.join(folder, "dask"), silence_logs=logging.CRITICAL)
+        client = distributed.Client(cluster)
+        try:
+            yield cluster, client
+        finally:
+            client.close()
+            cluster.close()
 
 
 def test_a_worker_killed_halfway_loses_nothing(folder, monkeypatch):
@@ -34,13 +55,7 @@ def test_a_worker_killed_halfway_loses_nothing(folder, monkeypatch):
     out = os.path.join(folder, "out")
     results = os.path.join(folder, "results.jsonl")
 
-    dask_config = dask.config.set({"temporary-directory": os.path.join(folder, "dask")})
-    dask_config.__enter__()
-    cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-        local_directory=os.path.join(folder, "dask"), silence_logs=logging.CRITICAL)
-    client = distributed.Client(cluster)
-    try:
+    with local_cluster(folder) as (_, client):
         pids = client.run(os.getpid)
         assert len(pids) == 2
         outcome = {}
@@ -66,10 +81,6 @@ def test_a_worker_killed_halfway_loses_nothing(folder, monkeypatch):
         os.kill(next(iter(pids.values())), signal.SIGKILL)
         worker.join(CHILD_TIMEOUT)
         assert not worker.is_alive()
-    finally:
-        client.close()
-        cluster.close()
-        dask_config.__exit__(None, None, None)
     assert "error" not in outcome, outcome.get("error")
     assert killed_while_running, "the batch ended before half of it was written"
     rows = outcome["rows"]
@@ -81,3 +92,42 @@ def test_a_worker_killed_halfway_loses_nothing(folder, monkeypatch):
         output = os.path.join(out, os.path.relpath(path, os.path.join(folder, "in")))
         assert np.array_equal(auhost.read(output)[0], expected[path]), output
     assert sum(len(names) for _, _, names in os.walk(out)) == FILES
+
+
+def test_an_isolated_crashing_plugin_fails_its_files_and_ends_no_worker(folder, monkeypatch):
+    """`python -m auhost.dask --isolation per-unit` over the fixture that crashes in `run`:
+    each file fails with the crash named in its result row, the driver exits 1, and both
+    workers are the processes they were (in process, the crash ended a worker per try)."""
+    bundles = fixture_bundles(folder, "crash-in-run")
+    environment = {"LV2_PATH": bundles + ":/usr/lib/lv2", "XDG_CACHE_HOME": os.path.join(folder, "cache"),
+                   "PYTHONPATH": os.path.join(REPO, "python") + os.pathsep + os.environ.get("PYTHONPATH", ""),
+                   "AUHOST_LIBRARY": auhost.library_path, "AUHOST_ISOLATION_TIMEOUT": "5"}
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)  # the workers are started with it
+    inputs = []
+    for index in range(6):
+        path = os.path.join(folder, "in", f"take{index}.wav")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        auhost.write(path, noise(channels=1, seconds=0.2, seed=index), 48000, bit_depth="32f")
+        inputs.append(path)
+    preset = os.path.join(folder, "bad.json")
+    with open(preset, "w") as file:
+        json.dump({"auhost": 1, "name": "bad", "nodes": [{"id": "bad", "unit": "lv2:urn:auhost:fixture:crash-in-run"}], "chain": ["bad"]}, file)
+    out, results = os.path.join(folder, "out"), os.path.join(folder, "results.jsonl")
+    with local_cluster(folder) as (cluster, client):
+        pids = client.run(os.getpid)
+        driver = subprocess.run(
+            [sys.executable, "-m", "auhost.dask", "--scheduler", cluster.scheduler_address, "--preset", preset, "--out", out,
+             "--results", results, "--tail", "0", "--isolation", "per-unit", *inputs],
+            capture_output=True, text=True, timeout=CHILD_TIMEOUT, env=dict(os.environ), cwd=folder)
+        after = client.run(os.getpid)
+    assert driver.returncode == 1, f"exit {driver.returncode}: {driver.stdout}{driver.stderr}"
+    assert "dask: 0 of 6 files rendered or present, 6 failed" in driver.stdout, driver.stdout
+    with open(results) as file:
+        rows = [json.loads(line) for line in file]
+    assert sorted(row["input"] for row in rows) == sorted(inputs)
+    for row in rows:
+        assert row["status"] == "failed" and "crashed in render (SIGSEGV)" in row["error"], row
+    assert after == pids, "a worker died"
+    assert not os.path.isdir(out) or not any(names for _, _, names in os.walk(out))
+
