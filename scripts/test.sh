@@ -73,6 +73,13 @@ cpu_track() {
   step tests run_tests --parallel --skip "$LIVE" "${filter[@]}"
 }
 
+# The CPU track in a subshell; one that ended before the release build still says how it
+# went, failed (the live track waits for release.status).
+run_cpu_track() {
+  (cpu_track)
+  [ -e "$run_dir/release.status" ] || echo 1 >"$run_dir/release.status"
+}
+
 # The Python tests (the debug library and tool), at nice 10 too.
 python_track() {
   renice -n 10 -p "$BASHPID" >/dev/null
@@ -92,8 +99,7 @@ started=$(date +%s%N)
 if step build swift build --build-tests; then
   tests_binary=$(swift build --show-bin-path)/AUHostPackageTests.xctest
   if [ -n "${AUHOST_TEST_SERIAL:-}" ]; then
-    (cpu_track)
-    [ -e "$run_dir/release.status" ] || echo 1 >"$run_dir/release.status"
+    run_cpu_track
     (python_track)
     live_track
   else
@@ -102,9 +108,7 @@ if step build swift build --build-tests; then
     live_pid=$!
     { python_track 2>&1 | sed -u 's/^/python| /'; } &
     python_pid=$!
-    (cpu_track)
-    # A CPU track that ended before the release build said how it went (the live track waits for it).
-    [ -e "$run_dir/release.status" ] || echo 1 >"$run_dir/release.status"
+    run_cpu_track
     wait "$live_pid" "$python_pid"
   fi
 fi

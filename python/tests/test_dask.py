@@ -23,7 +23,8 @@ dask = pytest.importorskip("dask")
 import auhost.dask  # noqa: E402
 
 REFERENCE = os.path.join(PRESETS, "reference.json")
-FILES = 40
+# make test's count; AUHOST_DASK_FILES=1000 runs the thousand (docs/SCALE.md).
+FILES = int(os.environ.get("AUHOST_DASK_FILES", "40"))
 
 
 @contextlib.contextmanager
