@@ -1,4 +1,5 @@
 import AUCore
+import CAUSupport
 import Foundation
 import Synchronization
 
@@ -12,8 +13,7 @@ import Synchronization
 /// is made in the host's process.
 /// - Thread: [control]
 public final class BridgeIsolator: ComponentIsolator, @unchecked Sendable {
-    /// The environment variable naming the unit-host executable (default: `auhost-unit-host`
-    /// beside the running executable).
+    /// The environment variable naming the unit-host executable (default: ``standardExecutable()``).
     public static let executableVariable = "AUHOST_UNIT_HOST"
     /// The environment variable that sets ``timeout`` in seconds.
     public static let timeoutVariable = "AUHOST_ISOLATION_TIMEOUT"
@@ -59,11 +59,25 @@ public final class BridgeIsolator: ComponentIsolator, @unchecked Sendable {
         self.childSpin = childSpin ?? ProcessInfo.processInfo.environment[Self.spinVariable].flatMap(Double.init).flatMap { $0 >= 0 ? $0 / 1e6 : nil } ?? 0
     }
 
-    /// `$AUHOST_UNIT_HOST`, else `auhost-unit-host` in the running executable's folder.
+    /// `$AUHOST_UNIT_HOST`; else `auhost-unit-host` beside the executable or library this code
+    /// is linked into (`auhost`, or `libauhost.so` and `libAudioToolbox.so` in a program that
+    /// loads them: a build folder holds them all), or in `../bin` from it (`make install`'s
+    /// PREFIX/lib and PREFIX/bin); else beside the running executable, where the first
+    /// isolated unit's error then says it is missing.
     /// - Thread: [control]
     public static func standardExecutable() -> String {
         if let named = ProcessInfo.processInfo.environment[executableVariable], !named.isEmpty { return named }
-        return URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("auhost-unit-host").path
+        let name = "auhost-unit-host"
+        let function: @convention(c) () -> Void = {}  // compiled into the object this code is in
+        var offset: UInt = 0
+        if let object = au_strict_module(UInt(bitPattern: unsafeBitCast(function, to: UnsafeRawPointer.self)), &offset) {
+            let folder = URL(fileURLWithPath: String(cString: object)).resolvingSymlinksInPath().deletingLastPathComponent()
+            for candidate in [folder.appendingPathComponent(name), folder.deletingLastPathComponent().appendingPathComponent("bin/" + name)]
+            where FileManager.default.isExecutableFile(atPath: candidate.path) {
+                return candidate.path
+            }
+        }
+        return URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent(name).path
     }
 
     /// - Thread: [control]

@@ -35,7 +35,7 @@ public func auhost_chain_new(
 
 /// `auhost_chain_new_isolated`: `auhost_chain_new` with the nodes that have no `"isolation"`
 /// key run where `isolation` says (`none`, `together`, `per-unit`; NULL: none), their child
-/// processes started from ``UnitHostExecutable/path``.
+/// processes started from `BridgeIsolator.standardExecutable()` (beside this library).
 /// - Thread: [control]
 @_cdecl("auhost_chain_new_isolated")
 public func auhost_chain_new_isolated(
@@ -67,7 +67,7 @@ public func auhost_chain_new_isolated(
     do throws(AudioUnitError) {
         // Every chain gets an isolator, so that a preset node's "isolation" key is honoured
         // as `auhost render` honours it; offline, a fault is the failed render's error.
-        let isolator = BridgeIsolator(executable: UnitHostExecutable.path) { _ in }
+        let isolator = BridgeIsolator { _ in }
         let processor = try ChainProcessor(source, registry: SharedRegistry.current, sampleRate: sampleRate, settings: settings, isolation: mode, isolator: isolator)
         return OpaquePointer(Unmanaged.passRetained(ChainHandle(processor)).toOpaque())
     } catch let failure {
