@@ -167,7 +167,7 @@ let audioToolboxTargets: [Target] = [
     // the device outputs (on JACK, a file or nothing).
     .target(name: "AUAppleUnits", dependencies: ["AUCore", "AUEngine", "AUFiles", "AUSampler", "CAudioToolbox", "AUJACK"]),
     // The C functions (@_cdecl) over the engine, and the Swift overlays: libAudioToolbox.so.
-    .target(name: "AudioToolbox", dependencies: ["CAudioToolbox", "AUCore", "AUEngine", "AUJACK", "AUFiles", "AUMIDI", "AUMusicPlayer", "AUSampler", "AUAppleUnits"]),
+    .target(name: "AudioToolbox", dependencies: ["CAudioToolbox", "AUCore", "AUEngine", "AUJACK", "AUFiles", "AUMIDI", "AUMusicPlayer", "AUSampler", "AUAppleUnits", "AULV2", "AUBridge"]),
     .testTarget(name: "AudioToolboxTests", dependencies: ["AudioToolbox", "AUTestSupport", "AUFiles", "AUCore"]),
 ]
 

@@ -1,6 +1,9 @@
 internal import AUCore
 internal import AUEngine
 internal import AUAppleUnits
+internal import AULV2
+internal import AUBridge
+import Foundation
 import Synchronization
 
 /// One audio component as `AudioComponent` hands it out: Apple's description and the AUHost
@@ -13,7 +16,9 @@ final class ComponentEntry: @unchecked Sendable {
 
 /// Apple's units by Apple's descriptions (manufacturer `appl`): AUAppleUnits' (the units
 /// `auhost` lists too, the device outputs among them), then AUHost's own built-in units under
-/// theirs (`AUHs`).
+/// theirs (`AUHs`), then the machine's LV2 plugins under the codes `auhost list` shows
+/// (`aufx:cmpr:CaSt`), in this process or, as `AUHOST_ISOLATION` says, in child processes
+/// (``PluginIsolation``).
 enum AppleComponents {
     static let apple: AUCore.FourCharCode = AppleUnits.manufacturer
 
@@ -25,6 +30,10 @@ enum AppleComponents {
         let registry = ComponentRegistry()
         for unit in AppleUnits().discoverComponents().components { registry.register(unit) }
         for builtin in BuiltinUnits().discoverComponents().components { registry.register(builtin) }
+        let isolation = PluginIsolation.fromEnvironment()
+        for plugin in LV2Provider(discoveryCacheFolder: LV2Provider.standardCacheFolder).discoverComponents().components {
+            registry.register(isolation.applied(to: plugin))
+        }
         return registry
     }()
 

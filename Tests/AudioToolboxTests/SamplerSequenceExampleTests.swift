@@ -32,6 +32,10 @@ import Testing
             if FileManager.default.fileExists(atPath: path) { maps.append(path) }
         }
         for map in maps { arguments += ["-Xcc", "-fmodule-map-file=\(map)"] }
+        // The system libraries whose headers are not in /usr/include itself (lilv's, under the
+        // LV2 plugins AudioToolbox finds), as SwiftPM's pkgConfig gives them to a package.
+        let lilv = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["pkg-config", "--cflags-only-I", "lilv-0"], timeout: 60)
+        for flag in lilv.output.split(whereSeparator: \.isWhitespace) { arguments += ["-Xcc", String(flag)] }
         arguments += ["-L", build.path, "-lAudioToolbox", "-Xlinker", "-rpath", "-Xlinker", build.path, "-o", output.path]
         let path = (ProcessInfo.processInfo.environment["PATH"] ?? "") + ":/opt/swift/usr/bin"
         let swiftc = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), arguments, environment: ["PATH": path], timeout: 600)
