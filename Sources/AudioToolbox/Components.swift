@@ -2,7 +2,6 @@ internal import AUCore
 internal import AUEngine
 internal import AUAppleUnits
 internal import AULV2
-internal import AUBridge
 import Foundation
 import Synchronization
 
