@@ -35,13 +35,15 @@ enum ProbeUnitCommand: Command {
         return 0
     }
 
+    /// Probes LV2 plugins in children that run this command of this executable.
+    static let runner = LV2ProbeRunner(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath())
+
     /// Probes the LV2 units among `units` in child processes (cached verdicts are reused),
     /// prints a summary on standard error and returns the units marked with their verdicts.
     static func probeAndMark(_ units: [Component], _ context: CommandContext) -> [Component] {
         let uris = units.filter { $0.format == .lv2 }.map { $0.identifier }
         guard !uris.isEmpty else { return units }
         var cache = LV2ProbeCache()
-        let runner = LV2ProbeRunner(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath())
         let verdicts = runner.probe(uris, binaries: LV2Provider().binaryPaths(), cache: &cache)
         let outcomes = uris.compactMap { verdicts[$0]?.outcome }
         context.errors.line(

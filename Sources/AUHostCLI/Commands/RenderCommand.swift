@@ -193,7 +193,7 @@ enum RenderCommand: Command {
         // without a verdict are probed first (once, in a child; the verdict is cached).
         let errors = context.errors
         let unprobed = givenIsolation == nil && jobs.count > 1
-            ? UnprobedIsolation.policy(probing: LV2ProbeRunner(executable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()), notice: { errors.line("auhost: \($0)") })
+            ? UnprobedIsolation.policy(probing: ProbeUnitCommand.runner, notice: { errors.line("auhost: \($0)") })
             : nil
         let loaded = try PresetCommandSupport.load(
             positionals[0], sets: sets, context: context, isolation: givenIsolation ?? .none, isolationOfComponent: unprobed)
