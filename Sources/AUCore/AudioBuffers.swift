@@ -43,6 +43,19 @@ public struct AudioBuffers: @unchecked Sendable, BitwiseCopyable {
         }
     }
 
+    /// Whether a channel of this view and one of `other` overlap in memory.
+    /// - Thread: [any]
+    public func sharesMemory(with other: AudioBuffers) -> Bool {
+        for channel in 0..<channelCount {
+            let start = UnsafeRawPointer(channelPointers[channel]), end = start + frameCount * MemoryLayout<Float>.stride
+            for otherChannel in 0..<other.channelCount {
+                let otherStart = UnsafeRawPointer(other.channelPointers[otherChannel])
+                if otherStart < end && start < otherStart + other.frameCount * MemoryLayout<Float>.stride { return true }
+            }
+        }
+        return false
+    }
+
     /// Whether any sample's magnitude is above `threshold` (-120 dBFS is `1e-6`).
     /// - Thread: [any]
     public func containsSampleAbove(_ threshold: Float) -> Bool {

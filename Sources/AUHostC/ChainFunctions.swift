@@ -263,6 +263,14 @@ public func auhost_chain_warnings_json(_ chain: OpaquePointer) -> UnsafeMutableP
     return cString(String(decoding: data, as: UTF8.self))
 }
 
+/// `auhost_chain_nonfinite_input`: how many samples of the last render's input were NaN or
+/// infinite (rendered as silence).
+/// - Thread: [control]
+@_cdecl("auhost_chain_nonfinite_input")
+public func auhost_chain_nonfinite_input(_ chain: OpaquePointer) -> Int64 {
+    Int64(ChainHandle.from(chain).processor.lastReport?.nonFiniteInputSamples ?? 0)
+}
+
 /// `auhost_chain_parameters_json`: every input parameter as `{"name": "node.param", "value",
 /// "min", "max", "default", "unit", "label"}`.
 /// - Thread: [control]

@@ -26,4 +26,22 @@ import Testing
         #expect(!owned.buffers(frameCount: 40).containsNonFinite())
         #expect(owned.buffers(frameCount: 41).containsNonFinite())
     }
+
+    /// An offline render writes into the caller's memory only when it is not the input's.
+    @Test func viewsShareMemoryOnlyWhereTheirFramesOverlap() {
+        let owned = OwnedAudioBuffers(channels: 2, capacity: 64)
+        let whole = owned.buffers()
+        let pointers = UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>.allocate(capacity: 1)
+        defer { pointers.deallocate() }
+        func window(channel: Int, from frame: Int, count: Int) -> AudioBuffers {
+            pointers[0] = whole.channelPointers[channel] + frame
+            return AudioBuffers(channelPointers: pointers, frameCount: count)
+        }
+        #expect(whole.sharesMemory(with: whole))
+        #expect(owned.buffers(frameCount: 32).sharesMemory(with: window(channel: 0, from: 31, count: 1)))
+        #expect(!owned.buffers(frameCount: 32).sharesMemory(with: window(channel: 0, from: 32, count: 32)))
+        #expect(owned.buffers(frameCount: 32).sharesMemory(with: window(channel: 1, from: 0, count: 1)))
+        #expect(window(channel: 1, from: 63, count: 1).sharesMemory(with: whole))
+        #expect(!OwnedAudioBuffers(channels: 2, capacity: 64).buffers().sharesMemory(with: whole))
+    }
 }

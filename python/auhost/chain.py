@@ -9,7 +9,7 @@ import warnings
 
 import numpy as np
 
-from ._audio import as_planar, channel_table
+from ._audio import as_planar, channel_table, require_finite
 from ._lib import AUHostError, check, error_slot, ffi, lib, raise_error, take_string
 from ._smf import standard_midi_file
 
@@ -203,7 +203,8 @@ class Chain:
         if audio is None:
             raise ValueError("audio: None; expected a numpy.ndarray, or midi= for an instrument")
         flat = isinstance(audio, np.ndarray) and audio.ndim == 1
-        return self._render(as_planar(audio), rate, None, reset, flat)
+        # A render finds NaN and infinity in the input as it reads it (no pass of its own); a stream does not.
+        return self._render(as_planar(audio, finite=not reset), rate, None, reset, flat)
 
     __call__ = process
 
@@ -235,6 +236,8 @@ class Chain:
             if not placed:
                 out = np.empty((lib.auhost_chain_output_channels(self._handle), lib.auhost_chain_output_frames(self._handle)), dtype=np.float32)
                 lib.auhost_chain_copy_output(self._handle, channel_table(out, writable=True))
+            if planar is not None and lib.auhost_chain_nonfinite_input(self._handle) > 0:
+                require_finite(planar)
             found = json.loads(take_string(lib.auhost_chain_warnings_json(self._handle)))
         for warning in found:
             warnings.warn(warning, RuntimeWarning, stacklevel=3)

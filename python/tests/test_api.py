@@ -3,6 +3,7 @@
 import json
 import os
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -128,9 +129,12 @@ def test_wrong_shape_dtype_and_nan():
 
 
 def test_finite_samples_whose_sum_overflows_are_accepted():
-    # The NaN check's quick pass sums the samples: a sum beyond float32's range is no NaN.
+    # A stream's NaN check sums the samples first: a sum beyond float32's range is no NaN.
     chain = auhost.Chain.from_preset(GAIN_PRESET, tail=0)
     loud = np.full((2, 100), 3e38, dtype=np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert np.allclose(chain.process(loud, 48000, reset=False), loud * 0.5)
     with pytest.warns(RuntimeWarning) as found:
         assert np.allclose(chain(loud, 48000), loud * 0.5)
     # The render's clipping warning alone: no overflow warning from the quick pass.
@@ -157,6 +161,43 @@ def test_process_into_writes_only_an_output_of_its_length():
             kept = np.empty((2, signal.shape[1]), dtype=np.float32)
             lib.auhost_chain_copy_output(chain._handle, channel_table(kept, writable=True))
             assert np.allclose(kept, signal * 0.5, atol=1e-6)
+
+
+def test_a_render_in_the_callers_memory_equals_one_kept_by_the_chain():
+    """The render reads the input where it is and writes into the output array in place
+    (auhost_chain_process_into); the samples are those of a render into the chain's own
+    buffers, also when the output array is the input array itself."""
+    from auhost._audio import channel_table
+    from auhost._lib import error_slot, ffi, lib
+
+    chain = auhost.Chain.from_preset(REFERENCE, tail=0)
+    signal = noise(seconds=0.5)
+    frames = signal.shape[1]
+    error = error_slot()
+    assert lib.auhost_chain_process(chain._handle, channel_table(signal), 2, frames, 48000, ffi.NULL, 0, error) == 0
+    kept = np.empty((2, frames), dtype=np.float32)
+    lib.auhost_chain_copy_output(chain._handle, channel_table(kept, writable=True))
+    placed = np.empty((2, frames), dtype=np.float32)
+    assert lib.auhost_chain_process_into(chain._handle, channel_table(signal), 2, frames, 48000, channel_table(placed, writable=True), 2, frames, error) == 1
+    assert np.array_equal(placed, kept)
+    shared = signal.copy()
+    table = channel_table(shared, writable=True)
+    assert lib.auhost_chain_process_into(chain._handle, table, 2, frames, 48000, table, 2, frames, error) == 1
+    assert np.array_equal(shared, kept)
+
+
+def test_a_nan_deep_in_the_input_is_named_and_left_where_it_was():
+    """A render finds NaN and infinity as it reads the input (Python makes no pass of its
+    own); the error names them; the caller's array is not written."""
+    chain = auhost.Chain.from_preset(GAIN_PRESET, tail=0)
+    bad = noise(seconds=1)
+    bad[0, 30000] = np.nan
+    bad[1, 40000] = np.inf
+    before = bad.copy()
+    with pytest.raises(ValueError, match="2 NaN or infinite samples, the first at channel 0, frame 30000"):
+        chain(bad, 48000)
+    assert np.array_equal(bad, before, equal_nan=True)
+    assert np.allclose(chain(noise(seconds=1), 48000), noise(seconds=1) * 0.5, atol=1e-6)
 
 
 def test_mono_gain_in_and_out():

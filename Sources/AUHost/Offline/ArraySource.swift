@@ -35,5 +35,13 @@ final class ArraySource: OfflineSource {
         position += count
     }
 
+    /// The caller's memory itself, when its channels are the chain's.
+    func takeInPlace(_ frames: Int) -> AudioBuffers? {
+        guard mapper.isIdentity, position + frames <= totalFrames else { return nil }
+        for channel in 0..<samples.channelCount { window[channel] = samples.channelPointers[channel] + position }
+        position += frames
+        return AudioBuffers(channelPointers: window, frameCount: frames)
+    }
+
     func stop() {}
 }

@@ -228,7 +228,8 @@ public final class ChainProcessor: @unchecked Sendable {
                 throw AudioUnitError(.invalidPropertyValue, "no audio and no MIDI; expected audio of 1 or more channels, or a Standard MIDI File")
             }
             let sink = MemorySink(
-                channelCount: chain.outputChannels, expectedFrames: source.totalFrames + Int(chain.sampleRate), storage: takeSpareOutput(), destination: destination)
+                channelCount: chain.outputChannels, expectedFrames: source.totalFrames + Int(chain.sampleRate), storage: takeSpareOutput(), destination: destination,
+                rendersInPlace: !(input.map { destination?.sharesMemory(with: $0) ?? false } ?? false))
             let renderer = OfflineFileRenderer(job: job, chain: chain, settings: settings, input: source, output: sink, fileSampleRate: chain.sampleRate)
             lastReport = try renderer.run(progress: { _ in })
             return sink.output

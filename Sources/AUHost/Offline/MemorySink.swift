@@ -16,13 +16,20 @@ final class MemorySink: OfflineSink {
     private var peaks: [Float]
     private var squares: [Double]
     private var frames = 0
+    /// Whether the graph may render straight into the destination (``placeFor(_:)``): not
+    /// when it shares memory with the input.
+    private let rendersInPlace: Bool
+    /// Channel pointers for a window into the destination.
+    private let window: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
 
     /// An empty output of `channelCount` channels: into `destination` (as many channels)
     /// while it fits, else in arrays with room for `expectedFrames`, `storage`'s when it has
     /// as many (a previous output handed back: its pages are not allocated and faulted in
     /// again).
-    init(channelCount: Int, expectedFrames: Int, storage: consuming [[Float]] = [], destination: AudioBuffers? = nil) {
+    init(channelCount: Int, expectedFrames: Int, storage: consuming [[Float]] = [], destination: AudioBuffers? = nil, rendersInPlace: Bool = false) {
         self.destination = destination?.channelCount == channelCount ? destination : nil
+        self.rendersInPlace = rendersInPlace
+        window = .allocate(capacity: max(1, channelCount))
         var arrays = storage
         if arrays.count != channelCount { arrays = Array(repeating: [], count: channelCount) }
         for channel in arrays.indices {
@@ -33,6 +40,8 @@ final class MemorySink: OfflineSink {
         peaks = Array(repeating: 0, count: channelCount)
         squares = Array(repeating: 0, count: channelCount)
     }
+
+    deinit { window.deallocate() }
 
     /// The output: nil when it is the whole destination, else its channels.
     var output: [[Float]]? {
@@ -50,11 +59,27 @@ final class MemorySink: OfflineSink {
             } else {
                 channels[channel].append(contentsOf: block)
             }
-            let (peak, sum) = Self.peakAndSquares(block)
-            peaks[channel] = max(peaks[channel], peak)
-            squares[channel] += sum
+            meter(block, channel: channel)
         }
         frames += buffers.frameCount
+    }
+
+    /// The destination's next `count` frames, while they are inside it.
+    func placeFor(_ count: Int) -> AudioBuffers? {
+        guard rendersInPlace, let destination, frames + count <= destination.frameCount else { return nil }
+        for channel in channels.indices { window[channel] = destination.channelPointers[channel] + frames }
+        return AudioBuffers(channelPointers: window, frameCount: count)
+    }
+
+    func tookInPlace(_ count: Int) {
+        for channel in channels.indices { meter(UnsafeBufferPointer(start: window[channel], count: count), channel: channel) }
+        frames += count
+    }
+
+    private func meter(_ block: UnsafeBufferPointer<Float>, channel: Int) {
+        let (peak, sum) = Self.peakAndSquares(block)
+        peaks[channel] = max(peaks[channel], peak)
+        squares[channel] += sum
     }
 
     /// Moves what the destination holds into the arrays, which take the rest.
@@ -79,25 +104,28 @@ final class MemorySink: OfflineSink {
         destination = nil
     }
 
-    /// The largest magnitude in `block` and the sum of its squares. The peak compares the
-    /// magnitudes' bit patterns as integers (ordered as the magnitudes of finite floats are),
-    /// which the compiler vectorizes; the squares are summed in eight single-precision lanes
-    /// within the block (a render's block of a few thousand frames), the blocks in double
-    /// precision by the caller.
+    /// The largest magnitude in `block` and the sum of its squares, in one pass of eight
+    /// lanes. The peak compares the magnitudes' bit patterns as integers (ordered as the
+    /// magnitudes of finite floats are); the squares are summed in single precision within
+    /// the block (a render's block of a few thousand frames), the blocks in double precision
+    /// by the caller.
     static func peakAndSquares(_ block: UnsafeBufferPointer<Float>) -> (peak: Float, squares: Double) {
         guard let base = block.baseAddress else { return (0, 0) }
-        var largest: UInt32 = 0
-        for sample in block { largest = max(largest, sample.bitPattern & 0x7FFF_FFFF) }
         let raw = UnsafeRawPointer(base)
         var sum = SIMD8<Float>(repeating: 0)
+        var largestLanes = SIMD8<UInt32>(repeating: 0)
+        let magnitude = SIMD8<UInt32>(repeating: 0x7FFF_FFFF)
         var frame = 0
         while frame + 8 <= block.count {
             let samples = raw.loadUnaligned(fromByteOffset: frame * MemoryLayout<Float>.stride, as: SIMD8<Float>.self)
             sum += samples * samples
+            largestLanes = pointwiseMax(largestLanes, raw.loadUnaligned(fromByteOffset: frame * MemoryLayout<Float>.stride, as: SIMD8<UInt32>.self) & magnitude)
             frame += 8
         }
+        var largest = largestLanes.max()
         var total = Double(sum.sum())
         while frame < block.count {
+            largest = max(largest, block[frame].bitPattern & 0x7FFF_FFFF)
             total += Double(block[frame]) * Double(block[frame])
             frame += 1
         }

@@ -190,6 +190,7 @@ final class OfflineFileRenderer {
             report.silentOutputCause = SilentRenderCheck.cause(
                 output: levels, inputAudible: inputAudible, songHasNotes: (input as? MIDIFileSource)?.hasNotes ?? false, chain: chain)
             report.midiOutputSummary = midiSummary
+            report.nonFiniteInputSamples = nonFiniteInput.count
             if nonFiniteInput.count > 0 {
                 report.faults.insert(
                     "\(job.input): \(nonFiniteInput.count) NaN or infinite sample\(nonFiniteInput.count == 1 ? "" : "s") in the input, the first at frame \(nonFiniteInput.firstFrame); rendered as silence",
@@ -223,14 +224,18 @@ final class OfflineFileRenderer {
             if let cancellation, cancellation.isCancelled {
                 throw AudioUnitError(.cannotDoInCurrentContext, "interrupted; the partial output was deleted")
             }
-            try input.read(into: inputView)
-            if inputView.containsNonFinite() { silenceNonFinite(inputView, startingAt: rendered) }
-            if !inputAudible { inputAudible = inputView.containsSampleAbove(SilentRenderCheck.threshold) }
+            let cycleInput = try nextInput(into: inputView, startingAt: rendered)
+            if !inputAudible { inputAudible = cycleInput.containsSampleAbove(SilentRenderCheck.threshold) }
+            // Frames still inside the chain's latency belong to no output frame.
+            var offset = min(blockSize, max(0, latency - rendered))
+            let body = min(blockSize - offset, bodyFrames - written)
+            // A cycle wholly inside the output's body renders straight into the caller's memory when the output is there.
+            let inPlaceOutput = offset == 0 && body == blockSize ? output.placeFor(blockSize) : nil
             // A song being exported: the transport rolls at 120 BPM 4/4 from frame 0
             // (auhost_plugin.h's `auhost_transport`, LV2 `time:Position`).
             chain.transport.state = TransportState.counted(sampleTime: Double(rendered), sampleRate: chain.sampleRate)
             let status = chain.graph.render(
-                frameCount: blockSize, timestamp: RenderTimestamp(sampleTime: Double(rendered)), input: inputView, output: outputView)
+                frameCount: blockSize, timestamp: RenderTimestamp(sampleTime: Double(rendered)), input: cycleInput, output: inPlaceOutput ?? outputView)
             guard status == 0 else {
                 throw AudioUnitError(status: status, context: "the chain failed to render at frame \(rendered)")
             }
@@ -244,12 +249,9 @@ final class OfflineFileRenderer {
                 }
                 for event in events { midiOutput.append((Int64(rendered) + Int64(event.offset), event)) }
             }
-            // Frames still inside the chain's latency belong to no output frame.
-            var offset = min(blockSize, max(0, latency - rendered))
             rendered += blockSize
-            let body = min(blockSize - offset, bodyFrames - written)
             if body > 0 {
-                try write(outputView, from: offset, count: body)
+                if inPlaceOutput != nil { output.tookInPlace(body) } else { try write(outputView, from: offset, count: body) }
                 written += body
                 offset += body
             }
@@ -291,6 +293,20 @@ final class OfflineFileRenderer {
         for notice in chain.graph.dispatchPendingNotifications() where faults.count < Self.reportedFaults {
             if let fault = chain.faultDescription(notice) { faults.append("\(job.input): \(fault)") }
         }
+    }
+
+    /// The cycle's input: the source's memory itself when it holds the frames as the chain
+    /// takes them and they are all finite, else `block` filled from it (non-finite samples
+    /// silenced there, never in the caller's memory).
+    private func nextInput(into block: AudioBuffers, startingAt frame: Int) throws(AudioUnitError) -> AudioBuffers {
+        if let inPlace = input.takeInPlace(block.frameCount) {
+            guard inPlace.containsNonFinite() else { return inPlace }
+            block.copy(from: inPlace)
+        } else {
+            try input.read(into: block)
+        }
+        if block.containsNonFinite() { silenceNonFinite(block, startingAt: frame) }
+        return block
     }
 
     /// Replaces NaN and infinity in an input block by silence (one would mute the first

@@ -7,10 +7,21 @@ import AUFiles
 protocol OfflineSink: AnyObject {
     /// Takes the next frames of the chain's output.
     func write(_ buffers: AudioBuffers) throws(AudioUnitError)
+    /// Where the next `frames` frames can be rendered in place (the caller's memory); nil
+    /// when they have to be written (``write(_:)``). The frames rendered there are taken by
+    /// ``tookInPlace(_:)``.
+    func placeFor(_ frames: Int) -> AudioBuffers?
+    /// Takes the `frames` frames rendered into the last ``placeFor(_:)`` view.
+    func tookInPlace(_ frames: Int)
     /// Completes the output and returns the levels of what it holds.
     func finish() throws(AudioUnitError) -> AudioLevels
     /// Abandons the output.
     func cancel()
+}
+
+extension OfflineSink {
+    func placeFor(_ frames: Int) -> AudioBuffers? { nil }
+    func tookInPlace(_ frames: Int) {}
 }
 
 extension OutputPipeline: OfflineSink {}

@@ -10,8 +10,16 @@ protocol OfflineSource: AnyObject {
     /// Fills `buffers` with the next frames (silence after the end) and hands the chain
     /// whatever else happens during them (MIDI events).
     func read(into buffers: AudioBuffers) throws(AudioUnitError)
+    /// The next `frames` frames where they already are, as the chain takes them (its
+    /// channels, all inside the input), and moves past them; nil when they have to be read
+    /// (``read(into:)``). Nothing may write into the view.
+    func takeInPlace(_ frames: Int) -> AudioBuffers?
     /// Ends any helper thread; the source reads nothing more.
     func stop()
+}
+
+extension OfflineSource {
+    func takeInPlace(_ frames: Int) -> AudioBuffers? { nil }
 }
 
 extension InputPipeline: OfflineSource {}

@@ -29,6 +29,8 @@ public struct RenderReport: Sendable {
     /// Faults of the chain (a node muted for NaN or infinity, a failed render) and NaN or
     /// infinity in the input, each one line naming the node or file and the frame.
     public var faults: [String] = []
+    /// How many input samples were NaN or infinite (rendered as silence).
+    public var nonFiniteInputSamples = 0
     /// Why a silent output (below -120 dBFS) from a non-silent input or a song with notes
     /// likely is silent, nil when the output is not or the input was silent too.
     public var silentOutputCause: String?

@@ -27,7 +27,7 @@
 extern "C" {
 #endif
 
-#define AUHOST_API_VERSION 3
+#define AUHOST_API_VERSION 4
 
 typedef struct auhost_chain auhost_chain;
 typedef struct auhost_reader auhost_reader;
@@ -87,7 +87,9 @@ int auhost_chain_process(auhost_chain *chain, const float *const *input, int cha
    the chain's output channels, of `output_frames` each: the input's frames and a tail of
    fixed length) when the output is exactly that long: returns 1. Otherwise the output is
    kept in the chain as after auhost_chain_process (`output` may hold a part of it):
-   returns 0. Since API version 2. */
+   returns 0. The graph reads `input` where it is and, from API version 4, renders straight
+   into `output` when the two do not share memory; neither is copied through the chain's
+   buffers. `input` is never written (NaN in it are silenced in a copy). Since API version 2. */
 int auhost_chain_process_into(auhost_chain *chain, const float *const *input, int channels, int64_t frames, double sample_rate,
                               float *const *output, int output_channels, int64_t output_frames, char **error);
 /* Continues the chain's stream from its state (after the last call, or fresh): `frames`
@@ -103,6 +105,8 @@ void auhost_chain_copy_output(const auhost_chain *chain, float *const *output);
 /* The last render's warnings, the lines `auhost render` prints after a file (faults, NaN in
    the input, clipping, a tail cut at its cap), as a JSON array of strings. */
 char *auhost_chain_warnings_json(const auhost_chain *chain);
+/* How many samples of the last render's input were NaN or infinite (rendered as silence). */
+int64_t auhost_chain_nonfinite_input(const auhost_chain *chain);
 /* Every input parameter: [{"name": "node.param", "value", "min", "max", "default", "unit", "label"}]. */
 char *auhost_chain_parameters_json(const auhost_chain *chain);
 /* The chain as it is now as preset JSON (parameters changed from their defaults, custom state). */
