@@ -208,6 +208,16 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     /// - Thread: [control]
     public var reportsLatencyWhenRun: Bool { layout.latencySlot >= 0 }
 
+    /// What the plugin's latency output holds (frames), nil when it has none: what it last
+    /// reported, or what a host that knows it from another instance made the same way set
+    /// before the first cycle, so that a graph compensates it from the start
+    /// (AUHost's `ReportedLatencies`; the plugin writes it again when it runs).
+    /// - Thread: [control]
+    public var reportedLatency: Float? {
+        get { reportsLatencyWhenRun ? parameters.value(at: layout.latencySlot) : nil }
+        set { if let newValue, reportsLatencyWhenRun { parameters.storeValue(newValue, at: layout.latencySlot) } }
+    }
+
     /// True when the plugin has an atom output port that supports `midi:MidiEvent`.
     /// - Thread: [control]
     public override var producesMIDIOutput: Bool {

@@ -1,9 +1,10 @@
 import Foundation
 
 /// Writes an LV2 bundle of the fixture library's `urn:auhost:fixture:NAME` (mono in, mono
-/// out) into `folder`: the Turtle, and a copy of the package's `libLV2Fixtures.so`.
+/// out, and `extraPorts`: more Turtle port descriptions) into `folder`: the Turtle, and a
+/// copy of the package's `libLV2Fixtures.so`.
 /// - Thread: [any]
-public func writeFixtureBundle(_ fixture: String, name: String, into folder: URL) throws {
+public func writeFixtureBundle(_ fixture: String, name: String, into folder: URL, extraPorts: [String] = []) throws {
     let bundle = folder.appendingPathComponent("\(fixture).lv2")
     try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
     let prefixes = """
@@ -17,7 +18,7 @@ public func writeFixtureBundle(_ fixture: String, name: String, into folder: URL
         <urn:auhost:fixture:\(fixture)> a lv2:Plugin , lv2:UtilityPlugin ;
             doap:name "\(name)" ;
             lv2:port [ a lv2:InputPort , lv2:AudioPort ; lv2:index 0 ; lv2:symbol "in" ; lv2:name "In" ] ,
-                     [ a lv2:OutputPort , lv2:AudioPort ; lv2:index 1 ; lv2:symbol "out" ; lv2:name "Out" ] .
+                     [ a lv2:OutputPort , lv2:AudioPort ; lv2:index 1 ; lv2:symbol "out" ; lv2:name "Out" ]\(extraPorts.map { " ,\n             " + $0 }.joined()) .
 
         """
     try manifest.write(to: bundle.appendingPathComponent("manifest.ttl"), atomically: true, encoding: .utf8)

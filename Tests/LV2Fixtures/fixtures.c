@@ -379,6 +379,53 @@ static void run_failed_start(LV2_Handle instance, uint32_t frames) {
     for (uint32_t i = 0; i < frames; ++i) self->output[i] = 0;
 }
 
+/* Delays its input by the frames the file "latency" of its bundle held when it was
+   instantiated (0 without one) and reports them on its lv2:reportsLatency output (port 2):
+   a fresh instance's latency changes when the file does. */
+typedef struct {
+    const float *input;
+    float *output;
+    float *latency;
+    uint32_t delay;
+    uint32_t position;
+    float ring[4096];
+} FileLatency;
+
+static LV2_Handle instantiate_file_latency(const LV2_Descriptor *descriptor, double rate, const char *bundle,
+                                           const LV2_Feature *const *features) {
+    (void)descriptor; (void)rate; (void)features;
+    FileLatency *self = calloc(1, sizeof(FileLatency));
+    if (!self) return NULL;
+    char path[4096];
+    size_t length = strlen(bundle);
+    snprintf(path, sizeof path, "%s%slatency", bundle, length > 0 && bundle[length - 1] == '/' ? "" : "/");
+    FILE *file = fopen(path, "r");
+    unsigned value = 0;
+    if (file) {
+        if (fscanf(file, "%u", &value) != 1) value = 0;
+        fclose(file);
+    }
+    self->delay = value < 4096 ? value : 4095;
+    return self;
+}
+
+static void connect_file_latency(LV2_Handle instance, uint32_t port, void *data) {
+    FileLatency *self = (FileLatency *)instance;
+    if (port == 0) self->input = (const float *)data;
+    else if (port == 1) self->output = (float *)data;
+    else if (port == 2) self->latency = (float *)data;
+}
+
+static void run_file_latency(LV2_Handle instance, uint32_t frames) {
+    FileLatency *self = (FileLatency *)instance;
+    for (uint32_t i = 0; i < frames; ++i) {
+        self->ring[self->position] = self->input[i];
+        self->output[i] = self->ring[(self->position + 4096 - self->delay) % 4096];
+        self->position = (self->position + 1) % 4096;
+    }
+    if (self->latency) *self->latency = (float)self->delay;
+}
+
 static const LV2_Descriptor descriptors[] = {
     {"urn:auhost:fixture:passthrough", instantiate_passthrough, connect_port, NULL, run_passthrough, NULL, cleanup, NULL},
     {"urn:auhost:fixture:needs-feature", instantiate_passthrough, connect_port, NULL, run_passthrough, NULL, cleanup, NULL},
@@ -403,6 +450,7 @@ static const LV2_Descriptor descriptors[] = {
     {"urn:auhost:fixture:stdout-spam", instantiate_passthrough, connect_port, NULL, hostile_run_stdout_spam, NULL, cleanup, NULL},
     {"urn:auhost:fixture:sleep-long", instantiate_passthrough, connect_port, NULL, hostile_run_sleep_long, NULL, cleanup, NULL},
     {"urn:auhost:fixture:write-past-end", instantiate_passthrough, connect_port, NULL, hostile_run_write_past_end, NULL, cleanup, NULL},
+    {"urn:auhost:fixture:file-latency", instantiate_file_latency, connect_file_latency, NULL, run_file_latency, NULL, cleanup, NULL},
 };
 
 LV2_SYMBOL_EXPORT const LV2_Descriptor *lv2_descriptor(uint32_t index) {

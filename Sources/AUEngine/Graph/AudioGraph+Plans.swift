@@ -73,12 +73,7 @@ extension AudioGraph {
     /// edit, for ``update()`` to report the error.
     /// - Thread: [control]
     func followLatencyChange() -> GraphNotice? {
-        guard isInitialized, !hasPendingEdits else { return nil }
-        let changed = model.order.first { node in
-            guard let unit = model.nodes[node]?.unit else { return false }
-            return PlanCompiler.latencyFrames(of: unit) != report.unitLatency[node] ?? 0
-        }
-        guard let changed else { return nil }
+        guard isInitialized, !hasPendingEdits, let changed = nodeWithUncompensatedLatency else { return nil }
         hasPendingEdits = true
         do {
             try publishPlan()
@@ -87,6 +82,19 @@ extension AudioGraph {
         }
         return GraphNotice(kind: .latencyChanged, node: changed, status: Int32(clamping: report.latency), sampleTime: 0)
     }
+
+    /// The first node whose unit's `Latency` differs from the one the running plan compensates.
+    private var nodeWithUncompensatedLatency: GraphNode? {
+        model.order.first { node in
+            guard let unit = model.nodes[node]?.unit else { return false }
+            return PlanCompiler.latencyFrames(of: unit) != report.unitLatency[node] ?? 0
+        }
+    }
+
+    /// Whether the running plan compensates the latency every unit reports now (a unit that
+    /// reports its latency only when it runs may have changed it in its first cycle).
+    /// - Thread: [control]
+    public var compensatesReportedLatencies: Bool { !isInitialized || nodeWithUncompensatedLatency == nil }
 
     /// Timed cycles (one in ``GraphRenderer/timingInterval``) after which an estimated
     /// threads decision is made again on the measured node times.

@@ -25,6 +25,9 @@ public final class ChainGraph: @unchecked Sendable {
     /// The format converters the chain put where channel counts disagree (none with
     /// `"autoconvert": false`).
     public private(set) var convertersInserted: [GraphNode] = []
+    /// Whether the units were built with the latencies an earlier graph's units reported
+    /// (``ReportedLatencies``): no priming; the first cycle confirms them.
+    var latenciesSeeded = false
 
     /// Builds and initializes the graph with `units` (the loaded ones, or fresh ones from
     /// ``LoadedPreset/makeUnits()`` for another job). The graph owns the units afterwards.

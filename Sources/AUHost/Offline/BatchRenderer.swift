@@ -36,13 +36,22 @@ public final class BatchRenderer: @unchecked Sendable {
     /// loaded, from its build until the renderer goes, when there is more than one file
     /// (``buildChain(at:overrides:parallelism:)`` alone, as `ChainProcessor` calls it, holds nothing).
     private let buildLock = Mutex<LoadedLibraryPin?>(nil)
+    /// What the chain's units reported as their latency, so that a file's graph is primed
+    /// only when no earlier one made the same way was.
+    let latencies: ReportedLatencies
 
     /// - Thread: [control]
-    public init(loaded: LoadedPreset, registry: ComponentRegistry, settings: RenderSettings, jobs: [RenderJob]) {
+    public convenience init(loaded: LoadedPreset, registry: ComponentRegistry, settings: RenderSettings, jobs: [RenderJob]) {
+        self.init(loaded: loaded, registry: registry, settings: settings, jobs: jobs, latencies: ReportedLatencies())
+    }
+
+    /// With the latencies an owner keeps across its builders (``ChainProcessor``).
+    init(loaded: LoadedPreset, registry: ComponentRegistry, settings: RenderSettings, jobs: [RenderJob], latencies: ReportedLatencies) {
         self.loaded = loaded
         self.registry = registry
         self.settings = settings
         self.jobs = jobs
+        self.latencies = latencies
     }
 
     deinit {
@@ -96,9 +105,17 @@ public final class BatchRenderer: @unchecked Sendable {
     }
 
     /// Renders one job on the calling thread; `notice` hears what is worth saying before
-    /// it starts (a MIDI song's length).
+    /// it starts (a MIDI song's length). A graph built with the latencies an earlier file's
+    /// units reported, whose units report others, renders the job again, primed.
     /// - Thread: [control] (a worker), playing the render thread for its graph.
     public func render(_ job: RenderJob, progress: (Int) -> Void, notice: (String) -> Void = { _ in }) -> Result<RenderReport, AudioUnitError> {
+        let outcome = renderOnce(job, progress: progress, notice: notice)
+        guard case .failure(let error) = outcome, error.underlying is ReportedLatencies.Mismatch else { return outcome }
+        latencies.forgetAll()
+        return renderOnce(job, progress: progress, notice: { _ in })
+    }
+
+    private func renderOnce(_ job: RenderJob, progress: (Int) -> Void, notice: (String) -> Void) -> Result<RenderReport, AudioUnitError> {
         let started = ContinuousClock.now
         do throws(AudioUnitError) {
             if cancellation.isCancelled {
@@ -147,7 +164,7 @@ public final class BatchRenderer: @unchecked Sendable {
             if settings.midiOutputFile != nil && !chain.graph.sendsMIDIOutput && !tracksReachOutput {
                 throw AudioUnitError(.invalidPropertyValue, "--midi-out: nothing in '\(loaded.preset.name)' sends MIDI to the graph's MIDI output; expected a chain that ends in a unit that sends MIDI, a \"midi\" connection to \"output\", or a MIDI file's track sent there (\"tracks\": {\"1\": \"output\"})")
             }
-            try LatencyPriming.prime(chain, blockSize: settings.blockSize)
+            try prime(chain, overrides: job.overrides)
             let input: any OfflineSource = if let song {
                 try MIDIFileSource(song, file: job.input, chain: chain)
             } else {
@@ -175,6 +192,27 @@ public final class BatchRenderer: @unchecked Sendable {
         }
     }
 
+    /// ``buildChain(at:overrides:parallelism:)``, started, its latency known: primed
+    /// (``LatencyPriming``), or built with what the units of an earlier graph made the same
+    /// way reported (``ReportedLatencies``), which priming records.
+    func startedChain(at rate: Double, overrides: [String] = [], parallelism: RenderParallelism? = nil) throws(AudioUnitError) -> ChainGraph {
+        let chain = try buildChain(at: rate, overrides: overrides, parallelism: parallelism)
+        do throws(AudioUnitError) {
+            try prime(chain, overrides: overrides)
+        } catch {
+            buildLock.withLock { _ in chain.dispose() }
+            throw error
+        }
+        return chain
+    }
+
+    /// Starts `chain`, built with `overrides`, primed unless built with reported latencies,
+    /// and records what its units reported.
+    private func prime(_ chain: ChainGraph, overrides: [String]) throws(AudioUnitError) {
+        try LatencyPriming.prime(chain, blockSize: settings.blockSize)
+        if !chain.latenciesSeeded { latencies.record(chain, key: ReportedLatencies.key(rate: chain.sampleRate, blockSize: chain.graph.maximumFramesPerSlice, parallelism: chain.graph.parallelism, overrides: overrides)) }
+    }
+
     /// A fresh graph of the chain at `rate`, LV2 units in offline mode, with a job's own
     /// `overrides` set on its units, rendered on `parallelism`'s threads (nil: the settings').
     func buildChain(at rate: Double, overrides: [String] = [], parallelism: RenderParallelism? = nil) throws(AudioUnitError) -> ChainGraph {
@@ -195,8 +233,11 @@ public final class BatchRenderer: @unchecked Sendable {
                 units.forEach { $0.dispose() }
                 throw error
             }
+            let seeded = latencies.seed(units, key: ReportedLatencies.key(rate: rate, blockSize: settings.blockSize, parallelism: parallelism ?? settings.parallelism, overrides: overrides))
             do throws(AudioUnitError) {
-                return try ChainGraph(loaded, units: units, registry: registry, sampleRate: rate, maximumFrames: settings.blockSize, parallelism: parallelism ?? settings.parallelism)
+                let chain = try ChainGraph(loaded, units: units, registry: registry, sampleRate: rate, maximumFrames: settings.blockSize, parallelism: parallelism ?? settings.parallelism)
+                chain.latenciesSeeded = seeded
+                return chain
             } catch {
                 units.forEach { $0.dispose() }
                 throw AudioUnitError(error.code, "the chain cannot run at \(RenderReport.rate(rate)) Hz: \(error.message)", underlying: error)

@@ -56,6 +56,9 @@ public final class ChainProcessor: @unchecked Sendable {
     private var streamPosition = 0
     /// A previous output handed back (``recycle(_:)``), for the next one to fill.
     private var spareOutput: [[Float]] = []
+    /// What the units of the preset as loaded reported as their latency (a render's graph
+    /// is primed only when none made the same way was).
+    private var latencies = ReportedLatencies()
 
     /// Serializes loading, building, initializing and disposing chains across processors
     /// (plugin instantiation is control-thread work on shared worlds).
@@ -136,6 +139,7 @@ public final class ChainProcessor: @unchecked Sendable {
         }
         chain = nil
         loaded = reloaded
+        latencies = ReportedLatencies()
         overrides.append(override)
     }
 
@@ -195,6 +199,17 @@ public final class ChainProcessor: @unchecked Sendable {
     /// it: the input's frames and a tail of fixed length).
     /// - Thread: [control], playing the render thread for each cycle.
     public func render(_ input: AudioBuffers?, sampleRate: Double, song: [UInt8]? = nil, into destination: AudioBuffers? = nil) throws(AudioUnitError) -> [[Float]]? {
+        do throws(AudioUnitError) {
+            return try renderOnce(input, sampleRate: sampleRate, song: song, into: destination)
+        } catch where error.underlying is ReportedLatencies.Mismatch {
+            // Built with the latencies an earlier graph's units reported, whose units now
+            // report others: primed this time.
+            latencies.forgetAll()
+            return try renderOnce(input, sampleRate: sampleRate, song: song, into: destination)
+        }
+    }
+
+    private func renderOnce(_ input: AudioBuffers?, sampleRate: Double, song: [UInt8]?, into destination: AudioBuffers?) throws(AudioUnitError) -> [[Float]]? {
         let name = song == nil ? "audio" : "midi"
         let job = RenderJob(input: name, output: "output", encoding: try AudioFileEncoding(format: .wav, bitDepth: .float32))
         do throws(AudioUnitError) {
@@ -329,18 +344,12 @@ public final class ChainProcessor: @unchecked Sendable {
                 return chain
             }
         }
-        let builder = BatchRenderer(loaded: loaded, registry: registry, settings: settings, jobs: [])
+        let builder = BatchRenderer(loaded: loaded, registry: registry, settings: settings, jobs: [], latencies: latencies)
         // The new graph is built before the old one is disposed: the plugins' shared
         // libraries stay loaded (an LV2 instance freed last unmaps its library, and the
         // next build would map and relocate it again, most of a small chain's build).
         let built = try Self.controlLock.withLock { _ throws(AudioUnitError) -> ChainGraph in
-            let built = try builder.buildChain(at: rate)
-            do throws(AudioUnitError) {
-                try LatencyPriming.prime(built, blockSize: settings.blockSize)
-            } catch {
-                built.dispose()
-                throw error
-            }
+            let built = try builder.startedChain(at: rate)
             chain?.dispose()
             return built
         }

@@ -1,5 +1,6 @@
 import AUCore
 import AUBridge
+import AUEngine
 import AULV2
 
 /// Makes a chain's latency known before its first real cycle.
@@ -24,10 +25,17 @@ import AULV2
 /// - Thread: [control] (it plays the render thread for the silent cycles).
 public enum LatencyPriming {
     /// Primes `chain` (initialized, not yet rendered) when a unit reports latency only when
-    /// it runs; leaves it started.
+    /// it runs and the chain was not built with the latencies reported before
+    /// (``ReportedLatencies``); leaves it started.
     /// - Thread: [control]
     public static func prime(_ chain: ChainGraph, blockSize: Int) throws(AudioUnitError) {
         try chain.graph.start()
+        if chain.latenciesSeeded {
+            // The silent cycles that let plugins take their files also show a seeded unit
+            // that reports another latency.
+            guard !settleProperties(chain, blockSize: blockSize).contains(where: { $0.kind == .latencyChanged }) else { throw ReportedLatencies.mismatch }
+            return
+        }
         defer { settleProperties(chain, blockSize: blockSize) }
         guard chain.nodes.contains(where: { ($0.unit as? LV2Unit)?.reportsLatencyWhenRun == true || ($0.unit as? BridgedUnit)?.reportsLatencyWhenRun == true }) else { return }
         let input = OwnedAudioBuffers(channels: chain.inputChannels, capacity: blockSize)
@@ -58,14 +66,18 @@ public enum LatencyPriming {
     /// given (an impulse response loaded), at most ``settlingCycles``: so that the first
     /// frame of the input goes through the file, not only the frames after its first cycle.
     /// What the cycles render is silence and goes nowhere.
-    static func settleProperties(_ chain: ChainGraph, blockSize: Int) {
+    /// Returns the graph's notices of those cycles.
+    @discardableResult
+    static func settleProperties(_ chain: ChainGraph, blockSize: Int) -> [GraphNotice] {
         let waiting = chain.nodes.compactMap { $0.unit as? LV2Unit }.filter(\.awaitsPropertyReports)
-        guard !waiting.isEmpty else { return }
+        guard !waiting.isEmpty else { return [] }
         let input = OwnedAudioBuffers(channels: chain.inputChannels, capacity: blockSize)
         let output = OwnedAudioBuffers(channels: chain.outputChannels, capacity: blockSize)
+        var notices: [GraphNotice] = []
         for _ in 0..<settlingCycles where waiting.contains(where: \.awaitsPropertyReports) {
             _ = chain.graph.render(frameCount: blockSize, timestamp: RenderTimestamp(sampleTime: 0), input: input.buffers(), output: output.buffers())
-            chain.graph.dispatchPendingNotifications()
+            notices += chain.graph.dispatchPendingNotifications()
         }
+        return notices
     }
 }

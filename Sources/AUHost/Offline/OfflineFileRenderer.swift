@@ -46,6 +46,8 @@ final class OfflineFileRenderer {
     private var nonFiniteInput = (count: 0, firstFrame: 0)
     /// Whether the audio input rose above -120 dBFS somewhere (checked until it did).
     private var inputAudible = false
+    /// Whether the graph followed a unit's change of latency during the render.
+    private var latencyChanged = false
     /// What reached the graph's MIDI output (with `--midi-out`), at frames since the
     /// first cycle (at most ``maximumMIDIOutputEvents``), and the file it goes to, made
     /// before rendering so that a bad `--midi-out` is refused before any audio is.
@@ -175,9 +177,12 @@ final class OfflineFileRenderer {
     func run(cancellation: RenderCancellation? = nil, progress: (Int) -> Void) throws(AudioUnitError) -> RenderReport {
         precondition(!isDone, "OfflineFileRenderer.run twice")
         isDone = true
-        do {
+        do throws(AudioUnitError) {
             try renderLoop(cancellation: cancellation, progress: progress)
             collectFaults()
+            // A graph built with the latencies an earlier graph's units reported is right
+            // only if its own units reported the same: else its output is not written.
+            if chain.latenciesSeeded && (latencyChanged || !chain.graph.compensatesReportedLatencies) { throw ReportedLatencies.mismatch }
             let levels = try output.finish()
             let midiSummary = try writeMIDIOutput()
             var report = RenderReport(
@@ -288,10 +293,12 @@ final class OfflineFileRenderer {
         return "\(job.input) -> \(path): \(count) MIDI event\(count == 1 ? "" : "s"), a Standard MIDI File at \(60_000_000 / midiOutput.microsecondsPerQuarter) BPM, \(midiOutput.ticksPerQuarter) ticks per quarter note"
     }
 
-    /// Takes the render thread's notices and keeps the faults among them for the report.
+    /// Takes the render thread's notices: keeps the faults among them for the report, and
+    /// notes a change of latency.
     private func collectFaults() {
-        for notice in chain.graph.dispatchPendingNotifications() where faults.count < Self.reportedFaults {
-            if let fault = chain.faultDescription(notice) { faults.append("\(job.input): \(fault)") }
+        for notice in chain.graph.dispatchPendingNotifications() {
+            if notice.kind == .latencyChanged { latencyChanged = true }
+            if faults.count < Self.reportedFaults, let fault = chain.faultDescription(notice) { faults.append("\(job.input): \(fault)") }
         }
     }
 
