@@ -105,7 +105,8 @@ void auhost_chain_copy_output(const auhost_chain *chain, float *const *output);
 /* The last render's warnings, the lines `auhost render` prints after a file (faults, NaN in
    the input, clipping, a tail cut at its cap), as a JSON array of strings. */
 char *auhost_chain_warnings_json(const auhost_chain *chain);
-/* How many samples of the last render's input were NaN or infinite (rendered as silence). */
+/* How many samples of the last render's input were NaN or infinite (rendered as silence).
+   Since API version 4. */
 int64_t auhost_chain_nonfinite_input(const auhost_chain *chain);
 /* Every input parameter: [{"name": "node.param", "value", "min", "max", "default", "unit", "label"}]. */
 char *auhost_chain_parameters_json(const auhost_chain *chain);
