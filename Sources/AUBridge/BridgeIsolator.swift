@@ -82,11 +82,7 @@ public final class BridgeIsolator: ComponentIsolator, @unchecked Sendable {
 
     /// - Thread: [control]
     public func isolated(_ component: Component, node: String, reference: String, mode: UnitIsolation) -> Component {
-        Component(
-            description: component.description, name: component.name, manufacturerName: component.manufacturerName, version: component.version,
-            format: component.format, identifier: component.identifier, category: component.category, requiredFeatures: component.requiredFeatures,
-            brokenReason: component.brokenReason
-        ) { [self] () throws(AudioUnitError) -> AudioUnit in
+        component.withFactory { [self] () throws(AudioUnitError) -> AudioUnit in
             let unit = try BridgedUnit.make(
                 component, node: node, reference: reference, host: try host(for: mode, node: node), hostMaker: { [self] () throws(AudioUnitError) in try newHost() },
                 onFault: onFault)

@@ -53,6 +53,14 @@ public struct Component: Sendable {
         RenderThread.assertNotCurrent("Component.instantiate")
         return try factory()
     }
+
+    /// This component, its instances made by `factory` instead (an isolator's, in child processes).
+    /// - Thread: [any]
+    public func withFactory(_ factory: @escaping @Sendable () throws(AudioUnitError) -> AudioUnit) -> Component {
+        Component(
+            description: description, name: name, manufacturerName: manufacturerName, version: version, format: format, identifier: identifier,
+            category: category, requiredFeatures: requiredFeatures, brokenReason: brokenReason, factory: factory)
+    }
 }
 
 /// A problem found while discovering units (a library that would not load, a bundle with

@@ -43,11 +43,7 @@ final class PluginIsolation: @unchecked Sendable {
     /// - Thread: [control]
     func applied(to plugin: Component) -> Component {
         guard let isolator else { return plugin }
-        return Component(
-            description: plugin.description, name: plugin.name, manufacturerName: plugin.manufacturerName, version: plugin.version,
-            format: plugin.format, identifier: plugin.identifier, category: plugin.category, requiredFeatures: plugin.requiredFeatures,
-            brokenReason: plugin.brokenReason
-        ) { [self] () throws(AudioUnitError) -> AUCore.AudioUnit in
+        return plugin.withFactory { [self] () throws(AudioUnitError) -> AUCore.AudioUnit in
             let number = instances.add(1, ordering: .relaxed).newValue
             return try isolator.isolated(plugin, node: "\(plugin.name) \(number)", reference: "lv2:" + plugin.identifier, mode: mode).instantiate()
         }
