@@ -23,6 +23,14 @@ public struct AudioBuffers: @unchecked Sendable, BitwiseCopyable {
         UnsafeMutableBufferPointer(start: channelPointers[channel], count: frameCount)
     }
 
+    /// `count` frames of this view from frame `offset`: its channel pointers, moved, are
+    /// written into `pointers` (room for ``channelCount``), which the view returned uses.
+    /// - Thread: [any]; allocation-free.
+    public func window(from offset: Int, count: Int, pointers: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>) -> AudioBuffers {
+        for channel in 0..<channelCount { pointers[channel] = channelPointers[channel] + offset }
+        return AudioBuffers(channelPointers: UnsafeMutableBufferPointer(rebasing: pointers[0..<channelCount]), frameCount: count)
+    }
+
     /// Writes zeros into every channel.
     /// - Thread: [render]
     public func clear() {

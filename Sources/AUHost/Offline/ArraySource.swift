@@ -30,17 +30,16 @@ final class ArraySource: OfflineSource {
             for channel in 0..<buffers.channelCount { (buffers.channelPointers[channel] + count).update(repeating: 0, count: buffers.frameCount - count) }
         }
         guard count > 0 else { return }
-        for channel in 0..<samples.channelCount { window[channel] = samples.channelPointers[channel] + position }
-        mapper.map(AudioBuffers(channelPointers: window, frameCount: count), into: buffers)
+        mapper.map(samples.window(from: position, count: count, pointers: window), into: buffers)
         position += count
     }
 
     /// The caller's memory itself, when its channels are the chain's.
     func takeInPlace(_ frames: Int) -> AudioBuffers? {
         guard mapper.isIdentity, position + frames <= totalFrames else { return nil }
-        for channel in 0..<samples.channelCount { window[channel] = samples.channelPointers[channel] + position }
+        let view = samples.window(from: position, count: frames, pointers: window)
         position += frames
-        return AudioBuffers(channelPointers: window, frameCount: frames)
+        return view
     }
 
     func stop() {}

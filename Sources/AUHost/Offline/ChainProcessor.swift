@@ -286,14 +286,12 @@ public final class ChainProcessor: @unchecked Sendable {
                     try source.read(into: block.buffers(frameCount: frames))
                     cycleInput = block.buffers(frameCount: frames)
                 } else {
-                    for channel in 0..<input.channelCount { inputWindow[channel] = input.channelPointers[channel] + done }
-                    cycleInput = AudioBuffers(channelPointers: UnsafeMutableBufferPointer(rebasing: inputWindow[0..<input.channelCount]), frameCount: frames)
+                    cycleInput = input.window(from: done, count: frames, pointers: inputWindow)
                 }
-                for channel in 0..<output.channelCount { outputWindow[channel] = output.channelPointers[channel] + done }
                 chain.transport.state = TransportState.counted(sampleTime: Double(streamPosition), sampleRate: chain.sampleRate)
                 let status = chain.graph.render(
                     frameCount: frames, timestamp: RenderTimestamp(sampleTime: Double(streamPosition)),
-                    input: cycleInput, output: AudioBuffers(channelPointers: outputWindow, frameCount: frames))
+                    input: cycleInput, output: output.window(from: done, count: frames, pointers: outputWindow))
                 guard status == 0 else { throw AudioUnitError(status: status, context: "audio: the chain failed to render at frame \(done)") }
                 done += frames
                 streamPosition += frames

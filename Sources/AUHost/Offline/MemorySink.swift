@@ -67,8 +67,7 @@ final class MemorySink: OfflineSink {
     /// The destination's next `count` frames, while they are inside it.
     func placeFor(_ count: Int) -> AudioBuffers? {
         guard rendersInPlace, let destination, frames + count <= destination.frameCount else { return nil }
-        for channel in channels.indices { window[channel] = destination.channelPointers[channel] + frames }
-        return AudioBuffers(channelPointers: window, frameCount: count)
+        return destination.window(from: frames, count: count, pointers: window)
     }
 
     func tookInPlace(_ count: Int) {

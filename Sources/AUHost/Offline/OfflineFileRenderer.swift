@@ -332,8 +332,7 @@ final class OfflineFileRenderer {
     }
 
     private func view(_ buffers: AudioBuffers, from offset: Int, count: Int) -> AudioBuffers {
-        for channel in 0..<buffers.channelCount { window[channel] = buffers.channelPointers[channel] + offset }
-        return AudioBuffers(channelPointers: window, frameCount: count)
+        buffers.window(from: offset, count: count, pointers: window)
     }
 
     private func write(_ buffers: AudioBuffers, from offset: Int, count: Int) throws(AudioUnitError) {

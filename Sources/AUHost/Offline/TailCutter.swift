@@ -49,8 +49,7 @@ struct TailCutter {
             return fixed
         }
         let rest = withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<Float>.self, capacity: block.channelCount) { pointers in
-            for channel in 0..<block.channelCount { pointers[channel] = block.channelPointers[channel] + fixed }
-            return detector.accept(AudioBuffers(channelPointers: pointers, frameCount: block.frameCount - fixed))
+            detector.accept(block.window(from: fixed, count: block.frameCount - fixed, pointers: pointers))
         }
         isFinished = detector.isFinished
         self.detector = detector
