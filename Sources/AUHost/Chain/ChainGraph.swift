@@ -25,9 +25,12 @@ public final class ChainGraph: @unchecked Sendable {
     /// The format converters the chain put where channel counts disagree (none with
     /// `"autoconvert": false`).
     public private(set) var convertersInserted: [GraphNode] = []
-    /// Whether the units were built with the latencies an earlier graph's units reported
-    /// (``ReportedLatencies``): no priming; the first cycle confirms them.
-    var latenciesSeeded = false
+    /// Where ``ReportedLatencies`` keeps what this graph's units report (nil: the graph is no
+    /// batch's), and whether they were built with what was kept there.
+    var reportedLatencies: (key: String, seeded: Bool)?
+    /// Whether the units were built with the latencies an earlier graph's units reported:
+    /// no priming; the first cycles confirm them.
+    var latenciesSeeded: Bool { reportedLatencies?.seeded == true }
 
     /// Builds and initializes the graph with `units` (the loaded ones, or fresh ones from
     /// ``LoadedPreset/makeUnits()`` for another job). The graph owns the units afterwards.

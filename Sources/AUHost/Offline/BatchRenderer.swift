@@ -109,10 +109,9 @@ public final class BatchRenderer: @unchecked Sendable {
     /// units reported, whose units report others, renders the job again, primed.
     /// - Thread: [control] (a worker), playing the render thread for its graph.
     public func render(_ job: RenderJob, progress: (Int) -> Void, notice: (String) -> Void = { _ in }) -> Result<RenderReport, AudioUnitError> {
-        let outcome = renderOnce(job, progress: progress, notice: notice)
-        guard case .failure(let error) = outcome, error.underlying is ReportedLatencies.Mismatch else { return outcome }
-        latencies.forgetAll()
-        return renderOnce(job, progress: progress, notice: { _ in })
+        Result { () throws(AudioUnitError) in
+            try latencies.retryingMismatch { again throws(AudioUnitError) in try renderOnce(job, progress: progress, notice: again ? { _ in } : notice).get() }
+        }
     }
 
     private func renderOnce(_ job: RenderJob, progress: (Int) -> Void, notice: (String) -> Void) -> Result<RenderReport, AudioUnitError> {
@@ -164,7 +163,7 @@ public final class BatchRenderer: @unchecked Sendable {
             if settings.midiOutputFile != nil && !chain.graph.sendsMIDIOutput && !tracksReachOutput {
                 throw AudioUnitError(.invalidPropertyValue, "--midi-out: nothing in '\(loaded.preset.name)' sends MIDI to the graph's MIDI output; expected a chain that ends in a unit that sends MIDI, a \"midi\" connection to \"output\", or a MIDI file's track sent there (\"tracks\": {\"1\": \"output\"})")
             }
-            try prime(chain, overrides: job.overrides)
+            try prime(chain)
             let input: any OfflineSource = if let song {
                 try MIDIFileSource(song, file: job.input, chain: chain)
             } else {
@@ -198,7 +197,7 @@ public final class BatchRenderer: @unchecked Sendable {
     func startedChain(at rate: Double, overrides: [String] = [], parallelism: RenderParallelism? = nil) throws(AudioUnitError) -> ChainGraph {
         let chain = try buildChain(at: rate, overrides: overrides, parallelism: parallelism)
         do throws(AudioUnitError) {
-            try prime(chain, overrides: overrides)
+            try prime(chain)
         } catch {
             buildLock.withLock { _ in chain.dispose() }
             throw error
@@ -206,11 +205,11 @@ public final class BatchRenderer: @unchecked Sendable {
         return chain
     }
 
-    /// Starts `chain`, built with `overrides`, primed unless built with reported latencies,
-    /// and records what its units reported.
-    private func prime(_ chain: ChainGraph, overrides: [String]) throws(AudioUnitError) {
+    /// Starts `chain`, primed unless built with reported latencies, and records what its
+    /// units reported.
+    private func prime(_ chain: ChainGraph) throws(AudioUnitError) {
         try LatencyPriming.prime(chain, blockSize: settings.blockSize)
-        if !chain.latenciesSeeded { latencies.record(chain, key: ReportedLatencies.key(rate: chain.sampleRate, blockSize: chain.graph.maximumFramesPerSlice, parallelism: chain.graph.parallelism, overrides: overrides)) }
+        if let (key, seeded) = chain.reportedLatencies, !seeded { latencies.record(chain, key: key) }
     }
 
     /// A fresh graph of the chain at `rate`, LV2 units in offline mode, with a job's own
@@ -233,10 +232,11 @@ public final class BatchRenderer: @unchecked Sendable {
                 units.forEach { $0.dispose() }
                 throw error
             }
-            let seeded = latencies.seed(units, key: ReportedLatencies.key(rate: rate, blockSize: settings.blockSize, parallelism: parallelism ?? settings.parallelism, overrides: overrides))
+            let key = ReportedLatencies.key(rate: rate, blockSize: settings.blockSize, parallelism: parallelism ?? settings.parallelism, overrides: overrides)
+            let seeded = latencies.seed(units, key: key)
             do throws(AudioUnitError) {
                 let chain = try ChainGraph(loaded, units: units, registry: registry, sampleRate: rate, maximumFrames: settings.blockSize, parallelism: parallelism ?? settings.parallelism)
-                chain.latenciesSeeded = seeded
+                chain.reportedLatencies = (key, seeded)
                 return chain
             } catch {
                 units.forEach { $0.dispose() }

@@ -199,14 +199,7 @@ public final class ChainProcessor: @unchecked Sendable {
     /// it: the input's frames and a tail of fixed length).
     /// - Thread: [control], playing the render thread for each cycle.
     public func render(_ input: AudioBuffers?, sampleRate: Double, song: [UInt8]? = nil, into destination: AudioBuffers? = nil) throws(AudioUnitError) -> [[Float]]? {
-        do throws(AudioUnitError) {
-            return try renderOnce(input, sampleRate: sampleRate, song: song, into: destination)
-        } catch where error.underlying is ReportedLatencies.Mismatch {
-            // Built with the latencies an earlier graph's units reported, whose units now
-            // report others: primed this time.
-            latencies.forgetAll()
-            return try renderOnce(input, sampleRate: sampleRate, song: song, into: destination)
-        }
+        try latencies.retryingMismatch { _ throws(AudioUnitError) in try renderOnce(input, sampleRate: sampleRate, song: song, into: destination) }
     }
 
     private func renderOnce(_ input: AudioBuffers?, sampleRate: Double, song: [UInt8]?, into destination: AudioBuffers?) throws(AudioUnitError) -> [[Float]]? {

@@ -28,8 +28,8 @@ final class ReportedLatencies: Sendable {
     }
 
     /// Under a render's error when a unit built with a recorded latency reported another one:
-    /// the render is done again, primed.
-    struct Mismatch: Error, CustomStringConvertible {
+    /// the render is done again, primed (``retryingMismatch(_:)``).
+    private struct Mismatch: Error, CustomStringConvertible {
         var description: String { "a unit reported another latency than an earlier instance made the same way" }
     }
 
@@ -58,8 +58,15 @@ final class ReportedLatencies: Sendable {
         known.withLock { $0[key] = values }
     }
 
-    /// Forgets everything recorded: after a ``Mismatch``, every graph is primed again.
-    func forgetAll() {
-        known.withLock { $0.removeAll() }
+    /// `render`'s result (a render through a graph this record built); when its units reported
+    /// other latencies than recorded, everything recorded is forgotten and `render` runs again,
+    /// told it is the second try (its graph primed).
+    func retryingMismatch<Output>(_ render: (_ again: Bool) throws(AudioUnitError) -> Output) throws(AudioUnitError) -> Output {
+        do throws(AudioUnitError) {
+            return try render(false)
+        } catch where error.underlying is Mismatch {
+            known.withLock { $0.removeAll() }
+            return try render(true)
+        }
     }
 }
