@@ -25,6 +25,9 @@ final class BridgeDoorbell: @unchecked Sendable {
         set { pointer.pointee.spinNanos = UInt64(max(0, newValue) * 1e9) }
     }
 
+    /// How many times the host has rung the doorbell (woken the child's sleeping render thread).
+    var rings: UInt32 { pointer.pointee.rings }
+
     /// Whether the child's render thread sleeps now (neither renders nor spins).
     var childSleeps: Bool { pointer.pointee.sleeping != 0 }
 }

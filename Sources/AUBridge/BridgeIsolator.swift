@@ -17,8 +17,11 @@ public final class BridgeIsolator: ComponentIsolator, @unchecked Sendable {
     public static let executableVariable = "AUHOST_UNIT_HOST"
     /// The environment variable that sets ``timeout`` in seconds.
     public static let timeoutVariable = "AUHOST_ISOLATION_TIMEOUT"
-    /// The environment variable that sets ``childSpin`` in microseconds (default 0).
+    /// The environment variable that sets ``childSpin`` in microseconds (default 50; 0: never spin).
     public static let spinVariable = "AUHOST_ISOLATION_SPIN"
+    /// The default ``childSpin``: longer than the host's gap between two nodes' requests of a
+    /// cycle (a few µs), far shorter than a period.
+    public static let defaultChildSpin = 50e-6
     /// The default ``timeout``: under the offline render watchdog's 10 s, so that a hung child
     /// is killed (and its node silenced) before the watchdog would end the host.
     public static let defaultTimeout = 5.0
@@ -29,10 +32,10 @@ public final class BridgeIsolator: ComponentIsolator, @unchecked Sendable {
     /// Variables set in the children's environment over the host's (LV2_PATH…).
     public let environment: [String: String]
     /// Seconds a child's render thread spins for its next request after a reply before it
-    /// sleeps (``UnitHostProcess/childSpin``): in a `together` child the host posts the next
-    /// node's request a few µs after a reply, and a thread still spinning sees it without a
-    /// wake-up. Default 0: on a machine whose cores are busy, a spinning thread loses the
-    /// scheduler's favour to sleepers and costs far more than it saves (docs/BENCHMARKS.md).
+    /// sleeps (``UnitHostProcess/childSpin``), only after a unit whose next request came within
+    /// that time the last time: in a `together` child the host posts the next node's request a
+    /// few µs after a reply, and a thread still spinning sees it without a wake-up; after a
+    /// cycle's last node live, a period away from the next request, it sleeps at once.
     public let childSpin: Double
     private let onFault: @Sendable (IsolationFault) -> Void
     /// The running children: the `together` one, and each `per-unit` node's.
@@ -45,7 +48,7 @@ public final class BridgeIsolator: ComponentIsolator, @unchecked Sendable {
 
     /// An isolator starting `executable` (nil: ``standardExecutable()``) with `environment`
     /// over the host's, its children spinning `childSpin` seconds for a request (nil:
-    /// `AUHOST_ISOLATION_SPIN`, else 0); `onFault` hears of every child that ends by itself or
+    /// `AUHOST_ISOLATION_SPIN`, else ``defaultChildSpin``); `onFault` hears of every child that ends by itself or
     /// is killed (from the child's monitor thread).
     /// - Thread: [control]
     public init(
@@ -56,7 +59,7 @@ public final class BridgeIsolator: ComponentIsolator, @unchecked Sendable {
         self.environment = environment
         self.timeout = timeout ?? ProcessInfo.processInfo.environment[Self.timeoutVariable].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil } ?? Self.defaultTimeout
         self.onFault = onFault
-        self.childSpin = childSpin ?? ProcessInfo.processInfo.environment[Self.spinVariable].flatMap(Double.init).flatMap { $0 >= 0 ? $0 / 1e6 : nil } ?? 0
+        self.childSpin = childSpin ?? ProcessInfo.processInfo.environment[Self.spinVariable].flatMap(Double.init).flatMap { $0 >= 0 ? $0 / 1e6 : nil } ?? Self.defaultChildSpin
     }
 
     /// `$AUHOST_UNIT_HOST`; else `auhost-unit-host` beside the executable or library this code

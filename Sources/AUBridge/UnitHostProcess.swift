@@ -22,7 +22,7 @@ public final class UnitHostProcess: @unchecked Sendable {
     /// The shortest ``controlTimeout``.
     public static let minimumControlTimeout = 30.0
     /// Seconds the child's render thread spins for its next request after a reply before it
-    /// sleeps (0: it sleeps at once).
+    /// sleeps, when the unit it answered was followed that quickly the last time (0: it sleeps at once).
     public let childSpin: Double
     /// The child's doorbell, which its render thread sleeps on.
     let doorbell: BridgeDoorbell

@@ -4,10 +4,12 @@ import Foundation
 import Glibc
 
 /// The one render thread of a unit-host child: renders every cycle the host posts for any
-/// of the child's initialized units (``ServedRender``), then spins for the next request for
-/// the doorbell's spin and sleeps on the doorbell (``BridgeDoorbell``). The consecutive
-/// isolated nodes of a `together` child thus cost one wake-up per cycle at most, not one each:
-/// the thread, still spinning after one node's reply, sees the next node's request at once.
+/// of the child's initialized units (``ServedRender``), then sleeps on the doorbell
+/// (``BridgeDoorbell``), or first spins for the doorbell's spin when the unit it just
+/// answered was followed that quickly by a request the last time. The consecutive isolated
+/// nodes of a `together` child thus cost one wake-up per cycle at most, not one each: the
+/// thread, still spinning after one node's reply, sees the next node's request at once; after
+/// a cycle's last node (live, a period away from the next request) it sleeps at once.
 /// - Thread: [control] to add, remove and schedule; its own thread renders.
 final class UnitHostRenderThread: @unchecked Sendable {
     private let doorbell: BridgeDoorbell
@@ -75,18 +77,27 @@ final class UnitHostRenderThread: @unchecked Sendable {
         }
     }
 
-    /// Renders what is posted, spins while the last cycle is recent, sleeps on the doorbell
-    /// (after one more look, which pairs with the host's post: no request is missed).
+    /// Renders what is posted; after a reply, spins for the doorbell's spin if the request
+    /// that followed this unit's last reply was posted within that time (in a `together`
+    /// child, the next node's request of the same cycle; never after a cycle's last node
+    /// live), else sleeps on the doorbell (after one more look, which pairs with the host's
+    /// post: no request is missed).
     private static func loop(_ renders: [ServedRender], _ doorbell: UnsafeMutablePointer<au_bridge_doorbell>) {
-        var lastCycle = au_bridge_now()
+        var followed = [Bool](repeating: false, count: renders.count)
+        var lastReply = au_bridge_now()
+        var lastServed = -1
         while au_bridge_doorbell_stopping(doorbell) == 0 {
+            let spin = au_bridge_doorbell_spin(doorbell)
             var rendered = false
-            for render in renders where render.renderPending() { rendered = true }
-            if rendered {
-                lastCycle = au_bridge_now()
-                continue
+            for index in renders.indices {
+                guard let posted = renders[index].renderPending() else { continue }
+                if lastServed >= 0 { followed[lastServed] = Int64(bitPattern: posted &- lastReply) <= Int64(clamping: spin) }
+                lastReply = au_bridge_now()
+                lastServed = index
+                rendered = true
             }
-            if au_bridge_now() - lastCycle < au_bridge_doorbell_spin(doorbell) {
+            if rendered { continue }
+            if lastServed >= 0, followed[lastServed], au_bridge_now() &- lastReply < spin {
                 au_cpu_relax()
                 continue
             }
@@ -140,13 +151,15 @@ final class ServedRender: @unchecked Sendable {
     /// Whether the host has posted a cycle not rendered yet.
     var isPending: Bool { au_bridge_pending(region.header, last) != 0 }
 
-    /// Renders the cycle the host posted, if any, over the shared memory and answers it.
+    /// Renders the cycle the host posted, if any, over the shared memory and answers it;
+    /// returns when the host posted it (CLOCK_MONOTONIC ns), nil when nothing was posted.
     /// - Thread: [render] the child's.
-    func renderPending() -> Bool {
+    func renderPending() -> UInt64? {
         let header = region.header
         let sequence = au_bridge_pending(header, last)
-        guard sequence != 0 else { return false }
+        guard sequence != 0 else { return nil }
         last = sequence
+        let posted = header.pointee.requestNanos
         let started = au_bridge_now()
         let frames = Int(header.pointee.frames)
         let table = unit.parameters
@@ -162,6 +175,6 @@ final class ServedRender: @unchecked Sendable {
             inputs: UnsafeBufferPointer(inputs), outputs: UnsafeBufferPointer(outputs), midi: midi)
         header.pointee.renderNanos = UInt32(clamping: au_bridge_now() - started)
         au_bridge_post_reply(header, sequence)
-        return true
+        return posted
     }
 }

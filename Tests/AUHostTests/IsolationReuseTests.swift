@@ -11,13 +11,16 @@ import Testing
 @Suite struct IsolationReuseTests {
     static let frames = 256
 
-    /// swh amp, isolated `isolation`, its child spinning `childSpin` seconds for a request.
-    static func load(isolation: String, childSpin: Double = 0) throws -> (LoadedPreset, ComponentRegistry) {
-        let json = #"{"auhost": 1, "name": "amp", "nodes": [{"id": "amp", "unit": "lv2:http://plugin.org.uk/swh-plugins/amp", "isolation": "ISOLATION"}], "chain": ["amp"]}"#
+    /// A chain of `count` swh amps, each isolated `isolation`, its children spinning
+    /// `childSpin` seconds for a request.
+    static func load(isolation: String, childSpin: Double = 0, count: Int = 1) throws -> (LoadedPreset, ComponentRegistry) {
+        let ids = (1...count).map { "amp\($0)" }
+        let nodes = ids.map { #"{"id": "\#($0)", "unit": "lv2:http://plugin.org.uk/swh-plugins/amp", "isolation": "\#(isolation)"}"# }
+        let json = #"{"auhost": 1, "name": "amps", "nodes": [\#(nodes.joined(separator: ", "))], "chain": ["\#(ids.joined(separator: "\", \""))"]}"#
         let registry = ComponentRegistry(providers: [BuiltinUnits(), LV2Provider(probeCacheFile: nil)])
         var loader = PresetLoader(registry: registry)
         loader.isolator = BridgeIsolator(timeout: 5, childSpin: childSpin) { _ in }
-        return (try loader.load(data: Data(json.replacingOccurrences(of: "ISOLATION", with: isolation).utf8), file: "amp.json"), registry)
+        return (try loader.load(data: Data(json.utf8), file: "amps.json"), registry)
     }
 
     /// A batch's fresh instance of a node (``LoadedPreset/makeUnits()``) joins the child of
@@ -88,5 +91,40 @@ import Testing
         let deadline = Date().addingTimeInterval(20)
         while !amp.host.doorbell.childSleeps, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         #expect(amp.host.doorbell.childSleeps, "the child's render thread still spins (or renders) with no request coming")
+    }
+
+    /// A `together` child spins for its next request only after a unit whose next request
+    /// came within the spin the last time: between the nodes of a cycle it stays awake (one
+    /// ring of its doorbell per cycle, not one per node), and after a cycle's last node,
+    /// whose next request is a cycle away, it sleeps at once instead of spinning.
+    @Test func aTogetherChildSpinsBetweenItsNodesAndSleepsAfterACycle() throws {
+        let spin = 0.5
+        let (loaded, registry) = try Self.load(isolation: "together", childSpin: spin, count: 3)
+        let chain = try ChainGraph(loaded, registry: registry, sampleRate: 48_000, maximumFrames: Self.frames, parallelism: .singleThreaded)
+        defer { chain.dispose() }
+        try chain.graph.start()
+        let units = chain.isolatedNodes.map(\.unit)
+        try #require(units.count == 3 && Set(units.map(\.host.pid)).count == 1, "three nodes in one child")
+        let doorbell = units[0].host.doorbell
+        let input = OwnedAudioBuffers(channels: 1, capacity: Self.frames)
+        let output = OwnedAudioBuffers(channels: 1, capacity: Self.frames)
+        var rings: [UInt32] = []
+        var asleepAfter: [Double] = []
+        for cycle in 0..<4 {
+            // The next cycle comes later than the spin: the last node's reply is not followed in time.
+            if cycle > 0 { Thread.sleep(forTimeInterval: spin * 1.5) }
+            let before = doorbell.rings
+            let status = chain.graph.render(
+                frameCount: Self.frames, timestamp: RenderTimestamp(sampleTime: Double(cycle * Self.frames)), input: input.buffers(), output: output.buffers())
+            try #require(status == 0)
+            rings.append(doorbell.rings &- before)
+            let returned = Date()
+            while !doorbell.childSleeps, Date().timeIntervalSince(returned) < 5 { Thread.sleep(forTimeInterval: 0.001) }
+            asleepAfter.append(Date().timeIntervalSince(returned))
+        }
+        #expect(units.allSatisfy { $0.renderStatistics.cycles == 4 })
+        // The first cycle learns which replies are followed: each of its nodes may wake the child.
+        #expect(rings.dropFirst().allSatisfy { $0 <= 1 }, "the child slept between the nodes of a cycle: rings per cycle \(rings)")
+        #expect(asleepAfter.dropFirst().allSatisfy { $0 < spin / 2 }, "the child spun after a cycle's last node: asleep after \(asleepAfter) s")
     }
 }
