@@ -1,6 +1,7 @@
 import AUCore
 
-/// Reads a plugin's ports from lilv, once, when a unit is created (never at discovery).
+/// Reads a plugin's ports from lilv, once per component, when its first unit is created
+/// (never at discovery; ``LV2PluginReading``).
 /// - Thread: [control]
 enum LV2PortReader {
     static func ports(of plugin: LilvPluginHandle, world: LV2World) -> [LV2Port] {

@@ -3,7 +3,7 @@ import Foundation
 
 /// Every LV2 plugin on the LV2 path as a component (docs/LV2.md): type from its class and
 /// ports, manufacturer and subtype codes derived from its maker and URI, marked broken when
-/// a cached probe verdict says so. Ports are read only when a unit is instantiated.
+/// a cached probe verdict says so. Ports are read only when the first unit of a plugin is made.
 /// - Thread: [control]
 public struct LV2Provider: ComponentProvider {
     /// A colon-separated LV2 path; nil uses `LV2_PATH` or lilv's default.
@@ -51,15 +51,19 @@ public struct LV2Provider: ComponentProvider {
             let broken = entry.brokenReason
             if broken != nil { flags.insert(.isKnownBroken) }
             let description = ComponentDescription(type: info.type, subtype: code.subtype, manufacturer: code.manufacturer, componentFlags: flags)
+            let readOnce = LV2PluginReading.Once()
             return Component(
                 description: description, name: info.name, manufacturerName: info.maker, version: info.version, format: .lv2,
                 identifier: info.uri, category: info.classLabel, requiredFeatures: info.requiredFeatures, brokenReason: broken,
                 factory: { () throws(AudioUnitError) -> AudioUnit in
-                    // A world made from the discovery cache loads the plugin's bundle now.
-                    guard let plugin = world.plugin(uri: info.uri, bundle: info.bundlePath) else {
-                        throw AudioUnitError(.failedInitialization, "\(info.uri): lilv no longer finds the plugin in \(info.bundlePath ?? "its bundle")")
+                    let reading = try readOnce.get { () throws(AudioUnitError) -> LV2PluginReading in
+                        // A world made from the discovery cache loads the plugin's bundle now.
+                        guard let plugin = world.plugin(uri: info.uri, bundle: info.bundlePath) else {
+                            throw AudioUnitError(.failedInitialization, "\(info.uri): lilv no longer finds the plugin in \(info.bundlePath ?? "its bundle")")
+                        }
+                        return LV2PluginReading(plugin: plugin, world: world)
                     }
-                    return try LV2Unit(world: world, plugin: plugin, info: info, description: description)
+                    return try LV2Unit(world: world, reading: reading, info: info, description: description)
                 })
         }
         return (components, problems)

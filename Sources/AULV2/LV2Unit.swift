@@ -70,9 +70,9 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     /// since: the offline renderer waits, as for a value set (``awaitsPropertyReports``).
     var awaitsRestoredStateReport = false
 
-    /// Reads the plugin's ports and makes an uninitialized unit.
+    /// Makes an uninitialized unit of the plugin `reading` read.
     /// - Thread: [control]
-    init(world: LV2World, plugin: LilvPluginHandle, info: LV2PluginInfo, description: ComponentDescription) throws(AudioUnitError) {
+    init(world: LV2World, reading: LV2PluginReading, info: LV2PluginInfo, description: ComponentDescription) throws(AudioUnitError) {
         let missing = LV2HostFeatures.missing(info.requiredFeatures)
         guard missing.isEmpty else {
             throw AudioUnitError(
@@ -82,7 +82,7 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
         if let binary = info.binaryPath, !FileManager.default.fileExists(atPath: binary) {
             throw AudioUnitError(.unsupportedType, "\(info.uri): its binary \(binary) does not exist")
         }
-        let ports = LV2PortReader.ports(of: plugin, world: world)
+        let ports = reading.ports
         for port in ports {
             if case .unsupported(let classes) = port.kind, !port.isOptional {
                 throw AudioUnitError(.unsupportedType, "\(info.uri): port '\(port.symbol)' has a type AUHost cannot connect (\(classes))")
@@ -94,11 +94,11 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
         }
         pluginURI = info.uri
         self.world = world
-        self.plugin = plugin
+        plugin = reading.plugin
         self.info = info
         self.layout = layout
         requiresFixedBlocks = info.requiredFeatures.contains(LV2URI.bufSizeFixedBlockLength)
-        patchProperties = LV2PatchProperties(plugin.patchProperties, urids: world.urids)
+        patchProperties = LV2PatchProperties(reading.patchProperties, urids: world.urids)
         patchChannel = patchProperties.entries.isEmpty || !layout.ports.contains { $0.kind == .atom } ? nil : LV2PatchChannel()
         patchMessage = PatchMessage(urids: PatchMessage.URIDs(world.urids))
         super.init(
