@@ -28,14 +28,14 @@ public struct LV2Provider: ComponentProvider {
     /// - Thread: [control]
     public var format: ComponentFormat { .lv2 }
 
-    /// Each plugin's shared library path by URI (what probe verdicts are keyed by).
+    /// Each plugin's shared library path by URI (what probe verdicts are keyed by), as
+    /// discovery finds them: from the discovery cache when it is fresh (no bundle is loaded).
+    /// A plugin whose Turtle does not parse is skipped (discovery reports it).
     /// - Thread: [control]
     public func binaryPaths() -> [String: String] {
-        let world = LV2World(lv2Path: lv2Path)
         var paths: [String: String] = [:]
-        // A plugin whose Turtle does not parse is skipped (discovery reports it).
-        for plugin in world.plugins where plugin.verify().isValid {
-            if let uri = plugin.uri, let path = plugin.libraryPath { paths[uri] = path }
+        for plugin in discover().1 {
+            if let path = plugin.info.binaryPath { paths[plugin.info.uri] = path }
         }
         return paths
     }

@@ -14,7 +14,8 @@ public enum UnprobedIsolation {
     /// hears one line for each plugin probed. Without one, such a plugin is `per-unit`.
     /// - Thread: [control] (the policy too: it is called while a preset loads)
     public static func policy(
-        cache: LV2ProbeCache = LV2ProbeCache(), provider: LV2Provider = LV2Provider(), probing runner: LV2ProbeRunner? = nil,
+        cache: LV2ProbeCache = LV2ProbeCache(), provider: LV2Provider = LV2Provider(discoveryCacheFolder: LV2Provider.standardCacheFolder),
+        probing runner: LV2ProbeRunner? = nil,
         notice: @escaping @Sendable (String) -> Void = { _ in }
     ) -> @Sendable (Component) -> UnitIsolation {
         let binaries = provider.binaryPaths()
