@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A file that appears at its destination only when complete: the one temporary-file-then-
 /// rename writer behind audio output files (AUFiles) and saved presets (AUPresets).
@@ -6,8 +7,8 @@ import Foundation
 /// The bytes go to an unnamed file in the destination's own folder (`O_TMPFILE`), given its
 /// name by ``commit()`` (`linkat` of `/proc/self/fd/N`): a process killed even by SIGKILL
 /// leaves nothing behind. Where the file system refuses unnamed files, they go to a hidden
-/// temporary file `.<name>.auhost-<pid>-XXXXXX` (`mkstemp`) instead, and a later writer
-/// into that folder deletes those whose process is gone. Either way the file stays on the
+/// temporary file `.<name>.auhost-<pid>-XXXXXX` (`mkstemp`) instead, and the first writer
+/// into that folder in a later process deletes those whose process is gone. Either way the file stays on the
 /// destination's file system, so the final `rename` or `link` is atomic.
 /// ``commit()`` flushes the file to disk, gives it the mode a new file would have (or the
 /// replaced file's mode), moves it into place and flushes the folder; ``discard()`` (and
@@ -180,11 +181,15 @@ public final class AtomicFile {
         return "\(folder(of: destination))/.\(name).auhost-\(getpid())-\(suffix)"
     }
 
+    /// The folders this process has swept of stale temporary files.
+    private static let sweptFolders = Mutex<Set<String>>([])
+
     /// Deletes the named temporary files in `folder` left by processes that are gone
     /// (killed before they could clean up): `.<name>.auhost-<pid>-XXXXXX`, regular files
-    /// whose pid no longer exists.
+    /// whose pid no longer exists. Once per folder and process: a batch writing thousands of
+    /// files into one folder would otherwise list the whole folder for each.
     private static func removeStaleTemporaries(in folder: String) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        guard sweptFolders.withLock({ $0.insert(folder).inserted }), let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
         for name in names where name.hasPrefix(".") {
             guard let marker = name.range(of: ".auhost-", options: .backwards),
                   let pid = name[marker.upperBound...].split(separator: "-").first.flatMap({ Int32($0) }), pid > 0,
