@@ -135,7 +135,7 @@ import Testing
 
     @Test("following JACK transport: another client starts, locates and stops the song")
     func followsTransport() throws {
-        let notes: [(Double, UInt8, Double)] = (0..<16).map { (Double($0), UInt8(48 + $0), 0.5) }
+        let notes: [(Double, UInt8, Double)] = (0..<16).map { (beat: Int) in (Double(beat), UInt8(48 + beat), 0.5) }
         let (path, sequence) = try Self.song(notes, tempos: [(0, 120)])
         defer { try? FileManager.default.removeItem(atPath: path) }
         /// The first three notes' frames from the roll, and where the song puts them.
@@ -180,7 +180,7 @@ import Testing
     @Test("--from 3:1 starts at bar 3; seek 2:1 while playing ends the sounding notes, then bar 2 plays; status tells the position")
     func fromSeekAndStatus() throws {
         // 60 BPM in 4/4 (a bar is 4 s): key 40 held from bar 3 for 8 beats, key 48 + n at beat n.
-        let notes: [(Double, UInt8, Double)] = [(8, 40, 8)] + (0..<16).map { (Double($0), UInt8(48 + $0), 0.5) }
+        let notes: [(Double, UInt8, Double)] = [(8, 40, 8)] + (0..<16).map { (beat: Int) in (Double(beat), UInt8(48 + beat), 0.5) }
         let (path, _) = try Self.song(notes, tempos: [(0, 60)])
         defer { try? FileManager.default.removeItem(atPath: path) }
         // No frames are checked: any run will do.
@@ -310,7 +310,7 @@ import Testing
     static func checkCleanPlayback(executable: URL, release: Bool) throws {
         let shim = executable.deletingLastPathComponent().appendingPathComponent("libAllocCounter.so")
         try #require(FileManager.default.fileExists(atPath: shim.path), "libAllocCounter.so is built by swift build")
-        let (path, _) = try song((0..<64).map { (Double($0) / 2, UInt8(40 + $0 % 30), 0.75) }, tempos: [(0, 120), (8, 171), (20, 95)])
+        let (path, _) = try song((0..<64).map { (note: Int) in (Double(note) / 2, UInt8(40 + note % 30), 0.75) }, tempos: [(0, 120), (8, 171), (20, 95)])
         defer { try? FileManager.default.removeItem(atPath: path) }
         let rig = try LiveRig(
             preset: toMIDIOut, song: path, extraArguments: ["--loop", "--midi-clock-out", "--transport", "drive"],

@@ -107,7 +107,7 @@ import Testing
         let frames = 48_000
         // A deterministic stereo input: a chirp on the left, noise on the right.
         var seed: UInt32 = 4_242
-        let left = (0..<frames).map { Float(0.4 * sin(2 * Double.pi * (200 + Double($0) / 40) * Double($0) / 48_000)) }
+        let left = (0..<frames).map { (frame: Int) in Float(0.4 * sin(2 * Double.pi * (200 + Double(frame) / 40) * Double(frame) / 48_000)) }
         let right = (0..<frames).map { _ -> Float in
             seed = seed &* 1_664_525 &+ 1_013_904_223
             return (Float(seed >> 8) / Float(1 << 24) - 0.5) * 0.3

@@ -291,12 +291,12 @@ private let lookaheadNode = #"{"id": "limiter", "unit": "http://plugin.org.uk/sw
         #expect(left.count >= 72_000 && left.count < 72_000 + 48_000, "\(left.count) frames: the song (1.5 s) and a release tail")
         let before = left[0..<21_600], held = Array(left[31_200..<67_200])
         #expect(before.allSatisfy { $0 == 0 }, "sound before the note-on")
-        #expect(held.map { $0 * $0 }.reduce(0, +) / Float(held.count) > 1e-4, "the note is silent")
+        let power = held.map { $0 * $0 }.reduce(0, +) / Float(held.count)
+        #expect(power > 1e-4, "the note is silent")
         // The pitch by autocorrelation: the lag (in 60...200 frames) where the signal best matches itself.
+        func correlation(_ lag: Int) -> Float { (0..<8000).reduce(Float(0)) { $0 + held[$1] * held[$1 + lag] } }
         let lags = 60...200
-        let best = lags.max { a, b in
-            (0..<8000).reduce(Float(0)) { $0 + held[$1] * held[$1 + a] } < (0..<8000).reduce(Float(0)) { $0 + held[$1] * held[$1 + b] }
-        }!
+        let best = lags.max { correlation($0) < correlation($1) }!
         let frequency = 48_000 / Double(best)
         #expect(abs(frequency - 440) / 440 < 0.005, "A4 came out at \(frequency) Hz (lag \(best))")
 

@@ -124,7 +124,8 @@ import Testing
         }
         _ = cycle()
         let before = cycle()
-        #expect(abs((before.map(abs).max() ?? 0) - 0.5 * pow(10, -12.0 / 20)) < 0.01, "the gain set live did not reach the child")
+        let peak = before.map(abs).max() ?? 0, expectedPeak: Float = 0.5 * pow(10, -12.0 / 20)
+        #expect(abs(peak - expectedPeak) < 0.01, "the gain set live did not reach the child")
         kill(amp.host.pid, SIGKILL)
         let deadline = Date().addingTimeInterval(20)
         while amp.faultCount == 0, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }

@@ -42,7 +42,7 @@ import Testing
         if case .failure(let error) = result { Issue.record("\(error)") }
         let samples = try AudioFileReader(path: output).readAll()
         let left = samples.buffers()[0]
-        let energy = (0..<samples.capacity).reduce(0.0) { $0 + Double(left[$1] * left[$1]) }
+        let energy = (0..<samples.capacity).reduce(0.0) { (sum: Double, frame: Int) in sum + Double(left[frame] * left[frame]) }
         let rms = 20 * log10((energy / Double(max(1, samples.capacity))).squareRoot() + 1e-30)
         #expect(rms > -40, "the song rendered at \(rms) dBFS RMS")
     }

@@ -24,7 +24,8 @@ import Testing
         try unit.initialize()
         var renderer = OfflineUnitRenderer(unit: unit, blockSize: 64)
         let output = try renderer.render(frameCount: 200) { _, _, frame in Float(frame) }
-        #expect(output[0][0] == (0..<200).map(Float.init))
+        let ramp: [Float] = (0..<200).map(Float.init)
+        #expect(output[0][0] == ramp)
     }
 
     @Test func badTurtleIsADiscoveryProblem() throws {

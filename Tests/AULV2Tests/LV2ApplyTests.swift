@@ -53,8 +53,8 @@ import AUTestSupport
         try WAVFile.write(input, sampleRate: 48_000, to: inputFile)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/lv2apply")
-        process.arguments = ["-i", inputFile.path, "-o", outputFile.path]
-            + testCase.controls.sorted { $0.key < $1.key }.flatMap { ["-c", $0.key, String($0.value)] } + [testCase.uri]
+        let controls: [String] = testCase.controls.sorted { $0.key < $1.key }.flatMap { ["-c", $0.key, String($0.value)] }
+        process.arguments = ["-i", inputFile.path, "-o", outputFile.path] + controls + [testCase.uri]
         process.standardOutput = FileHandle.nullDevice
         try ChildProcess.launch(process)
         process.waitUntilExit()

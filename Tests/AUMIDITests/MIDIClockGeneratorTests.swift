@@ -75,7 +75,8 @@ struct MIDIClockGeneratorTests {
     @Test("a play rate of 2 halves the spacing")
     func playRate() {
         let clocks = Self.run(Self.tempoMap((0, 120)), blockSize: 64, frames: 24_000, playRate: 2).dropFirst()
-        #expect(clocks.map(\.time) == (0..<48).map { Int64($0) * 500 })
+        let times: [Int64] = (0..<48).map { Int64($0) * 500 }
+        #expect(clocks.map(\.time) == times)
     }
 
     @Test("start, stop, continue and song position pointers after a locate")

@@ -157,7 +157,8 @@ import Testing
         recording.append(frame: 4800, status: 0x80, data1: 60, data2: 0)
         let refused = #expect(throws: AudioUnitError.self) { try recording.write(to: path) }
         #expect(refused?.message == "\(path): already exists; pass overwrite (--force) to replace it")
-        #expect(FileManager.default.contents(atPath: path)?.count == 14 + 8 + 15, "the first file, untouched")
+        let firstFileSize = FileManager.default.contents(atPath: path)?.count
+        #expect(firstFileSize == 14 + 8 + 15, "the first file, untouched")
         let input = #expect(throws: AudioUnitError.self) { try recording.write(to: path, overwrite: true, inputs: [path]) }
         #expect(input?.message.contains("is the input") == true)
 

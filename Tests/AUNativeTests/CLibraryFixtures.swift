@@ -210,7 +210,7 @@ enum CLibraryFixtures {
         let library = folder.appendingPathComponent(name)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["cc", "-shared", "-fPIC", "-std=c11", "-Wall", "-I", abiInclude] + defines.map { "-D" + $0 }
+        process.arguments = ["cc", "-shared", "-fPIC", "-std=c11", "-Wall", "-I", abiInclude] + defines.map { "-D\($0)" }
             + ["-o", library.path, sourceFile.path]
         let errors = Pipe()
         process.standardError = errors

@@ -70,7 +70,8 @@ import AUTestSupport
         let unit = try component.instantiate()
         try unit.setParameter(0, value: -6)
         let rendered = try NativeHarness.render(unit, input: [[Float](repeating: 1, count: 4800)], frames: 4800)
-        #expect(abs(Double(rendered[0].last ?? .nan) - pow(10, -6.0 / 20)) < 1e-4)
+        let level = Double(rendered[0].last ?? .nan)
+        #expect(abs(level - pow(10, -6.0 / 20)) < 1e-4)
 
         let registry = ComponentRegistry(providers: [NativeProvider(searchPath: PluginSearchPath([plugins.path]))])
         let info = TextOutput(), errors = TextOutput()

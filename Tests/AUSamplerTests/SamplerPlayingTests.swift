@@ -22,7 +22,7 @@ struct SamplerPlayingTests {
         let tone = (0..<Int(2 * rate)).map { index -> Float in
             let t = Double(index) / rate
             // Partial k at k·f·√(1 + B·k²), B = 0.0004 (a piano string's inharmonicity), each decaying.
-            return Float((1...6).reduce(0.0) { sum, k in
+            return Float((1...6).reduce(0.0) { (sum: Double, k: Int) -> Double in
                 let partial = Double(k) * frequency * (1 + 0.0004 * Double(k * k)).squareRoot()
                 return sum + exp(-t * (1 + Double(k))) / Double(k) * sin(2 * .pi * partial * t + Double(k))
             })

@@ -28,7 +28,7 @@ enum TestSoundFont {
             for value in sine + [Float](repeating: 0, count: 46) { samples.append(contentsOf: le16(Int16(value * 32767))) }
         }
         let isCompressed = compressedSample != nil
-        let info = list("INFO", chunk("ifil", le16(isCompressed ? 3 : 2) + le16(isCompressed ? 0 : 1)) + chunk("isng", ascii("EMU8000", 8)) + chunk("INAM", ascii("AUSampler test", 16)))
+        let info = list("INFO", chunk("ifil", le16(isCompressed ? 3 : 2), le16(isCompressed ? 0 : 1)), chunk("isng", ascii("EMU8000", 8)), chunk("INAM", ascii("AUSampler test", 16)))
         let sdta = list("sdta", chunk("smpl", samples))
         let loopStart = UInt32(loopFrames), loopEnd = UInt32(frames - loopFrames)
         // SF3: start and end are byte offsets into smpl, the loop in frames from the sample's start.
@@ -37,27 +37,28 @@ enum TestSoundFont {
             : (0, UInt32(frames), loopStart, loopEnd)
         let sampleType: UInt16 = isCompressed ? 0x11 : 1
         let pdta = list("pdta",
-            chunk("phdr", ascii("Sine", 20) + le16(0) + le16(0) + le16(0) + le32(0) + le32(0) + le32(0)
-                + ascii("EOP", 20) + le16(0) + le16(0) + le16(1) + le32(0) + le32(0) + le32(0))
-            + chunk("pbag", le16(0) + le16(0) + le16(1) + le16(0))
-            + chunk("pmod", Data(count: 10))
-            + chunk("pgen", le16(41) + le16(0) + le16(0) + le16(0))
-            + chunk("inst", ascii("Sine", 20) + le16(0) + ascii("EOI", 20) + le16(1))
-            + chunk("ibag", le16(0) + le16(0) + le16(2) + le16(0))
-            + chunk("imod", Data(count: 10))
-            + chunk("igen", le16(54) + le16(1) + le16(53) + le16(0) + le16(0) + le16(0))
-            + chunk("shdr", ascii("Sine A4", 20) + le32(start) + le32(end) + le32(startLoop) + le32(endLoop) + le32(UInt32(sampleRate))
-                + Data([rootKey, 0]) + le16(0) + le16(sampleType)
-                + ascii("EOS", 20) + Data(count: 26)))
-        let body = Data("sfbk".utf8) + info + sdta + pdta
-        return Data("RIFF".utf8) + le32(UInt32(body.count)) + body
+            chunk("phdr", ascii("Sine", 20), le16(0), le16(0), le16(0), le32(0), le32(0), le32(0),
+                ascii("EOP", 20), le16(0), le16(0), le16(1), le32(0), le32(0), le32(0)),
+            chunk("pbag", le16(0), le16(0), le16(1), le16(0)),
+            chunk("pmod", Data(count: 10)),
+            chunk("pgen", le16(41), le16(0), le16(0), le16(0)),
+            chunk("inst", ascii("Sine", 20), le16(0), ascii("EOI", 20), le16(1)),
+            chunk("ibag", le16(0), le16(0), le16(2), le16(0)),
+            chunk("imod", Data(count: 10)),
+            chunk("igen", le16(54), le16(1), le16(53), le16(0), le16(0), le16(0)),
+            chunk("shdr", ascii("Sine A4", 20), le32(start), le32(end), le32(startLoop), le32(endLoop), le32(UInt32(sampleRate)),
+                Data([rootKey, 0]), le16(0), le16(sampleType),
+                ascii("EOS", 20), Data(count: 26)))
+        return chunk("RIFF", Data("sfbk".utf8), info, sdta, pdta)
     }
 
-    private static func chunk(_ id: String, _ payload: Data) -> Data {
-        Data(id.utf8) + le32(UInt32(payload.count)) + payload + (payload.count % 2 == 1 ? Data([0]) : Data())
+    /// A RIFF chunk: `id`, the length, the parts one after another, a pad byte to an even length.
+    private static func chunk(_ id: String, _ parts: Data...) -> Data {
+        let payload = Data(parts.joined())
+        return Data(id.utf8) + le32(UInt32(payload.count)) + payload + (payload.count % 2 == 1 ? Data([0]) : Data())
     }
 
-    private static func list(_ type: String, _ payload: Data) -> Data { chunk("LIST", Data(type.utf8) + payload) }
+    private static func list(_ type: String, _ parts: Data...) -> Data { chunk("LIST", Data(type.utf8) + Data(parts.joined())) }
 
     private static func ascii(_ text: String, _ size: Int) -> Data {
         Data(text.utf8.prefix(size - 1)) + Data(count: size - min(text.utf8.count, size - 1))
@@ -66,5 +67,5 @@ enum TestSoundFont {
     private static func le16(_ value: UInt16) -> Data { Data([UInt8(value & 0xFF), UInt8(value >> 8)]) }
     private static func le16(_ value: Int16) -> Data { le16(UInt16(bitPattern: value)) }
     private static func le16(_ value: Int) -> Data { le16(UInt16(value)) }
-    private static func le32(_ value: UInt32) -> Data { Data((0..<4).map { UInt8(value >> (8 * $0) & 0xFF) }) }
+    private static func le32(_ value: UInt32) -> Data { withUnsafeBytes(of: value.littleEndian) { Data($0) } }
 }

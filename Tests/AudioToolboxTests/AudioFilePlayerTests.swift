@@ -24,7 +24,7 @@ import Testing
         format.mBytesPerPacket = 8
         var writing: AudioFileID?
         #expect(AudioFileCreateWithURL(url as CFURL, kAudioFileCAFType, &format, 0, &writing) == noErr)
-        var ramp = (0..<2000).flatMap { [Float($0) / 10_000, -Float($0) / 10_000] }.map { $0.bitPattern.bigEndian }
+        var ramp = (0..<2000).flatMap { (frame: Int) -> [Float] in [Float(frame) / 10_000, -Float(frame) / 10_000] }.map(\.bitPattern.bigEndian)
         var packets: UInt32 = 2000
         #expect(AudioFileWritePackets(writing, 0, 16_000, nil, 0, &packets, &ramp) == noErr)
         #expect(AudioFileClose(writing) == noErr)
@@ -51,8 +51,9 @@ import Testing
 
         let samples = SequenceRenderTests.render(output!, frames: 3072)
         #expect(samples[0..<50].allSatisfy { $0 == 0 }, "silence before the region's offset")
-        #expect(Array(samples[50..<1050]) == (100..<1100).map { Float($0) / 10_000 }, "the region, sample for sample")
-        #expect(Array(samples[1050..<2050]) == (100..<1100).map { Float($0) / 10_000 }, "its one loop")
+        let regionSamples: [Float] = (100..<1100).map { Float($0) / 10_000 }
+        #expect(Array(samples[50..<1050]) == regionSamples, "the region, sample for sample")
+        #expect(Array(samples[1050..<2050]) == regionSamples, "its one loop")
         #expect(samples[2050...].allSatisfy { $0 == 0 }, "silence after")
         var now = AudioTimeStamp()
         size = UInt32(MemoryLayout<AudioTimeStamp>.size)

@@ -133,7 +133,7 @@ import Testing
         #expect(again.count == samples.count - 2 * 22_050)
         // The converter starts again at the seek: past its filter's first frames (1000 here)
         // the samples are the same ones.
-        let drift = zip(again[2000..<8000], samples[(2 * 22_050 + 2000)..<(2 * 22_050 + 8000)]).map { abs(Int($0) - Int($1)) }.max() ?? 99
+        let drift = zip(again[2000..<8000], samples[(2 * 22_050 + 2000)..<(2 * 22_050 + 8000)]).map { (one: Int16, other: Int16) in abs(Int(one) - Int(other)) }.max() ?? 99
         #expect(drift <= 2, "after a seek the samples are the same ones: \(drift) LSB apart")
         #expect(ExtAudioFileSeek(file, Int64(expectedFrames) * 4) == kExtAudioFileError_InvalidSeek)
     }
