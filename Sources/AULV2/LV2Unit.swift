@@ -209,13 +209,17 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     public var reportsLatencyWhenRun: Bool { layout.latencySlot >= 0 }
 
     /// What the plugin's latency output holds (frames), nil when it has none: what it last
-    /// reported, or what a host that knows it from another instance made the same way set
-    /// before the first cycle, so that a graph compensates it from the start
-    /// (AUHost's `ReportedLatencies`; the plugin writes it again when it runs).
+    /// reported, or what ``seedReportedLatency(_:)`` set.
     /// - Thread: [control]
-    public var reportedLatency: Float? {
-        get { reportsLatencyWhenRun ? parameters.value(at: layout.latencySlot) : nil }
-        set { if let newValue, reportsLatencyWhenRun { parameters.storeValue(newValue, at: layout.latencySlot) } }
+    public var reportedLatency: Float? { reportsLatencyWhenRun ? parameters.value(at: layout.latencySlot) : nil }
+
+    /// Sets the latency output to `frames` before the first cycle, for a host that knows the
+    /// latency from another instance made the same way, so that a graph compensates it from
+    /// the start (AUHost's `ReportedLatencies`; the plugin writes it again when it runs).
+    /// Nothing for a plugin without a latency output.
+    /// - Thread: [control]
+    public func seedReportedLatency(_ frames: Float) {
+        if reportsLatencyWhenRun { parameters.storeValue(frames, at: layout.latencySlot) }
     }
 
     /// True when the plugin has an atom output port that supports `midi:MidiEvent`.
