@@ -6,7 +6,7 @@ import Glibc
 /// The one render thread of a unit-host child: renders every cycle the host posts for any
 /// of the child's initialized units (``ServedRender``), then sleeps on the doorbell
 /// (``BridgeDoorbell``), or first spins for the doorbell's spin when the unit it just
-/// answered was followed that quickly by a request the last time. The consecutive isolated
+/// answered was followed that quickly by another unit's request the last time. The consecutive isolated
 /// nodes of a `together` child thus cost one wake-up per cycle at most, not one each: the
 /// thread, still spinning after one node's reply, sees the next node's request at once; after
 /// a cycle's last node (live, a period away from the next request) it sleeps at once.
@@ -49,6 +49,8 @@ final class UnitHostRenderThread: @unchecked Sendable {
         nonisolated(unsafe) var handle = pthread_self()
         let thread = Thread {
             handle = pthread_self()
+            // It does nothing but render: denormals stay flushed, not set and reset every cycle.
+            RenderThread.flushDenormalsForThisThread()
             started.signal()
             Self.loop(renders, doorbell.pointer)
             finished.signal()
@@ -78,10 +80,12 @@ final class UnitHostRenderThread: @unchecked Sendable {
     }
 
     /// Renders what is posted; after a reply, spins for the doorbell's spin if the request
-    /// that followed this unit's last reply was posted within that time (in a `together`
-    /// child, the next node's request of the same cycle; never after a cycle's last node
-    /// live), else sleeps on the doorbell (after one more look, which pairs with the host's
-    /// post: no request is missed).
+    /// that followed this unit's last reply was another unit's, posted within that time (in a
+    /// `together` child, the next node's request of the same cycle; never after a cycle's
+    /// last node live, nor in a child of one unit, whose next request is a graph cycle away
+    /// and whose spin would take a core from the host and the other children), else sleeps
+    /// on the doorbell (after one more look, which pairs with the host's post: no request is
+    /// missed).
     private static func loop(_ renders: [ServedRender], _ doorbell: UnsafeMutablePointer<au_bridge_doorbell>) {
         var followed = [Bool](repeating: false, count: renders.count)
         var lastReply = au_bridge_now()
@@ -91,7 +95,7 @@ final class UnitHostRenderThread: @unchecked Sendable {
             var rendered = false
             for index in renders.indices {
                 guard let posted = renders[index].renderPending() else { continue }
-                if lastServed >= 0 { followed[lastServed] = Int64(bitPattern: posted &- lastReply) <= Int64(clamping: spin) }
+                if lastServed >= 0 { followed[lastServed] = index != lastServed && Int64(bitPattern: posted &- lastReply) <= Int64(clamping: spin) }
                 lastReply = au_bridge_now()
                 lastServed = index
                 rendered = true

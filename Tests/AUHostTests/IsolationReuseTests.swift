@@ -127,4 +127,27 @@ import Testing
         #expect(rings.dropFirst().allSatisfy { $0 <= 1 }, "the child slept between the nodes of a cycle: rings per cycle \(rings)")
         #expect(asleepAfter.dropFirst().allSatisfy { $0 < spin / 2 }, "the child spun after a cycle's last node: asleep after \(asleepAfter) s")
     }
+
+    /// A child of one unit (`per-unit`) never spins for its next request, which is a graph
+    /// cycle away: five such children spinning on two cores would take them from the host.
+    /// Even with a long spin and cycles one right after another, it is asleep after them.
+    @Test func aChildOfOneUnitSleepsAfterEveryCycle() throws {
+        let spin = 0.5
+        let (loaded, registry) = try Self.load(isolation: "per-unit", childSpin: spin)
+        let chain = try ChainGraph(loaded, registry: registry, sampleRate: 48_000, maximumFrames: Self.frames, parallelism: .singleThreaded)
+        defer { chain.dispose() }
+        try chain.graph.start()
+        let amp = try #require(chain.isolatedNodes.first?.unit)
+        let input = OwnedAudioBuffers(channels: 1, capacity: Self.frames)
+        let output = OwnedAudioBuffers(channels: 1, capacity: Self.frames)
+        for cycle in 0..<8 {
+            let status = chain.graph.render(
+                frameCount: Self.frames, timestamp: RenderTimestamp(sampleTime: Double(cycle * Self.frames)), input: input.buffers(), output: output.buffers())
+            try #require(status == 0)
+        }
+        let returned = Date()
+        while !amp.host.doorbell.childSleeps, Date().timeIntervalSince(returned) < 5 { Thread.sleep(forTimeInterval: 0.001) }
+        let asleepAfter = Date().timeIntervalSince(returned)
+        #expect(asleepAfter < spin / 2, "the child of one unit spun after its cycles: asleep after \(asleepAfter) s")
+    }
 }
