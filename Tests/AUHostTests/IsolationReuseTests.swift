@@ -23,6 +23,28 @@ import Testing
         return (try loader.load(data: Data(json.utf8), file: "amps.json"), registry)
     }
 
+    /// A started single-threaded graph of `loaded`.
+    static func startedChain(_ loaded: LoadedPreset, _ registry: ComponentRegistry) throws -> ChainGraph {
+        let chain = try ChainGraph(loaded, registry: registry, sampleRate: 48_000, maximumFrames: frames, parallelism: .singleThreaded)
+        try chain.graph.start()
+        return chain
+    }
+
+    /// Renders `chain`'s cycle number `cycle` over silence; its status.
+    static func render(_ chain: ChainGraph, cycle: Int) -> AudioUnitStatus {
+        let input = OwnedAudioBuffers(channels: 1, capacity: frames)
+        let output = OwnedAudioBuffers(channels: 1, capacity: frames)
+        return chain.graph.render(
+            frameCount: frames, timestamp: RenderTimestamp(sampleTime: Double(cycle * frames)), input: input.buffers(), output: output.buffers())
+    }
+
+    /// Seconds until the child's render thread sleeps (at most 5).
+    static func secondsUntilAsleep(_ doorbell: BridgeDoorbell) -> Double {
+        let start = Date()
+        while !doorbell.childSleeps, Date().timeIntervalSince(start) < 5 { Thread.sleep(forTimeInterval: 0.001) }
+        return Date().timeIntervalSince(start)
+    }
+
     /// A batch's fresh instance of a node (``LoadedPreset/makeUnits()``) joins the child of
     /// the preset's; once that child is gone, the next instance gets a new one.
     @Test func aNodesNextInstanceJoinsItsRunningChild() throws {
@@ -55,14 +77,11 @@ import Testing
         let json = #"{"auhost": 1, "name": "slow", "nodes": [{"id": "slow", "unit": "lv2:urn:auhost:fixture:sleep-long", "isolation": "per-unit"}], "chain": ["slow"]}"#
         let loaded = try loader.load(data: Data(json.utf8), file: "slow.json")
         defer { loaded.dispose() }
-        let chain = try ChainGraph(loaded, registry: registry, sampleRate: 48_000, maximumFrames: Self.frames, parallelism: .singleThreaded)
+        let chain = try Self.startedChain(loaded, registry)
         defer { chain.dispose() }
-        try chain.graph.start()
         let slow = try #require(chain.isolatedNodes.first?.unit)
         slow.cycleDeadline = 0.002
-        let input = OwnedAudioBuffers(channels: 1, capacity: Self.frames)
-        let output = OwnedAudioBuffers(channels: 1, capacity: Self.frames)
-        _ = chain.graph.render(frameCount: Self.frames, timestamp: RenderTimestamp(sampleTime: 0), input: input.buffers(), output: output.buffers())
+        _ = Self.render(chain, cycle: 0)
         try #require(slow.renderStatistics.lateCycles == 1, "the cycle was answered within 2 ms")
         let fresh = try loaded.makeUnits()
         defer { fresh.forEach { $0.dispose() } }
@@ -75,21 +94,13 @@ import Testing
     /// after a few cycles and no more, its render thread is found asleep.
     @Test func aChildSleepsOnceItsSpinIsOver() throws {
         let (loaded, registry) = try Self.load(isolation: "together", childSpin: 0.002)
-        let chain = try ChainGraph(loaded, registry: registry, sampleRate: 48_000, maximumFrames: Self.frames, parallelism: .singleThreaded)
+        let chain = try Self.startedChain(loaded, registry)
         defer { chain.dispose() }
-        try chain.graph.start()
         let amp = try #require(chain.isolatedNodes.first?.unit)
-        let input = OwnedAudioBuffers(channels: 1, capacity: Self.frames)
-        let output = OwnedAudioBuffers(channels: 1, capacity: Self.frames)
-        for cycle in 0..<8 {
-            let status = chain.graph.render(
-                frameCount: Self.frames, timestamp: RenderTimestamp(sampleTime: Double(cycle * Self.frames)), input: input.buffers(), output: output.buffers())
-            #expect(status == 0)
-        }
+        for cycle in 0..<8 { #expect(Self.render(chain, cycle: cycle) == 0) }
         #expect(amp.renderStatistics.cycles == 8)
         #expect(abs(amp.host.doorbell.spin - 0.002) < 1e-9, "the child was not told to spin")
-        let deadline = Date().addingTimeInterval(20)
-        while !amp.host.doorbell.childSleeps, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        _ = Self.secondsUntilAsleep(amp.host.doorbell)
         #expect(amp.host.doorbell.childSleeps, "the child's render thread still spins (or renders) with no request coming")
     }
 
@@ -100,27 +111,20 @@ import Testing
     @Test func aTogetherChildSpinsBetweenItsNodesAndSleepsAfterACycle() throws {
         let spin = 0.5
         let (loaded, registry) = try Self.load(isolation: "together", childSpin: spin, count: 3)
-        let chain = try ChainGraph(loaded, registry: registry, sampleRate: 48_000, maximumFrames: Self.frames, parallelism: .singleThreaded)
+        let chain = try Self.startedChain(loaded, registry)
         defer { chain.dispose() }
-        try chain.graph.start()
         let units = chain.isolatedNodes.map(\.unit)
         try #require(units.count == 3 && Set(units.map(\.host.pid)).count == 1, "three nodes in one child")
         let doorbell = units[0].host.doorbell
-        let input = OwnedAudioBuffers(channels: 1, capacity: Self.frames)
-        let output = OwnedAudioBuffers(channels: 1, capacity: Self.frames)
         var rings: [UInt32] = []
         var asleepAfter: [Double] = []
         for cycle in 0..<4 {
             // The next cycle comes later than the spin: the last node's reply is not followed in time.
             if cycle > 0 { Thread.sleep(forTimeInterval: spin * 1.5) }
             let before = doorbell.rings
-            let status = chain.graph.render(
-                frameCount: Self.frames, timestamp: RenderTimestamp(sampleTime: Double(cycle * Self.frames)), input: input.buffers(), output: output.buffers())
-            try #require(status == 0)
+            try #require(Self.render(chain, cycle: cycle) == 0)
             rings.append(doorbell.rings &- before)
-            let returned = Date()
-            while !doorbell.childSleeps, Date().timeIntervalSince(returned) < 5 { Thread.sleep(forTimeInterval: 0.001) }
-            asleepAfter.append(Date().timeIntervalSince(returned))
+            asleepAfter.append(Self.secondsUntilAsleep(doorbell))
         }
         #expect(units.allSatisfy { $0.renderStatistics.cycles == 4 })
         // The first cycle learns which replies are followed: each of its nodes may wake the child.
@@ -134,20 +138,11 @@ import Testing
     @Test func aChildOfOneUnitSleepsAfterEveryCycle() throws {
         let spin = 0.5
         let (loaded, registry) = try Self.load(isolation: "per-unit", childSpin: spin)
-        let chain = try ChainGraph(loaded, registry: registry, sampleRate: 48_000, maximumFrames: Self.frames, parallelism: .singleThreaded)
+        let chain = try Self.startedChain(loaded, registry)
         defer { chain.dispose() }
-        try chain.graph.start()
         let amp = try #require(chain.isolatedNodes.first?.unit)
-        let input = OwnedAudioBuffers(channels: 1, capacity: Self.frames)
-        let output = OwnedAudioBuffers(channels: 1, capacity: Self.frames)
-        for cycle in 0..<8 {
-            let status = chain.graph.render(
-                frameCount: Self.frames, timestamp: RenderTimestamp(sampleTime: Double(cycle * Self.frames)), input: input.buffers(), output: output.buffers())
-            try #require(status == 0)
-        }
-        let returned = Date()
-        while !amp.host.doorbell.childSleeps, Date().timeIntervalSince(returned) < 5 { Thread.sleep(forTimeInterval: 0.001) }
-        let asleepAfter = Date().timeIntervalSince(returned)
+        for cycle in 0..<8 { try #require(Self.render(chain, cycle: cycle) == 0) }
+        let asleepAfter = Self.secondsUntilAsleep(amp.host.doorbell)
         #expect(asleepAfter < spin / 2, "the child of one unit spun after its cycles: asleep after \(asleepAfter) s")
     }
 }
