@@ -31,11 +31,11 @@ public final class BridgeIsolator: ComponentIsolator, @unchecked Sendable {
     public let timeout: Double
     /// Variables set in the children's environment over the host's (LV2_PATH…).
     public let environment: [String: String]
-    /// Seconds a child's render thread spins for its next request after a reply before it
-    /// sleeps (``UnitHostProcess/childSpin``), only after a unit whose next request came within
-    /// that time the last time: in a `together` child the host posts the next node's request a
-    /// few µs after a reply, and a thread still spinning sees it without a wake-up; after a
-    /// cycle's last node live, a period away from the next request, it sleeps at once.
+    /// Seconds a child of more than one unit spins for its next request when one is near
+    /// (``UnitHostProcess/childSpin``, ``RequestAnticipation``): after a reply to a unit that
+    /// another unit's request followed that quickly the last time (the next node of a
+    /// `together` cycle), and for twice that before and after a steady cycle's first request
+    /// is due (live, which then finds the child awake instead of waking it). 0: it never spins.
     public let childSpin: Double
     private let onFault: @Sendable (IsolationFault) -> Void
     /// The running children: the `together` one, and each `per-unit` node's.

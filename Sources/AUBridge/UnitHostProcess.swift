@@ -21,8 +21,8 @@ public final class UnitHostProcess: @unchecked Sendable {
     public var controlTimeout: Double { max(timeout, Self.minimumControlTimeout) }
     /// The shortest ``controlTimeout``.
     public static let minimumControlTimeout = 30.0
-    /// Seconds the child's render thread spins for its next request after a reply before it
-    /// sleeps, when the unit it answered was followed that quickly the last time (0: it sleeps at once).
+    /// Seconds the child's render thread spins for a request that is near before it sleeps
+    /// (``RequestAnticipation``; 0: it sleeps at once).
     public let childSpin: Double
     /// The child's doorbell, which its render thread sleeps on.
     let doorbell: BridgeDoorbell

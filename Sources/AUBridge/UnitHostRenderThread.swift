@@ -5,11 +5,9 @@ import Glibc
 
 /// The one render thread of a unit-host child: renders every cycle the host posts for any
 /// of the child's initialized units (``ServedRender``), then sleeps on the doorbell
-/// (``BridgeDoorbell``), or first spins for the doorbell's spin when the unit it just
-/// answered was followed that quickly by another unit's request the last time. The consecutive isolated
-/// nodes of a `together` child thus cost one wake-up per cycle at most, not one each: the
-/// thread, still spinning after one node's reply, sees the next node's request at once; after
-/// a cycle's last node (live, a period away from the next request) it sleeps at once.
+/// (``BridgeDoorbell``), spinning instead when a request is near (``RequestAnticipation``):
+/// the consecutive isolated nodes of a `together` child cost one wake-up per cycle at most,
+/// not one each, and none when the cycles come at a steady period.
 /// - Thread: [control] to add, remove and schedule; its own thread renders.
 final class UnitHostRenderThread: @unchecked Sendable {
     private let doorbell: BridgeDoorbell
@@ -79,29 +77,23 @@ final class UnitHostRenderThread: @unchecked Sendable {
         }
     }
 
-    /// Renders what is posted; after a reply, spins for the doorbell's spin if the request
-    /// that followed this unit's last reply was another unit's, posted within that time (in a
-    /// `together` child, the next node's request of the same cycle; never after a cycle's
-    /// last node live, nor in a child of one unit, whose next request is a graph cycle away
-    /// and whose spin would take a core from the host and the other children), else sleeps
-    /// on the doorbell (after one more look, which pairs with the host's post: no request is
-    /// missed).
+    /// Renders what is posted, spins while ``RequestAnticipation`` says a request is near (the
+    /// next node's of a cycle, or the next cycle's first), else sleeps on the doorbell until
+    /// rung or until the spin before the next cycle (after one more look, which pairs with
+    /// the host's post: no request is missed).
     private static func loop(_ renders: [ServedRender], _ doorbell: UnsafeMutablePointer<au_bridge_doorbell>) {
-        var followed = [Bool](repeating: false, count: renders.count)
-        var lastReply = au_bridge_now()
-        var lastServed = -1
+        var anticipation = RequestAnticipation(units: renders.count, now: au_bridge_now())
         while au_bridge_doorbell_stopping(doorbell) == 0 {
             let spin = au_bridge_doorbell_spin(doorbell)
             var rendered = false
             for index in renders.indices {
                 guard let posted = renders[index].renderPending() else { continue }
-                if lastServed >= 0 { followed[lastServed] = index != lastServed && Int64(bitPattern: posted &- lastReply) <= Int64(clamping: spin) }
-                lastReply = au_bridge_now()
-                lastServed = index
+                anticipation.served(index, posted: posted, now: au_bridge_now(), spin: spin)
                 rendered = true
             }
             if rendered { continue }
-            if lastServed >= 0, followed[lastServed], au_bridge_now() &- lastReply < spin {
+            let now = au_bridge_now()
+            if anticipation.spins(now: now, spin: spin) {
                 au_cpu_relax()
                 continue
             }
@@ -110,7 +102,7 @@ final class UnitHostRenderThread: @unchecked Sendable {
                 au_bridge_doorbell_awake(doorbell)
                 continue
             }
-            au_bridge_doorbell_sleep(doorbell, rings)
+            au_bridge_doorbell_sleep(doorbell, rings, anticipation.sleepLimit(now: now, spin: spin))
         }
     }
 }

@@ -76,8 +76,8 @@ uint32_t au_bridge_doorbell_prepare_sleep(au_bridge_doorbell *doorbell) {
     return rings;
 }
 
-void au_bridge_doorbell_sleep(au_bridge_doorbell *doorbell, uint32_t rings) {
-    if (!load(&doorbell->stop)) wait_for_change(&doorbell->rings, rings, 100000000u);
+void au_bridge_doorbell_sleep(au_bridge_doorbell *doorbell, uint32_t rings, uint64_t nanos) {
+    if (!load(&doorbell->stop)) wait_for_change(&doorbell->rings, rings, nanos);
     __atomic_store_n(&doorbell->sleeping, 0, __ATOMIC_RELAXED);
 }
 

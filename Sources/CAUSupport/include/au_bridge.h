@@ -56,8 +56,8 @@ uint32_t au_bridge_pending(au_bridge_header *header, uint32_t last);
 uint32_t au_bridge_doorbell_prepare_sleep(au_bridge_doorbell *doorbell);
 
 /// Sleeps until the host rings (the ring count is no longer `rings`), the child stops, or
-/// 100 ms pass; then is awake.
-void au_bridge_doorbell_sleep(au_bridge_doorbell *doorbell, uint32_t rings);
+/// `nanos` pass; then is awake.
+void au_bridge_doorbell_sleep(au_bridge_doorbell *doorbell, uint32_t rings, uint64_t nanos);
 
 /// The render thread is awake (it found a request after preparing to sleep).
 void au_bridge_doorbell_awake(au_bridge_doorbell *doorbell);

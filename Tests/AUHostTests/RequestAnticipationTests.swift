@@ -1,0 +1,79 @@
+import Testing
+@testable import AUBridge
+
+/// When a unit-host child's render thread spins for a request and how long it sleeps
+/// (``RequestAnticipation``), over requests posted at given times (nanoseconds).
+@Suite struct RequestAnticipationTests {
+    static let spin: UInt64 = 50_000
+    static let period: UInt64 = 1_333_333
+
+    /// Serves `cycles` cycles of `units` units, the first at `start`, each cycle `period`
+    /// apart, its nodes' requests 5 µs after the previous reply, each render taking 10 µs.
+    static func serve(_ anticipation: inout RequestAnticipation, units: Int, cycles: Int, start: UInt64 = 1_000_000_000, period: (Int) -> UInt64 = { _ in Self.period }) -> UInt64 {
+        var cycleStart = start
+        var now = start
+        for cycle in 0..<cycles {
+            var posted = cycleStart
+            for unit in 0..<units {
+                now = posted + 10_000
+                anticipation.served(unit, posted: posted, now: now, spin: spin)
+                posted = now + 5_000
+            }
+            cycleStart += period(cycle)
+        }
+        return now
+    }
+
+    @Test func aTogetherChildSpinsBetweenItsNodesNotAfterTheLast() {
+        var anticipation = RequestAnticipation(units: 3, now: 0)
+        var now = Self.serve(&anticipation, units: 3, cycles: 1)
+        // After the cycle's last node: the next request is a period away, and no period is known yet.
+        #expect(!anticipation.spins(now: now + 1_000, spin: Self.spin))
+        now = Self.serve(&anticipation, units: 1, cycles: 1, start: now + Self.period)
+        #expect(anticipation.spins(now: now + 1_000, spin: Self.spin), "between the first and the second node")
+        #expect(!anticipation.spins(now: now + Self.spin + 1, spin: Self.spin), "the spin is over")
+    }
+
+    @Test func aSteadyCycleIsAnticipatedOneLeadBeforeItIsDue() {
+        var anticipation = RequestAnticipation(units: 3, now: 0)
+        let start: UInt64 = 1_000_000_000
+        let now = Self.serve(&anticipation, units: 3, cycles: 4, start: start)
+        #expect(anticipation.period == Self.period)
+        let due = start + 4 * Self.period
+        let lead = 2 * Self.spin
+        #expect(anticipation.sleepLimit(now: now, spin: Self.spin) == due - lead - now, "sleeps until a lead before the cycle is due")
+        #expect(!anticipation.spins(now: due - lead - 1, spin: Self.spin))
+        #expect(anticipation.spins(now: due - lead, spin: Self.spin))
+        #expect(anticipation.spins(now: due + lead - 1, spin: Self.spin))
+        #expect(!anticipation.spins(now: due + lead, spin: Self.spin), "a cycle that did not come is not waited for")
+        #expect(anticipation.sleepLimit(now: due + lead, spin: Self.spin) == RequestAnticipation.idleSleep)
+    }
+
+    @Test func unsteadyCyclesAreNotAnticipated() {
+        var anticipation = RequestAnticipation(units: 3, now: 0)
+        let now = Self.serve(&anticipation, units: 3, cycles: 4) { $0 % 2 == 0 ? Self.period : 2 * Self.period }
+        #expect(anticipation.period == 0)
+        #expect(anticipation.sleepLimit(now: now, spin: Self.spin) == RequestAnticipation.idleSleep)
+    }
+
+    @Test func aShortPeriodIsNotAnticipated() {
+        var anticipation = RequestAnticipation(units: 3, now: 0)
+        let short = 8 * 2 * Self.spin - 1
+        let now = Self.serve(&anticipation, units: 3, cycles: 4) { _ in short }
+        #expect(anticipation.sleepLimit(now: now, spin: Self.spin) == RequestAnticipation.idleSleep, "spinning would take more than an eighth of the period")
+    }
+
+    @Test func aChildOfOneUnitNeverSpins() {
+        var anticipation = RequestAnticipation(units: 1, now: 0)
+        let now = Self.serve(&anticipation, units: 1, cycles: 6)
+        #expect(!anticipation.spins(now: now + 1_000, spin: Self.spin))
+        #expect(anticipation.sleepLimit(now: now, spin: Self.spin) == RequestAnticipation.idleSleep)
+    }
+
+    @Test func noSpinMeansNoAnticipation() {
+        var anticipation = RequestAnticipation(units: 3, now: 0)
+        let now = Self.serve(&anticipation, units: 3, cycles: 4)
+        #expect(!anticipation.spins(now: now + 1_000, spin: 0))
+        #expect(anticipation.sleepLimit(now: now, spin: 0) == RequestAnticipation.idleSleep)
+    }
+}
