@@ -509,18 +509,11 @@ final class NoiseSource: @unchecked Sendable {
         // The pitch from 100 ms after the note sounded, over 400 ms.
         try #require(recording.wait(forCount: start + 24_000), "recorded \(recording.count - start) of 24000 frames")
         let samples = Array(recording.samples[(start + 4_800)..<(start + 24_000)])
-        // Per 50 ms block, the median period between rising zero crossings (interpolated);
-        // then the median over eight blocks. Under load the dummy server's xruns cut the
-        // recording: a cut spoils one or two periods, never the median of twenty.
-        var estimates: [Double] = []
-        for block in 0..<8 {
-            let part = samples[(block * 2_400)..<((block + 1) * 2_400)]
-            var crossings: [Double] = []
-            for index in (part.startIndex + 1)..<part.endIndex where part[index - 1] < 0 && part[index] >= 0 {
-                crossings.append(Double(index - 1) + Double(-part[index - 1] / (part[index] - part[index - 1])))
-            }
-            let periods = zip(crossings.dropFirst(), crossings).map { $0 - $1 }.sorted()
-            if periods.count > 4 { estimates.append(48_000 / periods[periods.count / 2]) }
+        // Per 50 ms block, the median period between rising zero crossings; then the median
+        // over eight blocks. Under load the dummy server's xruns cut the recording: a cut
+        // spoils one or two periods, never the median of twenty.
+        let estimates: [Double] = (0..<8).compactMap { (block: Int) -> Double? in
+            medianRisingPeriod(samples[(block * 2_400)..<((block + 1) * 2_400)]).map { 48_000 / $0 }
         }
         try #require(!estimates.isEmpty, "no block of the recording had a pitch")
         let frequency = estimates.sorted()[estimates.count / 2]

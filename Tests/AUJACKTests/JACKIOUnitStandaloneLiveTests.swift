@@ -73,8 +73,12 @@ import Testing
     @Test func aCallbackAtAnotherRateIsResampledToTheServers() throws {
         // 1 kHz at 44.1 kHz played on a 48 kHz server is 1 kHz there (1088 Hz unresampled).
         let recorded = try Self.record(Source { 0.5 * Float(sin(2 * Double.pi * 1000 * Double($0) / 44_100)) }, rate: 44_100)
-        let crossings = zip(recorded.dropLast(), recorded.dropFirst()).filter { ($0 < 0) != ($1 < 0) }.count
-        #expect(abs(crossings - 2000) <= 4, "\(crossings) zero crossings in 1 s; 1 kHz has 2000")
+        // A period the recorder missed (a non-real-time server on a loaded machine skips a
+        // client now and then) moves the zero crossings after it, so a count of them over the
+        // second miscounts (2014 seen); the median period between them does not: 48 frames for
+        // 1 kHz at 48 kHz (44.1 unresampled).
+        let period = try #require(medianRisingPeriod(recorded[...], minimumCount: 900), "no steady tone recorded")
+        #expect(abs(period - 48) < 0.2, "a period of \(period) frames (median); 1 kHz at 48 kHz has 48")
         let level = rms(recorded[4_800..<43_200])
         #expect(abs(level - 0.5 / Float(2).squareRoot()) < 0.01, "RMS \(level); a sine of peak 0.5 has 0.354")
     }
