@@ -109,7 +109,7 @@ import Testing
     /// ring of its doorbell per cycle, not one per node), and after a cycle's last node,
     /// whose next request is a cycle away, it sleeps at once instead of spinning.
     @Test func aTogetherChildSpinsBetweenItsNodesAndSleepsAfterACycle() throws {
-        let spin = 0.5
+        let spin = 1.0
         let (loaded, registry) = try Self.load(isolation: "together", childSpin: spin, count: 3)
         let chain = try Self.startedChain(loaded, registry)
         defer { chain.dispose() }
@@ -136,7 +136,7 @@ import Testing
     /// cycle away: five such children spinning on two cores would take them from the host.
     /// Even with a long spin and cycles one right after another, it is asleep after them.
     @Test func aChildOfOneUnitSleepsAfterEveryCycle() throws {
-        let spin = 0.5
+        let spin = 5.0
         let (loaded, registry) = try Self.load(isolation: "per-unit", childSpin: spin)
         let chain = try Self.startedChain(loaded, registry)
         defer { chain.dispose() }
