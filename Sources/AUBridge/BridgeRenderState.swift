@@ -19,8 +19,11 @@ final class BridgeRenderState: @unchecked Sendable {
     private let outputCounts: UnsafeMutableBufferPointer<Int>
     /// How long a cycle waits for the child, in nanoseconds (live: set from the period).
     let deadlineNanos: Atomic<UInt64>
-    /// How long it spins before it sleeps on the futex.
+    /// How long it spins before it sleeps on the futex, and how long at most while the child
+    /// renders the request (``au_bridge_await_reply``): a node that takes longer than the
+    /// first (a long block offline) is waited for awake, not woken for (tens of µs).
     let spinNanos: Atomic<UInt64>
+    let longestSpinNanos: Atomic<UInt64>
     private let sequence = Atomic<UInt32>(0)
     /// A late cycle's sequence still unanswered (0: none).
     private let outstanding = Atomic<UInt32>(0)
@@ -31,13 +34,14 @@ final class BridgeRenderState: @unchecked Sendable {
     let totalNanos = Atomic<UInt64>(0)
     let maximumNanos = Atomic<UInt64>(0)
 
-    init(region: BridgeRegion, doorbell: BridgeDoorbell, parameters: ParameterTable, deadlineNanos: UInt64, spinNanos: UInt64) {
+    init(region: BridgeRegion, doorbell: BridgeDoorbell, parameters: ParameterTable, deadlineNanos: UInt64, spinNanos: UInt64, longestSpinNanos: UInt64) {
         self.region = region
         self.doorbell = doorbell
         self.parameters = Unmanaged.passRetained(parameters)
         parameterCount = parameters.count
         self.deadlineNanos = Atomic(deadlineNanos)
         self.spinNanos = Atomic(spinNanos)
+        self.longestSpinNanos = Atomic(longestSpinNanos)
         func flat(_ buses: [[UnsafeMutablePointer<Float>]]) -> (UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>, UnsafeMutableBufferPointer<Int>) {
             let pointers = UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>.allocate(capacity: max(1, buses.joined().count))
             _ = pointers.initialize(from: buses.joined())
@@ -101,7 +105,8 @@ final class BridgeRenderState: @unchecked Sendable {
         sequence.store(next, ordering: .relaxed)
         let started = au_bridge_now()
         au_bridge_post_request(header, doorbell.pointer, next)
-        let result = au_bridge_await_reply(header, next, started + deadlineNanos.load(ordering: .relaxed), spinNanos.load(ordering: .relaxed))
+        let result = au_bridge_await_reply(
+            header, next, started + deadlineNanos.load(ordering: .relaxed), spinNanos.load(ordering: .relaxed), longestSpinNanos.load(ordering: .relaxed))
         let elapsed = au_bridge_now() - started
         cycles.add(1, ordering: .relaxed)
         totalNanos.add(elapsed, ordering: .relaxed)

@@ -135,6 +135,12 @@ public final class BridgedUnit: AudioUnit, @unchecked Sendable {
         }
     }
 
+    /// How many of the node's cycles so far the host slept for the child's reply and was woken by it.
+    /// - Thread: [any]
+    var hostWakes: UInt32 {
+        current.withLock { state in state.map { au_bridge_host_wakes($0.region.header) } ?? 0 }
+    }
+
     /// The monitor: the child ended (crashed, exited, killed); the node goes silent.
     func childEnded(_ reason: String) {
         let fault = IsolationFault(node: node, unitName: name, what: reason)
@@ -288,7 +294,7 @@ public final class BridgedUnit: AudioUnit, @unchecked Sendable {
             request.memoryFD = descriptor
             request.memorySize = size
         }
-        let state = BridgeRenderState(region: region, doorbell: host.doorbell, parameters: parameters, deadlineNanos: 0, spinNanos: 0)
+        let state = BridgeRenderState(region: region, doorbell: host.doorbell, parameters: parameters, deadlineNanos: 0, spinNanos: 0, longestSpinNanos: 0)
         applyDeadline(state)
         if let realtimePriority { _ = try? send(.schedule) { $0.priority = realtimePriority } }
         current.withLock { current in
@@ -298,14 +304,17 @@ public final class BridgedUnit: AudioUnit, @unchecked Sendable {
         backendRenderState.publish(state)
     }
 
-    /// The longest the host spins for a reply before it sleeps (a quarter of the deadline if shorter).
-    public static let hostSpin = 20e-6
+    /// The host spins for a reply this long before it sleeps, and on while the child renders
+    /// the request up to ``longestHostSpin`` (each a quarter of the deadline if shorter).
+    public static let hostSpin = 60e-6
+    public static let longestHostSpin = 2e-3
 
     /// Gives `state` the deadline and the spins of ``cycleDeadline`` (nil: the timeout).
     private func applyDeadline(_ state: BridgeRenderState) {
         let deadline = cycleDeadline ?? host.timeout
         state.deadlineNanos.store(UInt64(deadline * 1e9), ordering: .relaxed)
         state.spinNanos.store(UInt64(min(deadline / 4, Self.hostSpin) * 1e9), ordering: .relaxed)
+        state.longestSpinNanos.store(UInt64(min(deadline / 4, Self.longestHostSpin) * 1e9), ordering: .relaxed)
         host.doorbell.spin = host.childSpin
     }
 

@@ -155,6 +155,7 @@ final class ServedRender: @unchecked Sendable {
         let sequence = au_bridge_pending(header, last)
         guard sequence != 0 else { return nil }
         last = sequence
+        au_bridge_begin_render(header, sequence)
         let posted = header.pointee.requestNanos
         let started = au_bridge_now()
         let frames = Int(header.pointee.frames)

@@ -44,7 +44,7 @@ void au_bridge_post_request(au_bridge_header *header, au_bridge_doorbell *doorbe
     }
 }
 
-int au_bridge_await_reply(au_bridge_header *header, uint32_t sequence, uint64_t deadline_nanos, uint64_t spin_nanos) {
+int au_bridge_await_reply(au_bridge_header *header, uint32_t sequence, uint64_t deadline_nanos, uint64_t spin_nanos, uint64_t longest_spin_nanos) {
     uint64_t start = au_bridge_now();
     for (;;) {
         uint32_t reply = load(&header->reply);
@@ -55,7 +55,8 @@ int au_bridge_await_reply(au_bridge_header *header, uint32_t sequence, uint64_t 
         if (reply == AU_BRIDGE_ABORTED) return 2;
         uint64_t now = au_bridge_now();
         if (now >= deadline_nanos) return 1;
-        if (now - start < spin_nanos) {
+        uint64_t spun = now - start;
+        if (spun < spin_nanos || (spun < longest_spin_nanos && load(&header->rendering) == sequence)) {
             au_cpu_relax();
             continue;
         }
@@ -69,6 +70,8 @@ uint32_t au_bridge_pending(au_bridge_header *header, uint32_t last) {
     uint32_t request = load_ordered(&header->request);
     return request != last ? request : 0;
 }
+
+void au_bridge_begin_render(au_bridge_header *header, uint32_t sequence) { store(&header->rendering, sequence); }
 
 uint32_t au_bridge_doorbell_prepare_sleep(au_bridge_doorbell *doorbell) {
     uint32_t rings = load_ordered(&doorbell->rings);
@@ -99,6 +102,10 @@ uint64_t au_bridge_outstanding(const au_bridge_header *header) {
     return __atomic_load_n(&header->requestNanos, __ATOMIC_RELAXED);
 }
 
+uint32_t au_bridge_host_wakes(const au_bridge_header *header) {
+    return __atomic_load_n(&header->hostWakes, __ATOMIC_RELAXED);
+}
+
 int au_bridge_answered(au_bridge_header *header, uint32_t sequence) {
     if (__atomic_load_n(&header->reply, __ATOMIC_ACQUIRE) != sequence) return 0;
     __atomic_store_n(&header->requestNanos, 0, __ATOMIC_RELAXED);
@@ -107,7 +114,10 @@ int au_bridge_answered(au_bridge_header *header, uint32_t sequence) {
 
 void au_bridge_post_reply(au_bridge_header *header, uint32_t sequence) {
     store_ordered(&header->reply, sequence);
-    if (load_ordered(&header->hostSleeping)) wake(&header->reply);
+    if (load_ordered(&header->hostSleeping)) {
+        __atomic_store_n(&header->hostWakes, header->hostWakes + 1, __ATOMIC_RELAXED);
+        wake(&header->reply);
+    }
 }
 
 void au_bridge_abort(au_bridge_header *header) {

@@ -22,6 +22,8 @@ typedef struct {
     uint32_t midiCount;      /* host: MIDI events in the MIDI area for this cycle */
     uint32_t renderNanos;    /* child: how long the unit took for the last cycle */
     uint32_t hostSleeping;   /* host: 1 while its render thread sleeps (or is about to) on `reply`: the child wakes it only then */
+    uint32_t rendering;      /* child: the request it took and renders now (the host spins longer for it) */
+    uint32_t hostWakes;      /* child: how many replies woke the host (it slept for them) */
 } au_bridge_header;
 
 /// The child's doorbell: one small memfd per unit-host child, mapped by the host and the
@@ -42,13 +44,19 @@ typedef struct {
 void au_bridge_post_request(au_bridge_header *header, au_bridge_doorbell *doorbell, uint32_t sequence);
 
 /// Waits for the child's reply to `sequence` until `deadline_nanos` (CLOCK_MONOTONIC):
-/// spins for `spin_nanos`, then sleeps on the shared futex (saying so in `hostSleeping`). Returns 0 (answered),
-/// 1 (the deadline passed) or 2 (the child is gone). Allocates nothing, takes no lock.
-int au_bridge_await_reply(au_bridge_header *header, uint32_t sequence, uint64_t deadline_nanos, uint64_t spin_nanos);
+/// spins for `spin_nanos`, and on while the child renders the request (`rendering`: it runs
+/// on another core) up to `longest_spin_nanos`, then sleeps on the shared futex (saying so in
+/// `hostSleeping`). A child not yet running (being woken, or waiting for the host's own core)
+/// is not spun for past `spin_nanos`. Returns 0 (answered), 1 (the deadline passed) or 2 (the
+/// child is gone). Allocates nothing, takes no lock.
+int au_bridge_await_reply(au_bridge_header *header, uint32_t sequence, uint64_t deadline_nanos, uint64_t spin_nanos, uint64_t longest_spin_nanos);
 
 /// The child: the request posted for the unit if it is not `last`, else 0 (a sequentially
 /// consistent load: read after ``au_bridge_doorbell_prepare_sleep`` it pairs with the host's post).
 uint32_t au_bridge_pending(au_bridge_header *header, uint32_t last);
+
+/// The child: it renders `sequence` now (`rendering`).
+void au_bridge_begin_render(au_bridge_header *header, uint32_t sequence);
 
 /// The child's render thread, about to sleep: says so (`sleeping`) and returns the ring
 /// count to sleep on. It then looks at every unit once more (``au_bridge_pending``) and
@@ -80,6 +88,9 @@ void au_bridge_abort(au_bridge_header *header);
 
 /// When the outstanding request was posted (CLOCK_MONOTONIC ns), 0 when none is. Thread: any.
 uint64_t au_bridge_outstanding(const au_bridge_header *header);
+
+/// How many replies woke the host (`hostWakes`). Thread: any.
+uint32_t au_bridge_host_wakes(const au_bridge_header *header);
 
 /// Whether the child has answered `sequence` (a late cycle's reply); if so, none is outstanding any more. Thread: the host's render thread.
 int au_bridge_answered(au_bridge_header *header, uint32_t sequence);
