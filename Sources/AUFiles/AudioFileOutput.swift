@@ -79,20 +79,34 @@ public final class AudioFileOutput {
         chainFrames += buffers.frameCount
     }
 
-    /// Flushes the converter, completes the file and renames it into place; returns the
-    /// levels of everything written.
+    /// Flushes the converter, completes the file and, when `committing`, renames it into
+    /// place (else ``commit()`` does, later, maybe on another thread); returns the levels of
+    /// everything written.
     /// - Thread: [control]
-    public func finish() throws(AudioUnitError) -> AudioLevels {
+    public func finish(committing: Bool = true) throws(AudioUnitError) -> AudioLevels {
         precondition(!isFinished, "AudioFileOutput.finish twice")
         isFinished = true
         do {
             try converter.finish { (block) throws(AudioUnitError) in try store(block) }
-            try writer.finish()
+            try writer.complete()
+            if committing { try writer.commit() }
         } catch {
             writer.cancel()
             throw error.naming(path)
         }
         return meter.levels()
+    }
+
+    /// Flushes the file ``finish(committing:)`` completed to disk and renames it into place;
+    /// on failure nothing is left at ``path``.
+    /// - Thread: [control] or [worker], one thread at a time.
+    public func commit() throws(AudioUnitError) {
+        do {
+            try writer.commit()
+        } catch {
+            writer.cancel()
+            throw error.naming(path)
+        }
     }
 
     /// Abandons the output: nothing appears at ``path``, an existing file is untouched.

@@ -23,8 +23,10 @@ public final class AudioFileWriter {
     public private(set) var framesWritten = 0
     /// Samples clamped to full scale by integer quantization so far.
     public private(set) var clippedSampleCount = 0
-    /// True after ``finish()`` succeeded.
+    /// True after ``finish()`` (or ``commit()``) succeeded.
     public private(set) var isFinished = false
+    /// True once ``complete()`` closed the file (its contents are all written).
+    private var isComplete = false
 
     private let output: AtomicFile
     private let file: SndfileHandle
@@ -163,13 +165,31 @@ public final class AudioFileWriter {
     /// Completes the file (header, flush to disk) and renames it into place.
     /// - Thread: [control]
     public func finish() throws(AudioUnitError) {
-        guard !failed, !isFinished else {
-            throw .file(path, .cannotDoInCurrentContext, "finish after the output was \(isFinished ? "finished" : "abandoned after an error")")
+        try complete()
+        try commit()
+    }
+
+    /// Completes the file's contents (the last frames, the header), still under its
+    /// temporary name: ``commit()`` then flushes it to disk and renames it into place
+    /// (maybe on another thread: the flush waits for the disk), or ``cancel()`` deletes it.
+    /// - Thread: [control]
+    public func complete() throws(AudioUnitError) {
+        guard !failed, !isFinished, !isComplete else {
+            throw .file(path, .cannotDoInCurrentContext, "finish after the output was \(isFinished || isComplete ? "finished" : "abandoned after an error")")
         }
         try writePending()
+        isComplete = true
         if let reason = file.close() {
             abandon()
             throw .file(path, .invalidFile, "cannot complete \(encoding); the partial output was deleted (libsndfile: \(reason))")
+        }
+    }
+
+    /// Flushes the completed file to disk and renames it into place.
+    /// - Thread: [control] or [worker], after ``complete()``.
+    public func commit() throws(AudioUnitError) {
+        guard isComplete, !failed, !isFinished else {
+            throw .file(path, .cannotDoInCurrentContext, "commit of an output \(isFinished ? "committed" : isComplete ? "abandoned after an error" : "not completed")")
         }
         do {
             try output.commit()
@@ -189,7 +209,7 @@ public final class AudioFileWriter {
 
     private func abandon() {
         failed = true
-        _ = file.close()
+        if !isComplete { _ = file.close() }
         output.discard()
     }
 

@@ -30,7 +30,7 @@ import Testing
         #expect(sink.placeFor(1) == nil, "the destination is full")
         #expect(sink.output == nil, "the output is the destination")
         #expect(destination.buffers()[0][3] == 0.25 && destination.buffers()[1][23] == -0.5)
-        let levels = try sink.finish()
+        let levels = try sink.finish(committing: true)
         #expect(levels.frames == 24)
         #expect(levels.channels.map(\.samplePeak) == [0.25, 0.5])
         let refused = MemorySink(channelCount: 2, expectedFrames: 24, destination: destination.buffers(), rendersInPlace: false)

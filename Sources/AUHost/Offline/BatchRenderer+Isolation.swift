@@ -5,10 +5,12 @@ extension BatchRenderer {
     /// (`InstanceInvalidated`), renders it once more through fresh children: a file fails
     /// only when both tries fail, and says so.
     /// - Thread: [control] (a worker), playing the render thread for its graph.
-    func renderRetryingIsolationFaults(_ job: RenderJob, progress: (Int) -> Void, notice: (String) -> Void) -> Result<RenderReport, AudioUnitError> {
-        let first = render(job, progress: progress, notice: notice)
+    func renderRetryingIsolationFaults(
+        _ job: RenderJob, progress: (Int) -> Void, notice: (String) -> Void, deferringCommitTo deferred: DeferredCommit? = nil
+    ) -> Result<RenderReport, AudioUnitError> {
+        let first = render(job, progress: progress, notice: notice, deferringCommitTo: deferred)
         guard case .failure(let fault) = first, fault.code == .instanceInvalidated, !cancellation.isCancelled else { return first }
-        switch render(job, progress: progress) {
+        switch render(job, progress: progress, notice: { _ in }, deferringCommitTo: deferred) {
         case .success(var report):
             report.faults.insert("\(fault.message); the second try, in fresh processes, rendered it", at: 0)
             return .success(report)

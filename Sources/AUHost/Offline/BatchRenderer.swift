@@ -75,6 +75,17 @@ public final class BatchRenderer: @unchecked Sendable {
             var reported = 0
         }
         let shared = Mutex(Shared(outcomes: Array(repeating: nil, count: jobs.count)))
+        let record: @Sendable (Int, Result<RenderReport, AudioUnitError>) -> Void = { index, outcome in
+            shared.withLock { state in
+                state.outcomes[index] = outcome
+                while state.reported < state.outcomes.count, let done = state.outcomes[state.reported] {
+                    finished(state.reported, done)
+                    state.reported += 1
+                }
+            }
+        }
+        // More than one file: each output is put in place on the committer's thread.
+        let committer = jobs.count > 1 ? OutputCommitter() : nil
         let workers = min(settings.jobs, jobs.count)
         let group = DispatchGroup()
         for _ in 0..<workers {
@@ -85,13 +96,13 @@ public final class BatchRenderer: @unchecked Sendable {
                     defer { state.next += 1 }
                     return state.next
                 }) {
-                    let outcome = renderRetryingIsolationFaults(jobs[index], progress: { progress?(index, $0) }, notice: notice)
-                    shared.withLock { state in
-                        state.outcomes[index] = outcome
-                        while state.reported < jobs.count, let done = state.outcomes[state.reported] {
-                            finished(state.reported, done)
-                            state.reported += 1
-                        }
+                    let job = jobs[index]
+                    let deferred = committer.map { _ in DeferredCommit() }
+                    let outcome = renderRetryingIsolationFaults(job, progress: { progress?(index, $0) }, notice: notice, deferringCommitTo: deferred)
+                    if let committer, let deferred {
+                        committer.enqueue { record(index, deferred.committing(outcome, job)) }
+                    } else {
+                        record(index, outcome)
                     }
                 }
                 group.leave()
@@ -101,6 +112,7 @@ public final class BatchRenderer: @unchecked Sendable {
             thread.start()
         }
         group.wait()
+        committer?.drain()
         return shared.withLock { $0.outcomes.map { $0! } }
     }
 
@@ -109,12 +121,22 @@ public final class BatchRenderer: @unchecked Sendable {
     /// units reported, whose units report others, renders the job again, primed.
     /// - Thread: [control] (a worker), playing the render thread for its graph.
     public func render(_ job: RenderJob, progress: (Int) -> Void, notice: (String) -> Void = { _ in }) -> Result<RenderReport, AudioUnitError> {
+        render(job, progress: progress, notice: notice, deferringCommitTo: nil)
+    }
+
+    /// The same; with `deferred`, the output is left complete under its temporary name and
+    /// `deferred` gets its commit.
+    func render(_ job: RenderJob, progress: (Int) -> Void, notice: (String) -> Void, deferringCommitTo deferred: DeferredCommit?) -> Result<RenderReport, AudioUnitError> {
         Result { () throws(AudioUnitError) in
-            try latencies.retryingMismatch { again throws(AudioUnitError) in try renderOnce(job, progress: progress, notice: again ? { _ in } : notice).get() }
+            try latencies.retryingMismatch { again throws(AudioUnitError) in
+                try renderOnce(job, progress: progress, notice: again ? { _ in } : notice, deferringCommitTo: deferred).get()
+            }
         }
     }
 
-    private func renderOnce(_ job: RenderJob, progress: (Int) -> Void, notice: (String) -> Void) -> Result<RenderReport, AudioUnitError> {
+    private func renderOnce(
+        _ job: RenderJob, progress: (Int) -> Void, notice: (String) -> Void, deferringCommitTo deferred: DeferredCommit?
+    ) -> Result<RenderReport, AudioUnitError> {
         let started = ContinuousClock.now
         do throws(AudioUnitError) {
             if cancellation.isCancelled {
@@ -173,7 +195,8 @@ public final class BatchRenderer: @unchecked Sendable {
                 job: job, chain: chain, settings: fileSettings, input: input,
                 fileSampleRate: settings.outputSampleRate ?? info?.sampleRate ?? rate, fileChannels: settings.outputChannels ?? max(info?.channels ?? 0, chain.outputChannels),
                 otherInputs: [loaded.file])
-            var report = try renderer.run(cancellation: cancellation, progress: progress)
+            var report = try renderer.run(cancellation: cancellation, progress: progress, committing: deferred == nil)
+            deferred?.commit = { () throws(AudioUnitError) in try renderer.commitOutput() }
             let elapsed = ContinuousClock.now - started
             report.renderSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             return .success(report)

@@ -90,7 +90,7 @@ final class MemorySink: OfflineSink {
         self.destination = nil
     }
 
-    func finish() throws(AudioUnitError) -> AudioLevels {
+    func finish(committing: Bool) throws(AudioUnitError) -> AudioLevels {
         let levels = channels.indices.map { channel in
             ChannelLevels(
                 samplePeak: Double(peaks[channel]), rms: frames > 0 ? (squares[channel] / Double(frames)).squareRoot() : 0, truePeak: Double(peaks[channel]))

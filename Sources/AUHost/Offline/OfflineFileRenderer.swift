@@ -169,12 +169,13 @@ final class OfflineFileRenderer {
         return total
     }
 
-    /// Renders the whole file and completes the output (renamed into place); on any error
+    /// Renders the whole file and completes the output (renamed into place when
+    /// `committing`, else by ``commitOutput()``); on any error
     /// the output is abandoned and nothing is left at its path; so it is when `cancellation`
     /// is set (checked once per cycle). `progress` gets the
     /// per-mille of the input done (0...1000), only when it changes.
     /// - Thread: [control], playing the render thread for each cycle.
-    func run(cancellation: RenderCancellation? = nil, progress: (Int) -> Void) throws(AudioUnitError) -> RenderReport {
+    func run(cancellation: RenderCancellation? = nil, progress: (Int) -> Void, committing: Bool = true) throws(AudioUnitError) -> RenderReport {
         precondition(!isDone, "OfflineFileRenderer.run twice")
         isDone = true
         do throws(AudioUnitError) {
@@ -183,7 +184,7 @@ final class OfflineFileRenderer {
             // A graph built with the latencies an earlier graph's units reported is right
             // only if its own units reported the same: else its output is not written.
             if chain.latenciesSeeded && (latencyChanged || !chain.graph.compensatesReportedLatencies) { throw ReportedLatencies.mismatch }
-            let levels = try output.finish()
+            let levels = try output.finish(committing: committing)
             let midiSummary = try writeMIDIOutput()
             var report = RenderReport(
                 job: job, sampleRate: fileSampleRate, channels: levels.channels.count, frames: levels.frames,
@@ -204,6 +205,17 @@ final class OfflineFileRenderer {
             return report
         } catch {
             output.cancel()
+            throw error.naming(job)
+        }
+    }
+
+    /// Puts in place the output ``run(cancellation:progress:committing:)`` left complete
+    /// under its temporary name; on failure nothing is left at its path.
+    /// - Thread: [control] or [worker], once, after `run`.
+    func commitOutput() throws(AudioUnitError) {
+        do {
+            try output.commit()
+        } catch {
             throw error.naming(job)
         }
     }

@@ -13,8 +13,12 @@ protocol OfflineSink: AnyObject {
     func placeFor(_ frames: Int) -> AudioBuffers?
     /// Takes the `frames` frames rendered into the last ``placeFor(_:)`` view.
     func tookInPlace(_ frames: Int)
-    /// Completes the output and returns the levels of what it holds.
-    func finish() throws(AudioUnitError) -> AudioLevels
+    /// Completes the output and returns the levels of what it holds; a file is renamed into
+    /// place only when `committing` (else by ``commit()``).
+    func finish(committing: Bool) throws(AudioUnitError) -> AudioLevels
+    /// Puts in place what ``finish(committing:)`` completed without committing (a file:
+    /// flushed to disk and renamed); on failure nothing is left.
+    func commit() throws(AudioUnitError)
     /// Abandons the output.
     func cancel()
 }
@@ -22,6 +26,7 @@ protocol OfflineSink: AnyObject {
 extension OfflineSink {
     func placeFor(_ frames: Int) -> AudioBuffers? { nil }
     func tookInPlace(_ frames: Int) {}
+    func commit() throws(AudioUnitError) {}
 }
 
 extension OutputPipeline: OfflineSink {}

@@ -80,16 +80,20 @@ final class OutputPipeline: @unchecked Sendable {
         ring.markFilled()
     }
 
-    /// Waits for the writer to write everything queued, then completes the output.
+    /// Waits for the writer to write everything queued, then completes the output (and puts
+    /// it in place when `committing`).
     /// - Thread: [control] the job's thread.
-    func finish() throws(AudioUnitError) -> AudioLevels {
+    func finish(committing: Bool) throws(AudioUnitError) -> AudioLevels {
         close()
         if let error = currentFailure {
             output.cancel()
             throw error
         }
-        return try output.finish()
+        return try output.finish(committing: committing)
     }
+
+    /// - Thread: [control] or [worker], after ``finish(committing:)``.
+    func commit() throws(AudioUnitError) { try output.commit() }
 
     /// Stops the writer and abandons the output (nothing is left at its path).
     /// - Thread: [control] the job's thread.
