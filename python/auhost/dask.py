@@ -13,6 +13,8 @@ import json
 import os
 import time
 import uuid
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -107,29 +109,64 @@ def _chain(preset, settings, sets):
 
 def render_shard(preset, rows, settings):
     """Renders `rows` on this worker; returns one result row per input (rendered, skipped
-    because its output exists, or failed with the error)."""
+    because its output exists, or failed with the error). Each output is completed (flushed
+    to disk and linked into place) on a thread of its own while the next file renders, at
+    most `_COMMITS_WAITING` at a time; a row's result is final once its output is in place."""
     results = []
-    for row in rows:
-        result = {"input": row["input"], "output": row["output"], "set": row["set"], "index": row.get("index")}
-        started = time.monotonic()
-        try:
-            if os.path.exists(row["output"]):
-                result["status"] = "skipped"
-            else:
-                audio, rate = read(row["input"])
-                chain = _chain(preset, settings, row["set"])
-                rendered = chain(audio, rate)
-                os.makedirs(os.path.dirname(os.path.abspath(row["output"])), exist_ok=True)
-                with AudioFile(row["output"], "w", chain._info(rate)["sample_rate"], rendered.shape[0], bit_depth=settings["bit_depth"]) as file:
-                    file.write(rendered)
-                peak = float(np.abs(rendered).max()) if rendered.size else 0.0
-                result.update(status="rendered", frames=int(rendered.shape[1]), peak_dbfs=20 * np.log10(peak) if peak > 0 else None)
-        except (AUHostError, ValueError, TypeError, OSError) as error:
-            result.update(status="failed", error=str(error))
-        result["seconds"] = time.monotonic() - started
-        result["worker_pid"] = os.getpid()
-        results.append(result)
+    waiting = deque()
+    with ThreadPoolExecutor(max_workers=1) as committer:
+        for row in rows:
+            result = {"input": row["input"], "output": row["output"], "set": row["set"], "index": row.get("index")}
+            started = time.monotonic()
+            commit = None
+            try:
+                if os.path.exists(row["output"]):
+                    result["status"] = "skipped"
+                else:
+                    audio, rate = read(row["input"])
+                    chain = _chain(preset, settings, row["set"])
+                    rendered = chain(audio, rate)
+                    os.makedirs(os.path.dirname(os.path.abspath(row["output"])), exist_ok=True)
+                    file = AudioFile(row["output"], "w", chain._info(rate)["sample_rate"], rendered.shape[0], bit_depth=settings["bit_depth"])
+                    try:
+                        file.write(rendered)
+                    except BaseException:
+                        file.cancel()
+                        raise
+                    commit = committer.submit(_timed, file.close)
+                    peak = float(np.abs(rendered).max()) if rendered.size else 0.0
+                    result.update(status="rendered", frames=int(rendered.shape[1]), peak_dbfs=20 * np.log10(peak) if peak > 0 else None)
+            except (AUHostError, ValueError, TypeError, OSError) as error:
+                result.update(status="failed", error=str(error))
+            result["seconds"] = time.monotonic() - started
+            result["worker_pid"] = os.getpid()
+            results.append(result)
+            if commit is not None:
+                waiting.append((result, commit))
+                if len(waiting) > _COMMITS_WAITING:
+                    _committed(*waiting.popleft())
+        while waiting:
+            _committed(*waiting.popleft())
     return results
+
+
+_COMMITS_WAITING = 8
+
+
+def _timed(work):
+    started = time.monotonic()
+    work()
+    return time.monotonic() - started
+
+
+def _committed(result, commit):
+    """`result` once its output's commit is over: its time added, or failed with the error."""
+    try:
+        result["seconds"] += commit.result()
+    except (AUHostError, OSError) as error:
+        for key in ("frames", "peak_dbfs"):
+            result.pop(key, None)
+        result.update(status="failed", error=str(error))
 
 
 def render(files, preset, client=None, out=None, manifest=None, relative_to=None, shards=None, results=None,

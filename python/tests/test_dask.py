@@ -132,3 +132,33 @@ def test_an_isolated_crashing_plugin_fails_its_files_and_ends_no_worker(folder, 
     assert after == pids, "a worker died"
     assert not os.path.isdir(out) or not any(names for _, _, names in os.walk(out))
 
+
+
+def test_a_shard_puts_each_output_in_place_off_its_rendering_thread(folder, monkeypatch):
+    """render_shard (what each worker runs) completes each output on a thread of its own
+    while the next file renders: every output is whole at its path, equal to the chain's
+    output, when the rows come back, and no output was completed on the rendering thread."""
+    closed_on = []
+    real_close = auhost.dask.AudioFile.close
+
+    def close(self):
+        if self._writer is not None:
+            closed_on.append(threading.get_ident())
+        real_close(self)
+
+    rows = []
+    for index in range(5):
+        path = os.path.join(folder, "in", f"take{index}.wav")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        auhost.write(path, noise(seconds=0.3, seed=index), 48000, bit_depth="32f")
+        rows.append({"input": path, "output": os.path.join(folder, "out", f"take{index}.wav"), "set": [], "index": index})
+    monkeypatch.setattr(auhost.dask.AudioFile, "close", close)
+    settings = {"sample_rate": 48000, "block_size": 512, "threads": 1, "tail": 0, "bit_depth": "32f", "isolation": "none"}
+    results = auhost.dask.render_shard(REFERENCE, rows, settings)
+    assert [row["status"] for row in results] == ["rendered"] * 5, results
+    chain = auhost.Chain.from_preset(REFERENCE, tail=0)
+    for row in rows:
+        audio, rate = auhost.read(row["input"])
+        written, _ = auhost.read(row["output"])
+        np.testing.assert_array_equal(written, chain(audio, rate))
+    assert len(closed_on) == 5 and threading.get_ident() not in closed_on, "an output was completed on the rendering thread"
