@@ -281,7 +281,7 @@ public func _MusicSequenceSetUserCallback(_ inSequence: OpaquePointer?, _ inCall
     withHandle(SequenceHandle.live, inSequence) { sequence in
         for player in sequence.players { player.passedEventsFrom = player.player.time }
         if let inCallback {
-            sequence.deliversPassedEvents().userCallback = (unsafeBitCast(inCallback, to: PassedEventDelivery.Callback.self), inClientData)
+            sequence.deliversPassedEvents().userCallback = (inCallback, inClientData)
         } else {
             sequence.passedEvents?.userCallback = nil
         }

@@ -33,7 +33,7 @@ import Testing
             preset: MIDIMapLiveTests.chain(midiMap: nil).replacingOccurrences(of: "\"gain\": -96", with: "\"gain\": 0"), extraArguments: ["--control", "0"],
             periodFrames: 256, prepare: { server in controller = try ControllerClient(serverName: server, offset: 0) })
         defer {
-            controller = nil
+            _ = controller.take()  // the controller client goes first
             rig.tearDown()
         }
         #expect(rig.waitForStandardError("auhost: running"), "\(rig.standardError)")

@@ -81,7 +81,7 @@ import Testing
         jobs[1] = RenderJob(input: jobs[1].input, output: appeared, encoding: jobs[1].encoding)
         let outcomes = try Self.renderer(jobs).run(
             progress: { job, permille in
-                if job == 1, permille > 0, !FileManager.default.fileExists(atPath: appeared) { FileManager.default.createFile(atPath: appeared, contents: Data("theirs".utf8)) }
+                if job == 1, permille > 0, !FileManager.default.fileExists(atPath: appeared) { _ = FileManager.default.createFile(atPath: appeared, contents: Data("theirs".utf8)) }
             })
         #expect(throws: Never.self) { try outcomes[0].get() }
         #expect(throws: Never.self) { try outcomes[2].get() }

@@ -90,7 +90,7 @@ import Testing
     }
 
     @Test func noServerGivesAClearError() {
-        _ = JACKTestServer.exclusively {
+        JACKTestServer.exclusively {
             let io = JACKIOUnit()
             io.clientName = "lonely"
             io.serverName = "no-such-server-\(getpid())"

@@ -69,7 +69,7 @@ import Testing
         defer { tester.stop() }
 
         let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("jack-program-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).out")
-        FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        try #require(FileManager.default.createFile(atPath: outputFile.path, contents: nil), "cannot create \(outputFile.path)")
         defer { try? FileManager.default.removeItem(at: outputFile) }
         let process = Process()
         process.executableURL = program

@@ -77,7 +77,8 @@ extension GraphRenderer {
         let phase = pool.pipelinePhase.load(ordering: .acquiring)
         if phase != 0 {
             let pipeline = Unmanaged<PipelineSchedule>.fromOpaque(UnsafeRawPointer(bitPattern: phase)!)
-            RenderThread.run { pipeline._withUnsafeGuaranteedRef { renderPhaseTasks($0, lane: lane, pool: pool) } }
+            // A worker leaves an abandoned phase as it leaves a finished one.
+            _ = RenderThread.run { pipeline._withUnsafeGuaranteedRef { renderPhaseTasks($0, lane: lane, pool: pool) } }
             return
         }
         let slice = pool.work.pointee
