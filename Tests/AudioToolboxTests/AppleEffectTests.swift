@@ -204,7 +204,7 @@ import Testing
         defer { DisposeAUGraph(graph!) }
         var info = AudioUnitParameterInfo()
         var size = UInt32(MemoryLayout<AudioUnitParameterInfo>.size)
-        #expect(AudioUnitGetProperty(try #require(effect), kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Global, id, &info, &size) == noErr)
+        #expect(AudioUnitGetProperty(effect, kAudioUnitProperty_ParameterInfo, kAudioUnitScope_Global, id, &info, &size) == noErr)
         #expect(info.minValue == min && info.maxValue == max && info.defaultValue == value, "\(info)")
     }
 
