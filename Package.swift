@@ -76,7 +76,8 @@ let lv2Targets: [Target] = [
     .testTarget(name: "AULV2Tests", dependencies: ["AULV2", "AUCore", "AUEngine", "AUTestSupport"]),
     // Fixture plugins for the failure modes (bad Turtle, missing binary, missing feature,
     // NULL instance, crash in run); the tests copy the .so into temporary bundles.
-    .target(name: "LV2Fixtures", path: "Tests/LV2Fixtures"),
+    // bundle/: the fixtures' Turtle, which the Swift and the Python tests fill in (AUTestSupport's LV2FixtureBundle.swift, python/tests/conftest.py).
+    .target(name: "LV2Fixtures", path: "Tests/LV2Fixtures", exclude: ["bundle"]),
     // Times discovery for docs/BENCHMARKS.md (release builds only).
     .executableTarget(name: "LV2DiscoveryBenchmark", dependencies: ["AULV2"], path: "Tests/LV2DiscoveryBenchmark"),
 ]

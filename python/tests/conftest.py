@@ -52,10 +52,8 @@ def noise(channels=2, seconds=1.0, rate=48000, seed=1, level=0.1):
     return (generator.standard_normal((channels, frames)) * level + tone).astype(np.float32)
 
 
-FIXTURE_PREFIXES = """@prefix lv2: <http://lv2plug.in/ns/lv2core#> .
-@prefix doap: <http://usefulinc.com/ns/doap#> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-"""
+# The fixtures' Turtle, which the Swift tests fill in too (Tests/AUTestSupport/LV2FixtureBundle.swift).
+FIXTURE_TURTLE = os.path.join(REPO, "Tests", "LV2Fixtures", "bundle")
 
 
 def fixture_bundles(folder, fixture):
@@ -68,18 +66,14 @@ def fixture_bundles(folder, fixture):
     fixtures = os.path.join(os.path.dirname(library_path), "libLV2Fixtures.so")
     if not os.path.exists(fixtures):
         pytest.skip("no libLV2Fixtures.so beside the library (swift build --product LV2Fixtures)")
-    uri = f"urn:auhost:fixture:{fixture}"
     bundles = os.path.join(folder, "lv2")
     bundle = os.path.join(bundles, f"{fixture}.lv2")
     if not os.path.exists(bundle):
         os.makedirs(bundle)
-        with open(os.path.join(bundle, "manifest.ttl"), "w") as file:
-            file.write(FIXTURE_PREFIXES + f"<{uri}> a lv2:Plugin ; lv2:binary <fixtures.so> ; rdfs:seeAlso <plugin.ttl> .\n")
-        with open(os.path.join(bundle, "plugin.ttl"), "w") as file:
-            file.write(FIXTURE_PREFIXES + f"""<{uri}> a lv2:Plugin , lv2:UtilityPlugin ;
-    doap:name "Fixture {fixture}" ;
-    lv2:port [ a lv2:InputPort , lv2:AudioPort ; lv2:index 0 ; lv2:symbol "in" ; lv2:name "In" ] ,
-             [ a lv2:OutputPort , lv2:AudioPort ; lv2:index 1 ; lv2:symbol "out" ; lv2:name "Out" ] .
-""")
+        for name in ("manifest.ttl", "plugin.ttl"):
+            with open(os.path.join(FIXTURE_TURTLE, name)) as file:
+                text = file.read().replace("@FIXTURE@", fixture).replace("@NAME@", f"Fixture {fixture}").replace("@EXTRA_PORTS@", "")
+            with open(os.path.join(bundle, name), "w") as file:
+                file.write(text)
         shutil.copy(fixtures, os.path.join(bundle, "fixtures.so"))
     return bundles
