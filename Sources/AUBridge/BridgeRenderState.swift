@@ -18,12 +18,12 @@ final class BridgeRenderState: @unchecked Sendable {
     private let outputPointers: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
     private let outputCounts: UnsafeMutableBufferPointer<Int>
     /// How long a cycle waits for the child, in nanoseconds (live: set from the period).
-    let deadlineNanos: Atomic<UInt64>
+    let deadlineNanos = Atomic<UInt64>(0)
     /// How long it spins before it sleeps on the futex, and how long at most while the child
     /// renders the request (``au_bridge_await_reply``): a node that takes longer than the
     /// first (a long block offline) is waited for awake, not woken for (tens of µs).
-    let spinNanos: Atomic<UInt64>
-    let longestSpinNanos: Atomic<UInt64>
+    let spinNanos = Atomic<UInt64>(0)
+    let longestSpinNanos = Atomic<UInt64>(0)
     private let sequence = Atomic<UInt32>(0)
     /// A late cycle's sequence still unanswered (0: none).
     private let outstanding = Atomic<UInt32>(0)
@@ -34,14 +34,12 @@ final class BridgeRenderState: @unchecked Sendable {
     let totalNanos = Atomic<UInt64>(0)
     let maximumNanos = Atomic<UInt64>(0)
 
-    init(region: BridgeRegion, doorbell: BridgeDoorbell, parameters: ParameterTable, deadlineNanos: UInt64, spinNanos: UInt64, longestSpinNanos: UInt64) {
+    /// The deadline and the spins are 0 until the unit sets them (``BridgedUnit``'s `applyDeadline`).
+    init(region: BridgeRegion, doorbell: BridgeDoorbell, parameters: ParameterTable) {
         self.region = region
         self.doorbell = doorbell
         self.parameters = Unmanaged.passRetained(parameters)
         parameterCount = parameters.count
-        self.deadlineNanos = Atomic(deadlineNanos)
-        self.spinNanos = Atomic(spinNanos)
-        self.longestSpinNanos = Atomic(longestSpinNanos)
         func flat(_ buses: [[UnsafeMutablePointer<Float>]]) -> (UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>, UnsafeMutableBufferPointer<Int>) {
             let pointers = UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>.allocate(capacity: max(1, buses.joined().count))
             _ = pointers.initialize(from: buses.joined())

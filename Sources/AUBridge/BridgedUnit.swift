@@ -135,12 +135,6 @@ public final class BridgedUnit: AudioUnit, @unchecked Sendable {
         }
     }
 
-    /// How many of the node's cycles so far the host slept for the child's reply and was woken by it.
-    /// - Thread: [any]
-    var hostWakes: UInt32 {
-        current.withLock { state in state.map { au_bridge_host_wakes($0.region.header) } ?? 0 }
-    }
-
     /// The monitor: the child ended (crashed, exited, killed); the node goes silent.
     func childEnded(_ reason: String) {
         let fault = IsolationFault(node: node, unitName: name, what: reason)
@@ -294,7 +288,7 @@ public final class BridgedUnit: AudioUnit, @unchecked Sendable {
             request.memoryFD = descriptor
             request.memorySize = size
         }
-        let state = BridgeRenderState(region: region, doorbell: host.doorbell, parameters: parameters, deadlineNanos: 0, spinNanos: 0, longestSpinNanos: 0)
+        let state = BridgeRenderState(region: region, doorbell: host.doorbell, parameters: parameters)
         applyDeadline(state)
         if let realtimePriority { _ = try? send(.schedule) { $0.priority = realtimePriority } }
         current.withLock { current in

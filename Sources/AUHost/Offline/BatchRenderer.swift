@@ -96,11 +96,10 @@ public final class BatchRenderer: @unchecked Sendable {
                     defer { state.next += 1 }
                     return state.next
                 }) {
-                    let job = jobs[index]
                     let deferred = committer.map { _ in DeferredCommit() }
-                    let outcome = renderRetryingIsolationFaults(job, progress: { progress?(index, $0) }, notice: notice, deferringCommitTo: deferred)
+                    let outcome = renderRetryingIsolationFaults(jobs[index], progress: { progress?(index, $0) }, notice: notice, deferringCommitTo: deferred)
                     if let committer, let deferred {
-                        committer.enqueue { record(index, deferred.committing(outcome, job)) }
+                        committer.enqueue { record(index, deferred.committing(outcome)) }
                     } else {
                         record(index, outcome)
                     }

@@ -35,13 +35,11 @@ final class DeferredCommit: @unchecked Sendable {
 
     /// `outcome`, with the output put in place first when it succeeded (a failed commit
     /// fails the job; nothing is left at its path).
-    func committing(_ outcome: Result<RenderReport, AudioUnitError>, _ job: RenderJob) -> Result<RenderReport, AudioUnitError> {
+    func committing(_ outcome: Result<RenderReport, AudioUnitError>) -> Result<RenderReport, AudioUnitError> {
         guard case .success(let report) = outcome, let commit else { return outcome }
-        do throws(AudioUnitError) {
+        return Result { () throws(AudioUnitError) in
             try commit()
-            return .success(report)
-        } catch {
-            return .failure(error.naming(job))
+            return report
         }
     }
 }
