@@ -7,7 +7,12 @@ Presets/reference.json on this machine, three ways, on a release build:
   3. auhost.dask.render on a distributed.LocalCluster of 2 worker processes, one thread each;
 
 against the chain's pure DSP time: the C loop (lv2-chain-bench, the five plugins through
-lilv at 512 frames a cycle, in memory) for the same audio, divided by the 2 cores. Then, per
+lilv at 512 frames a cycle, in memory) for the same audio, divided by the 2 cores; and against
+the same batch's work in plain C: two `lv2-chain-bench --files` processes, each over half of
+the files, reading each with libsndfile and writing it as 32-bit float, fsync'ed and renamed
+into place, its folder fsync'ed, as `auhost render` does (`--sync`); once with the five
+plugins instantiated anew for each file (`--fresh`: the clean start each of our files gets)
+and once through one chain that carries its state from file to file. Then, per
 file, a long-lived chain from Python (a worker's): `chain(audio, 48000)` of one file
 against the stream of the same audio (`reset=False`: the DSP alone, no clean start).
 
@@ -51,6 +56,26 @@ def c_loop_seconds(files):
     done = subprocess.run([loop, "9375", "512"], check=True, capture_output=True, text=True, timeout=3600)
     nanoseconds = float(re.search(r"ns/cycle=(\d+)", done.stdout).group(1))
     return nanoseconds * 1e-9 * CYCLES_PER_FILE * files
+
+
+def c_file_loop_seconds(inputs, folder, fresh):
+    """Two lv2-chain-bench --files processes at once, each over half of `inputs`, as a batch
+    writes (32-bit float, fsync'ed, renamed into place), the plugins instantiated anew for
+    each file when `fresh`: the batch's work in plain C."""
+    loop = os.path.join(os.path.dirname(TOOL), "lv2-chain-bench")
+    os.makedirs(folder)
+    halves = []
+    for half in range(2):
+        listing = os.path.join(folder, f"half{half}.txt")
+        with open(listing, "w") as file:
+            file.write("\n".join(inputs[half::2]) + "\n")
+        out = os.path.join(folder, f"out{half}")
+        os.makedirs(out)
+        halves.append([loop, "--files", listing, out, "--block", "512", "--float", "--sync"] + (["--fresh"] if fresh else []))
+    start = time.perf_counter()
+    processes = [subprocess.Popen(command, stderr=subprocess.PIPE, text=True) for command in halves]
+    assert all(process.wait(timeout=3600) == 0 for process in processes), [process.stderr.read() for process in processes]
+    return time.perf_counter() - start
 
 
 def per_file_milliseconds(runs=50):
@@ -104,6 +129,9 @@ def main():
         assert all(shard.wait(timeout=3600) == 0 for shard in shards)
         sharded = time.perf_counter() - start
 
+        c_fresh = c_file_loop_seconds(inputs, os.path.join(folder, "c-fresh"), fresh=True)
+        c_carried = c_file_loop_seconds(inputs, os.path.join(folder, "c-carried"), fresh=False)
+
         with dask.config.set({"temporary-directory": os.path.join(folder, "dask")}):
             with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.CRITICAL) as cluster:
                 with distributed.Client(cluster) as client:
@@ -122,6 +150,9 @@ def main():
         print(f"{FILES} one-second stereo files, reference chain, --tail {TAIL}: render --jobs 2 {jobs:.2f} s ({jobs / dsp:.2f}x), "
               f"two --shard I/2 processes {sharded:.2f} s ({sharded / dsp:.2f}x), Dask LocalCluster 2 workers {on_dask:.2f} s ({on_dask / dsp:.2f}x); "
               f"outputs equal; the C loop's time for the same audio over 2 cores {dsp:.2f} s")
+        print(f"the same files through two C file loops (read, render, write, fsync, rename), the plugins instantiated anew for each file: "
+              f"{c_fresh:.2f} s ({c_fresh / dsp:.2f}x the C loop's DSP over 2 cores); render --jobs 2 {jobs / c_fresh:.2f}x it, "
+              f"shards {sharded / c_fresh:.2f}x, Dask {on_dask / c_fresh:.2f}x; one chain carried from file to file: {c_carried:.2f} s ({c_carried / dsp:.2f}x)")
         render_ms, stream_ms = per_file_milliseconds()
         print(f"per file, a long-lived chain from Python: chain(audio, 48000) {render_ms:.2f} ms, the stream of the same audio {stream_ms:.2f} ms")
     finally:

@@ -2,6 +2,7 @@ import AUCore
 import CLilv
 import Foundation
 import Glibc
+import Synchronization
 
 /// Whether a unit renders live (a JACK callback: worker thread) or offline (immediate
 /// worker). Both pass `lv2:isLive`: AUHost runs a plugin's cycles back to back and never
@@ -45,6 +46,9 @@ final class LV2HostFeatures: @unchecked Sendable {
     let log: LV2Log
     /// Where makePath creates files (made on first use, removed with the features).
     let scratchDirectory: String
+    /// Every instance's scratch folder is this and a number (one UUID per process, not one per instance).
+    private static let scratchBase = NSTemporaryDirectory() + "auhost-lv2-\(getpid())-\(UUID().uuidString.prefix(8))"
+    private static let scratchCount = Atomic<Int>(0)
     private var features: [UnsafeMutablePointer<LV2_Feature>] = []
     private var uriCopies: [UnsafeMutablePointer<CChar>] = []
     private let options: UnsafeMutablePointer<LV2_Options_Option>
@@ -67,7 +71,7 @@ final class LV2HostFeatures: @unchecked Sendable {
     ) {
         worker = LV2Worker(mode: mode == .live ? .threaded : .immediate)
         log = LV2Log(pluginURI: pluginURI, urids: urids, echoesToStandardError: echoLog)
-        scratchDirectory = NSTemporaryDirectory() + "auhost-lv2-\(getpid())-\(UUID().uuidString.prefix(8))"
+        scratchDirectory = Self.scratchBase + "-\(Self.scratchCount.add(1, ordering: .relaxed).newValue)"
 
         sampleRateValue = .allocate(capacity: 1)
         sampleRateValue.initialize(to: Float(sampleRate))
@@ -155,7 +159,7 @@ final class LV2HostFeatures: @unchecked Sendable {
         makePath.deallocate()
         mapPath.deallocate()
         freePath.deallocate()
-        try? FileManager.default.removeItem(atPath: scratchDirectory)
+        if access(scratchDirectory, F_OK) == 0 { try? FileManager.default.removeItem(atPath: scratchDirectory) }
     }
 
     /// The features array as lilv takes it.

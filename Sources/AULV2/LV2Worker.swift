@@ -29,11 +29,11 @@ final class LV2Worker: @unchecked Sendable {
     let scheduleFeatureData: UnsafeMutablePointer<LV2_Worker_Schedule>
     private var interface: UnsafePointer<LV2_Worker_Interface>?
     private var instanceHandle: LV2_Handle?
-    private let requests = ByteRing(capacity: LV2Worker.ringCapacity)
-    private let responses = ByteRing(capacity: LV2Worker.ringCapacity)
+    /// The rings and their readers' scratch, made by ``attach(handle:interface:)`` for a
+    /// plugin that has a worker interface (most have none: their instances skip 256 KiB).
+    /// Unmanaged: the render thread reads them without a retain.
+    private var queues: Unmanaged<Queues>?
     private let workLock = Mutex<Void>(())
-    private let responseScratch: UnsafeMutableRawPointer
-    private let requestScratch: UnsafeMutableRawPointer
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     private let stopping = Atomic<Bool>(false)
@@ -46,8 +46,6 @@ final class LV2Worker: @unchecked Sendable {
 
     init(mode: Mode) {
         self.mode = mode
-        responseScratch = .allocate(byteCount: LV2Worker.ringCapacity, alignment: 16)
-        requestScratch = .allocate(byteCount: LV2Worker.ringCapacity, alignment: 16)
         scheduleFeatureData = .allocate(capacity: 1)
         scheduleFeatureData.initialize(to: LV2_Worker_Schedule(
             handle: Unmanaged.passUnretained(self).toOpaque(),
@@ -59,8 +57,7 @@ final class LV2Worker: @unchecked Sendable {
 
     deinit {
         stop()
-        responseScratch.deallocate()
-        requestScratch.deallocate()
+        queues?.release()
         scheduleFeatureData.deallocate()
     }
 
@@ -70,6 +67,7 @@ final class LV2Worker: @unchecked Sendable {
     func attach(handle: LV2_Handle?, interface: UnsafePointer<LV2_Worker_Interface>?) {
         instanceHandle = handle
         self.interface = interface
+        if interface != nil, queues == nil { queues = Unmanaged.passRetained(Queues()) }
         guard mode == .threaded, interface != nil, thread == nil else { return }
         stopping.store(false, ordering: .relaxed)
         let thread = Thread { [unowned self] in self.runWorkerThread() }
@@ -91,10 +89,10 @@ final class LV2Worker: @unchecked Sendable {
     /// `schedule_work`.
     /// - Thread: [render] (from `run()`), or control (restore).
     private func schedule(size: UInt32, data: UnsafeRawPointer?) -> LV2_Worker_Status {
-        guard let interface, let work = interface.pointee.work else { return LV2_WORKER_ERR_UNKNOWN }
+        guard let interface, let work = interface.pointee.work, let queues else { return LV2_WORKER_ERR_UNKNOWN }
         if RenderThread.isCurrent {
             if mode == .threaded {
-                guard requests.write(data, count: Int(size)) else { return LV2_WORKER_ERR_NO_SPACE }
+                guard queues._withUnsafeGuaranteedRef({ $0.requests.write(data, count: Int(size)) }) else { return LV2_WORKER_ERR_NO_SPACE }
                 wake.signal()
                 return LV2_WORKER_SUCCESS
             }
@@ -116,15 +114,20 @@ final class LV2Worker: @unchecked Sendable {
     private static let respond: LV2_Worker_Respond_Function = { handle, size, data in
         guard let handle else { return LV2_WORKER_ERR_UNKNOWN }
         let worker = Unmanaged<LV2Worker>.fromOpaque(handle)
-        return worker._withUnsafeGuaranteedRef { $0.responses.write(data, count: Int(size)) } ? LV2_WORKER_SUCCESS : LV2_WORKER_ERR_NO_SPACE
+        let written = worker._withUnsafeGuaranteedRef { worker in
+            worker.queues?._withUnsafeGuaranteedRef { $0.responses.write(data, count: Int(size)) } ?? false
+        }
+        return written ? LV2_WORKER_SUCCESS : LV2_WORKER_ERR_NO_SPACE
     }
 
     /// Delivers the waiting responses to `work_response()`, then calls `end_run()`.
     /// - Thread: [render], right after `run()`.
     func deliverResponses() {
-        guard let interface else { return }
-        while let size = responses.read(into: responseScratch, capacity: LV2Worker.ringCapacity) {
-            _ = interface.pointee.work_response?(instanceHandle, UInt32(size), responseScratch)
+        guard let interface, let queues else { return }
+        queues._withUnsafeGuaranteedRef { queues in
+            while let size = queues.responses.read(into: queues.responseScratch, capacity: LV2Worker.ringCapacity) {
+                _ = interface.pointee.work_response?(instanceHandle, UInt32(size), queues.responseScratch)
+            }
         }
         _ = interface.pointee.end_run?(instanceHandle)
     }
@@ -133,13 +136,27 @@ final class LV2Worker: @unchecked Sendable {
         while true {
             wake.wait()
             if stopping.load(ordering: .acquiring) { break }
-            while let size = requests.read(into: requestScratch, capacity: LV2Worker.ringCapacity) {
+            guard let queues = queues?.takeUnretainedValue() else { continue }
+            while let size = queues.requests.read(into: queues.requestScratch, capacity: LV2Worker.ringCapacity) {
                 guard let work = interface?.pointee.work else { continue }
                 workLock.withLock { _ in
-                    _ = work(instanceHandle, Self.respond, Unmanaged.passUnretained(self).toOpaque(), UInt32(size), requestScratch)
+                    _ = work(instanceHandle, Self.respond, Unmanaged.passUnretained(self).toOpaque(), UInt32(size), queues.requestScratch)
                 }
             }
         }
         finished.signal()
+    }
+
+    /// A worker's two rings and the scratch their readers copy a message into.
+    private final class Queues {
+        let requests = ByteRing(capacity: LV2Worker.ringCapacity)
+        let responses = ByteRing(capacity: LV2Worker.ringCapacity)
+        let requestScratch = UnsafeMutableRawPointer.allocate(byteCount: LV2Worker.ringCapacity, alignment: 16)
+        let responseScratch = UnsafeMutableRawPointer.allocate(byteCount: LV2Worker.ringCapacity, alignment: 16)
+
+        deinit {
+            requestScratch.deallocate()
+            responseScratch.deallocate()
+        }
     }
 }

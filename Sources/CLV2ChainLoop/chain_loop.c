@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 enum { MAX_PLUGINS = 16, MIN_ATOM_CAPACITY = 8192, MAX_URIS = 256, MAX_NOTIFY = 16 };
 
@@ -37,6 +39,10 @@ struct lv2_chain_loop {
     LilvWorld *world;
     int count, max_frames;
     LilvInstance *instances[MAX_PLUGINS];
+    // What lv2_chain_loop_restart instantiates again: each plugin, and the buffer of each of its ports.
+    const LilvPlugin *plugins[MAX_PLUGINS];
+    void **ports[MAX_PLUGINS];
+    double rate;
     // Stereo buffers between the plugins: plugin i reads audio[i], writes audio[i + 1].
     float *audio[MAX_PLUGINS + 1][2];
     // Output atom ports get their capacity back before every run (the plugin overwrites it).
@@ -82,6 +88,7 @@ lv2_chain_loop *lv2_chain_loop_new(const char *const *chain, int count, double r
     lv2_chain_loop *loop = calloc(1, sizeof *loop);
     loop->count = count;
     loop->max_frames = max_frames;
+    loop->rate = rate;
     loop->world = lilv_world_new();
     lilv_world_load_all(loop->world);
     const LilvPlugins *plugins = lilv_world_get_all_plugins(loop->world);
@@ -134,6 +141,8 @@ lv2_chain_loop *lv2_chain_loop_new(const char *const *chain, int count, double r
             lilv_nodes_free(sizes);
         }
         loop->sequence_size = atom_capacity;
+        loop->plugins[i] = plugin;
+        loop->ports[i] = own(loop, (size_t)ports * sizeof(void *));
         loop->instances[i] = lilv_plugin_instantiate(plugin, rate, loop->features);
         if (!loop->instances[i]) { fail(error, error_size, "%s failed to instantiate", chain[i]); ok = 0; break; }
         float *mins = calloc(ports, sizeof(float)), *maxs = calloc(ports, sizeof(float)), *defaults = calloc(ports, sizeof(float));
@@ -163,6 +172,7 @@ lv2_chain_loop *lv2_chain_loop_new(const char *const *chain, int count, double r
             } else {
                 buffer = own(loop, (size_t)max_frames * sizeof(float));
             }
+            loop->ports[i][p] = buffer;
             lilv_instance_connect_port(loop->instances[i], p, buffer);
         }
         free(mins); free(maxs); free(defaults);
@@ -171,6 +181,19 @@ lv2_chain_loop *lv2_chain_loop_new(const char *const *chain, int count, double r
     lilv_node_free(audio_port); lilv_node_free(control); lilv_node_free(atom_port); lilv_node_free(input); lilv_node_free(minimum_size);
     if (!ok) { lv2_chain_loop_free(loop); return NULL; }
     return loop;
+}
+
+int lv2_chain_loop_restart(lv2_chain_loop *loop) {
+    for (int i = 0; i < loop->count; i++) {
+        lilv_instance_deactivate(loop->instances[i]);
+        lilv_instance_free(loop->instances[i]);
+        loop->instances[i] = lilv_plugin_instantiate(loop->plugins[i], loop->rate, loop->features);
+        if (!loop->instances[i]) return -1;
+        uint32_t ports = lilv_plugin_get_num_ports(loop->plugins[i]);
+        for (uint32_t p = 0; p < ports; p++) lilv_instance_connect_port(loop->instances[i], p, loop->ports[i][p]);
+        lilv_instance_activate(loop->instances[i]);
+    }
+    return 0;
 }
 
 void lv2_chain_loop_run(lv2_chain_loop *loop, int frames) {
@@ -197,7 +220,16 @@ double lv2_chain_loop_time(lv2_chain_loop *loop, long cycles, int frames) {
     return (double)(now_ns() - start) / (double)cycles;
 }
 
-int lv2_chain_loop_process_file(lv2_chain_loop *loop, const char *input_path, const char *output_path, char *error, size_t error_size) {
+// fsync of what is at `path` (a file or a folder): 0, or -1.
+static int sync_path(const char *path) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    int result = fsync(fd);
+    close(fd);
+    return result;
+}
+
+int lv2_chain_loop_process_file(lv2_chain_loop *loop, const char *input_path, const char *output_path, int flags, char *error, size_t error_size) {
     SF_INFO in_info = {0};
     SNDFILE *in = sf_open(input_path, SFM_READ, &in_info);
     if (!in) { fail(error, error_size, "%s: %s", input_path, sf_strerror(NULL)); return -1; }
@@ -206,7 +238,7 @@ int lv2_chain_loop_process_file(lv2_chain_loop *loop, const char *input_path, co
     size_t temporary_length = strlen(output_path) + 16;
     char *temporary = malloc(temporary_length);
     snprintf(temporary, temporary_length, "%s.partial", output_path);
-    SF_INFO out_info = {.samplerate = in_info.samplerate, .channels = 2, .format = (in_info.format & SF_FORMAT_TYPEMASK) | SF_FORMAT_PCM_16};
+    SF_INFO out_info = {.samplerate = in_info.samplerate, .channels = 2, .format = (in_info.format & SF_FORMAT_TYPEMASK) | (flags & LV2_CHAIN_LOOP_FLOAT ? SF_FORMAT_FLOAT : SF_FORMAT_PCM_16)};
     SNDFILE *out = sf_open(temporary, SFM_WRITE, &out_info);
     if (!out) { fail(error, error_size, "%s: %s", temporary, sf_strerror(NULL)); sf_close(in); free(temporary); return -1; }
     sf_command(out, SFC_SET_CLIPPING, NULL, SF_TRUE);
@@ -224,7 +256,15 @@ int lv2_chain_loop_process_file(lv2_chain_loop *loop, const char *input_path, co
     free(interleaved);
     sf_close(in);
     if (sf_close(out) != 0 && status == 0) { fail(error, error_size, "%s: cannot complete the file", temporary); status = -1; }
+    if (status == 0 && (flags & LV2_CHAIN_LOOP_SYNC) && sync_path(temporary) != 0) { fail(error, error_size, "%s: cannot sync", temporary); status = -1; }
     if (status == 0 && rename(temporary, output_path) != 0) { fail(error, error_size, "%s: cannot rename into place", output_path); status = -1; }
+    if (status == 0 && (flags & LV2_CHAIN_LOOP_SYNC)) {
+        char *folder = strdup(output_path);
+        char *slash = strrchr(folder, '/');
+        if (slash) *slash = 0; else strcpy(folder, ".");
+        if (sync_path(*folder ? folder : "/") != 0) { fail(error, error_size, "%s: cannot sync", folder); status = -1; }
+        free(folder);
+    }
     if (status != 0) remove(temporary);
     free(temporary);
     return status;

@@ -25,10 +25,19 @@ const float *lv2_chain_loop_output(lv2_chain_loop *loop, int channel);
 /* Nanoseconds per cycle of `cycles` runs of `frames` frames over the current input. */
 double lv2_chain_loop_time(lv2_chain_loop *loop, long cycles, int frames);
 
+/* How lv2_chain_loop_process_file writes: 32-bit float instead of 16-bit PCM; the file
+ * fsync'ed before it is renamed into place and its folder after, as auhost render's outputs are. */
+enum { LV2_CHAIN_LOOP_FLOAT = 1, LV2_CHAIN_LOOP_SYNC = 2 };
+
 /* Reads a stereo file with libsndfile, runs it through the chain in blocks of max_frames,
- * and writes `output` in the input's container at 16-bit PCM. Returns 0, or -1 with a
- * one-line reason in `error`. */
-int lv2_chain_loop_process_file(lv2_chain_loop *loop, const char *input, const char *output, char *error, size_t error_size);
+ * and writes `output` in the input's container (16-bit PCM unless `flags` say otherwise),
+ * under a temporary name renamed into place. Returns 0, or -1 with a one-line reason in `error`. */
+int lv2_chain_loop_process_file(lv2_chain_loop *loop, const char *input, const char *output, int flags, char *error, size_t error_size);
+
+/* Frees every instance and instantiates, connects and activates it again over the same
+ * buffers: the chain's clean start, as a fresh graph gives each file. 0, or -1 when a
+ * plugin failed to instantiate (the loop may then only be freed). */
+int lv2_chain_loop_restart(lv2_chain_loop *loop);
 
 void lv2_chain_loop_free(lv2_chain_loop *loop);
 
