@@ -96,16 +96,27 @@ public final class BridgeIsolator: ComponentIsolator, @unchecked Sendable {
         }
     }
 
-    private func newHost() throws(AudioUnitError) -> UnitHostProcess {
-        try UnitHostProcess(executable: executable, timeout: timeout, environment: environment, childSpin: childSpin)
+    /// Starts the child `node`'s instances will join (``host(for:node:)``), held for its first
+    /// unit as long as a control request may take: a preset's children start together, their
+    /// start-ups overlapping. A child that cannot start is left for the first instance to report.
+    /// - Thread: [control]
+    public func prepare(_ component: Component, node: String, mode: UnitIsolation) {
+        _ = try? host(for: mode, node: node, held: true)
     }
 
-    /// The child a new instance of `node` joins: the mode's running one, else a new one.
-    private func host(for mode: UnitIsolation, node: String) throws(AudioUnitError) -> UnitHostProcess {
+    private func newHost(held: Bool = false) throws(AudioUnitError) -> UnitHostProcess {
+        try UnitHostProcess(
+            executable: executable, timeout: timeout, environment: environment, childSpin: childSpin,
+            heldFor: held ? max(timeout, UnitHostProcess.minimumControlTimeout) : 0)
+    }
+
+    /// The child a new instance of `node` joins: the mode's running one, else a new one,
+    /// `held` for its first unit (``prepare(_:node:mode:)``).
+    private func host(for mode: UnitIsolation, node: String, held: Bool = false) throws(AudioUnitError) -> UnitHostProcess {
         let key = mode == .together ? ChildKey.together : .node(node)
         return try children.withLock { children throws(AudioUnitError) -> UnitHostProcess in
             if let running = children[key], running.acceptsUnits { return running }
-            let made = try newHost()
+            let made = try newHost(held: held)
             children[key] = made
             return made
         }

@@ -44,14 +44,21 @@ public final class UnitHostProcess: @unchecked Sendable {
         var killedFor: String?
         /// Set once a unit of the child left a cycle unanswered: the child takes no new unit.
         var refusesUnits = false
+        /// Started ahead of its units: counted in ``making`` until the first is reserved, or
+        /// until ``heldUntil`` (CLOCK_MONOTONIC ns) passes without one.
+        var held = false
+        var heldUntil: UInt64 = 0
     }
 
     /// Starts `executable` with its socket on descriptor 3, its doorbell on 4, standard output on /dev/null
     /// (a plugin's prints never reach the host's output), in a process group of its own,
     /// with `environment` over the host's; its render thread spins `childSpin` seconds for a
-    /// request before it sleeps.
+    /// request before it sleeps. A child started ahead of its units lives without one for
+    /// `heldFor` seconds, or until its first is made (0: it ends with its last unit only).
     /// - Thread: [control]
-    public init(executable: String, timeout: Double, environment: [String: String] = [:], childSpin: Double = 0) throws(AudioUnitError) {
+    public init(
+        executable: String, timeout: Double, environment: [String: String] = [:], childSpin: Double = 0, heldFor: Double = 0
+    ) throws(AudioUnitError) {
         var ends: [Int32] = [0, 0]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
             throw AudioUnitError(.failedInitialization, "cannot make a socket for a unit host: \(String(cString: strerror(errno)))")
@@ -106,6 +113,14 @@ public final class UnitHostProcess: @unchecked Sendable {
         self.childSpin = childSpin
         self.doorbell = doorbell
         socket = BridgeSocket(descriptor: ends[0])
+        if heldFor > 0 {
+            let until = au_bridge_now() + UInt64(heldFor * 1e9)
+            state.withLock { state in
+                state.held = true
+                state.heldUntil = until
+                state.making = 1
+            }
+        }
         let monitor = Thread { [self] in monitorChild() }
         monitor.name = "auhost unit-host monitor"
         monitor.start()
@@ -133,10 +148,9 @@ public final class UnitHostProcess: @unchecked Sendable {
     /// A number for the next unit the child makes.
     func reserveUnit() -> Int {
         state.withLock { state in
-            defer {
-                state.nextUnit += 1
-                state.making += 1
-            }
+            defer { state.nextUnit += 1 }
+            // A held child's first unit takes over the hold.
+            if state.held { state.held = false } else { state.making += 1 }
             return state.nextUnit
         }
     }
@@ -232,6 +246,7 @@ public final class UnitHostProcess: @unchecked Sendable {
                 }
             }
             if stuck { kill(reason: "hung in render (no answer in \(ProbeProcess.seconds(timeout)) s; killed)") }
+            if releasesExpiredHold(at: now) { end() }
             usleep(5000)
         }
         // A fork of the child's (a plugin's) dies with it.
@@ -242,6 +257,16 @@ public final class UnitHostProcess: @unchecked Sendable {
             state.ending = reason
             guard !state.closing else { return }
             for unit in state.units.values { unit._withUnsafeGuaranteedRef { $0.childEnded(reason) } }
+        }
+    }
+
+    /// Lets go of a hold that no unit took by its time; true when the child then hosts nothing.
+    private func releasesExpiredHold(at now: UInt64) -> Bool {
+        state.withLock { state in
+            guard state.held, now > state.heldUntil else { return false }
+            state.held = false
+            state.making -= 1
+            return state.units.isEmpty && state.making == 0
         }
     }
 

@@ -145,4 +145,70 @@ import Testing
         let asleepAfter = Self.secondsUntilAsleep(amp.host.doorbell)
         #expect(asleepAfter < spin / 2, "the child of one unit spun after its cycles: asleep after \(asleepAfter) s")
     }
+
+    /// A preset's isolated nodes have their children started before the first unit is made
+    /// (``ComponentIsolator/prepare(_:node:mode:)``): a unit host that waits for a go-ahead
+    /// before it runs sees both children start while the preset loads, where one after the
+    /// other the second would start only once the first had made its unit.
+    @Test func aPresetsChildrenStartBeforeItsFirstUnitIsMade() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-prestart-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("started").path
+        let go = folder.appendingPathComponent("go").path
+        let wrapper = folder.appendingPathComponent("unit-host").path
+        let script = "#!/bin/sh\necho started >> '\(log)'\nwhile [ ! -e '\(go)' ]; do sleep 0.01; done\nexec '\(BridgeIsolator.standardExecutable())' \"$@\"\n"
+        try script.write(toFile: wrapper, atomically: true, encoding: .utf8)
+        chmod(wrapper, 0o755)
+        let nodes = ["amp1", "amp2"].map { #"{"id": "\#($0)", "unit": "lv2:http://plugin.org.uk/swh-plugins/amp", "isolation": "per-unit"}"# }
+        let json = #"{"auhost": 1, "name": "amps", "nodes": [\#(nodes.joined(separator: ", "))], "chain": ["amp1", "amp2"]}"#
+        let outcome = LoadOutcome()
+        let loading = Thread {
+            let registry = ComponentRegistry(providers: [BuiltinUnits(), LV2Provider(probeCacheFile: nil)])
+            var loader = PresetLoader(registry: registry)
+            loader.isolator = BridgeIsolator(executable: wrapper, timeout: 5) { _ in }
+            outcome.set(Result { try loader.load(data: Data(json.utf8), file: "amps.json") })
+        }
+        loading.start()
+        func started() -> Int { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").count }
+        let deadline = Date().addingTimeInterval(20)
+        while started() < 2, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        let startedBeforeGo = started()
+        _ = FileManager.default.createFile(atPath: go, contents: nil)
+        let loadDeadline = Date().addingTimeInterval(60)
+        while outcome.get() == nil, Date() < loadDeadline { Thread.sleep(forTimeInterval: 0.01) }
+        let loaded = try #require(try outcome.get()?.get())
+        defer { loaded.dispose() }
+        #expect(startedBeforeGo == 2, "the second child started only after the first made its unit")
+        let pids = try loaded.nodes.map { try #require($0.unit as? BridgedUnit).host.pid }
+        #expect(Set(pids).count == 2)
+    }
+
+    /// A child started ahead of its units that gets none ends once its hold is over; one
+    /// whose unit was made lives on.
+    @Test func aHeldChildEndsWithoutAUnitAndLivesWithOne() throws {
+        let idle = try UnitHostProcess(executable: BridgeIsolator.standardExecutable(), timeout: 5, heldFor: 0.2)
+        let deadline = Date().addingTimeInterval(20)
+        while !idle.hasEnded, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(idle.hasEnded, "a held child without a unit outlived its hold")
+
+        let registry = ComponentRegistry(providers: [BuiltinUnits(), LV2Provider(probeCacheFile: nil)])
+        let component = try registry.resolve("lv2:http://plugin.org.uk/swh-plugins/amp")
+        let used = try UnitHostProcess(executable: BridgeIsolator.standardExecutable(), timeout: 5, heldFor: 0.2)
+        let unit = try BridgedUnit.make(
+            component, node: "amp", reference: "lv2:http://plugin.org.uk/swh-plugins/amp", host: used,
+            hostMaker: { () throws(AudioUnitError) in throw AudioUnitError(.failedInitialization, "no reload here") }, onFault: { _ in })
+        defer { unit.dispose() }
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(!used.hasEnded, "a held child ended while its unit lived")
+    }
+}
+
+/// A preset load's outcome, handed from the thread that loads it.
+private final class LoadOutcome: @unchecked Sendable {
+    private let lock = NSLock()
+    private var result: Result<LoadedPreset, any Error>?
+
+    func set(_ outcome: Result<LoadedPreset, any Error>) { lock.withLock { result = outcome } }
+    func get() -> Result<LoadedPreset, any Error>? { lock.withLock { result } }
 }

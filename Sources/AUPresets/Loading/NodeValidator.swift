@@ -26,6 +26,7 @@ struct NodeValidator {
         let nodesPath = JSONPath.root.key("nodes")
         var firstWithID: [String: Int] = [:]
         var results: [Result] = []
+        prepareIsolation(of: decoded)
         for (index, node) in decoded.preset.nodes.enumerated() {
             let path = nodesPath.index(index)
             guard decoded.isNodeUsable[index] else {
@@ -45,6 +46,23 @@ struct NodeValidator {
         return results
     }
 
+    /// Where `node` runs, when it is isolated: built-in units are the host's own code and
+    /// always run in its process.
+    private func isolationMode(of node: PresetNode, _ component: Component) -> UnitIsolation? {
+        guard component.format != .builtin, case let mode = node.isolation ?? isolationOfComponent?(component) ?? isolation, mode != .none else { return nil }
+        return mode
+    }
+
+    /// Has the isolator start every isolated node's child before the first is made (each
+    /// child's start-up is mostly waiting: a `per-unit` chain's then overlap).
+    private func prepareIsolation(of decoded: DecodedPreset) {
+        guard let isolator else { return }
+        for (index, node) in decoded.preset.nodes.enumerated() where decoded.isNodeUsable[index] {
+            guard let component = try? registry.resolve(node.unit), component.brokenReason == nil, let mode = isolationMode(of: node, component) else { continue }
+            isolator.prepare(component, node: node.id, mode: mode)
+        }
+    }
+
     /// ASCII letters, digits, `_` and `-` (easy to type in `--set` and shells), not empty,
     /// not one of the graph's ends.
     static func isValidID(_ id: String) -> Bool {
@@ -55,8 +73,7 @@ struct NodeValidator {
     private func validate(_ node: PresetNode, at path: JSONPath, problems: inout ProblemCollector) -> Result {
         var result = Result()
         guard var component = resolve(node.unit, at: path.key("unit"), problems: &problems) else { return result }
-        // Built-in units are the host's own code: they always run in its process.
-        if let isolator, component.format != .builtin, case let mode = node.isolation ?? isolationOfComponent?(component) ?? isolation, mode != .none {
+        if let isolator, let mode = isolationMode(of: node, component) {
             component = isolator.isolated(component, node: node.id, reference: node.unit, mode: mode)
         }
         result.component = component
