@@ -271,6 +271,16 @@ public func auhost_chain_nonfinite_input(_ chain: OpaquePointer) -> Int64 {
     Int64(ChainHandle.from(chain).processor.lastReport?.nonFiniteInputSamples ?? 0)
 }
 
+/// `auhost_chain_levels`: the last render's sample peak and RMS over its output channels, in
+/// dBFS (-infinity for silence, or before a render).
+/// - Thread: [control]
+@_cdecl("auhost_chain_levels")
+public func auhost_chain_levels(_ chain: OpaquePointer, _ peak: UnsafeMutablePointer<Double>?, _ rms: UnsafeMutablePointer<Double>?) {
+    let levels = ChainHandle.from(chain).processor.lastReport?.levels
+    peak?.pointee = levels?.samplePeakDBFS ?? -.infinity
+    rms?.pointee = levels?.rmsDBFS ?? -.infinity
+}
+
 /// `auhost_chain_parameters_json`: every input parameter as `{"name": "node.param", "value",
 /// "min", "max", "default", "unit", "label"}`.
 /// - Thread: [control]

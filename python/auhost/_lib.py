@@ -28,6 +28,7 @@ int64_t auhost_chain_output_frames(const auhost_chain *chain);
 void auhost_chain_copy_output(const auhost_chain *chain, float *const *output);
 char *auhost_chain_warnings_json(const auhost_chain *chain);
 int64_t auhost_chain_nonfinite_input(const auhost_chain *chain);
+void auhost_chain_levels(const auhost_chain *chain, double *peak_dbfs, double *rms_dbfs);
 char *auhost_chain_parameters_json(const auhost_chain *chain);
 char *auhost_chain_preset_json(const auhost_chain *chain, char **error);
 auhost_reader *auhost_reader_open(const char *path, double *sample_rate, int *channels, int64_t *frames, char **error);
@@ -39,7 +40,7 @@ int auhost_writer_finish(auhost_writer *writer, char **error);
 void auhost_writer_cancel(auhost_writer *writer);
 """
 
-API_VERSION = 4
+API_VERSION = 5
 
 ffi = FFI()
 ffi.cdef(CDEF)

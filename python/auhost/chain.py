@@ -132,6 +132,7 @@ class Chain:
     def _open(self, preset, file, sample_rate, block_size, threads, tail, isolation):
         self._lock = threading.Lock()
         self._handle = None
+        self._levels = None
         if not isinstance(isolation, str):
             raise TypeError(f"isolation: expected one of none|together|per-unit, got {isolation!r}")
         error = error_slot()
@@ -171,6 +172,13 @@ class Chain:
     def tail_seconds(self):
         """The chain's TailTime: the sum of its units' (infinite when one's is)."""
         return self._info()["tail_seconds"]
+
+    @property
+    def levels(self):
+        """The last render's levels over its output channels, as `auhost render --results`
+        writes them: {"peak_dbfs": sample peak, "rms_dbfs": RMS}, None for silence; None
+        before the first render (`process` with `reset=True`, or a call)."""
+        return self._levels
 
     @property
     def input_channels(self):
@@ -239,6 +247,9 @@ class Chain:
             if planar is not None and lib.auhost_chain_nonfinite_input(self._handle) > 0:
                 require_finite(planar)
             found = json.loads(take_string(lib.auhost_chain_warnings_json(self._handle)))
+            peak, rms = ffi.new("double *"), ffi.new("double *")
+            lib.auhost_chain_levels(self._handle, peak, rms)
+            self._levels = {"peak_dbfs": _finite(peak[0]), "rms_dbfs": _finite(rms[0])}
         for warning in found:
             warnings.warn(warning, RuntimeWarning, stacklevel=3)
         return out[0] if flat and out.shape[0] == 1 else out
@@ -257,6 +268,11 @@ class Chain:
 
     def __repr__(self):
         return f"<auhost.Chain {self._file} at {self.sample_rate:g} Hz>"
+
+
+def _finite(value):
+    """`value`, or None when it is not finite (a level of silence)."""
+    return value if math.isfinite(value) else None
 
 
 def _restore(preset, file, sample_rate, block_size, threads, tail, isolation="none"):

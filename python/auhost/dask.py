@@ -16,8 +16,6 @@ import uuid
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 
-import numpy as np
-
 from ._lib import AUHostError
 from .audiofile import AudioFile, read
 from .chain import Chain
@@ -134,8 +132,7 @@ def render_shard(preset, rows, settings):
                         file.cancel()
                         raise
                     commit = committer.submit(_timed, file.close)
-                    peak = float(np.abs(rendered).max()) if rendered.size else 0.0
-                    result.update(status="rendered", frames=int(rendered.shape[1]), peak_dbfs=20 * np.log10(peak) if peak > 0 else None)
+                    result.update(status="rendered", frames=int(rendered.shape[1]), **chain.levels)
             except (AUHostError, ValueError, TypeError, OSError) as error:
                 result.update(status="failed", error=str(error))
             result["seconds"] = time.monotonic() - started
@@ -164,7 +161,7 @@ def _committed(result, commit):
     try:
         result["seconds"] += commit.result()
     except (AUHostError, OSError) as error:
-        for key in ("frames", "peak_dbfs"):
+        for key in ("frames", "peak_dbfs", "rms_dbfs"):
             result.pop(key, None)
         result.update(status="failed", error=str(error))
 

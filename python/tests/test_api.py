@@ -103,6 +103,29 @@ def test_latency_and_tail_are_what_render_reports(folder):
     assert (chain.input_channels, chain.output_channels) == (2, 2)
 
 
+def test_levels_are_what_render_results_report(folder):
+    """chain.levels after a render: the output's sample peak and RMS over its channels in
+    dBFS, the numbers `auhost render --results` writes for the same file; None before a
+    render, and for silence."""
+    chain = auhost.Chain.from_preset(REFERENCE, tail=0, threads=1)
+    assert chain.levels is None
+    source = os.path.join(folder, "in.wav")
+    auhost.write(source, noise(seconds=0.5), 48000, bit_depth="32f")
+    audio, rate = auhost.read(source)
+    out = chain(audio, rate)
+    results = os.path.join(folder, "results.jsonl")
+    run_auhost("render", REFERENCE, source, "-o", os.path.join(folder, "o.wav"), "--tail", "0", "--threads", "1", "--bit-depth", "32f", "--results", results)
+    with open(results) as file:
+        row = json.loads(file.readline())
+    assert chain.levels["peak_dbfs"] == pytest.approx(row["peak_dbfs"], abs=1e-6)
+    assert chain.levels["rms_dbfs"] == pytest.approx(row["rms_dbfs"], abs=1e-6)
+    assert chain.levels["peak_dbfs"] == pytest.approx(20 * np.log10(np.abs(out).max()), abs=1e-4)
+    assert chain.levels["rms_dbfs"] == pytest.approx(10 * np.log10(np.mean(out.astype(np.float64) ** 2)), abs=1e-4)
+    gain = auhost.Chain(["aufx:gain:AUHs"], tail=0)
+    gain(np.zeros((2, 4800), dtype=np.float32), 48000)
+    assert gain.levels == {"peak_dbfs": None, "rms_dbfs": None}
+
+
 def test_wrong_shape_dtype_and_nan():
     chain = auhost.Chain.from_preset(GAIN_PRESET)
     with pytest.raises(TypeError, match="dtype int16; expected float32"):

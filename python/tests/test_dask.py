@@ -156,9 +156,10 @@ def test_a_shard_puts_each_output_in_place_off_its_rendering_thread(folder, monk
     settings = {"sample_rate": 48000, "block_size": 512, "threads": 1, "tail": 0, "bit_depth": "32f", "isolation": "none"}
     results = auhost.dask.render_shard(REFERENCE, rows, settings)
     assert [row["status"] for row in results] == ["rendered"] * 5, results
-    chain = auhost.Chain.from_preset(REFERENCE, tail=0)
-    for row in rows:
+    chain = auhost.Chain.from_preset(REFERENCE, tail=0, threads=1)  # as the shard renders, its levels metered over the same blocks
+    for row, result in zip(rows, results):
         audio, rate = auhost.read(row["input"])
         written, _ = auhost.read(row["output"])
         np.testing.assert_array_equal(written, chain(audio, rate))
+        assert (result["peak_dbfs"], result["rms_dbfs"]) == (chain.levels["peak_dbfs"], chain.levels["rms_dbfs"]), result
     assert len(closed_on) == 5 and threading.get_ident() not in closed_on, "an output was completed on the rendering thread"

@@ -27,7 +27,7 @@
 extern "C" {
 #endif
 
-#define AUHOST_API_VERSION 4
+#define AUHOST_API_VERSION 5
 
 typedef struct auhost_chain auhost_chain;
 typedef struct auhost_reader auhost_reader;
@@ -108,6 +108,10 @@ char *auhost_chain_warnings_json(const auhost_chain *chain);
 /* How many samples of the last render's input were NaN or infinite (rendered as silence).
    Since API version 4. */
 int64_t auhost_chain_nonfinite_input(const auhost_chain *chain);
+/* The last render's levels over all its output channels, as `auhost render --results` writes
+   them: the sample peak and the RMS, in dBFS (-infinity for silence, or before a render).
+   Since API version 5. */
+void auhost_chain_levels(const auhost_chain *chain, double *peak_dbfs, double *rms_dbfs);
 /* Every input parameter: [{"name": "node.param", "value", "min", "max", "default", "unit", "label"}]. */
 char *auhost_chain_parameters_json(const auhost_chain *chain);
 /* The chain as it is now as preset JSON (parameters changed from their defaults, custom state). */
