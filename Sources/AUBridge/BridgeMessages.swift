@@ -20,6 +20,9 @@ struct BridgeRequest: Codable {
         case propertyParameterValue
         /// The unit's latency and tail now.
         case timing
+        /// The unit's factory presets (asked when the host first needs them: listing an LV2
+        /// plugin's presets reads their Turtle, which no child's start-up should pay for).
+        case factoryPresets
         /// Run the render thread with SCHED_FIFO at `priority`.
         case schedule
         case dispose
@@ -58,11 +61,13 @@ struct BridgeReply: Codable {
     var value: BridgeValue?
     /// The input parameters' values after the request (a preset or state may change them).
     var values: [Float]?
+    var presets: [BridgePreset]?
     var latency: Double?
     var tail: Double?
 }
 
-/// What the host needs to stand in for a unit: its buses, parameters, properties and presets.
+/// What the host needs to stand in for a unit: its buses, parameters and properties (its
+/// presets come when asked: ``BridgeRequest/Operation/factoryPresets``).
 /// - Thread: [control]
 struct BridgeUnitShape: Codable {
     var name: String
@@ -71,7 +76,6 @@ struct BridgeUnitShape: Codable {
     var sampleRate: Double
     var parameters: [BridgeParameter]
     var properties: [BridgeProperty]
-    var presets: [BridgePreset]
     var acceptsMIDIInput: Bool
     var rendersWholeCycles: Bool
     var parametersHoldCustomState: Bool

@@ -59,6 +59,8 @@ public final class BridgedUnit: AudioUnit, @unchecked Sendable {
     private var lastCustomState: Data?
     private var lastProperties: [(String, PropertyParameterValue)] = []
     private let faults = Mutex<(last: IsolationFault?, count: Int)>((nil, 0))
+    /// The unit's factory presets, once asked for (``factoryPresets``).
+    private let presets = Mutex<[UnitPreset]?>(nil)
 
     private struct Link {
         var host: UnitHostProcess
@@ -214,7 +216,12 @@ public final class BridgedUnit: AudioUnit, @unchecked Sendable {
     /// - Thread: [control]
     public override var tailTime: Double { (try? send(.timing).tail) ?? shape.tail }
     /// - Thread: [control]
-    public override var factoryPresets: [UnitPreset] { shape.presets.map { UnitPreset(number: $0.number, name: $0.name) } }
+    public override var factoryPresets: [UnitPreset] {
+        if let listed = presets.withLock({ $0 }) { return listed }
+        guard let listed = try? send(.factoryPresets).presets?.map({ UnitPreset(number: $0.number, name: $0.name) }) else { return [] }
+        presets.withLock { $0 = listed }
+        return listed
+    }
     /// - Thread: [control]
     public override var propertyParameters: [PropertyParameterInfo] { shape.properties.compactMap(\.info) }
 

@@ -78,7 +78,7 @@ final class ServedUnit: @unchecked Sendable {
         return BridgeUnitShape(
             name: unit.name, inputs: inputs, outputs: outputs, sampleRate: (try? unit.value(of: .sampleRate)) ?? 48_000,
             parameters: unit.parameters.infos.map(BridgeParameter.init), properties: unit.propertyParameters.map(BridgeProperty.init),
-            presets: unit.factoryPresets.map { BridgePreset(number: $0.number, name: $0.name) }, acceptsMIDIInput: unit.acceptsMIDIInput,
+            acceptsMIDIInput: unit.acceptsMIDIInput,
             rendersWholeCycles: unit.rendersWholeCycles, parametersHoldCustomState: unit.parametersHoldCustomState,
             reportsLatencyWhenRun: reportsLatencyWhenRun, producesMIDIOutput: unit.producesMIDIOutput, latency: unit.latency, tail: unit.tailTime)
     }
@@ -100,6 +100,8 @@ final class ServedUnit: @unchecked Sendable {
         case .timing:
             reply.latency = unit.latency
             reply.tail = unit.tailTime
+        case .factoryPresets:
+            reply.presets = unit.factoryPresets.map { BridgePreset(number: $0.number, name: $0.name) }
         case .schedule:
             if let priority = request.priority { try renderThread.schedule(priority) }
         case .saveCustomState:

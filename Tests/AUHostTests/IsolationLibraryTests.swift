@@ -150,4 +150,23 @@ import Testing
         #expect(!(loaded.nodes[0].unit is BridgedUnit), "the transpose sends MIDI: in process")
         #expect(loaded.nodes[1].unit is BridgedUnit, "sc4 is isolated")
     }
+
+    /// An isolated node's factory presets are its plugin's (asked of its child when first
+    /// needed, not at its start-up), and the preset key loads one in the child: mda Piano's
+    /// "Plain Piano" sets its muffling filter to 0.751, as in process.
+    @Test func anIsolatedNodesFactoryPresetsAreItsPlugins() throws {
+        let registry = ComponentRegistry(providers: [BuiltinUnits(), LV2Provider(probeCacheFile: nil)])
+        let inProcess = try registry.resolve("lv2:http://drobilla.net/plugins/mda/Piano").instantiate()
+        defer { inProcess.dispose() }
+        var loader = PresetLoader(registry: registry)
+        loader.isolator = BridgeIsolator(timeout: 5) { _ in }
+        let json = #"{"auhost": 1, "name": "piano", "nodes": [{"id": "piano", "unit": "lv2:http://drobilla.net/plugins/mda/Piano", "isolation": "per-unit", "preset": "Plain Piano"}], "chain": ["piano"]}"#
+        let loaded = try loader.load(data: Data(json.utf8), file: "piano.json")
+        defer { loaded.dispose() }
+        let piano = try #require(loaded.nodes[0].unit as? BridgedUnit)
+        #expect(piano.factoryPresets.map(\.name) == inProcess.factoryPresets.map(\.name))
+        #expect(piano.factoryPresets.count > 1)
+        let muffle = try #require(piano.parameters.infos.first { $0.identifier == "muffling_filter" })
+        #expect(try piano.parameterValue(muffle.id) == 0.751)
+    }
 }
