@@ -97,26 +97,28 @@ public final class BridgeIsolator: ComponentIsolator, @unchecked Sendable {
     }
 
     /// Starts the child `node`'s instances will join (``host(for:node:)``), held for its first
-    /// unit as long as a control request may take: a preset's children start together, their
-    /// start-ups overlapping. A child that cannot start is left for the first instance to report.
+    /// unit as long as a control request may take, building at once the registry that resolves
+    /// `reference`: a preset's children start together, their start-ups overlapping. A child
+    /// that cannot start is left for the first instance to report.
     /// - Thread: [control]
-    public func prepare(_ component: Component, node: String, mode: UnitIsolation) {
-        _ = try? host(for: mode, node: node, held: true)
+    public func prepare(_ component: Component, node: String, reference: String, mode: UnitIsolation) {
+        _ = try? host(for: mode, node: node, preparing: reference)
     }
 
-    private func newHost(held: Bool = false) throws(AudioUnitError) -> UnitHostProcess {
+    private func newHost(preparing reference: String? = nil) throws(AudioUnitError) -> UnitHostProcess {
         try UnitHostProcess(
             executable: executable, timeout: timeout, environment: environment, childSpin: childSpin,
-            heldFor: held ? max(timeout, UnitHostProcess.minimumControlTimeout) : 0)
+            heldFor: reference == nil ? 0 : max(timeout, UnitHostProcess.minimumControlTimeout),
+            registryKind: reference.map(UnitHostServer.registryKind(of:)))
     }
 
-    /// The child a new instance of `node` joins: the mode's running one, else a new one,
-    /// `held` for its first unit (``prepare(_:node:mode:)``).
-    private func host(for mode: UnitIsolation, node: String, held: Bool = false) throws(AudioUnitError) -> UnitHostProcess {
+    /// The child a new instance of `node` joins: the mode's running one, else a new one, held
+    /// for its first unit when it is started for `preparing` (``prepare(_:node:reference:mode:)``).
+    private func host(for mode: UnitIsolation, node: String, preparing reference: String? = nil) throws(AudioUnitError) -> UnitHostProcess {
         let key = mode == .together ? ChildKey.together : .node(node)
         return try children.withLock { children throws(AudioUnitError) -> UnitHostProcess in
             if let running = children[key], running.acceptsUnits { return running }
-            let made = try newHost(held: held)
+            let made = try newHost(preparing: reference)
             children[key] = made
             return made
         }

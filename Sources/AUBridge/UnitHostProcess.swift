@@ -54,10 +54,12 @@ public final class UnitHostProcess: @unchecked Sendable {
     /// (a plugin's prints never reach the host's output), in a process group of its own,
     /// with `environment` over the host's; its render thread spins `childSpin` seconds for a
     /// request before it sleeps. A child started ahead of its units lives without one for
-    /// `heldFor` seconds, or until its first is made (0: it ends with its last unit only).
+    /// `heldFor` seconds, or until its first is made (0: it ends with its last unit only), and
+    /// builds the registry of `registryKind` (``UnitHostServer/registryKind(of:)``) as it starts.
     /// - Thread: [control]
     public init(
-        executable: String, timeout: Double, environment: [String: String] = [:], childSpin: Double = 0, heldFor: Double = 0
+        executable: String, timeout: Double, environment: [String: String] = [:], childSpin: Double = 0, heldFor: Double = 0,
+        registryKind: String? = nil
     ) throws(AudioUnitError) {
         var ends: [Int32] = [0, 0]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
@@ -94,6 +96,7 @@ public final class UnitHostProcess: @unchecked Sendable {
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let arguments = [executable, "--bridge-socket", "3", "--doorbell", "4", "--host-pid", String(getpid())]
+            + (registryKind.map { ["--registry", $0] } ?? [])
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         // A plugin's crash is one line of the host's, not the Swift runtime's backtrace of the child.

@@ -11,17 +11,20 @@ import Glibc
 /// - Thread: [control] (the child's main thread).
 public enum UnitHostServer {
     /// Serves the host on `socket` until it closes, its render thread sleeping on the
-    /// doorbell memfd `doorbell` (``BridgeDoorbell``); `registry` makes the registry that
-    /// resolves a reference, on the first instantiate that needs it (one per kind it names,
-    /// ``registryKind(of:)``: an LV2 URI needs only the LV2 plugins); `configure` sets a backend's own options on a unit before it is
+    /// doorbell memfd `doorbell` (``BridgeDoorbell``); `registry` makes the registry of a kind
+    /// of reference (``registryKind(of:)``: an LV2 URI needs only the LV2 plugins), on the
+    /// first instantiate that needs it, or for the kind the host is `preparing` on a thread of
+    /// its own from the start (while the host still starts its other nodes' children); `configure` sets a backend's own options on a unit before it is
     /// initialized (offline mode, the nominal block length); `reportsLatencyWhenRun` says
     /// whether a unit's latency is known only once it has run (an LV2 plugin's latency port:
     /// the host primes such a chain). Returns the exit status.
     /// - Thread: [control]
     public static func run(
-        socket descriptor: Int32, doorbell doorbellDescriptor: Int32, hostPID: pid_t, registry makeRegistry: (_ reference: String) -> ComponentRegistry,
+        socket descriptor: Int32, doorbell doorbellDescriptor: Int32, hostPID: pid_t, preparing: String? = nil,
+        registry makeRegistry: @escaping @Sendable (_ kind: String) -> ComponentRegistry,
         reportsLatencyWhenRun: (AudioUnit) -> Bool, configure: (AudioUnit, _ offline: Bool, _ nominalFrames: Int?) -> Void
     ) -> Int32 {
+        let prepared = preparing.map { PreparedRegistry(kind: $0, make: makeRegistry) }
         guard au_bridge_die_with_parent(hostPID) == 0, let doorbell = BridgeDoorbell(descriptor: doorbellDescriptor) else { return 1 }
         close(doorbellDescriptor)
         let socket = BridgeSocket(descriptor: descriptor)
@@ -33,8 +36,9 @@ public enum UnitHostServer {
             do throws(AudioUnitError) {
                 if request.operation == .instantiate {
                     let reference = request.reference ?? ""
-                    let made = registries[registryKind(of: reference)] ?? makeRegistry(reference)
-                    registries[registryKind(of: reference)] = made
+                    let kind = registryKind(of: reference)
+                    let made = registries[kind] ?? (prepared?.kind == kind ? prepared!.registry : makeRegistry(kind))
+                    registries[kind] = made
                     let unit = try made.resolve(reference).instantiate()
                     units[request.unit] = ServedUnit(unit, renderThread: renderThread)
                     reply.unit = ServedUnit.shape(of: unit, reportsLatencyWhenRun: reportsLatencyWhenRun(unit))
@@ -57,6 +61,31 @@ public enum UnitHostServer {
     /// - Thread: [any]
     public static func registryKind(of reference: String) -> String {
         reference.hasPrefix("lv2:") ? "lv2" : "all"
+    }
+}
+
+/// A registry built on a thread of its own from the child's start.
+/// - Thread: [control] ``registry`` waits for it.
+final class PreparedRegistry: @unchecked Sendable {
+    let kind: String
+    private var made: ComponentRegistry?
+    private let done = DispatchSemaphore(value: 0)
+
+    init(kind: String, make: @escaping @Sendable (String) -> ComponentRegistry) {
+        self.kind = kind
+        let thread = Thread { [self] in
+            made = make(kind)
+            done.signal()
+        }
+        thread.name = "auhost unit-host registry"
+        thread.start()
+    }
+
+    /// The registry, once built.
+    var registry: ComponentRegistry {
+        done.wait()
+        done.signal()
+        return made!
     }
 }
 

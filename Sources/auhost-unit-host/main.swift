@@ -10,16 +10,16 @@ func argument(_ name: String) -> Int32? {
     arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? Int32(arguments[$0 + 1]) : nil }
 }
 guard let socket = argument("--bridge-socket"), let doorbell = argument("--doorbell"), let host = argument("--host-pid") else {
-    FileHandle.standardError.write(Data("auhost-unit-host: expected --bridge-socket FD --doorbell FD --host-pid PID (started by a host, not by hand)\n".utf8))
+    FileHandle.standardError.write(Data("auhost-unit-host: expected --bridge-socket FD --doorbell FD --host-pid PID [--registry KIND] (started by a host, not by hand)\n".utf8))
     exit(64)
 }
 exit(UnitHostServer.run(
     socket: socket, doorbell: doorbell, hostPID: host,
+    preparing: arguments.firstIndex(of: "--registry").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil },
     // An LV2 plugin needs only the LV2 provider (with the host's discovery cache): not every
     // backend's discovery in every child's start-up.
-    registry: { reference in
-        UnitHostServer.registryKind(of: reference) == "lv2"
-            ? ComponentRegistry(providers: [LV2Provider(discoveryCacheFolder: LV2Provider.standardCacheFolder)]) : HostRegistry.make()
+    registry: { kind in
+        kind == "lv2" ? ComponentRegistry(providers: [LV2Provider(discoveryCacheFolder: LV2Provider.standardCacheFolder)]) : HostRegistry.make()
     },
     reportsLatencyWhenRun: { ($0 as? LV2Unit)?.reportsLatencyWhenRun == true }
 ) { unit, offline, nominalFrames in

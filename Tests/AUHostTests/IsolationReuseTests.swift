@@ -147,7 +147,7 @@ import Testing
     }
 
     /// A preset's isolated nodes have their children started before the first unit is made
-    /// (``ComponentIsolator/prepare(_:node:mode:)``): a unit host that waits for a go-ahead
+    /// (``ComponentIsolator/prepare(_:node:reference:mode:)``): a unit host that waits for a go-ahead
     /// before it runs sees both children start while the preset loads, where one after the
     /// other the second would start only once the first had made its unit.
     @Test func aPresetsChildrenStartBeforeItsFirstUnitIsMade() throws {
@@ -201,6 +201,21 @@ import Testing
         defer { unit.dispose() }
         Thread.sleep(forTimeInterval: 0.5)
         #expect(!used.hasEnded, "a held child ended while its unit lived")
+    }
+
+    /// A child told which registry its first unit needs (`--registry`) builds it on a thread
+    /// of its own as it starts, before the first instantiate asks for it.
+    @Test func aPreparedRegistryIsBuiltBeforeItIsAskedFor() throws {
+        let built = DispatchSemaphore(value: 0)
+        let asking = pthread_self()
+        let prepared = PreparedRegistry(kind: "lv2") { kind in
+            #expect(kind == "lv2")
+            #expect(pthread_equal(pthread_self(), asking) == 0, "built on the asking thread")
+            built.signal()
+            return ComponentRegistry(providers: [BuiltinUnits()])
+        }
+        try #require(built.wait(timeout: .now() + 20) == .success, "the registry was not built until asked for")
+        #expect(!prepared.registry.components.isEmpty, "not the registry built")
     }
 }
 

@@ -59,7 +59,7 @@ struct NodeValidator {
         guard let isolator else { return }
         for (index, node) in decoded.preset.nodes.enumerated() where decoded.isNodeUsable[index] {
             guard let component = try? registry.resolve(node.unit), component.brokenReason == nil, let mode = isolationMode(of: node, component) else { continue }
-            isolator.prepare(component, node: node.id, mode: mode)
+            isolator.prepare(component, node: node.id, reference: node.unit, mode: mode)
         }
     }
 
