@@ -89,11 +89,11 @@ public final class AudioFileOutput {
         do {
             try converter.finish { (block) throws(AudioUnitError) in try store(block) }
             try writer.complete()
-            if committing { try writer.commit() }
         } catch {
             writer.cancel()
             throw error.naming(path)
         }
+        if committing { try commit() }
         return meter.levels()
     }
 
