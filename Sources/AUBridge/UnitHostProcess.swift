@@ -45,9 +45,8 @@ public final class UnitHostProcess: @unchecked Sendable {
         /// Set once a unit of the child left a cycle unanswered: the child takes no new unit.
         var refusesUnits = false
         /// Started ahead of its units: counted in ``making`` until the first is reserved, or
-        /// until ``heldUntil`` (CLOCK_MONOTONIC ns) passes without one.
-        var held = false
-        var heldUntil: UInt64 = 0
+        /// until this time (CLOCK_MONOTONIC ns) passes without one; nil: not held.
+        var heldUntil: UInt64?
     }
 
     /// Starts `executable` with its socket on descriptor 3, its doorbell on 4, standard output on /dev/null
@@ -119,7 +118,6 @@ public final class UnitHostProcess: @unchecked Sendable {
         if heldFor > 0 {
             let until = au_bridge_now() + UInt64(heldFor * 1e9)
             state.withLock { state in
-                state.held = true
                 state.heldUntil = until
                 state.making = 1
             }
@@ -153,7 +151,7 @@ public final class UnitHostProcess: @unchecked Sendable {
         state.withLock { state in
             defer { state.nextUnit += 1 }
             // A held child's first unit takes over the hold.
-            if state.held { state.held = false } else { state.making += 1 }
+            if state.heldUntil != nil { state.heldUntil = nil } else { state.making += 1 }
             return state.nextUnit
         }
     }
@@ -266,8 +264,8 @@ public final class UnitHostProcess: @unchecked Sendable {
     /// Lets go of a hold that no unit took by its time; true when the child then hosts nothing.
     private func releasesExpiredHold(at now: UInt64) -> Bool {
         state.withLock { state in
-            guard state.held, now > state.heldUntil else { return false }
-            state.held = false
+            guard let until = state.heldUntil, now > until else { return false }
+            state.heldUntil = nil
             state.making -= 1
             return state.units.isEmpty && state.making == 0
         }
