@@ -80,6 +80,17 @@ static void *own(lv2_chain_loop *loop, size_t bytes) {
     return memory;
 }
 
+// Instantiates plugin `i`, connects its ports to their buffers and activates it: 0, or -1
+// (its instance then NULL).
+static int start(lv2_chain_loop *loop, int i) {
+    loop->instances[i] = lilv_plugin_instantiate(loop->plugins[i], loop->rate, loop->features);
+    if (!loop->instances[i]) return -1;
+    uint32_t ports = lilv_plugin_get_num_ports(loop->plugins[i]);
+    for (uint32_t p = 0; p < ports; p++) lilv_instance_connect_port(loop->instances[i], p, loop->ports[i][p]);
+    lilv_instance_activate(loop->instances[i]);
+    return 0;
+}
+
 lv2_chain_loop *lv2_chain_loop_new(const char *const *chain, int count, double rate, int max_frames, char *error, size_t error_size) {
     if (count < 1 || count > MAX_PLUGINS || max_frames < 1) {
         fail(error, error_size, "a chain of 1 to %d plugins and a block of at least 1 frame", MAX_PLUGINS);
@@ -143,8 +154,6 @@ lv2_chain_loop *lv2_chain_loop_new(const char *const *chain, int count, double r
         loop->sequence_size = atom_capacity;
         loop->plugins[i] = plugin;
         loop->ports[i] = own(loop, (size_t)ports * sizeof(void *));
-        loop->instances[i] = lilv_plugin_instantiate(plugin, rate, loop->features);
-        if (!loop->instances[i]) { fail(error, error_size, "%s failed to instantiate", chain[i]); ok = 0; break; }
         float *mins = calloc(ports, sizeof(float)), *maxs = calloc(ports, sizeof(float)), *defaults = calloc(ports, sizeof(float));
         lilv_plugin_get_port_ranges_float(plugin, mins, maxs, defaults);
         int audio_in = 0, audio_out = 0;
@@ -173,10 +182,9 @@ lv2_chain_loop *lv2_chain_loop_new(const char *const *chain, int count, double r
                 buffer = own(loop, (size_t)max_frames * sizeof(float));
             }
             loop->ports[i][p] = buffer;
-            lilv_instance_connect_port(loop->instances[i], p, buffer);
         }
         free(mins); free(maxs); free(defaults);
-        lilv_instance_activate(loop->instances[i]);
+        if (start(loop, i) != 0) { fail(error, error_size, "%s failed to instantiate", chain[i]); ok = 0; }
     }
     lilv_node_free(audio_port); lilv_node_free(control); lilv_node_free(atom_port); lilv_node_free(input); lilv_node_free(minimum_size);
     if (!ok) { lv2_chain_loop_free(loop); return NULL; }
@@ -187,11 +195,7 @@ int lv2_chain_loop_restart(lv2_chain_loop *loop) {
     for (int i = 0; i < loop->count; i++) {
         lilv_instance_deactivate(loop->instances[i]);
         lilv_instance_free(loop->instances[i]);
-        loop->instances[i] = lilv_plugin_instantiate(loop->plugins[i], loop->rate, loop->features);
-        if (!loop->instances[i]) return -1;
-        uint32_t ports = lilv_plugin_get_num_ports(loop->plugins[i]);
-        for (uint32_t p = 0; p < ports; p++) lilv_instance_connect_port(loop->instances[i], p, loop->ports[i][p]);
-        lilv_instance_activate(loop->instances[i]);
+        if (start(loop, i) != 0) return -1;
     }
     return 0;
 }
