@@ -26,7 +26,11 @@ struct NodeValidator {
         let nodesPath = JSONPath.root.key("nodes")
         var firstWithID: [String: Int] = [:]
         var results: [Result] = []
-        prepareIsolation(of: decoded)
+        // Each usable node's unit reference resolved once: by the isolator's start and by the node's validation.
+        let resolutions = decoded.preset.nodes.indices.map { index in
+            decoded.isNodeUsable[index] ? Swift.Result { () throws(AudioUnitError) in try registry.resolve(decoded.preset.nodes[index].unit) } : nil
+        }
+        prepareIsolation(of: decoded.preset.nodes, resolutions)
         for (index, node) in decoded.preset.nodes.enumerated() {
             let path = nodesPath.index(index)
             guard decoded.isNodeUsable[index] else {
@@ -41,7 +45,7 @@ struct NodeValidator {
             } else {
                 firstWithID[node.id] = index
             }
-            results.append(validate(node, at: path, problems: &problems))
+            results.append(validate(node, resolutions[index]!, at: path, problems: &problems))
         }
         return results
     }
@@ -55,10 +59,10 @@ struct NodeValidator {
 
     /// Has the isolator start every isolated node's child before the first is made, so that
     /// a `per-unit` chain's start-ups (about 90 ms of CPU each here) overlap on the machine's cores.
-    private func prepareIsolation(of decoded: DecodedPreset) {
+    private func prepareIsolation(of nodes: [PresetNode], _ resolutions: [Swift.Result<Component, AudioUnitError>?]) {
         guard let isolator else { return }
-        for (index, node) in decoded.preset.nodes.enumerated() where decoded.isNodeUsable[index] {
-            guard let component = try? registry.resolve(node.unit), component.brokenReason == nil, let mode = isolationMode(of: node, component) else { continue }
+        for (node, resolution) in zip(nodes, resolutions) {
+            guard let component = try? resolution?.get(), component.brokenReason == nil, let mode = isolationMode(of: node, component) else { continue }
             isolator.prepare(component, node: node.id, reference: node.unit, mode: mode)
         }
     }
@@ -70,9 +74,11 @@ struct NodeValidator {
             && id.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" }
     }
 
-    private func validate(_ node: PresetNode, at path: JSONPath, problems: inout ProblemCollector) -> Result {
+    private func validate(
+        _ node: PresetNode, _ resolution: Swift.Result<Component, AudioUnitError>, at path: JSONPath, problems: inout ProblemCollector
+    ) -> Result {
         var result = Result()
-        guard var component = resolve(node.unit, at: path.key("unit"), problems: &problems) else { return result }
+        guard var component = component(resolution, reference: node.unit, at: path.key("unit"), problems: &problems) else { return result }
         if let isolator, let mode = isolationMode(of: node, component) {
             component = isolator.isolated(component, node: node.id, reference: node.unit, mode: mode)
         }
@@ -147,10 +153,12 @@ struct NodeValidator {
         return result
     }
 
-    /// The component a reference names, or nil after reporting an unknown or ambiguous one.
-    private func resolve(_ reference: String, at path: JSONPath, problems: inout ProblemCollector) -> Component? {
+    /// The component `reference` resolved to, or nil after reporting an unknown or ambiguous one.
+    private func component(
+        _ resolution: Swift.Result<Component, AudioUnitError>, reference: String, at path: JSONPath, problems: inout ProblemCollector
+    ) -> Component? {
         do {
-            return try registry.resolve(reference)
+            return try resolution.get()
         } catch {
             switch error.code {
             case .extensionNotFound where reference.count > ComponentRegistry.maximumReferenceLength:
