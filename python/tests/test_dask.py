@@ -133,7 +133,6 @@ def test_an_isolated_crashing_plugin_fails_its_files_and_ends_no_worker(folder, 
     assert not os.path.isdir(out) or not any(names for _, _, names in os.walk(out))
 
 
-
 def test_a_shard_puts_each_output_in_place_off_its_rendering_thread(folder, monkeypatch):
     """render_shard (what each worker runs) completes each output on a thread of its own
     while the next file renders: every output is whole at its path, equal to the chain's
