@@ -79,7 +79,9 @@ struct BridgeUnitShape: Codable {
     var acceptsMIDIInput: Bool
     var rendersWholeCycles: Bool
     var parametersHoldCustomState: Bool
-    var reportsLatencyWhenRun: Bool
+    /// Where the unit's latency comes from (an LV2 plugin's latency output is carried back
+    /// with each cycle, as every output parameter is: no request asks for it).
+    var latencyReport: LatencyReport
     /// What the bridge does not carry yet: MIDI out of the unit.
     var producesMIDIOutput: Bool
     var latency: Double
@@ -157,4 +159,16 @@ struct BridgeValue: Codable {
         default: nil
         }
     }
+}
+
+/// Where an isolated unit's latency comes from, as its child says when it makes it.
+/// - Thread: [any]
+public enum LatencyReport: Codable, Sendable, Equatable {
+    /// What it was when made, for good (an LV2 plugin without a latency output).
+    case fixed
+    /// The value, in frames, of output parameter `index` (an LV2 plugin's latency output,
+    /// which it writes when it runs).
+    case parameter(Int)
+    /// The child is asked (``BridgeRequest/Operation/timing``).
+    case asked
 }

@@ -40,7 +40,10 @@ public final class BridgedUnit: AudioUnit, @unchecked Sendable {
     /// Whether the unit's latency is known only once it has run (an LV2 plugin's latency
     /// port): the offline driver primes the chain with one silent cycle first.
     /// - Thread: [control]
-    public var reportsLatencyWhenRun: Bool { shape.reportsLatencyWhenRun }
+    public var reportsLatencyWhenRun: Bool {
+        if case .parameter = shape.latencyReport { return true }
+        return false
+    }
     /// Whether the unit needs what the bridge does not carry yet (it sends MIDI):
     /// ``BridgeIsolator`` then runs it in the host's process.
     /// - Thread: [control]
@@ -124,7 +127,8 @@ public final class BridgedUnit: AudioUnit, @unchecked Sendable {
     public var faultCount: Int { faults.withLock { $0.count } }
 
     /// The node's cycles through the child so far: how many, how many were late (silent),
-    /// and the round trip's mean and longest time in microseconds.
+    /// the round trip's mean and longest time in microseconds (in a run, from the reply of
+    /// the unit before it), and how many it rendered in a run (one hand-over for the run).
     /// - Thread: [any]
     public var renderStatistics: IsolatedRenderStatistics {
         current.withLock { state in
@@ -133,7 +137,8 @@ public final class BridgedUnit: AudioUnit, @unchecked Sendable {
             return IsolatedRenderStatistics(
                 cycles: Int(cycles), lateCycles: Int(state.lateCycles.load(ordering: .relaxed)),
                 meanMicroseconds: cycles == 0 ? 0 : Double(state.totalNanos.load(ordering: .relaxed)) / Double(cycles) / 1000,
-                maximumMicroseconds: Double(state.maximumNanos.load(ordering: .relaxed)) / 1000)
+                maximumMicroseconds: Double(state.maximumNanos.load(ordering: .relaxed)) / 1000,
+                runCycles: Int(state.runCycles.load(ordering: .relaxed)))
         }
     }
 
@@ -195,9 +200,7 @@ public final class BridgedUnit: AudioUnit, @unchecked Sendable {
         do throws(AudioUnitError) {
             let reply = try host.send(request)
             if let values = reply.values {
-                for (index, value) in values.enumerated() where index < parameters.count && !parameters.infos[index].isOutput {
-                    parameters.storeValue(value, at: index)
-                }
+                for (index, value) in values.enumerated() where index < parameters.count { parameters.storeValue(value, at: index) }
             }
             return reply
         } catch {
@@ -212,7 +215,13 @@ public final class BridgedUnit: AudioUnit, @unchecked Sendable {
     /// - Thread: [control]
     public override var parametersHoldCustomState: Bool { shape.parametersHoldCustomState }
     /// - Thread: [control]
-    public override var latency: Double { (try? send(.timing).latency) ?? shape.latency }
+    public override var latency: Double {
+        switch shape.latencyReport {
+        case .fixed: return shape.latency
+        case .parameter(let index): return Double(parameters.value(at: index)) / ((try? value(of: .sampleRate)) ?? shape.sampleRate)
+        case .asked: return (try? send(.timing).latency) ?? shape.latency
+        }
+    }
     /// - Thread: [control]
     public override var tailTime: Double { (try? send(.timing).tail) ?? shape.tail }
     /// - Thread: [control]
@@ -295,7 +304,7 @@ public final class BridgedUnit: AudioUnit, @unchecked Sendable {
             request.memoryFD = descriptor
             request.memorySize = size
         }
-        let state = BridgeRenderState(region: region, doorbell: host.doorbell, parameters: parameters)
+        let state = BridgeRenderState(region: region, doorbell: host.doorbell, parameters: parameters, unitIndex: link.withLock { $0.index })
         applyDeadline(state)
         if let realtimePriority { _ = try? send(.schedule) { $0.priority = realtimePriority } }
         current.withLock { current in
@@ -337,8 +346,30 @@ public final class BridgedUnit: AudioUnit, @unchecked Sendable {
 
     /// - Thread: [render] No allocation, no lock: one wake of the child and one wait for it.
     public override func process(_ context: ProcessContext) -> AudioUnitStatus {
-        guard let published = backendRenderState.reference(as: BridgeRenderState.self) else { return AudioUnitErrorCode.uninitialized.rawValue }
-        return published._withUnsafeGuaranteedRef { $0.render(context) }
+        guard let published = publishedRenderState else { return AudioUnitErrorCode.uninitialized.rawValue }
+        return published._withUnsafeGuaranteedRef { $0.render(context, of: self) }
+    }
+
+    /// The render state published to the render thread, unretained (nil: not initialized).
+    /// - Thread: [render]
+    var publishedRenderState: Unmanaged<BridgeRenderState>? { backendRenderState.reference(as: BridgeRenderState.self) }
+
+    /// Whether `next` is an isolated unit of this unit's child, one input and one output bus
+    /// each, whose input has as many channels as this unit's output.
+    /// - Thread: [control]
+    public override func rendersInRun(with next: AudioUnit) -> Bool {
+        guard let next = next as? BridgedUnit, next.host === host, elementCount(.input) == 1, elementCount(.output) == 1,
+              next.elementCount(.input) == 1, next.elementCount(.output) == 1,
+              let produced = try? busConfiguration(scope: .output, element: 0).format.channelsPerFrame,
+              let read = try? next.busConfiguration(scope: .input, element: 0).format.channelsPerFrame else { return false }
+        return produced == read
+    }
+
+    /// - Thread: [control]
+    public override func makeRun(followedBy followers: [AudioUnit]) -> UnitRun? {
+        let units = [self] + followers.compactMap { $0 as? BridgedUnit }
+        guard units.count == followers.count + 1, units.count > 1 else { return nil }
+        return BridgeRun(units)
     }
 }
 
@@ -349,6 +380,8 @@ public struct IsolatedRenderStatistics: Sendable, Equatable {
     public var lateCycles = 0
     public var meanMicroseconds = 0.0
     public var maximumMicroseconds = 0.0
+    /// Cycles rendered in a run with the isolated nodes beside it in its child.
+    public var runCycles = 0
 }
 
 /// What became of an isolated node's child: the node, its unit, what happened.

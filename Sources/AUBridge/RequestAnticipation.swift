@@ -4,12 +4,14 @@
 /// one unit (one unit's next request is a graph cycle away, and a spin there would take a core
 /// from the host and the other children):
 /// - **Between the nodes of a cycle**: after a reply to a unit whose last reply was followed
-///   by another unit's request within `spin`, it spins up to `spin` for the next one.
+///   by a request within `spin` (another unit's, or, for a run's first unit offline, its
+///   own next cycle's), it spins up to `spin` for the next one.
 /// - **Before the next cycle**: when the cycles' first requests came at a steady period (two
-///   intervals within an eighth of each other) of at least eight times the lead (twice
+///   intervals within an eighth of each other) of at least eight times the lead (three times
 ///   `spin`), it sleeps only until a lead before the next cycle is due and spins until a lead
 ///   after, so that the cycle's first request finds it awake instead of waking it (a sleeping
-///   core's wake-up costs the host 40-60 µs here).
+///   core's wake-up costs the host 40-60 µs here). The lead covers the cycles' jitter; the
+///   sleep itself wakes on time (the thread's timer slack is 1 ns: ``UnitHostRenderThread``).
 /// - Thread: [render] the child's; a value of its loop.
 struct RequestAnticipation {
     /// The longest sleep when no cycle is due (the thread then looks again).
@@ -28,9 +30,10 @@ struct RequestAnticipation {
         lastReply = now
     }
 
-    /// Unit `index`'s request, posted at `posted`, was rendered and answered by `now`.
+    /// Unit `index`'s request (or the run it leads), posted at `posted`, was rendered and
+    /// answered by `now`.
     mutating func served(_ index: Int, posted: UInt64, now: UInt64, spin: UInt64) {
-        let follows = lastServed >= 0 && index != lastServed && Int64(bitPattern: posted &- lastReply) <= Int64(clamping: spin)
+        let follows = lastServed >= 0 && Int64(bitPattern: posted &- lastReply) <= Int64(clamping: spin)
         if lastServed >= 0 { followed[lastServed] = follows }
         if !follows {
             let interval = cycleStart == 0 ? 0 : posted &- cycleStart
@@ -57,9 +60,12 @@ struct RequestAnticipation {
         return min(due.start - now, Self.idleSleep)
     }
 
+    /// How long before (and after) a steady cycle is due the thread spins for its first request.
+    static func lead(spin: UInt64) -> UInt64 { 3 * spin }
+
     /// The window to spin in for the next cycle's first request, if the cycles are steady.
     private func nextCycle(spin: UInt64) -> (start: UInt64, end: UInt64)? {
-        let lead = 2 * spin
+        let lead = Self.lead(spin: spin)
         guard lead > 0, period >= 8 * lead else { return nil }
         let due = cycleStart &+ period
         return (due &- lead, due &+ lead)

@@ -49,6 +49,8 @@ final class UnitHostRenderThread: @unchecked Sendable {
             handle = pthread_self()
             // It does nothing but render: denormals stay flushed, not set and reset every cycle.
             RenderThread.flushDenormalsForThisThread()
+            // It sleeps until a lead before the next cycle is due: a late wake is a wake-up the host waits for.
+            _ = au_bridge_precise_timers()
             started.signal()
             Self.loop(renders, doorbell.pointer)
             finished.signal()
@@ -87,7 +89,7 @@ final class UnitHostRenderThread: @unchecked Sendable {
             let spin = au_bridge_doorbell_spin(doorbell)
             var rendered = false
             for index in renders.indices {
-                guard let posted = renders[index].renderPending() else { continue }
+                guard let posted = renders[index].renderPending(among: renders) else { continue }
                 anticipation.served(index, posted: posted, now: au_bridge_now(), spin: spin)
                 rendered = true
             }
@@ -108,21 +110,26 @@ final class UnitHostRenderThread: @unchecked Sendable {
 }
 
 /// One initialized unit's cycles in the child: its shared memory as the unit's buffers,
-/// and the last request it answered.
-/// - Thread: [control] to make; [render] (the child's) ``renderPending()``.
+/// and the last request it answered. A unit whose request names a `next` unit leads a run
+/// (``BridgeRun``): the units after it render at once, each over the output of the one before.
+/// - Thread: [control] to make; [render] (the child's) ``renderPending(among:)``.
 final class ServedRender: @unchecked Sendable {
     let unit: AudioUnit
     let region: BridgeRegion
+    /// The unit's index in the host's requests (what a `next` names, plus one).
+    let index: Int
     private let inputs: UnsafeMutableBufferPointer<AudioBuffers>
     private let outputs: UnsafeMutableBufferPointer<AudioBuffers>
     private let channelTables: [UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>]
     private let writable: [Int]
+    private let outputParameters: [Int]
     private var parameterWrites: UInt32 = 0
     private var last: UInt32 = 0
 
-    init(_ unit: AudioUnit, _ region: BridgeRegion) {
+    init(_ unit: AudioUnit, _ region: BridgeRegion, index: Int) {
         self.unit = unit
         self.region = region
+        self.index = index
         inputs = .allocate(capacity: region.inputs.count)
         outputs = .allocate(capacity: region.outputs.count)
         var tables: [UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>] = []
@@ -136,6 +143,7 @@ final class ServedRender: @unchecked Sendable {
         }
         channelTables = tables
         writable = unit.parameters.infos.indices.filter { unit.parameters.infos[$0].isWritable }
+        outputParameters = unit.parameters.outputSlots
     }
 
     deinit {
@@ -144,34 +152,67 @@ final class ServedRender: @unchecked Sendable {
         outputs.deallocate()
     }
 
-    /// Whether the host has posted a cycle not rendered yet.
-    var isPending: Bool { au_bridge_pending(region.header, last) != 0 }
+    /// Whether the host has posted a cycle not rendered yet that this unit starts (not one
+    /// it renders in a run after another unit).
+    var isPending: Bool {
+        let sequence = au_bridge_pending(region.header, last)
+        return sequence != 0 && sequence & AU_BRIDGE_IN_RUN == 0
+    }
 
-    /// Renders the cycle the host posted, if any, over the shared memory and answers it;
-    /// returns when the host posted it (CLOCK_MONOTONIC ns), nil when nothing was posted.
+    /// Renders the cycle the host posted, if any, over the shared memory and answers it, then
+    /// the run it leads, if any (the units its requests name in `next`, each over the one
+    /// before's output, among `renders`); returns when the host posted it (CLOCK_MONOTONIC
+    /// ns), nil when nothing was posted.
     /// - Thread: [render] the child's.
-    func renderPending() -> UInt64? {
+    func renderPending(among renders: [ServedRender]) -> UInt64? {
+        let sequence = au_bridge_pending(region.header, last)
+        guard sequence != 0, sequence & AU_BRIDGE_IN_RUN == 0 else { return nil }
+        let posted = region.header.pointee.requestNanos
+        var current = self
+        var currentSequence = sequence
+        var inputs = UnsafeBufferPointer(self.inputs)
+        while true {
+            let next = Int(current.region.header.pointee.next)
+            current.render(currentSequence, inputs: inputs, inRun: next != 0 || currentSequence & AU_BRIDGE_IN_RUN != 0)
+            guard next != 0, let follower = renders.first(where: { $0.index == next - 1 }) else { break }
+            let followerSequence = au_bridge_pending(follower.region.header, follower.last)
+            guard followerSequence & AU_BRIDGE_IN_RUN != 0 else { break }
+            inputs = UnsafeBufferPointer(current.outputs)
+            current = follower
+            currentSequence = followerSequence
+        }
+        return posted
+    }
+
+    /// Renders cycle `sequence` over `inputs` (the unit's shared input, or in a run the unit
+    /// before's output) into the shared output and answers it. In a run the child silences a
+    /// unit that fails or writes NaN or infinity (saying which in `nonFinite`), as the graph
+    /// does between nodes in one process.
+    private func render(_ sequence: UInt32, inputs: UnsafeBufferPointer<AudioBuffers>, inRun: Bool) {
         let header = region.header
-        let sequence = au_bridge_pending(header, last)
-        guard sequence != 0 else { return nil }
         last = sequence
         au_bridge_begin_render(header, sequence)
-        let posted = header.pointee.requestNanos
         let started = au_bridge_now()
-        let frames = Int(header.pointee.frames)
+        let frames = min(Int(header.pointee.frames), region.maximumFrames)
         let table = unit.parameters
         if header.pointee.parameterWrites != parameterWrites {
             parameterWrites = header.pointee.parameterWrites
             for index in writable where table.value(at: index) != region.parameters[index] { table.storeValue(region.parameters[index], at: index) }
         }
-        for bus in inputs.indices { inputs[bus].frameCount = frames }
+        for bus in self.inputs.indices { self.inputs[bus].frameCount = frames }
         for bus in outputs.indices { outputs[bus].frameCount = frames }
         let midi = UnsafeBufferPointer(start: region.midi, count: min(Int(header.pointee.midiCount), BridgeRegion.midiCapacity))
-        header.pointee.status = unit.renderCycleFromDriver(
-            timestamp: RenderTimestamp(sampleTime: header.pointee.sampleTime), frameCount: min(frames, region.maximumFrames),
-            inputs: UnsafeBufferPointer(inputs), outputs: UnsafeBufferPointer(outputs), midi: midi)
+        let status = unit.renderCycleFromDriver(
+            timestamp: RenderTimestamp(sampleTime: header.pointee.sampleTime), frameCount: frames,
+            inputs: inputs, outputs: UnsafeBufferPointer(outputs), midi: midi)
+        header.pointee.status = status
+        for index in outputParameters { region.parameters[index] = table.value(at: index) }
+        if inRun {
+            let nonFinite = status == 0 && outputs.contains { $0.containsNonFinite() }
+            if status != 0 || nonFinite { outputs.forEach { $0.clear() } }
+            header.pointee.nonFinite = nonFinite ? 1 : 0
+        }
         header.pointee.renderNanos = UInt32(clamping: au_bridge_now() - started)
         au_bridge_post_reply(header, sequence)
-        return posted
     }
 }

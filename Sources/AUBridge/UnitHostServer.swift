@@ -15,14 +15,14 @@ public enum UnitHostServer {
     /// of reference (``registryKind(of:)``: an LV2 URI needs only the LV2 plugins), on the
     /// first instantiate that needs it, or for the kind the host is `preparing` on a thread of
     /// its own from the start (while the host still starts its other nodes' children); `configure` sets a backend's own options on a unit before it is
-    /// initialized (offline mode, the nominal block length); `reportsLatencyWhenRun` says
-    /// whether a unit's latency is known only once it has run (an LV2 plugin's latency port:
+    /// initialized (offline mode, the nominal block length); `latencyReport` says where a
+    /// unit's latency comes from (an LV2 plugin's latency output, known only once it has run:
     /// the host primes such a chain). Returns the exit status.
     /// - Thread: [control]
     public static func run(
         socket descriptor: Int32, doorbell doorbellDescriptor: Int32, hostPID: pid_t, preparing: String? = nil,
         registry makeRegistry: @escaping @Sendable (_ kind: String) -> ComponentRegistry,
-        reportsLatencyWhenRun: (AudioUnit) -> Bool, configure: (AudioUnit, _ offline: Bool, _ nominalFrames: Int?) -> Void
+        latencyReport: (AudioUnit) -> LatencyReport, configure: (AudioUnit, _ offline: Bool, _ nominalFrames: Int?) -> Void
     ) -> Int32 {
         let prepared = preparing.map { PreparedRegistry(kind: $0, make: makeRegistry) }
         guard au_bridge_die_with_parent(hostPID) == 0, let doorbell = BridgeDoorbell(descriptor: doorbellDescriptor) else { return 1 }
@@ -40,8 +40,8 @@ public enum UnitHostServer {
                     let made = registries[kind] ?? (prepared?.kind == kind ? prepared!.registry : makeRegistry(kind))
                     registries[kind] = made
                     let unit = try made.resolve(reference).instantiate()
-                    units[request.unit] = ServedUnit(unit, renderThread: renderThread)
-                    reply.unit = ServedUnit.shape(of: unit, reportsLatencyWhenRun: reportsLatencyWhenRun(unit))
+                    units[request.unit] = ServedUnit(unit, index: request.unit, renderThread: renderThread)
+                    reply.unit = ServedUnit.shape(of: unit, latencyReport: latencyReport(unit))
                 } else if let served = units[request.unit] {
                     try served.handle(request, hostPID: hostPID, configure: configure, reply: &reply)
                     if request.operation == .dispose { units[request.unit] = nil }
@@ -93,15 +93,18 @@ final class PreparedRegistry: @unchecked Sendable {
 /// - Thread: [control]
 final class ServedUnit: @unchecked Sendable {
     let unit: AudioUnit
+    /// The unit's index in the host's requests.
+    let index: Int
     private let renderThread: UnitHostRenderThread
     private var render: ServedRender?
 
-    init(_ unit: AudioUnit, renderThread: UnitHostRenderThread) {
+    init(_ unit: AudioUnit, index: Int, renderThread: UnitHostRenderThread) {
         self.unit = unit
+        self.index = index
         self.renderThread = renderThread
     }
 
-    static func shape(of unit: AudioUnit, reportsLatencyWhenRun: Bool) -> BridgeUnitShape {
+    static func shape(of unit: AudioUnit, latencyReport: LatencyReport) -> BridgeUnitShape {
         let inputs = (0..<unit.elementCount(.input)).map { (try? unit.busConfiguration(scope: .input, element: $0).format.channelsPerFrame) ?? 0 }
         let outputs = (0..<unit.elementCount(.output)).map { (try? unit.busConfiguration(scope: .output, element: $0).format.channelsPerFrame) ?? 0 }
         return BridgeUnitShape(
@@ -109,7 +112,7 @@ final class ServedUnit: @unchecked Sendable {
             parameters: unit.parameters.infos.map(BridgeParameter.init), properties: unit.propertyParameters.map(BridgeProperty.init),
             acceptsMIDIInput: unit.acceptsMIDIInput,
             rendersWholeCycles: unit.rendersWholeCycles, parametersHoldCustomState: unit.parametersHoldCustomState,
-            reportsLatencyWhenRun: reportsLatencyWhenRun, producesMIDIOutput: unit.producesMIDIOutput, latency: unit.latency, tail: unit.tailTime)
+            latencyReport: latencyReport, producesMIDIOutput: unit.producesMIDIOutput, latency: unit.latency, tail: unit.tailTime)
     }
 
     private var values: [Float] { (0..<unit.parameters.count).map { unit.parameters.value(at: $0) } }
@@ -182,7 +185,7 @@ final class ServedUnit: @unchecked Sendable {
         guard let region = BridgeRegion(descriptor: descriptor, parameterCount: unit.parameters.count, inputChannels: inputs, outputChannels: outputs, maximumFrames: frames),
               region.size == request.memorySize
         else { throw AudioUnitError(.failedInitialization, "cannot map the host's shared memory as this unit's") }
-        let render = ServedRender(unit, region)
+        let render = ServedRender(unit, region, index: index)
         self.render = render
         try renderThread.add(render)
     }

@@ -29,11 +29,14 @@ extension AudioUnit {
     /// ``render(flags:timestamp:outputBus:buffers:)``, output bus 0 when a graph or a driver
     /// pushes the cycle (once per call: a graph cuts a cycle longer than its slice into
     /// several). At most 4 per unit (CannotDoInCurrentContext beyond). The callback keeps the
-    /// render thread's rules: no allocation, no lock, no blocking call.
+    /// render thread's rules: no allocation, no lock, no blocking call. A notification that
+    /// `readsOnly` (a meter: it never changes the buffers) lets the unit render in a
+    /// ``UnitRun``, which calls it once the run has rendered the unit, pre and post in turn
+    /// with the unit's output; any other keeps the unit out of runs.
     /// - Thread: [control]
     @discardableResult
-    public func addRenderNotify(_ callback: RenderCallback) throws(AudioUnitError) -> RenderNotifyToken {
-        try renderNotifies.add(callback) { hasRenderNotifies.store($0, ordering: .relaxed) }
+    public func addRenderNotify(_ callback: RenderCallback, readsOnly: Bool = false) throws(AudioUnitError) -> RenderNotifyToken {
+        try renderNotifies.add(callback, readsOnly: readsOnly, published: publishRenderNotifies)
     }
 
     /// Removes a render notification (`AudioUnitRemoveRenderNotify`); false when the token
@@ -41,7 +44,12 @@ extension AudioUnit {
     /// - Thread: [control]
     @discardableResult
     public func removeRenderNotify(_ token: RenderNotifyToken) -> Bool {
-        renderNotifies.remove(token) { hasRenderNotifies.store($0, ordering: .relaxed) }
+        renderNotifies.remove(token, published: publishRenderNotifies)
+    }
+
+    private func publishRenderNotifies(any: Bool, anyWrites: Bool) {
+        hasRenderNotifies.store(any, ordering: .relaxed)
+        hasWritingRenderNotifies.store(anyWrites, ordering: .relaxed)
     }
 
     /// Tells listeners about a change a subclass made to one of its own properties.

@@ -40,6 +40,8 @@ open class AudioUnit: @unchecked Sendable {
     /// Whether ``renderNotifies`` holds any, kept here in the first cache line (the table's
     /// own word is two dependent loads away): a render entry point with none reads only this.
     let hasRenderNotifies = Atomic<Bool>(false)
+    /// Whether one of them may change the buffers (not `readsOnly`): the unit renders in no ``UnitRun``.
+    let hasWritingRenderNotifies = Atomic<Bool>(false)
     public let parameters: ParameterTable
     /// Counts the render thread's changes to output parameters (meters): they reach the
     /// listeners by ``dispatchPendingNotifications()`` comparing values, not through the
@@ -198,6 +200,16 @@ open class AudioUnit: @unchecked Sendable {
     /// instead of cutting the cycle at each of them.
     /// - Thread: [any] (read on the render thread: return a constant).
     open var takesTimedParameterChanges: Bool { false }
+
+    /// Whether this unit and `next`, when `next` reads this unit's only output and nothing
+    /// else reads it, can render in one ``UnitRun`` (two isolated units in one child).
+    /// - Thread: [control]
+    open func rendersInRun(with next: AudioUnit) -> Bool { false }
+
+    /// A run of this unit and `followers` in order (each ``rendersInRun(with:)`` the one
+    /// after it), nil when the unit renders no runs.
+    /// - Thread: [control]
+    open func makeRun(followedBy followers: [AudioUnit]) -> UnitRun? { nil }
 
     /// Whether the number of buses in a scope may be changed (a mixer's inputs, say).
     /// - Thread: [control]

@@ -26,24 +26,27 @@ package final class RenderNotifyTable: @unchecked Sendable {
     private let snapshot = RenderSnapshot<Unmanaged<Entry>>()
     /// The control side: the notifications in the order added (it keeps them alive) and the
     /// next token.
-    private let control = Mutex<(entries: [(token: Int, entry: Entry)], next: Int)>(([], 1))
+    private let control = Mutex<(entries: [(token: Int, entry: Entry, readsOnly: Bool)], next: Int)>(([], 1))
 
     /// An empty table.
     package init() {}
 
-    /// Adds a notification; fails with CannotDoInCurrentContext when ``capacity`` are
-    /// already there. `published` is called with whether the table now holds any, under the
-    /// table's lock (so that a flag an owner keeps beside its hottest fields follows the
-    /// table in the order of the edits).
+    /// Adds a notification (`readsOnly`: it never changes the buffers, as a meter); fails
+    /// with CannotDoInCurrentContext when ``capacity`` are already there. `published` is
+    /// called with whether the table now holds any and whether any may change the buffers,
+    /// under the table's lock (so that flags an owner keeps beside its hottest fields follow
+    /// the table in the order of the edits).
     /// - Thread: [control]
-    package func add(_ callback: RenderCallback, published: (Bool) -> Void = { _ in }) throws(AudioUnitError) -> RenderNotifyToken {
+    package func add(
+        _ callback: RenderCallback, readsOnly: Bool = false, published: (_ any: Bool, _ anyWrites: Bool) -> Void = { _, _ in }
+    ) throws(AudioUnitError) -> RenderNotifyToken {
         let token = control.withLock { state -> Int? in
             guard state.entries.count < Self.capacity else { return nil }
             let token = state.next
             state.next += 1
-            state.entries.append((token, Entry(callback)))
+            state.entries.append((token, Entry(callback), readsOnly))
             snapshot.publish(state.entries.map { Unmanaged.passUnretained($0.entry) })
-            published(true)
+            published(true, state.entries.contains { !$0.readsOnly })
             return token
         }
         guard let token else {
@@ -56,14 +59,14 @@ package final class RenderNotifyTable: @unchecked Sendable {
     /// it. `published` as for ``add(_:published:)``.
     /// - Thread: [control]
     @discardableResult
-    package func remove(_ token: RenderNotifyToken, published: (Bool) -> Void = { _ in }) -> Bool {
+    package func remove(_ token: RenderNotifyToken, published: (_ any: Bool, _ anyWrites: Bool) -> Void = { _, _ in }) -> Bool {
         control.withLock { state in
             guard let index = state.entries.firstIndex(where: { $0.token == token.rawValue }) else { return false }
             // Kept alive until the publish has waited out every render that read the old list.
             let removed = state.entries.remove(at: index)
             snapshot.publish(state.entries.map { Unmanaged.passUnretained($0.entry) })
             withExtendedLifetime(removed) {}
-            published(!state.entries.isEmpty)
+            published(!state.entries.isEmpty, state.entries.contains { !$0.readsOnly })
             return true
         }
     }

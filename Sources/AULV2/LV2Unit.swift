@@ -208,6 +208,11 @@ public final class LV2Unit: AudioUnit, @unchecked Sendable {
     /// - Thread: [control]
     public var reportsLatencyWhenRun: Bool { layout.latencySlot >= 0 }
 
+    /// The output parameter that holds the plugin's latency in frames (its latency output),
+    /// nil when it has none (its latency is then 0).
+    /// - Thread: [any]
+    public var latencyParameter: Int? { layout.latencySlot >= 0 ? layout.latencySlot : nil }
+
     /// What the plugin's latency output holds (frames), nil when it has none: what it last
     /// reported, or what ``seedReportedLatency(_:)`` set.
     /// - Thread: [control]

@@ -44,6 +44,11 @@ void au_bridge_post_request(au_bridge_header *header, au_bridge_doorbell *doorbe
     }
 }
 
+void au_bridge_post_in_run(au_bridge_header *header, uint32_t sequence) {
+    __atomic_store_n(&header->requestNanos, au_bridge_now(), __ATOMIC_RELAXED);
+    store_ordered(&header->request, sequence);
+}
+
 int au_bridge_await_reply(au_bridge_header *header, uint32_t sequence, uint64_t deadline_nanos, uint64_t spin_nanos, uint64_t longest_spin_nanos) {
     uint64_t start = au_bridge_now();
     for (;;) {
@@ -136,6 +141,8 @@ int au_bridge_memfd(const char *name, size_t size) {
     }
     return fd;
 }
+
+int au_bridge_precise_timers(void) { return prctl(PR_SET_TIMERSLACK, 1UL); }
 
 int au_bridge_die_with_parent(pid_t parent) {
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return -1;

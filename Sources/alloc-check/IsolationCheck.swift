@@ -74,10 +74,11 @@ enum IsolationCheck {
         let roundTrips = statistics.reduce(0) { $0 + $1.cycles }
         let mean = statistics.reduce(0.0) { $0 + $1.meanMicroseconds * Double($1.cycles) } / Double(max(1, roundTrips))
         let late = statistics.reduce(0) { $0 + $1.lateCycles }
+        let inRun = statistics.reduce(0) { $0 + $1.runCycles }
         graph.dispose()
         report(counts, """
             cycles=\(cycles) warmup=\(warmup) frames=\(frames) isolatedUnits=\(isolated.count) children=\(Set(isolated.map { $0.1.host.pid }).count) parameterChanges=\(sweep.changes) \
-            roundTrips=\(roundTrips) lateCycles=\(late) roundTripMeanMicroseconds=\(String(format: "%.1f", mean)) \
+            roundTrips=\(roundTrips) runCycles=\(inRun) lateCycles=\(late) roundTripMeanMicroseconds=\(String(format: "%.1f", mean)) \
             renderFailures=\(loop.failures.load(ordering: .relaxed))
             """)
         let clean = counts.mallocs + counts.callocs + counts.reallocs + counts.frees + counts.locks == 0

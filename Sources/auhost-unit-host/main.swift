@@ -22,7 +22,10 @@ exit(UnitHostServer.run(
     registry: { kind in
         kind == "lv2" ? ComponentRegistry(providers: [LV2Provider(discoveryCacheFolder: LV2Provider.standardCacheFolder)]) : HostRegistry.make()
     },
-    reportsLatencyWhenRun: { ($0 as? LV2Unit)?.reportsLatencyWhenRun == true }
+    latencyReport: { unit in
+        guard let plugin = unit as? LV2Unit else { return .asked }
+        return plugin.latencyParameter.map { .parameter($0) } ?? .fixed
+    }
 ) { unit, offline, nominalFrames in
     if let plugin = unit as? LV2Unit {
         plugin.renderMode = offline ? .offline : .live

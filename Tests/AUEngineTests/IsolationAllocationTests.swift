@@ -12,13 +12,15 @@ let releaseIsolationCheck: URL? = ReleaseBuild.upToDate(
 /// LV2 units run in unit-host children, parameters changing inside the cycles.
 @Suite struct IsolationAllocationTests {
     /// Each unit in a child of its own (asleep between cycles: woken each time), and both in
-    /// one child whose render thread spins for the next request (mostly posted without a wake).
+    /// one child whose render thread spins for the next request (mostly posted without a wake),
+    /// rendering as a run (one hand-over for both) in the cycles without parameter events.
     @Test("the host side of an isolated unit's render allocates, frees and locks nothing", arguments: [("--isolated", 2), ("--isolated-together", 1)])
     func isolatedRenderIsClean(option: String, children: Int) throws {
         let run = try runAllocCheck([option, "--cycles", "3000", "--frames", "64"])
         #expect(run.status == 0, "\(run.text)")
         #expect(run.report["isolatedUnits"] == 2 && run.report["roundTrips", default: 0] >= 6000, "\(run.text)")
         #expect(run.report["children"] == children, "\(run.text)")
+        #expect(children == 1 ? run.report["runCycles", default: 0] > 0 : run.report["runCycles"] == 0, "\(run.text)")
         #expect(run.report["parameterChanges", default: 0] > 0, "\(run.text)")
         for key in ["mallocs", "callocs", "reallocs", "frees", "locks", "lateCycles", "renderFailures"] {
             #expect(run.report[key] == 0, "\(key): \(run.text)")

@@ -34,13 +34,28 @@ import Testing
         #expect(!anticipation.spins(now: now + Self.spin + 1, spin: Self.spin), "the spin is over")
     }
 
+    /// A run's first unit is the only one served: its next cycle's request, posted at once
+    /// (offline), is waited for awake; one a period away (live) is anticipated instead.
+    @Test func aRunsFirstUnitServedBackToBackKeepsItAwake() {
+        var offline = RequestAnticipation(units: 3, now: 0)
+        var now = Self.serve(&offline, units: 1, cycles: 1)
+        now = Self.serve(&offline, units: 1, cycles: 1, start: now + 5_000)
+        #expect(offline.spins(now: now + 1_000, spin: Self.spin), "the next cycle follows at once")
+        var live = RequestAnticipation(units: 3, now: 0)
+        let start: UInt64 = 1_000_000_000
+        now = Self.serve(&live, units: 1, cycles: 4, start: start)
+        #expect(!live.spins(now: now + 1_000, spin: Self.spin), "the next cycle is a period away")
+        #expect(live.period == Self.period)
+        #expect(live.spins(now: start + 4 * Self.period, spin: Self.spin), "the cycle due is waited for awake")
+    }
+
     @Test func aSteadyCycleIsAnticipatedOneLeadBeforeItIsDue() {
         var anticipation = RequestAnticipation(units: 3, now: 0)
         let start: UInt64 = 1_000_000_000
         let now = Self.serve(&anticipation, units: 3, cycles: 4, start: start)
         #expect(anticipation.period == Self.period)
         let due = start + 4 * Self.period
-        let lead = 2 * Self.spin
+        let lead = RequestAnticipation.lead(spin: Self.spin)
         #expect(anticipation.sleepLimit(now: now, spin: Self.spin) == due - lead - now, "sleeps until a lead before the cycle is due")
         #expect(!anticipation.spins(now: due - lead - 1, spin: Self.spin))
         #expect(anticipation.spins(now: due - lead, spin: Self.spin))
@@ -58,7 +73,7 @@ import Testing
 
     @Test func aShortPeriodIsNotAnticipated() {
         var anticipation = RequestAnticipation(units: 3, now: 0)
-        let short = 8 * 2 * Self.spin - 1
+        let short = 8 * RequestAnticipation.lead(spin: Self.spin) - 1
         let now = Self.serve(&anticipation, units: 3, cycles: 4) { _ in short }
         #expect(anticipation.sleepLimit(now: now, spin: Self.spin) == RequestAnticipation.idleSleep, "spinning would take more than an eighth of the period")
     }

@@ -56,20 +56,27 @@ final class DelayLine: @unchecked Sendable {
     }
 
     /// Writes `frames` frames of `input` without reading: keeps a bypass line current while
-    /// the node is not bypassed.
+    /// the node is not bypassed. Channels `input` lacks are written silent.
     /// - Thread: [render]
     #if !DEBUG
     @_noLocks
     #endif
     func feed(_ input: AudioBuffers, frames: Int) {
         let length = mask + 1
-        for channel in 0..<min(channelCount, input.channelCount) {
-            let source = input.channelPointers[channel]
+        for channel in 0..<channelCount {
             let ring = storage + channel * length
             var write = position
-            for frame in 0..<frames {
-                ring[write] = source[frame]
-                write = (write + 1) & mask
+            if channel < input.channelCount {
+                let source = input.channelPointers[channel]
+                for frame in 0..<frames {
+                    ring[write] = source[frame]
+                    write = (write + 1) & mask
+                }
+            } else {
+                for _ in 0..<frames {
+                    ring[write] = 0
+                    write = (write + 1) & mask
+                }
             }
         }
         position = (position + frames) & mask

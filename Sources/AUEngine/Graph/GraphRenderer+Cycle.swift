@@ -102,10 +102,19 @@ extension GraphRenderer {
                 } else {
                     var unscanned: UnsafeMutablePointer<PlanStep>?
                     let lane = Unmanaged.passUnretained(mainLane)
-                    for index in 0..<stepCount {
+                    var index = 0
+                    while index < stepCount {
+                        let step = firstStep.unsafelyUnwrapped + index
+                        if events == 0 && step.pointee.traits.contains(.leadsRun),
+                           let rendered = renderRun(
+                               step, at: index, plan, measuresTime: measuresTime, frames: frames, time: sliceTime, unscanned: &unscanned, lane: lane) {
+                            index += rendered
+                            continue
+                        }
                         renderStepOfSlice(
-                            firstStep.unsafelyUnwrapped + index, plan, plainCycle: plainCycle, measuresTime: measuresTime, events: events,
+                            step, plan, plainCycle: plainCycle, measuresTime: measuresTime, events: events,
                             sliceOffset: done, frames: frames, time: sliceTime, unscanned: &unscanned, lane: lane)
+                        index += 1
                     }
                     mainLane.renderingNode.store(-1, ordering: .relaxed)
                     isolateNonFinite(&unscanned, frames: frames, time: sliceTime, lane: lane)

@@ -99,7 +99,7 @@ extension GraphRenderer {
     }
 
     /// Silences a step whose unit returned `status` and reports a status it did not report last.
-    private func fail(_ step: UnsafeMutablePointer<PlanStep>, _ status: AudioUnitStatus, frames: Int, time: RenderTimestamp, lane: Unmanaged<RenderLane>) {
+    func fail(_ step: UnsafeMutablePointer<PlanStep>, _ status: AudioUnitStatus, frames: Int, time: RenderTimestamp, lane: Unmanaged<RenderLane>) {
         clearOutputs(step, frames: frames)
         if step.pointee.runtimeReference._withUnsafeGuaranteedRef({ $0.lastStatus.exchange(status, ordering: .relaxed) }) != status {
             _ = lane._withUnsafeGuaranteedRef { $0.notices.push(GraphNotice(kind: .renderError, node: step.pointee.node, status: status, sampleTime: time.sampleTime)) }
@@ -113,9 +113,15 @@ extension GraphRenderer {
         guard let step = unscanned else { return }
         unscanned = nil
         guard outputsContainNonFinite(step, frames: frames) else { return }
+        reportNonFinite(step, time: time, lane: lane)
+        clearOutputs(step, frames: frames)
+    }
+
+    /// Marks the step faulted (silent from the next cycle) and reports that it wrote NaN or infinity.
+    @inline(__always)
+    func reportNonFinite(_ step: UnsafeMutablePointer<PlanStep>, time: RenderTimestamp, lane: Unmanaged<RenderLane>) {
         step.pointee.runtimeReference._withUnsafeGuaranteedRef { $0.isFaulted.store(true, ordering: .relaxed) }
         _ = lane._withUnsafeGuaranteedRef { $0.notices.push(GraphNotice(kind: .nonFiniteOutput, node: step.pointee.node, status: 0, sampleTime: time.sampleTime)) }
-        clearOutputs(step, frames: frames)
     }
 
     /// Whether the step wrote NaN or infinity into the slice's `frames` frames. Reads the

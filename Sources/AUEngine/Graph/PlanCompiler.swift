@@ -254,6 +254,7 @@ struct PlanCompiler {
         if let sink = plan.sink, sink.kind == .direct, sink.base != plan.source?.base {
             plan.sinkBinding = CallerBinding(table: sink.base, channels: sink.channels, in: plan)
         }
+        if report.parallel?.isParallel != true && stageCounts == nil { formRuns(in: plan) }
         let pipeline = stageCounts.map { makeRegions(of: plan, stages: $0) }
         return (plan, reuse, report, report.parallel?.isParallel == true ? ParallelSchedule(dependencies: dependencies) : nil, pipeline)
     }

@@ -67,6 +67,8 @@ struct StepTraits: OptionSet, BitwiseCopyable {
     static let hasAdapter = StepTraits(rawValue: 8)
     /// MIDI reaches the unit through the graph, or the unit sends MIDI (``RenderPlan/stepMIDI``).
     static let hasMIDI = StepTraits(rawValue: 16)
+    /// The step leads a ``UnitRun`` of it and the steps after it (``RenderPlan/stepRuns``).
+    static let leadsRun = StepTraits(rawValue: 32)
 }
 
 /// One node in render order, with everything resolved: no look-up happens on the render
@@ -159,6 +161,8 @@ final class RenderPlan: @unchecked Sendable {
     let measuresTime: Bool
     /// The MIDI side of each step (by step index) that has ``StepTraits/hasMIDI``.
     let stepMIDI: UnsafeMutableBufferPointer<UnsafeMutablePointer<StepMIDI>?>
+    /// The run each step that has ``StepTraits/leadsRun`` leads (by step index); the plan retains them.
+    let stepRuns: UnsafeMutableBufferPointer<Unmanaged<UnitRun>?>
     /// The graph's MIDI input in the current slice (offsets within the slice).
     let midiInput: UnsafeMutablePointer<MIDIEventBuffer>
     /// What feeds the graph's MIDI output.
@@ -203,6 +207,8 @@ final class RenderPlan: @unchecked Sendable {
         self.measuresTime = measuresTime
         stepMIDI = arena.allocate(UnsafeMutablePointer<StepMIDI>?.self, count: steps)
         stepMIDI.initialize(repeating: nil)
+        stepRuns = arena.allocate(Unmanaged<UnitRun>?.self, count: steps)
+        stepRuns.initialize(repeating: nil)
         midiInput = arena.allocate(MIDIEventBuffer.self, count: 1).baseAddress!
         midiInput.initialize(to: MIDIEventBuffer(capacity: 2 * AudioUnit.eventCapacity, storage: arena.allocate(MIDIEvent.self, count: 2 * AudioUnit.eventCapacity)))
     }

@@ -39,16 +39,17 @@ extension ChainGraph {
     }
 
     /// `status` words for each isolated node: its state (`running`, `crashed`, `exited`,
-    /// `hung`), faults, late cycles and the round trip's mean and longest time in µs:
-    /// `isolated.amp=running,faults=0,late=2,mean_us=31.5,max_us=140.2`.
+    /// `hung`), faults, late cycles, the round trip's mean and longest time in µs, and the
+    /// cycles it rendered in a run with its child's other nodes:
+    /// `isolated.amp=running,faults=0,late=2,mean_us=31.5,max_us=140.2,in_run=0`.
     /// - Thread: [control]
     public var isolationStatusWords: [String] {
         isolatedNodes.map { id, unit in
             let statistics = unit.renderStatistics
             let state = unit.fault.map { $0.what.split(separator: " ").first.map(String.init) ?? "faulted" } ?? "running"
             return String(
-                format: "isolated.%@=%@,faults=%d,late=%d,mean_us=%.1f,max_us=%.1f", id, state, unit.faultCount, statistics.lateCycles,
-                statistics.meanMicroseconds, statistics.maximumMicroseconds)
+                format: "isolated.%@=%@,faults=%d,late=%d,mean_us=%.1f,max_us=%.1f,in_run=%d", id, state, unit.faultCount, statistics.lateCycles,
+                statistics.meanMicroseconds, statistics.maximumMicroseconds, statistics.runCycles)
         }
     }
 }

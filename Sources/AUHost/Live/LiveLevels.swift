@@ -38,7 +38,7 @@ public final class LiveLevels: @unchecked Sendable {
                 if flags.contains(.postRender), bus == 0 { reference._withUnsafeGuaranteedRef { $0.measure(buffers) } }
                 return 0
             }
-            if channels > 0, let token = try? node.unit.addRenderNotify(callback) {
+            if channels > 0, let token = try? node.unit.addRenderNotify(callback, readsOnly: true) {
                 notifications.append((node.unit, token))
                 nodes.append((node.id, meter))
             }

@@ -24,6 +24,8 @@ typedef struct {
     uint32_t hostSleeping;   /* host: 1 while its render thread sleeps (or is about to) on `reply`: the child wakes it only then */
     uint32_t rendering;      /* child: the request it took and renders now (the host spins longer for it) */
     uint32_t hostWakes;      /* child: how many replies woke the host (it slept for them) */
+    uint32_t next;           /* host: the unit (its index + 1) the child renders right after this one, over this one's output (0: none) */
+    uint32_t nonFinite;      /* child: 1 when the unit, rendered in a run, wrote NaN or infinity (its output is then silence) */
 } au_bridge_header;
 
 /// The child's doorbell: one small memfd per unit-host child, mapped by the host and the
@@ -39,9 +41,17 @@ typedef struct {
 /// The `reply` value that says the child is gone (never a request sequence).
 #define AU_BRIDGE_ABORTED 0xFFFFFFFFu
 
+/// The bit of a request sequence (sequences stay below it) that says the unit is rendered
+/// in a run, right after the unit before it (whose `next` names it), never alone.
+#define AU_BRIDGE_IN_RUN 0x80000000u
+
 /// Posts cycle `sequence` and, if the child's render thread sleeps, rings its doorbell (one
 /// shared FUTEX_WAKE); a child still spinning sees it without a wake-up or a system call. Never blocks.
 void au_bridge_post_request(au_bridge_header *header, au_bridge_doorbell *doorbell, uint32_t sequence);
+
+/// Posts cycle `sequence` (with ``AU_BRIDGE_IN_RUN``) for a unit the child renders after the
+/// one before it in a run: no ring (the run's first unit's post rings). Never blocks.
+void au_bridge_post_in_run(au_bridge_header *header, uint32_t sequence);
 
 /// Waits for the child's reply to `sequence` until `deadline_nanos` (CLOCK_MONOTONIC):
 /// spins for `spin_nanos`, and on while the child renders the request (`rendering`: it runs
@@ -52,7 +62,8 @@ void au_bridge_post_request(au_bridge_header *header, au_bridge_doorbell *doorbe
 int au_bridge_await_reply(au_bridge_header *header, uint32_t sequence, uint64_t deadline_nanos, uint64_t spin_nanos, uint64_t longest_spin_nanos);
 
 /// The child: the request posted for the unit if it is not `last`, else 0 (a sequentially
-/// consistent load: read after ``au_bridge_doorbell_prepare_sleep`` it pairs with the host's post).
+/// consistent load: read after ``au_bridge_doorbell_prepare_sleep`` it pairs with the host's
+/// post). A request with ``AU_BRIDGE_IN_RUN`` is rendered only after the unit before it.
 uint32_t au_bridge_pending(au_bridge_header *header, uint32_t last);
 
 /// The child: it renders `sequence` now (`rendering`).
@@ -100,6 +111,11 @@ uint64_t au_bridge_now(void);
 
 /// A memfd of `size` bytes (close-on-exec), or -1 with errno.
 int au_bridge_memfd(const char *name, size_t size);
+
+/// The child's render thread: its timed sleeps wake when due, not up to the 50 µs of timer
+/// slack a thread that is not real-time gets by default (it sleeps until just before the next
+/// cycle is due). Returns 0, or -1 with errno.
+int au_bridge_precise_timers(void);
 
 /// The child: dies with SIGKILL when its parent does; -1 when `parent` is already gone.
 int au_bridge_die_with_parent(pid_t parent);
