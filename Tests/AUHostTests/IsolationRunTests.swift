@@ -2,6 +2,7 @@ import AUCore
 import AUHost
 import AUTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// Runs (docs/ISOLATION.md, "Runs"): the consecutive isolated nodes of a `together` child
@@ -25,7 +26,9 @@ import Testing
         var lv2Path: String { folder.path + ":/usr/lib/lv2" }
 
         init() throws {
-            for fixture in ["passthrough", "nan-output"] { try writeFixtureBundle(fixture, name: "Fixture \(fixture)", into: folder) }
+            for fixture in ["passthrough", "nan-output", "crash-in-run", "exit-in-run"] {
+                try writeFixtureBundle(fixture, name: "Fixture \(fixture)", into: folder)
+            }
             try writeFixtureBundle("file-latency", name: "Fixture file-latency", into: folder, extraPorts: [IsolationRunTests.latencyPort])
             try "100\n".write(to: folder.appendingPathComponent("file-latency.lv2/latency"), atomically: true, encoding: .utf8)
         }
@@ -44,12 +47,14 @@ import Testing
         """
     }
 
-    /// What a render gave: the output, the graph's notices, each isolated node's statistics.
+    /// What a render gave: the output, the graph's notices, each isolated node's statistics,
+    /// the faults the isolator heard of.
     struct Rendered {
         var output: [[Float]]
         var notices: [GraphNotice]
         var statistics: [String: IsolatedRenderStatistics]
         var nodes: [String: GraphNode]
+        var faults: [IsolationFault] = []
     }
 
     /// ``cycles`` cycles of a sine through `json` with every node isolated as `isolation`;
@@ -59,7 +64,8 @@ import Testing
     ) throws -> Rendered {
         let registry = ComponentRegistry(providers: [BuiltinUnits(), LV2Provider(lv2Path: fixtures.lv2Path, probeCacheFile: nil)])
         var loader = PresetLoader(registry: registry)
-        loader.isolator = BridgeIsolator(timeout: 5, environment: ["LV2_PATH": fixtures.lv2Path]) { _ in }
+        let heard = Mutex<[IsolationFault]>([])
+        loader.isolator = BridgeIsolator(timeout: 5, environment: ["LV2_PATH": fixtures.lv2Path]) { fault in heard.withLock { $0.append(fault) } }
         loader.isolation = isolation
         let chain = try ChainGraph(try loader.load(data: Data(json.utf8), file: "run.json"), registry: registry, sampleRate: 48_000, maximumFrames: frames, parallelism: .singleThreaded)
         defer { chain.dispose() }
@@ -82,6 +88,12 @@ import Testing
             rendered.nodes[node.id] = node.node
             if let bridged = node.unit as? BridgedUnit { rendered.statistics[node.id] = bridged.renderStatistics }
         }
+        // The monitor reports a child's end once it has reaped it.
+        let deadline = Date().addingTimeInterval(10)
+        while chain.isolatedNodes.contains(where: { $0.unit.faultCount > 0 }), heard.withLock({ $0.count }) < chain.isolatedNodes.count, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        rendered.faults = heard.withLock { $0 }
         return rendered
     }
 
@@ -125,6 +137,18 @@ import Testing
             #expect(faulted == [rendered.nodes["middle"]], "\(rendered.notices)")
         }
         #expect(together.statistics["first"]?.runCycles == 1, "the first cycle in a run, the rest one by one")
+    }
+
+    /// A child that crashes or exits in the middle of a run: every cycle still renders (status
+    /// 0), silent from the fault on, and each node of the child is reported with the fault.
+    @Test(arguments: [("crash-in-run", "crashed in render (SIGSEGV)"), ("exit-in-run", "exited with status 0 in render")])
+    func aChildEndingInARunSilencesTheRunAndTheHostGoesOn(fixture: String, what: String) throws {
+        let fixtures = try Fixtures()
+        defer { fixtures.remove() }
+        let together = try Self.render(Self.preset(fixture), isolation: .together, fixtures: fixtures)
+        #expect(together.output.joined().allSatisfy { $0 == 0 })
+        #expect(Set(together.faults.map(\.node)) == ["first", "middle", "last"], "\(together.faults)")
+        #expect(together.faults.allSatisfy { $0.what == what }, "\(together.faults)")
     }
 
     /// A node with latency in the middle of a run, bypassed for ten cycles: its bypass delay
