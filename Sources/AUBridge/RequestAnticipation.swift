@@ -30,10 +30,12 @@ struct RequestAnticipation {
         lastReply = now
     }
 
-    /// Unit `index`'s request (or the run it leads), posted at `posted`, was rendered and
-    /// answered by `now`.
-    mutating func served(_ index: Int, posted: UInt64, now: UInt64, spin: UInt64) {
-        let follows = lastServed >= 0 && Int64(bitPattern: posted &- lastReply) <= Int64(clamping: spin)
+    /// Unit `index`'s request (and the run it leads, when `ledRun`), posted at `posted`, was
+    /// rendered and answered by `now`. A unit's own next request counts as following only
+    /// when it leads a run (the run's cycles); a unit alone served again is a cycle away (or
+    /// the next slice of its cycle).
+    mutating func served(_ index: Int, posted: UInt64, now: UInt64, spin: UInt64, ledRun: Bool = false) {
+        let follows = lastServed >= 0 && (index != lastServed || ledRun) && Int64(bitPattern: posted &- lastReply) <= Int64(clamping: spin)
         if lastServed >= 0 { followed[lastServed] = follows }
         if !follows {
             let interval = cycleStart == 0 ? 0 : posted &- cycleStart

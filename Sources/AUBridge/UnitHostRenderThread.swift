@@ -89,8 +89,8 @@ final class UnitHostRenderThread: @unchecked Sendable {
             let spin = au_bridge_doorbell_spin(doorbell)
             var rendered = false
             for index in renders.indices {
-                guard let posted = renders[index].renderPending(among: renders) else { continue }
-                anticipation.served(index, posted: posted, now: au_bridge_now(), spin: spin)
+                guard let served = renders[index].renderPending(among: renders) else { continue }
+                anticipation.served(index, posted: served.posted, now: au_bridge_now(), spin: spin, ledRun: served.ledRun)
                 rendered = true
             }
             if rendered { continue }
@@ -162,15 +162,16 @@ final class ServedRender: @unchecked Sendable {
     /// Renders the cycle the host posted, if any, over the shared memory and answers it, then
     /// the run it leads, if any (the units its requests name in `next`, each over the one
     /// before's output, among `renders`); returns when the host posted it (CLOCK_MONOTONIC
-    /// ns), nil when nothing was posted.
+    /// ns) and whether it led a run, nil when nothing was posted.
     /// - Thread: [render] the child's.
-    func renderPending(among renders: [ServedRender]) -> UInt64? {
+    func renderPending(among renders: [ServedRender]) -> (posted: UInt64, ledRun: Bool)? {
         let sequence = au_bridge_pending(region.header, last)
         guard sequence != 0, sequence & AU_BRIDGE_IN_RUN == 0 else { return nil }
         let posted = region.header.pointee.requestNanos
         var current = self
         var currentSequence = sequence
         var inputs = UnsafeBufferPointer(self.inputs)
+        let ledRun = region.header.pointee.next != 0
         while true {
             let next = Int(current.region.header.pointee.next)
             current.render(currentSequence, inputs: inputs, inRun: next != 0 || currentSequence & AU_BRIDGE_IN_RUN != 0)
@@ -181,7 +182,7 @@ final class ServedRender: @unchecked Sendable {
             current = follower
             currentSequence = followerSequence
         }
-        return posted
+        return (posted, ledRun)
     }
 
     /// Renders cycle `sequence` over `inputs` (the unit's shared input, or in a run the unit
