@@ -55,19 +55,22 @@ import Testing
         var statistics: [String: IsolatedRenderStatistics]
         var nodes: [String: GraphNode]
         var faults: [IsolationFault] = []
+        /// The graph's latency in frames (a pipelined chain's output is a slice late).
+        var latency = 0
     }
 
     /// ``cycles`` cycles of a sine through `json` with every node isolated as `isolation`;
     /// `beforeCycle` runs on the control thread before each.
     static func render(
-        _ json: String, isolation: UnitIsolation, fixtures: Fixtures, beforeCycle: (Int, ChainGraph) throws -> Void = { _, _ in }
+        _ json: String, isolation: UnitIsolation, fixtures: Fixtures, parallelism: RenderParallelism = .singleThreaded,
+        beforeCycle: (Int, ChainGraph) throws -> Void = { _, _ in }
     ) throws -> Rendered {
         let registry = ComponentRegistry(providers: [BuiltinUnits(), LV2Provider(lv2Path: fixtures.lv2Path, probeCacheFile: nil)])
         var loader = PresetLoader(registry: registry)
         let heard = Mutex<[IsolationFault]>([])
         loader.isolator = BridgeIsolator(timeout: 5, environment: ["LV2_PATH": fixtures.lv2Path]) { fault in heard.withLock { $0.append(fault) } }
         loader.isolation = isolation
-        let chain = try ChainGraph(try loader.load(data: Data(json.utf8), file: "run.json"), registry: registry, sampleRate: 48_000, maximumFrames: frames, parallelism: .singleThreaded)
+        let chain = try ChainGraph(try loader.load(data: Data(json.utf8), file: "run.json"), registry: registry, sampleRate: 48_000, maximumFrames: frames, parallelism: parallelism)
         defer { chain.dispose() }
         try chain.graph.start()
         let input = OwnedAudioBuffers(channels: chain.inputChannels, capacity: frames)
@@ -84,6 +87,7 @@ import Testing
             for channel in 0..<chain.outputChannels { rendered.output[channel] += Array(output.buffers()[channel]) }
             rendered.notices += chain.graph.dispatchPendingNotifications()
         }
+        rendered.latency = chain.latencyFrames
         for node in chain.nodes {
             rendered.nodes[node.id] = node.node
             if let bridged = node.unit as? BridgedUnit { rendered.statistics[node.id] = bridged.renderStatistics }
@@ -111,6 +115,22 @@ import Testing
             let statistics = try #require(together.statistics[id], "\(id) is not isolated")
             #expect(statistics.cycles == Self.cycles && statistics.runCycles == Self.cycles, "\(id): \(statistics)")
         }
+    }
+
+    /// Offered two threads and a pipeline, a chain whose nodes all render in one child is not
+    /// pipelined (its stages would only queue on the child's one thread): it renders as a run,
+    /// every cycle, with the same samples; in process the same chain is pipelined.
+    @Test func aChainInOneChildIsNotPipelined() throws {
+        let fixtures = try Fixtures()
+        defer { fixtures.remove() }
+        let pipelining = RenderParallelism(threads: 2, policy: .always, pipelineStages: 2)
+        let inProcess = try Self.render(Self.preset("passthrough"), isolation: .none, fixtures: fixtures, parallelism: pipelining)
+        let together = try Self.render(Self.preset("passthrough"), isolation: .together, fixtures: fixtures, parallelism: pipelining)
+        #expect(together.statistics.values.allSatisfy { $0.runCycles == Self.cycles }, "\(together.statistics)")
+        #expect(inProcess.latency == Self.frames, "the chain in process is pipelined: a slice of latency")
+        #expect(together.latency == 0, "the chain in one child is not pipelined")
+        let aligned = together.output.map { Array($0.dropLast(Self.frames)) }
+        #expect(differingSamples(aligned, inProcess.output.map { Array($0.dropFirst(Self.frames)) }) == 0)
     }
 
     /// Each node in a child of its own renders alone: there is no run to make.

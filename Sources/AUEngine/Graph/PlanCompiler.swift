@@ -262,10 +262,16 @@ struct PlanCompiler {
     /// Why the chain cannot be pipelined, nil when it can: its stages would render different
     /// slices at once, so nothing may pass between units outside their buffers. MIDI is
     /// merged per slice on the calling thread, and the host's transport is published once per
-    /// cycle, so a unit that reads it would see it a slice late.
+    /// cycle, so a unit that reads it would see it a slice late. A chain whose units all
+    /// render as one run (nodes isolated in one child) gains nothing: the child renders them
+    /// one after another on its one thread, and the run hands them over once a cycle.
     private func pipelineObstacle(midiNodes: Set<GraphNode>, midiConnections: [MIDIConnection]) -> String? {
         if !midiNodes.isEmpty || !midiConnections.isEmpty || model.midiScheduler != nil { return "MIDI travels through it" }
         if let node = order.first(where: { model.nodes[$0]!.unit!.followsHostTransport }) { return "\(model.label(node)) follows the transport" }
+        let units = order.map { model.nodes[$0]!.unit! }
+        if units.count > 1, zip(units, units.dropFirst()).allSatisfy({ $0.rendersInRun(with: $1) }) {
+            return "its nodes render one after another in one unit-host child (one run)"
+        }
         return nil
     }
 
