@@ -43,6 +43,10 @@ import Testing
         try CLibraryFixtures.buildGoodUnit(named: "libtransport.so", in: folder, extraDefines: ["GAIN_FROM_TRANSPORT"])
         let search = PluginSearchPath(folders: PluginSearchPath.standard().folders + [PluginSearchPath.Folder(path: folder.path)])
         let registry = ComponentRegistry(providers: [BuiltinUnits(), NativeProvider(searchPath: search)])
+        // Why the library was not discovered, if it was not (this once failed in a CI run, with
+        // only "no unit matches" to go by).
+        let problems = registry.problems.map { "\($0.location): \($0.message)" }
+        try #require(registry.components.contains { $0.description == ComponentDescription(parsing: "aufx:cgan:Test") }, "libtransport.so was not discovered: \(problems)")
         func render(_ chain: [String], _ input: String, to output: String) throws -> [Float] {
             let nodes = chain.map { #"{"id": "\#($0)", "unit": "\#($0 == "synth" ? "aumu:synt:AUHs" : "aufx:cgan:Test")"}"# }
             let preset = folder.appendingPathComponent("\(output).json").path
