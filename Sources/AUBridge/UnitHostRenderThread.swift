@@ -171,7 +171,7 @@ final class ServedRender: @unchecked Sendable {
         var current = self
         var currentSequence = sequence
         var inputs = UnsafeBufferPointer(self.inputs)
-        let ledRun = region.header.pointee.next != 0
+        var ledRun = false
         while true {
             let next = Int(current.region.header.pointee.next)
             current.render(currentSequence, inputs: inputs, inRun: next != 0 || currentSequence & AU_BRIDGE_IN_RUN != 0)
@@ -179,6 +179,7 @@ final class ServedRender: @unchecked Sendable {
             let followerSequence = au_bridge_pending(follower.region.header, follower.last)
             guard followerSequence & AU_BRIDGE_IN_RUN != 0 else { break }
             inputs = UnsafeBufferPointer(current.outputs)
+            ledRun = true
             current = follower
             currentSequence = followerSequence
         }

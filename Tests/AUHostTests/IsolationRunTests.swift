@@ -59,18 +59,26 @@ import Testing
         var latency = 0
     }
 
+    /// The chain of `json` with every node isolated as `isolation`, its faults told to `onFault`.
+    static func chain(
+        _ json: String, isolation: UnitIsolation, fixtures: Fixtures, parallelism: RenderParallelism = .singleThreaded,
+        onFault: @escaping @Sendable (IsolationFault) -> Void = { _ in }
+    ) throws -> ChainGraph {
+        let registry = ComponentRegistry(providers: [BuiltinUnits(), LV2Provider(lv2Path: fixtures.lv2Path, probeCacheFile: nil)])
+        var loader = PresetLoader(registry: registry)
+        loader.isolator = BridgeIsolator(timeout: 5, environment: ["LV2_PATH": fixtures.lv2Path], onFault: onFault)
+        loader.isolation = isolation
+        return try ChainGraph(try loader.load(data: Data(json.utf8), file: "run.json"), registry: registry, sampleRate: 48_000, maximumFrames: frames, parallelism: parallelism)
+    }
+
     /// ``cycles`` cycles of a sine through `json` with every node isolated as `isolation`;
     /// `beforeCycle` runs on the control thread before each.
     static func render(
         _ json: String, isolation: UnitIsolation, fixtures: Fixtures, parallelism: RenderParallelism = .singleThreaded,
         beforeCycle: (Int, ChainGraph) throws -> Void = { _, _ in }
     ) throws -> Rendered {
-        let registry = ComponentRegistry(providers: [BuiltinUnits(), LV2Provider(lv2Path: fixtures.lv2Path, probeCacheFile: nil)])
-        var loader = PresetLoader(registry: registry)
         let heard = Mutex<[IsolationFault]>([])
-        loader.isolator = BridgeIsolator(timeout: 5, environment: ["LV2_PATH": fixtures.lv2Path]) { fault in heard.withLock { $0.append(fault) } }
-        loader.isolation = isolation
-        let chain = try ChainGraph(try loader.load(data: Data(json.utf8), file: "run.json"), registry: registry, sampleRate: 48_000, maximumFrames: frames, parallelism: parallelism)
+        let chain = try Self.chain(json, isolation: isolation, fixtures: fixtures, parallelism: parallelism) { fault in heard.withLock { $0.append(fault) } }
         defer { chain.dispose() }
         try chain.graph.start()
         let input = OwnedAudioBuffers(channels: chain.inputChannels, capacity: frames)
@@ -244,11 +252,7 @@ import Testing
     @Test func anIsolatedPluginsLatencyOutputComesBackWithItsCycles() throws {
         let fixtures = try Fixtures()
         defer { fixtures.remove() }
-        let registry = ComponentRegistry(providers: [BuiltinUnits(), LV2Provider(lv2Path: fixtures.lv2Path, probeCacheFile: nil)])
-        var loader = PresetLoader(registry: registry)
-        loader.isolator = BridgeIsolator(timeout: 5, environment: ["LV2_PATH": fixtures.lv2Path]) { _ in }
-        loader.isolation = .together
-        let chain = try ChainGraph(try loader.load(data: Data(Self.preset("file-latency").utf8), file: "run.json"), registry: registry, sampleRate: 48_000, maximumFrames: Self.frames, parallelism: .singleThreaded)
+        let chain = try Self.chain(Self.preset("file-latency"), isolation: .together, fixtures: fixtures)
         defer { chain.dispose() }
         let late = try #require(chain.node("middle").unit as? BridgedUnit)
         #expect(late.reportsLatencyWhenRun)
