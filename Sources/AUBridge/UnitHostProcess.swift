@@ -73,44 +73,20 @@ public final class UnitHostProcess: @unchecked Sendable {
             throw AudioUnitError(.failedInitialization, "cannot make a unit host's doorbell: \(reason)")
         }
         defer { close(doorbellDescriptor) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, ends[1], 3)
-        posix_spawn_file_actions_adddup2(&actions, doorbellDescriptor, 4)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        let arguments = ["--bridge-socket", "3", "--doorbell", "4", "--host-pid", String(getpid())]
+            + (registryKind.map { ["--registry", $0] } ?? [])
         // Only 0 to 4: a child that kept another of the host's descriptors (a pipe a parent
         // reads to its end, a JACK socket, an output file) would hold it open for its life.
-        au_spawn_close_from(&actions, 5)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let arguments = [executable, "--bridge-socket", "3", "--doorbell", "4", "--host-pid", String(getpid())]
-            + (registryKind.map { ["--registry", $0] } ?? [])
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        // A plugin's crash is one line of the host's, not the Swift runtime's backtrace of the child.
-        var variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        variables["SWIFT_BACKTRACE"] = "enable=no"
-        let envp: [UnsafeMutablePointer<CChar>?] = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { envp.forEach { free($0) } }
-        var child: pid_t = 0
-        let result = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        let started = ChildSpawn.start(
+            executable, arguments: arguments, environment: environment,
+            descriptors: [1: .null, 3: .parent(ends[1]), 4: .parent(doorbellDescriptor)])
         close(ends[1])
-        guard result == 0 else {
+        switch started {
+        case .success(let child): pid = child
+        case .failure(let error):
             close(ends[0])
-            throw AudioUnitError(.failedInitialization, "cannot start the unit host \(executable): \(String(cString: strerror(result)))")
+            throw AudioUnitError(.failedInitialization, "cannot start the unit host \(executable): \(error)")
         }
-        pid = child
         self.timeout = timeout
         self.childSpin = childSpin
         self.doorbell = doorbell

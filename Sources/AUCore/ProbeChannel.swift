@@ -1,3 +1,4 @@
+import CAUSupport
 import Glibc
 
 /// The probe child's private channel to its parent (the child side of ``ProbeProcess``).
@@ -15,9 +16,19 @@ public struct ProbeChannel: Sendable {
 
     private let descriptor: Int32
 
-    /// The channel on `descriptor`: the claimed standard output of the probe child.
+    /// The environment variable through which ``ProbeProcess`` tells its child the parent's
+    /// process ID.
+    public static let parentVariable = "AUHOST_PROBE_PARENT"
+
+    /// The channel on `descriptor`: the claimed standard output of the probe child. A child
+    /// of ``ProbeProcess`` (which leads its own process group, out of reach of the
+    /// terminal's ^C) is killed when its parent dies, so a parent interrupted while a
+    /// plugin hangs leaves no probe behind; it exits at once if the parent is already gone.
     /// - Thread: [control]
-    public init(descriptor: Int32) { self.descriptor = descriptor }
+    public init(descriptor: Int32) {
+        self.descriptor = descriptor
+        if let parent = getenv(Self.parentVariable).flatMap({ pid_t(String(cString: $0)) }), au_bridge_die_with_parent(parent) != 0 { exit(1) }
+    }
 
     /// Says the child is about to probe the item at `index` of its arguments.
     /// - Thread: [control]

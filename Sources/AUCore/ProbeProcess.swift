@@ -1,3 +1,4 @@
+import CAUSupport
 import Foundation
 
 /// Runs a probe in child processes, `<executable> <arguments…> item…`, so that code which
@@ -87,43 +88,52 @@ public struct ProbeProcess: Sendable {
     }
 
     private func runChild(_ items: [String]) -> Batch {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments + items
-        var childEnvironment = ProcessInfo.processInfo.environment
-        for (key, value) in environment { childEnvironment[key] = value }
-        process.environment = childEnvironment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        let collected = CollectedBytes()
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil } else { collected.append(data) }
-        }
         var batch = Batch()
-        do {
-            try process.run()
-        } catch {
+        var ends: [Int32] = [0, 0]
+        guard au_spawn_pipe(&ends) == 0 else {
+            batch.cause = "cannot make a pipe for \(executable.path): \(String(cString: strerror(errno)))"
+            return batch
+        }
+        let channel = ends[0]
+        defer { close(channel) }
+        let started = ChildSpawn.start(
+            executable.path, arguments: arguments + items, environment: environment.merging([ProbeChannel.parentVariable: String(getpid())]) { $1 },
+            descriptors: [0: .null, 1: .parent(ends[1]), 2: .null])
+        close(ends[1])
+        let child: pid_t
+        switch started {
+        case .success(let pid): child = pid
+        case .failure(let error):
             batch.cause = "cannot run \(executable.path): \(error)"
             return batch
         }
+        // The channel is read, without blocking, while the child is watched; once the child
+        // is gone, what it wrote is all in the pipe, whoever else holds its write end (a
+        // process the child started that lives on).
+        var collected = Data()
         var lastProgress = Date()
-        var lastCount = 0
-        while process.isRunning {
-            usleep(20_000)
-            let count = collected.byteCount
-            if count != lastCount { lastCount = count; lastProgress = Date() }
-            if Date().timeIntervalSince(lastProgress) > timeout {
-                kill(process.processIdentifier, SIGKILL)
+        var killed = false
+        while !Self.hasEnded(child) {
+            var ready = pollfd(fd: channel, events: Int16(POLLIN), revents: 0)
+            _ = poll(&ready, 1, 20)
+            if Self.readAvailable(channel, into: &collected) > 0 {
+                lastProgress = Date()
+            } else if ready.revents & Int16(POLLHUP) != 0 {
+                usleep(20_000)  // the child closed the channel and lives on
+            }
+            if !killed, Date().timeIntervalSince(lastProgress) > timeout {
+                kill(-child, SIGKILL)
+                killed = true
                 batch.cause = "timed out after \(Self.seconds(timeout)) s"
-                break
             }
         }
-        process.waitUntilExit()
-        pipe.fileHandleForReading.readabilityHandler = nil
-        collected.append(pipe.fileHandleForReading.readDataToEndOfFile())
-        for line in collected.lines() where line.hasPrefix(ProbeChannel.linePrefix + " ") {
+        _ = Self.readAvailable(channel, into: &collected)
+        // Whatever the child started goes with it (its process group), then it is reaped.
+        kill(-child, SIGKILL)
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) < 0, errno == EINTR {}
+        let ending = ChildSpawn.Ending(waitStatus: status)
+        for line in String(decoding: collected, as: UTF8.self).split(separator: "\n") where line.hasPrefix(ProbeChannel.linePrefix + " ") {
             let fields = line.dropFirst(ProbeChannel.linePrefix.count + 1).split(separator: " ", maxSplits: 2).map(String.init)
             guard fields.count >= 2, let index = Int(fields[1]), items.indices.contains(index) else { continue }
             if fields[0] == "begin" {
@@ -134,13 +144,38 @@ public struct ProbeProcess: Sendable {
             }
         }
         if batch.cause.isEmpty {
-            if process.terminationReason == .uncaughtSignal {
-                batch.cause = "died of signal \(process.terminationStatus)" + (Self.signalNames[process.terminationStatus].map { " (\($0))" } ?? "")
-            } else {
-                batch.cause = "exited with status \(process.terminationStatus)"
+            switch ending {
+            case .signaled(let signal): batch.cause = "died of signal \(signal)" + (Self.signalNames[signal].map { " (\($0))" } ?? "")
+            case .exited(let status): batch.cause = "exited with status \(status)"
             }
         }
         return batch
+    }
+
+    /// Whether `child` has ended (it is left to reap).
+    private static func hasEnded(_ child: pid_t) -> Bool {
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(child), &info, WEXITED | WNOHANG | WNOWAIT) < 0 {
+            if errno != EINTR { return true }
+        }
+        return info._sifields._sigchld.si_pid == child
+    }
+
+    /// Appends what the non-blocking `channel` holds now to `data`; how many bytes.
+    private static func readAvailable(_ channel: Int32, into data: inout Data) -> Int {
+        var total = 0
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(channel, $0.baseAddress, $0.count) }
+            if count > 0 {
+                data.append(contentsOf: chunk[0..<count])
+                total += count
+            } else if count < 0, errno == EINTR {
+                continue
+            } else {
+                return total
+            }
+        }
     }
 
     private static let signalNames: [Int32: String] = [
@@ -151,17 +186,5 @@ public struct ProbeProcess: Sendable {
     /// - Thread: [control]
     public static func seconds(_ interval: TimeInterval) -> String {
         interval == interval.rounded() ? String(Int(interval)) : String(interval)
-    }
-}
-
-/// Bytes a child wrote, gathered from the pipe's reader thread.
-private final class CollectedBytes: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-    func append(_ more: Data) { lock.lock(); data.append(more); lock.unlock() }
-    var byteCount: Int { lock.lock(); defer { lock.unlock() }; return data.count }
-    func lines() -> [String] {
-        lock.lock(); defer { lock.unlock() }
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 }

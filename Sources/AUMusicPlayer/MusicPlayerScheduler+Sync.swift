@@ -13,7 +13,8 @@ extension MusicPlayerScheduler {
     /// Follows the transport the driver published for this cycle (JACK's, in
     /// ``HostTransport``): rolling or stopped as it is, at its frame (song seconds times the
     /// sample rate). A start, a stop or a jump of the frame ends the sounding notes and
-    /// locates the song there at the cycle's first frame.
+    /// locates the song there at the cycle's first frame; a start first seen less than
+    /// ``slipSeconds`` past where the transport stood plays from where it stood, late.
     /// - Thread: [render]
     func follow(_ command: PlayerCommand, at start: Int64, _ cycle: MIDISchedulingCycle) {
         guard let host = hostTransportState else { return }
@@ -32,11 +33,19 @@ extension MusicPlayerScheduler {
             }
         }
         let beat = command.schedule.beats(forSeconds: Double(host.frame) / sampleRate)
+        // A start read late: the driver's cycle after the transport's start ran a period or
+        // more late (an xrun), and JACK had already rolled past where it stood. The song
+        // starts where it stood on the transport's timeline, so what lies between (a note
+        // right at a locate's target) plays at once instead of never.
+        let stood = command.schedule.seconds(forBeats: side.pointee.stoppedBeat) * sampleRate
+        let late = (Double(host.frame) - stood).rounded()
+        let startsLate = !isPlaying && host.isRolling && late > 0 && late < sampleRate * Self.slipSeconds
+        let from = startsLate ? side.pointee.stoppedBeat : beat
         endSoundingNotes(at: start, cycleStart: start, cycle)
         side.pointee.isPlaying = host.isRolling
         side.pointee.rate = 1
         side.pointee.stoppedBeat = beat
-        locate(command, to: beat, atFrame: start)
+        locate(command, to: from, atFrame: startsLate ? start - Int64(late) : start)
         if sendsClock { moveClock(to: beat, isPlaying: host.isRolling, cycle) }
     }
 

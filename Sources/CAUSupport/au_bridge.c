@@ -2,6 +2,7 @@
 #include "au_bridge.h"
 #include "au_futex.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/futex.h>
 #include <signal.h>
 #include <spawn.h>
@@ -151,4 +152,9 @@ int au_bridge_die_with_parent(pid_t parent) {
 
 int au_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
     return posix_spawn_file_actions_addclosefrom_np(actions, from);
+}
+
+int au_spawn_pipe(int ends[2]) {
+    if (pipe2(ends, O_CLOEXEC) != 0) return -1;
+    return fcntl(ends[0], F_SETFL, O_NONBLOCK);
 }

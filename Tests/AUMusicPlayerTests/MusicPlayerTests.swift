@@ -327,21 +327,13 @@ struct MusicPlayerTests {
 
     @Test("following the host transport: it starts, jumps while rolling (note-offs, then the song from there), drifts under 0.25 s (the notes go on, the anchor moves) and stops")
     func followsHostTransport() throws {
-        let transport = HostTransport()
-        let player = MusicPlayer(transport: transport)
-        let recorder = MIDIRecorder()
         // 120 BPM: a beat is 24,000 frames.
-        let graph = try Self.followBeats(into: recorder, player: player, syncSource: .hostTransport)
-        defer { graph.dispose() }
-        // Cycles of 64 frames from `start`; before each, the driver publishes its transport
-        // (JACK's, queried at the top of the period), its frame advancing while it rolls.
-        let buffers = OwnedAudioBuffers(channels: 2, capacity: 64)
+        let rig = try FollowedTransport()
+        defer { rig.graph.dispose() }
+        let (player, recorder) = (rig.player, rig.recorder)
+        // Cycles of 64 frames from `start`, the transport's frame advancing while it rolls.
         func cycles(_ count: Int, from start: Int, transportFrame: Int64, rolling: Bool) {
-            for cycle in 0..<count {
-                transport.state = TransportState(isRolling: rolling, frame: transportFrame + (rolling ? Int64(cycle * 64) : 0))
-                let status = graph.render(frameCount: 64, timestamp: RenderTimestamp(sampleTime: Double(start + cycle * 64)), output: buffers.buffers(frameCount: 64))
-                precondition(status == 0, "render failed: \(status)")
-            }
+            for cycle in 0..<count { rig.cycle(at: start + cycle * 64, transportFrame: transportFrame + (rolling ? Int64(cycle * 64) : 0), rolling: rolling) }
         }
         cycles(2, from: 0, transportFrame: 0, rolling: false)
         #expect(recorder.received.isEmpty && !player.isPlaying, "played before the transport rolled")
@@ -365,6 +357,25 @@ struct MusicPlayerTests {
         #expect(Array(recorder.received.dropFirst(7)) == [.init(frame: stop, status: 0x80, note: 57)])
         #expect(!player.isPlaying)
         #expect(abs(player.time - Double(stopFrame) / 24_000) < 1e-9)
+    }
+
+    @Test("following the host transport: a start first read a period late (an xrun right after JACK's Starting cycle) plays the note at the located frame at once, then the song on the transport's timeline")
+    func followsALateStart() throws {
+        // 120 BPM: a beat is 24,000 frames; key 50 is at beat 2, frame 48,000.
+        let rig = try FollowedTransport()
+        defer { rig.graph.dispose() }
+        // Located to beat 2 and starting (JACK's Starting cycle reads as stopped there).
+        rig.cycle(at: 0, transportFrame: 48_000, rolling: false)
+        rig.cycle(at: 64, transportFrame: 48_000, rolling: false)
+        // The cycle at 128 ran late: it reads the transport already a cycle on.
+        for index in 0..<400 { rig.cycle(at: 128 + index * 64, transportFrame: 48_064 + Int64(index * 64), rolling: true) }
+        #expect(rig.player.isPlaying)
+        // Key 50 at once (it was due 64 frames ago), then key 51 where the transport puts beat 3.
+        let recorder = rig.recorder
+        #expect(Array(recorder.received.prefix(3)) == [
+            .init(frame: 128, status: 0x90, note: 50), .init(frame: 128 - 64 + 18_000, status: 0x80, note: 50),
+            .init(frame: 128 - 64 + 24_000, status: 0x90, note: 51),
+        ], "\(recorder.received.prefix(3))")
     }
 
     @Test("following MIDI clock at the graph's input: Start plays from the first clock, Stop ends the sounding note, Continue after a song position plays from there, a jump while rolling ends the sounding note and plays from the new position")
@@ -401,5 +412,28 @@ struct MusicPlayerTests {
             .init(frame: 50_000, status: 0x80, note: 56), .init(frame: 50_000, status: 0x90, note: 48),
         ])
         #expect(player.isPlaying)
+    }
+}
+
+/// A graph whose player follows a host transport the test publishes before each cycle, as
+/// the driver does (JACK's, queried at the top of the period): the song of
+/// ``MusicPlayerTests/followBeats(into:player:syncSource:)``.
+final class FollowedTransport {
+    let transport = HostTransport()
+    let player: MusicPlayer
+    let recorder = MIDIRecorder()
+    let graph: AudioGraph
+    private let buffers = OwnedAudioBuffers(channels: 2, capacity: 64)
+
+    init() throws {
+        player = MusicPlayer(transport: transport)
+        graph = try MusicPlayerTests.followBeats(into: recorder, player: player, syncSource: .hostTransport)
+    }
+
+    /// One cycle of 64 frames at driver frame `start`, the transport `rolling` at `transportFrame`.
+    func cycle(at start: Int, transportFrame: Int64, rolling: Bool) {
+        transport.state = TransportState(isRolling: rolling, frame: transportFrame)
+        let status = graph.render(frameCount: 64, timestamp: RenderTimestamp(sampleTime: Double(start)), output: buffers.buffers(frameCount: 64))
+        precondition(status == 0, "render failed: \(status)")
     }
 }

@@ -124,4 +124,8 @@ int au_bridge_die_with_parent(pid_t parent);
 /// posix_spawn_file_actions_addclosefrom_np, which Swift's Glibc module does not show).
 int au_spawn_close_from(posix_spawn_file_actions_t *actions, int from);
 
+/// A pipe whose ends are close-on-exec from the start, the read end non-blocking (glibc's
+/// pipe2, which Swift's Glibc module does not show): no child spawned meanwhile inherits it.
+int au_spawn_pipe(int ends[2]);
+
 #endif
