@@ -64,7 +64,11 @@ public enum ChildSpawn {
     /// Why a child could not start: `posix_spawn`'s error number.
     /// - Thread: [any]
     public struct SpawnError: Error, CustomStringConvertible {
+        /// The error number.
+        /// - Thread: [any]
         public var number: Int32
+        /// What the error number says.
+        /// - Thread: [any]
         public var description: String { String(cString: strerror(number)) }
     }
 

@@ -103,4 +103,51 @@ import Testing
         #expect(Self.problem("libmany.so", in: found, folder: folder)?.contains("at most 1024") == true)
         #expect(found.problems.contains { $0.message.contains("no probe executable") && $0.message.contains("unprobed") }, "\(found.problems)")
     }
+
+    /// A probe child leads its own process group, out of reach of the terminal's ^C: it must
+    /// die with its parent, or a hanging library would keep it spinning after `auhost` is gone.
+    @Test("a parent killed while its probe child hangs in a library's constructor leaves no probe behind")
+    func aProbeChildDiesWithItsParent() throws {
+        let folder = try CLibraryFixtures.makeFolder("orphan")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try CLibraryFixtures.buildGoodUnit(named: "libloop.so", in: folder, extraDefines: ["CONSTRUCTOR_LOOPS"])
+        let parent = Process()
+        parent.executableURL = URL(fileURLWithPath: try #require(NativeProbeRunner.standardExecutablePath))
+        parent.arguments = ["list"]
+        parent.environment = ProcessInfo.processInfo.environment.merging(
+            [PluginSearchPath.environmentVariable: folder.path, "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path]) { $1 }
+        parent.standardOutput = FileHandle.nullDevice
+        parent.standardError = FileHandle.nullDevice
+        try parent.run()
+        /// The probe child's process ID: a `probe-library` of this folder's library.
+        func probeChild() -> Int32? {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+            return entries.compactMap(Int32.init).first { pid in
+                let line = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))).map { String(decoding: $0, as: UTF8.self) } ?? ""
+                return line.contains(NativeProbeRunner.subcommand) && line.contains(folder.path)
+            }
+        }
+        /// Whether `pid` still runs (not gone, not a zombie).
+        func runs(_ pid: Int32) -> Bool {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
+            return stat.split(separator: ")").last?.split(separator: " ").first != "Z"
+        }
+        var child: Int32?
+        for _ in 0..<300 where child == nil {
+            child = probeChild()
+            if child == nil { usleep(100_000) }
+        }
+        let probe = try #require(child, "no probe child started within 30 s")
+        kill(parent.processIdentifier, SIGKILL)
+        parent.waitUntilExit()
+        // Its own timeout (10 s) is the parent's to enforce: without the parent, only its
+        // death signal ends it.
+        var gone = false
+        for _ in 0..<100 where !gone {
+            gone = !runs(probe)
+            if !gone { usleep(50_000) }
+        }
+        if !gone { kill(probe, SIGKILL) }
+        #expect(gone, "the probe child \(probe) still runs 5 s after its parent was killed")
+    }
 }
