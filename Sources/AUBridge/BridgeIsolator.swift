@@ -101,7 +101,7 @@ public final class BridgeIsolator: ComponentIsolator, @unchecked Sendable {
     /// `reference`: a preset's children start together, their start-ups overlapping. A child
     /// that cannot start is left for the first instance to report.
     /// - Thread: [control]
-    public func prepare(_ component: Component, node: String, reference: String, mode: UnitIsolation) {
+    public func prepare(node: String, reference: String, mode: UnitIsolation) {
         _ = try? host(for: mode, node: node, preparing: reference)
     }
 

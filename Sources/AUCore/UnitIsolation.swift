@@ -24,14 +24,15 @@ public protocol ComponentIsolator: Sendable {
     /// - Thread: [control]
     func isolated(_ component: Component, node: String, reference: String, mode: UnitIsolation) -> Component
 
-    /// Starts, ahead of the instances, where `component`'s instances for node `node` (which
-    /// names its unit as `reference`) will run, so that the start-ups of a preset's isolated
-    /// nodes overlap instead of following each other; nothing by default.
+    /// Starts, ahead of the instances, where the instances of node `node` (which names its
+    /// unit as `reference`) will run, so that the start-ups of a preset's isolated nodes
+    /// overlap instead of following each other, and may overlap the host's own start-up
+    /// (``PresetLoader/prepareIsolation(of:isolation:isolator:)``); nothing by default.
     /// - Thread: [control]
-    func prepare(_ component: Component, node: String, reference: String, mode: UnitIsolation)
+    func prepare(node: String, reference: String, mode: UnitIsolation)
 }
 
 extension ComponentIsolator {
     /// - Thread: [control]
-    public func prepare(_ component: Component, node: String, reference: String, mode: UnitIsolation) {}
+    public func prepare(node: String, reference: String, mode: UnitIsolation) {}
 }

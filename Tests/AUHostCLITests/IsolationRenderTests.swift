@@ -167,4 +167,40 @@ import Testing
         try #require(inProcess.status == 0, "\(inProcess.errors)")
         #expect(differingSamples(probed, try readAudio(folder.file("out/one.wav")).samples) == 0)
     }
+
+    /// The unit-host children of this process that run now.
+    static func unitHostChildren() -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int32.init).filter { pid in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return stat.contains("(auhost-unit-ho") && fields.count > 1 && fields[0] != "Z" && Int32(fields[1]) == getpid()
+        }
+    }
+
+    /// The host's registry (every installed unit) takes tens of milliseconds to build; the
+    /// children of a preset's isolated LV2 nodes start before it, so their start-ups overlap.
+    @Test("render --isolation together: the child of the chain's LV2 nodes runs before the host's registry is built, and the samples are in-process's")
+    func theChildStartsBeforeTheRegistryIsBuilt() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let input = folder.file("in.wav")
+        try Self.writeInput(input, seconds: 0.2)
+        let file = ShippedPresets.folder.appendingPathComponent("reference.json").path
+        var outputs: [String: [[Float]]] = [:]
+        for mode in ["none", "together"] {
+            let output = folder.file("\(mode).wav")
+            let before = Set(Self.unitHostChildren())
+            nonisolated(unsafe) var childrenAtRegistry: Set<Int32> = []
+            let status = AUHostCLI.run(["render", file, input, "-o", output, "--bit-depth", "32f", "--isolation", mode], output: TextOutput(), errors: TextOutput()) {
+                childrenAtRegistry = Set(Self.unitHostChildren()).subtracting(before)
+                return HostRegistry.make()
+            }
+            try #require(status == 0, "\(mode) failed")
+            // (Tests running beside this one may start children too: only "some" is checked.)
+            if mode == "together" { #expect(!childrenAtRegistry.isEmpty, "no unit-host child ran when the registry was asked for") }
+            outputs[mode] = try readAudio(output).samples
+        }
+        #expect(differingSamples(outputs["together"] ?? [], outputs["none"] ?? []) == 0, "together differs from in process")
+    }
 }

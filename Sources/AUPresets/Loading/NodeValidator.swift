@@ -63,7 +63,7 @@ struct NodeValidator {
         guard let isolator else { return }
         for (node, resolution) in zip(nodes, resolutions) {
             guard let component = try? resolution?.get(), component.brokenReason == nil, let mode = isolationMode(of: node, component) else { continue }
-            isolator.prepare(component, node: node.id, reference: node.unit, mode: mode)
+            isolator.prepare(node: node.id, reference: node.unit, mode: mode)
         }
     }
 

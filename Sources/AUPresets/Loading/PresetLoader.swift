@@ -51,6 +51,19 @@ public struct PresetLoader: Sendable {
         try load(DecodedPreset(preset), problems: ProblemCollector(file: file), overrides: overrides)
     }
 
+    /// Starts, before anything needs the registry, the children of `preset`'s LV2 nodes that
+    /// run isolated (by their `"isolation"` key, else by `isolation`): an `lv2:` reference is
+    /// never a built-in unit, and its child builds only the LV2 registry, so the child's
+    /// start-up overlaps the host's own (its registry, the preset's checks). The nodes are
+    /// made later, as always (``load(file:overrides:)``), and join these children.
+    /// - Thread: [control]
+    public static func prepareIsolation(of preset: ChainPreset, isolation: UnitIsolation, isolator: any ComponentIsolator) {
+        for node in preset.nodes where node.unit.hasPrefix("lv2:") {
+            let mode = node.isolation ?? isolation
+            if mode != .none { isolator.prepare(node: node.id, reference: node.unit, mode: mode) }
+        }
+    }
+
     /// Reads a preset file into values, checking its form only (JSON, types, keys, version),
     /// not its units.
     /// - Thread: [control]
