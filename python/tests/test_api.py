@@ -223,6 +223,17 @@ def test_a_nan_deep_in_the_input_is_named_and_left_where_it_was():
     assert np.allclose(chain(noise(seconds=1), 48000), noise(seconds=1) * 0.5, atol=1e-6)
 
 
+@pytest.mark.parametrize("channel,frame", [(0, 0), (1, 8191), (0, 8192), (1, 16383), (0, 47999)])
+def test_a_lone_nan_at_any_frame_is_found(channel, frame):
+    """The render screens the caller's array ahead, 8,192 frames at a time: a lone NaN at
+    either edge of a screened stretch, or at the last frame, is found all the same."""
+    chain = auhost.Chain.from_preset(GAIN_PRESET, tail=0)
+    bad = noise(seconds=1)
+    bad[channel, frame] = np.nan
+    with pytest.raises(ValueError, match=f"1 NaN or infinite sample, the first at channel {channel}, frame {frame};"):
+        chain(bad, 48000)
+
+
 def test_mono_gain_in_and_out():
     chain = auhost.Chain.from_preset(GAIN_PRESET, tail=0)
     signal = noise(channels=1, seconds=0.1)[0]

@@ -12,6 +12,12 @@ final class ArraySource: OfflineSource {
     /// Channel pointers for a window into ``samples``.
     private let window: UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>
     private var position = 0
+    /// The screened stretch, from ``position`` to this frame, and whether it is all finite.
+    private var screened = (end: 0, isFinite: false)
+    /// How many frames the in-place input is screened for NaN and infinity at once: a long
+    /// stretch read ahead in one pass streams from memory (the caller's array is touched
+    /// first here) and stays in the cache for the cycles that take it.
+    static let screenedFrames = 8192
 
     /// Reads `samples` (all their frames) into a chain that takes `chainChannels` channels.
     init(_ samples: AudioBuffers, chainChannels: Int) {
@@ -34,12 +40,17 @@ final class ArraySource: OfflineSource {
         position += count
     }
 
-    /// The caller's memory itself, when its channels are the chain's.
-    func takeInPlace(_ frames: Int) -> AudioBuffers? {
+    /// The caller's memory itself, when its channels are the chain's; screened ahead,
+    /// ``screenedFrames`` at a time.
+    func takeInPlace(_ frames: Int) -> (buffers: AudioBuffers, isFinite: Bool)? {
         guard mapper.isIdentity, position + frames <= totalFrames else { return nil }
+        if position + frames > screened.end {
+            let ahead = min(max(frames, Self.screenedFrames), totalFrames - position)
+            screened = (position + ahead, !samples.window(from: position, count: ahead, pointers: window).containsNonFinite())
+        }
         let view = samples.window(from: position, count: frames, pointers: window)
         position += frames
-        return view
+        return (view, screened.isFinite)
     }
 
     func stop() {}

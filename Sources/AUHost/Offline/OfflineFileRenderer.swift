@@ -318,8 +318,8 @@ final class OfflineFileRenderer {
     /// takes them and they are all finite, else `block` filled from it (non-finite samples
     /// silenced there, never in the caller's memory).
     private func nextInput(into block: AudioBuffers, startingAt frame: Int) throws(AudioUnitError) -> AudioBuffers {
-        if let inPlace = input.takeInPlace(block.frameCount) {
-            guard inPlace.containsNonFinite() else { return inPlace }
+        if let (inPlace, isFinite) = input.takeInPlace(block.frameCount) {
+            guard !isFinite, inPlace.containsNonFinite() else { return inPlace }
             block.copy(from: inPlace)
         } else {
             try input.read(into: block)

@@ -11,15 +11,16 @@ protocol OfflineSource: AnyObject {
     /// whatever else happens during them (MIDI events).
     func read(into buffers: AudioBuffers) throws(AudioUnitError)
     /// The next `frames` frames where they already are, as the chain takes them (its
-    /// channels, all inside the input), and moves past them; nil when they have to be read
-    /// (``read(into:)``). Nothing may write into the view.
-    func takeInPlace(_ frames: Int) -> AudioBuffers?
+    /// channels, all inside the input), and moves past them, and whether they are known to
+    /// be finite (screened already); nil when they have to be read (``read(into:)``).
+    /// Nothing may write into the view.
+    func takeInPlace(_ frames: Int) -> (buffers: AudioBuffers, isFinite: Bool)?
     /// Ends any helper thread; the source reads nothing more.
     func stop()
 }
 
 extension OfflineSource {
-    func takeInPlace(_ frames: Int) -> AudioBuffers? { nil }
+    func takeInPlace(_ frames: Int) -> (buffers: AudioBuffers, isFinite: Bool)? { nil }
 }
 
 extension InputPipeline: OfflineSource {}
