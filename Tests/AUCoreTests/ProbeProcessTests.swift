@@ -1,3 +1,4 @@
+import AUTestSupport
 import Foundation
 import Testing
 @testable import AUCore
@@ -12,23 +13,22 @@ struct ProbeProcessTests {
 
     @Test("a child whose own child keeps the channel open: the verdicts are read when the child exits, and what it started ends with it")
     func aGrandchildHoldingTheChannelEndsWithTheChild() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("probe-grandchild-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try TemporaryFolder(prefix: "probe-grandchild")
+        defer { folder.remove() }
         // The grandchild inherits the channel (standard output) and would outlive the child
         // by 30 s, then leave a mark.
         let outcomes = Self.probe("""
             echo "auhost-probe begin 0"
-            (sleep 30; echo finished > '\(folder)/mark') & echo $! > '\(folder)/pid'
+            (sleep 30; echo finished > '\(folder.file("mark"))') & echo $! > '\(folder.file("pid"))'
             echo "auhost-probe verdict 0 works"
             """).run(["item"])
-        let pid = try #require(Int32(String(contentsOfFile: "\(folder)/pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let pid = try #require(Int32(String(contentsOfFile: folder.file("pid"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         // Gone, or a zombie no one has reaped yet: not sleeping.
         let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)).flatMap { $0.split(separator: ")").last?.split(separator: " ").first }
         if state != nil, state != "Z" { kill(pid, SIGKILL) }
         #expect(outcomes == ["item": .reported("works")])
         #expect(state == nil || state == "Z", "the grandchild is still running (state \(state ?? ""))")
-        #expect(!FileManager.default.fileExists(atPath: "\(folder)/mark"), "the parent waited for the grandchild to end")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("mark")), "the parent waited for the grandchild to end")
     }
 
     @Test("verdicts written in many small pieces, across thousands of children, are each read whole, in order")

@@ -12,7 +12,7 @@ import Testing
     }
 
     @Test func missingFolderIsAClearErrorAndWritesNothing() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.file("no/such/folder/out.wav")
         let error = #expect(throws: AudioUnitError.self) {
@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func existingFileIsKeptWithoutOverwrite() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.file("keep.wav")
         let original: [UInt8] = Array("not audio, but mine".utf8)
@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func outputAppearsOnlyAtFinish() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.file("new.wav")
         let writer = try AudioFileWriter(path: path, encoding: encoding, sampleRate: 48000, channels: 1)
@@ -55,7 +55,7 @@ import Testing
     /// existing file byte for byte as it was and no temporary file.
     @Test(arguments: [true, false])
     func abandonedOverwriteLeavesTheExistingFile(cancelExplicitly: Bool) throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.file("mix.wav")
         try Signals.write(Signals.sine(frequency: 220, sampleRate: 48000, frames: 1000), to: path, encoding: encoding)
@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func overwriteReplacesOnFinish() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.file("mix.flac")
         let flac = try AudioFileEncoding(format: .flac, bitDepth: .int16)
@@ -87,7 +87,7 @@ import Testing
     /// The folder disappears while rendering: the final rename fails, the error says so,
     /// and nothing is left anywhere.
     @Test func failingRenameLeavesNoFile() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryFolder()
         defer { folder.remove() }
         try FileManager.default.createDirectory(atPath: folder.file("out"), withIntermediateDirectories: false)
         let path = folder.file("out/gone.wav")

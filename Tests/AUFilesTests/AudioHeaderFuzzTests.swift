@@ -28,7 +28,7 @@ import Testing
 
     @Test func everyMutantOpensAndReadsOrIsAnAudioUnitError() throws {
         var (iterations, random, isLong) = Fuzz.settings(defaultIterations: 1_500, defaultSeed: 14)
-        let folder = TemporaryFolder()
+        let folder = try TemporaryFolder()
         defer { folder.remove() }
         let corpus = try Self.corpus(in: folder)
         var outcomes: [String: Int] = [:]
@@ -64,7 +64,7 @@ import Testing
     /// (libsndfile believes it), and `readAll` reads what is there and reports the
     /// shortfall instead of allocating 8 GB per channel for the promise.
     @Test func aLyingFLACHeaderIsAReadErrorNotAHugeAllocation() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.file("lying.flac")
         try Signals.write(Signals.sine(frequency: 440, sampleRate: 48000, frames: 300, channels: 2), to: path, encoding: try AudioFileEncoding(format: .flac, bitDepth: .int16))

@@ -1,5 +1,6 @@
 import AUCore
 import AUFiles
+import AUTestSupport
 import Foundation
 import Testing
 
@@ -8,8 +9,8 @@ import Testing
         #expect(throws: AudioUnitError.self) { _ = try AudioFileReader(path: path) }
     }
 
-    @Test func missingFile() {
-        let folder = TemporaryFolder()
+    @Test func missingFile() throws {
+        let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.file("absent.wav")
         let error = openError(path)
@@ -17,8 +18,8 @@ import Testing
         #expect(error?.message == "\(path): no such file; expected an audio file to read")
     }
 
-    @Test func folderInsteadOfFile() {
-        let folder = TemporaryFolder()
+    @Test func folderInsteadOfFile() throws {
+        let folder = try TemporaryFolder()
         defer { folder.remove() }
         let error = openError(folder.path)
         #expect(error?.message.contains("is a folder") == true)
@@ -26,8 +27,8 @@ import Testing
 
     /// Random bytes and text with audio names: libsndfile's reason is in the message.
     @Test(arguments: ["noise.wav", "notes.flac", "empty.aiff"])
-    func unrecognisedContent(name: String) {
-        let folder = TemporaryFolder()
+    func unrecognisedContent(name: String) throws {
+        let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.file(name)
         let content: [UInt8] = switch name {
@@ -44,7 +45,7 @@ import Testing
 
     /// A real WAV header whose format chunk is damaged.
     @Test func corruptHeader() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.file("broken.wav")
         try Signals.write(Signals.sine(frequency: 440, sampleRate: 48000, frames: 480), to: path, encoding: AudioFileEncoding(format: .wav, bitDepth: .int16))
@@ -97,7 +98,7 @@ import Testing
 
     /// Combinations libsndfile refuses are caught before any file is made.
     @Test func refusedByLibsndfileBeforeAnyFile() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryFolder()
         defer { folder.remove() }
         let error = #expect(throws: AudioUnitError.self) {
             _ = try AudioFileWriter(path: folder.file("wide.flac"), encoding: AudioFileEncoding(format: .flac, bitDepth: .int16), sampleRate: 48000, channels: 12)

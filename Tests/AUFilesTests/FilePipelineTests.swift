@@ -1,5 +1,6 @@
 import AUCore
 import AUFiles
+import AUTestSupport
 import Foundation
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
     /// A 44.1 kHz mono file pulled by a 48 kHz stereo chain in blocks of 64: exactly
     /// round(44100 × 48/44.1) = 48000 frames, both channels the same 1 kHz sine.
     @Test func inputConvertsRateChannelsAndBlocks() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.file("mono.wav")
         let source = Signals.sine(frequency: 1000, sampleRate: 44100, frames: 44100, amplitude: 0.5)
@@ -36,7 +37,7 @@ import Testing
     /// A 48 kHz stereo chain written to a 44.1 kHz mono FLAC: the length is exact, the
     /// channels are averaged, and the returned levels are those of the file.
     @Test func outputConvertsAndMeasures() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.file("out.flac")
         let output = try AudioFileOutput(

@@ -1,5 +1,6 @@
 import AUCore
 @testable import AUFiles
+import AUTestSupport
 import Foundation
 import Testing
 
@@ -13,7 +14,7 @@ import Testing
     }
 
     @Test func aSmallWAVComesOutAPlainRIFFWave() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.file("small.wav")
         let writer = try AudioFileWriter(path: path, encoding: try AudioFileEncoding(format: .wav, bitDepth: .int16), sampleRate: 48_000, channels: 2)

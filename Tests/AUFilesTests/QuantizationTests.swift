@@ -1,4 +1,5 @@
 import AUCore
+import AUTestSupport
 import Foundation
 import Testing
 @testable import AUFiles
@@ -55,7 +56,7 @@ import Testing
 
     @Test(arguments: [16, 24])
     func quantizedSamplesAreTheScalarCodes(bits: Int) throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryFolder()
         defer { folder.remove() }
         let frames = 5000
         // Three file channels from two buffer channels: the third is written silent.

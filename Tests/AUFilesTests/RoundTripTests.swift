@@ -1,5 +1,6 @@
 import AUCore
 import AUFiles
+import AUTestSupport
 import Testing
 
 @Suite struct RoundTripTests {
@@ -13,7 +14,7 @@ import Testing
         (.flac, .int16), (.flac, .int24),
     ])
     func losslessRoundTrip(format: AudioFileFormat, depth: BitDepth) throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.file("take.\(format.fileExtension)")
         let frames = 12_345
@@ -41,7 +42,7 @@ import Testing
 
     @Test(arguments: [BitDepth.int16, .int24])
     func integerFullScaleClampsAndCounts(depth: BitDepth) throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.file("loud.wav")
         let source = OwnedAudioBuffers(channels: 1, capacity: 4)
@@ -58,7 +59,7 @@ import Testing
 
     /// Ogg Vorbis is lossy: compare levels and correlation, never samples.
     @Test func oggVorbisKeepsLevelAndShape() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.file("take.ogg")
         let frames = 48000
@@ -83,7 +84,7 @@ import Testing
     /// after the end of a short read are zeroed; extra buffer channels are zeroed.
     @Test(arguments: [1, 17, 64, 4096])
     func blockReadsMatchWholeRead(block: Int) throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.file("blocks.flac")
         let source = Signals.noise(frames: 5000, channels: 2, seed: 7)

@@ -2,27 +2,6 @@ import AUCore
 import AUFiles
 import Foundation
 
-/// A folder of its own for one test (tests run in parallel), deleted by ``remove()``.
-struct TemporaryFolder {
-    let path: String
-
-    init() {
-        var template = Array("\(NSTemporaryDirectory())/auhost-files-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        precondition(made != nil, "mkdtemp failed")
-        path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-    }
-
-    func file(_ name: String) -> String { "\(path)/\(name)" }
-
-    /// Names in the folder, hidden ones (temporary outputs) included.
-    func contents() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
-    }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-}
-
 extension OwnedAudioBuffers {
     /// Calls `body` with a view of all the frames while `self` is certainly alive (a view
     /// does not keep its owner: `make().buffers()` on a temporary dangles).

@@ -130,15 +130,15 @@ func runProcess(
     /// lilv and serd print (`error: <path>:…`, `lilv_world_load_file(): …`), and the list
     /// on standard output is the good plugin's; the same again from the discovery cache.
     @Test(.timeLimit(.minutes(2))) func brokenBundlesAreOneAuhostLineEach() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-broken-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try writeFixtureBundle("passthrough", name: "Fixture Passthrough", into: folder)
-        try writeFixtureBundle("bad-turtle", name: "Fixture Bad Turtle", into: folder)
+        let folder = try TemporaryFolder(prefix: "auhost-broken")
+        defer { folder.remove() }
+        try writeFixtureBundle("passthrough", name: "Fixture Passthrough", into: folder.url)
+        try writeFixtureBundle("bad-turtle", name: "Fixture Bad Turtle", into: folder.url)
         try "@prefix doap: <http://usefulinc.com/ns/doap#> .\n<urn:auhost:fixture:bad-turtle> doap:name \"Broken ;; [[ \n"
-            .write(to: folder.appendingPathComponent("bad-turtle.lv2/plugin.ttl"), atomically: true, encoding: .utf8)
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("garbage.lv2"), withIntermediateDirectories: true)
+            .write(toFile: folder.file("bad-turtle.lv2/plugin.ttl"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: folder.file("garbage.lv2"), withIntermediateDirectories: true)
         try "<urn:auhost:fixture:garbage> a garbage garbage [[[ \n"
-            .write(to: folder.appendingPathComponent("garbage.lv2/manifest.ttl"), atomically: true, encoding: .utf8)
+            .write(toFile: folder.file("garbage.lv2/manifest.ttl"), atomically: true, encoding: .utf8)
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-broken-cache-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: cache) }
         let environment = ["LV2_PATH": folder.path, "XDG_CACHE_HOME": cache.path]
@@ -147,11 +147,11 @@ func runProcess(
             #expect(result.status == 0, "\(run): \(result.errors)")
             let lines = result.errors.split(separator: "\n").map(String.init)
             #expect(!lines.contains { $0.contains("lilv_") || $0.hasPrefix("error: ") }, "\(run): raw lilv or serd lines: \(result.errors)")
-            let garbage = lines.filter { $0.contains(folder.appendingPathComponent("garbage.lv2").path) }
+            let garbage = lines.filter { $0.contains(folder.file("garbage.lv2")) }
             #expect(garbage.count == 1 && garbage.allSatisfy {
                 $0.hasPrefix("auhost: ") && $0.contains(": manifest.ttl:1:") && $0.hasSuffix("its plugins are skipped")
             }, "\(run): \(result.errors)")
-            let badTurtle = lines.filter { $0.contains(folder.appendingPathComponent("bad-turtle.lv2").path) }
+            let badTurtle = lines.filter { $0.contains(folder.file("bad-turtle.lv2")) }
             #expect(badTurtle.count == 1 && badTurtle.allSatisfy {
                 $0.hasPrefix("auhost: ") && $0.contains("plugin.ttl:2:") && $0.contains("line end in short string")
             }, "\(run): \(result.errors)")

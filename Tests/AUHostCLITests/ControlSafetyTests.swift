@@ -181,12 +181,12 @@ import Testing
     /// A unit that outputs NaN is muted by the graph, and the run says so on standard
     /// error (the node, the frame) and in `status` (`faulted=`), instead of going silent.
     @Test func aNodeThatOutputsNaNIsReportedLive() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-nan-\(UUID().uuidString)")
-        try writeFixtureBundle("nan-output", name: "Fixture NaN Output", into: folder)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder(prefix: "auhost-nan")
+        defer { folder.remove() }
+        try writeFixtureBundle("nan-output", name: "Fixture NaN Output", into: folder.url)
         let rig = try ControlRig(
             preset: #"{"auhost": 1, "name": "NaN", "nodes": [{"id": "bad", "unit": "lv2:urn:auhost:fixture:nan-output"}], "chain": ["bad"]}"#,
-            environment: ["LV2_PATH": folder.path, "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path])
+            environment: ["LV2_PATH": folder.path, "XDG_CACHE_HOME": folder.file("cache")])
         defer { rig.tearDown() }
         #expect(rig.waitForStandardError("'bad' (Fixture NaN Output) produced NaN or infinity in the cycle starting at frame"), "\(rig.standardError)")
         let status = try rig.send("status")
@@ -199,16 +199,16 @@ import Testing
     /// watchdog ends the process within about a second of the request.
     @Test(arguments: ["quit", "SIGTERM"])
     func aStopWhileAUnitNeverReturnsEndsTheProcessNamingTheNode(_ request: String) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-stuck-\(UUID().uuidString)")
-        try writeRunForeverBundle(into: folder)
-        let marker = folder.appendingPathComponent("stuck").path
+        let folder = try TemporaryFolder(prefix: "auhost-stuck")
+        try writeRunForeverBundle(into: folder.url)
+        let marker = folder.file("stuck")
         let preset = """
             {"auhost": 1, "name": "Stuck", "nodes": [{"id": "stuck", "unit": "lv2:urn:auhost:fixture:run-forever"}], "chain": ["stuck"]}
             """
         let rig = try ControlRig(
             preset: preset,
             environment: [
-                "LV2_PATH": folder.path, "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path,
+                "LV2_PATH": folder.path, "XDG_CACHE_HOME": folder.file("cache"),
                 "AUHOST_FIXTURE_STUCK_MARKER": marker,
                 // Past the latency-priming cycle (the watchdog catches a unit stuck there
                 // too, before any command is read) and a few periods: stuck while running.
@@ -216,7 +216,7 @@ import Testing
             ])
         defer {
             rig.tearDown()
-            try? FileManager.default.removeItem(at: folder)
+            folder.remove()
         }
         var waited = 0
         while !FileManager.default.fileExists(atPath: marker) && waited < 400 {

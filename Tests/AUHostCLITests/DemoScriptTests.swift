@@ -1,3 +1,4 @@
+import AUTestSupport
 import Foundation
 import Testing
 
@@ -23,16 +24,15 @@ import Testing
         """
 
     @Test(.timeLimit(.minutes(1))) func theDemoSurvivesLongLists() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-demo-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let stub = folder.appendingPathComponent("auhost")
+        let folder = try TemporaryFolder(prefix: "auhost-demo")
+        defer { folder.remove() }
+        let stub = folder.url.appendingPathComponent("auhost")
         try Self.stub.write(to: stub, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: stub.path)
 
         let (status, output, errors) = try runProcess(
             URL(fileURLWithPath: "/bin/bash"), [Self.repository.appendingPathComponent("scripts/demo.sh").path, stub.path],
-            environment: ["DEMO_DIR": folder.appendingPathComponent("demo").path], directory: Self.repository)
+            environment: ["DEMO_DIR": folder.file("demo")], directory: Self.repository)
         #expect(status == 0, "\(output)\n\(errors)")
         let lines = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let instruments = try #require(lines.firstIndex(of: "== auhost list --type aumu (instruments)"), "\(output)")

@@ -8,19 +8,12 @@ import AUTestSupport
 
 /// `auhost graph` and `auhost save`, run as the real executable over the shipped presets.
 @Suite struct GraphSaveCommandTests {
-    /// A fresh folder for one test's files.
-    static func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-graph-save-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
     /// Runs Graphviz's `dot` over `text`; nil when Graphviz is not installed.
     static func drawWithGraphviz(_ text: String) throws -> (status: Int32, svg: String)? {
         guard let dot = ["/usr/bin/dot", "/usr/local/bin/dot"].first(where: FileManager.default.isExecutableFile(atPath:)) else { return nil }
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let source = folder.appendingPathComponent("graph.dot")
+        let folder = try TemporaryFolder(prefix: "auhost-graph-save")
+        defer { folder.remove() }
+        let source = folder.url.appendingPathComponent("graph.dot")
         try Data(text.utf8).write(to: source)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: dot)
@@ -84,9 +77,9 @@ import AUTestSupport
     }
 
     @Test func svgIsDrawnByGraphvizIntoPlace() throws {
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let svg = folder.appendingPathComponent("chain.svg").path
+        let folder = try TemporaryFolder(prefix: "auhost-graph-save")
+        defer { folder.remove() }
+        let svg = folder.file("chain.svg")
         let result = try runExecutable(["graph", ShippedPresets.path("guitar-amp.json"), "--svg", svg])
         if Self.graphvizInstalled {
             #expect(result.status == 0, "\(result.errors)")
@@ -103,11 +96,11 @@ import AUTestSupport
     }
 
     @Test func svgWithoutGraphvizIsOneClearErrorAndNoFile() throws {
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let empty = folder.appendingPathComponent("bin")
+        let folder = try TemporaryFolder(prefix: "auhost-graph-save")
+        defer { folder.remove() }
+        let empty = folder.url.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
-        let svg = folder.appendingPathComponent("chain.svg").path
+        let svg = folder.file("chain.svg")
         let result = try runExecutable(["graph", ShippedPresets.path("vocal.json"), "--svg", svg], environment: ["PATH": empty.path])
         #expect(result.status == 1)
         let lines = result.errors.split(separator: "\n")
@@ -145,9 +138,9 @@ import AUTestSupport
         ("test-signal.json", ["tone.frequency=220"]),
     ])
     func saveThenLoadRoundTrips(file: String, sets: [String]) throws {
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let saved = folder.appendingPathComponent("saved.json").path
+        let folder = try TemporaryFolder(prefix: "auhost-graph-save")
+        defer { folder.remove() }
+        let saved = folder.file("saved.json")
         let result = try runExecutable(["save", ShippedPresets.path(file), saved] + sets.flatMap { ["--set", $0] })
         #expect(result.status == 0, "\(result.errors)")
         #expect(result.output.hasPrefix("saved \(saved): "))
@@ -165,15 +158,15 @@ import AUTestSupport
             }
         }
 
-        let again = folder.appendingPathComponent("again.json").path
+        let again = folder.file("again.json")
         #expect(try runExecutable(["save", saved, again]).status == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: again)) == Data(contentsOf: URL(fileURLWithPath: saved)))
     }
 
     @Test func saveNeverReplacesAFileWithoutForce() throws {
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let target = folder.appendingPathComponent("mine.json").path
+        let folder = try TemporaryFolder(prefix: "auhost-graph-save")
+        defer { folder.remove() }
+        let target = folder.file("mine.json")
         try Data("keep me\n".utf8).write(to: URL(fileURLWithPath: target))
         let refused = try runExecutable(["save", ShippedPresets.path("mastering.json"), target])
         #expect(refused.status == 1)
@@ -189,9 +182,9 @@ import AUTestSupport
     }
 
     @Test func saveReportsEveryProblemAtOnceAndWritesNothing() throws {
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let target = folder.appendingPathComponent("out.json").path
+        let folder = try TemporaryFolder(prefix: "auhost-graph-save")
+        defer { folder.remove() }
+        let target = folder.file("out.json")
         let result = try runExecutable([
             "save", ShippedPresets.path("vocal.json"), target, "--set", "comp.ratio=50", "--set", "room.nope=1", "--set", "nonode.gain=3",
         ])
@@ -204,9 +197,9 @@ import AUTestSupport
     }
 
     @Test func saveAllRecordsEveryWritableParameter() throws {
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let target = folder.appendingPathComponent("all.json").path
+        let folder = try TemporaryFolder(prefix: "auhost-graph-save")
+        defer { folder.remove() }
+        let target = folder.file("all.json")
         #expect(try runExecutable(["save", ShippedPresets.path("stereo-widener.json"), target, "--all"]).status == 0)
         let trim = try #require(try PresetLoader.read(file: target).node(id: "trim"))
         #expect(Set(trim.parameters.map(\.key)) == ["gain", "smoothing"])

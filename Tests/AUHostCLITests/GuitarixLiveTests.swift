@@ -27,10 +27,9 @@ import Testing
     func anAmpAndCabinetChainStartsAndStopsRepeatedlyWithoutACrash() throws {
         let server = try JACKTestServer()
         defer { server.stop() }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-gx-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("chain.json")
+        let folder = try TemporaryFolder(prefix: "auhost-gx")
+        defer { folder.remove() }
+        let file = folder.url.appendingPathComponent("chain.json")
         try Self.chain.write(to: file, atomically: true, encoding: .utf8)
 
         var failures: [String] = []

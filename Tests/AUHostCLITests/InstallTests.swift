@@ -1,3 +1,4 @@
+import AUTestSupport
 import Foundation
 import Testing
 

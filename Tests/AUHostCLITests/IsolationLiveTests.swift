@@ -30,14 +30,14 @@ import Testing
     /// exit(0) in the first run of the first child: one line naming the node, `status`
     /// shows it exited; `reload bad` starts a child that runs (the fixture exits only once).
     @Test func aNodeWhoseChildExitsIsSilencedAndReloaded() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-isolation-live-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try writeFixtureBundle("exit-in-run", name: "Fixture Exit In Run", into: folder)
+        let folder = try TemporaryFolder(prefix: "auhost-isolation-live")
+        defer { folder.remove() }
+        try writeFixtureBundle("exit-in-run", name: "Fixture Exit In Run", into: folder.url)
         let rig = try ControlRig(
             preset: Self.preset("exit-in-run"), extraArguments: ["--isolation", "per-unit"],
             environment: [
-                "LV2_PATH": folder.path + ":/usr/lib/lv2", "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path,
-                "AUHOST_FIXTURE_EXIT_ONCE": folder.appendingPathComponent("exited").path,
+                "LV2_PATH": folder.path + ":/usr/lib/lv2", "XDG_CACHE_HOME": folder.file("cache"),
+                "AUHOST_FIXTURE_EXIT_ONCE": folder.file("exited"),
             ])
         defer { rig.tearDown() }
         #expect(
@@ -60,13 +60,13 @@ import Testing
     /// period: its cycles are late (silent), counted in `status`, and the node is not
     /// faulted; `--node-budget 10` warns of it; `save` keeps the node's key.
     @Test func aSlowNodeIsLateNotFaulted() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-isolation-live-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try writeFixtureBundle("sleep-long", name: "Fixture Sleep Long", into: folder)
+        let folder = try TemporaryFolder(prefix: "auhost-isolation-live")
+        defer { folder.remove() }
+        try writeFixtureBundle("sleep-long", name: "Fixture Sleep Long", into: folder.url)
         let rig = try ControlRig(
             preset: Self.preset("sleep-long", isolation: "per-unit"), extraArguments: ["--node-budget", "10"],
             environment: [
-                "LV2_PATH": folder.path + ":/usr/lib/lv2", "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path, "AUHOST_FIXTURE_SLEEP_MS": "40",
+                "LV2_PATH": folder.path + ":/usr/lib/lv2", "XDG_CACHE_HOME": folder.file("cache"), "AUHOST_FIXTURE_SLEEP_MS": "40",
             ])
         defer { rig.tearDown() }
         let status = try Self.waitForStatus(rig) { status in

@@ -456,10 +456,9 @@ final class NoiseSource: @unchecked Sendable {
     /// Strict mode can fail: a plugin that sleeps in run() (a nanosleep system call) is
     /// caught on the live process thread and named on exit.
     @Test func strictModeCatchesAPluginThatSleepsInRun() throws {
-        let fixtures = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-strict-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: fixtures, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: fixtures) }
-        try writeFixtureBundle("sleep-in-run", name: "Fixture Sleep In Run", into: fixtures)
+        let fixtures = try TemporaryFolder(prefix: "auhost-strict")
+        defer { fixtures.remove() }
+        try writeFixtureBundle("sleep-in-run", name: "Fixture Sleep In Run", into: fixtures.url)
         let rig = try LiveRig(
             preset: #"{"auhost": 1, "name": "Sleeper", "nodes": [{"id": "sleeper", "unit": "lv2:urn:auhost:fixture:sleep-in-run"}], "chain": ["sleeper"]}"#,
             environment: ["AUHOST_STRICT_RENDER": "1", "LV2_PATH": fixtures.path])

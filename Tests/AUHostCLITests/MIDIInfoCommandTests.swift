@@ -1,5 +1,6 @@
 import AUHost
 import AUHostCLI
+import AUTestSupport
 import Foundation
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 @Suite struct MIDIInfoCommandTests {
     /// Track 1 'Lead' on channel 1 (program 1, then 5), track 2 'Bass' on channel 2
     /// (program 34); 120 BPM and 4/4, then 60 BPM and 3/4 from beat 8 (bar 3); 11 beats long.
-    static func song(in folder: URL) throws -> String {
+    static func song(in folder: TemporaryFolder) throws -> String {
         var sequence = MusicSequence()
         sequence.tempoTrack.addExtendedTempoEvent(at: 0, bpm: 120)
         sequence.tempoTrack.addMetaEvent(at: 0, .timeSignature(MIDITimeSignature(numerator: 4, denominatorPower: 2)))
@@ -27,20 +28,14 @@ import Testing
         sequence.tracks[bass].addMetaEvent(at: 0, .text(.trackName, string: "Bass"))
         sequence.tracks[bass].addMIDIChannelEvent(at: 0, .programChange(channel: 1, program: 33))
         sequence.tracks[bass].addMIDINoteEvent(at: 0, MIDINoteMessage(channel: 1, note: 36, velocity: 90, releaseVelocity: 0, duration: 4))
-        let path = folder.appendingPathComponent("song.mid").path
+        let path = folder.file("song.mid")
         try sequence.write(to: path)
         return path
     }
 
-    static func folder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-midi-info-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
     @Test func describesTracksTempoMeterAndLength() throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder(prefix: "auhost-midi-info")
+        defer { folder.remove() }
         let path = try Self.song(in: folder)
         let result = runCLI("midi", "info", path)
         #expect(result.status == 0, "\(result.errors)")
@@ -58,8 +53,8 @@ import Testing
     }
 
     @Test func theJSONHasTheDocumentedKeys() throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder(prefix: "auhost-midi-info")
+        defer { folder.remove() }
         let result = runCLI("midi", "info", try Self.song(in: folder), "--json")
         #expect(result.status == 0, "\(result.errors)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
@@ -73,9 +68,9 @@ import Testing
     }
 
     @Test func aMalformedFileIsOneErrorNamingTheByte() throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("cut.mid").path
+        let folder = try TemporaryFolder(prefix: "auhost-midi-info")
+        defer { folder.remove() }
+        let path = folder.file("cut.mid")
         // A header, then a track of 3 bytes that ends inside a note-on (its velocity missing).
         let bytes: [UInt8] = Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 1, 0xE0] + Array("MTrk".utf8) + [0, 0, 0, 3, 0x00, 0x90, 0x3C]
         try Data(bytes).write(to: URL(fileURLWithPath: path))
@@ -84,7 +79,7 @@ import Testing
         #expect(result.output.isEmpty)
         #expect(result.errors.hasPrefix("auhost: \(path): byte "), "\(result.errors)")
         #expect(result.errors.split(separator: "\n").count == 1, "\(result.errors)")
-        let missing = runCLI("midi", "info", folder.appendingPathComponent("none.mid").path)
+        let missing = runCLI("midi", "info", folder.file("none.mid"))
         #expect(missing.status == 1 && missing.errors.contains("none.mid: no such file; expected a Standard MIDI File (.mid)"), "\(missing.errors)")
         let device = runCLI("midi", "info", "/dev/null")
         #expect(device.errors == "auhost: /dev/null: is a character device, not a file; expected a Standard MIDI File (.mid)\n")

@@ -162,9 +162,8 @@ final class MarkedRecorder: @unchecked Sendable {
     /// it and `unlearn` removes it.
     @Test func learnMapsTheNextControlChangeAndSaveWritesIt() throws {
         var controller: ControllerClient?
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-learn-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder(prefix: "auhost-learn")
+        defer { folder.remove() }
         let rig = try LiveRig(
             preset: Self.chain(midiMap: nil), extraArguments: ["--midi-connect", "controller:midi_out", "--save-dir", folder.path],
             periodFrames: 256, prepare: { server in controller = try ControllerClient(serverName: server, offset: 5) })
@@ -194,7 +193,7 @@ final class MarkedRecorder: @unchecked Sendable {
         pedal.disarm()
         #expect(abs((value ?? 0) - expected) < 1e-3, "CC 20 = 64 set the gain to \(String(describing: value)), not \(expected)")
         #expect(try rig.send("save learned.json") == "ok saved learned.json")
-        let saved = try PresetLoader.read(file: folder.appendingPathComponent("learned.json").path)
+        let saved = try PresetLoader.read(file: folder.file("learned.json"))
         #expect(saved.midiMap == [PresetMIDIMapping(source: .controlChange(20), channel: 3, parameter: "gain.gain")], "\(saved.midiMap)")
         #expect(try rig.send("unlearn gain.gain") == "ok unlearned gain.gain mappings=1")
         #expect(try rig.send("midimap") == "ok none")

@@ -9,22 +9,22 @@ import Testing
 @Suite struct PluginOutputTests {
     /// A folder with the chatty fixture's bundle, a one-node chain of it and a mono input.
     struct ChattyChain {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-chatty-\(UUID().uuidString)")
-        var chain: String { folder.appendingPathComponent("chatty.json").path }
-        var input: String { folder.appendingPathComponent("in.wav").path }
-        var environment: [String: String] { ["LV2_PATH": folder.path, "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path] }
+        let folder: TemporaryFolder
+        var chain: String { folder.file("chatty.json") }
+        var input: String { folder.file("in.wav") }
+        var environment: [String: String] { ["LV2_PATH": folder.path, "XDG_CACHE_HOME": folder.file("cache")] }
 
         init() throws {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try writeFixtureBundle("chatty", name: "Fixture Chatty", into: folder)
+            folder = try TemporaryFolder(prefix: "auhost-chatty")
+            try writeFixtureBundle("chatty", name: "Fixture Chatty", into: folder.url)
             try #"{"auhost": 1, "name": "Chatty", "nodes": [{"id": "chatty", "unit": "lv2:urn:auhost:fixture:chatty"}], "chain": ["chatty"]}"#
                 .write(toFile: chain, atomically: true, encoding: .utf8)
             try writeAudio(input, sampleRate: 48_000, channels: 1, frames: 4800) { _, frame in Float(frame % 50) / 100 }
         }
 
-        func file(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        func file(_ name: String) -> String { folder.file(name) }
 
-        func remove() { try? FileManager.default.removeItem(at: folder) }
+        func remove() { folder.remove() }
     }
 
     @Test func whatAPluginPrintsNeverReachesStandardOutput() throws {

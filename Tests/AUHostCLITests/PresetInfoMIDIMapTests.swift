@@ -6,10 +6,9 @@ import Testing
 /// error naming its place.
 @Suite struct PresetInfoMIDIMapTests {
     @Test func infoListsAPresetsMIDIMap() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-info-map-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("rig.json").path
+        let folder = try TemporaryFolder(prefix: "auhost-info-map")
+        defer { folder.remove() }
+        let file = folder.file("rig.json")
         try """
             {"auhost": 1, "name": "Rig", "nodes": [{"id": "eq", "unit": "aufx:ipeq:AUHs"}], "chain": ["eq"],
              "midiMap": [{"cc": 11, "channel": 1, "parameter": "eq.band0", "min": -6, "max": 6, "smoothing": 20},

@@ -12,12 +12,10 @@ import Testing
 
     /// A folder with the splitter preset, deleted afterwards.
     private func inFolder(_ body: (_ folder: String, _ preset: String) throws -> Void) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-limits-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let preset = folder + "/split.json"
-        try Data(Self.splitter.utf8).write(to: URL(fileURLWithPath: preset))
-        try body(folder, preset)
+        let folder = try TemporaryFolder(prefix: "auhost-limits")
+        defer { folder.remove() }
+        let preset = try folder.write("split.json", Self.splitter)
+        try body(folder.path, preset)
     }
 
     private func writeSilence(_ path: String, sampleRate: Double, frames: Int) throws {

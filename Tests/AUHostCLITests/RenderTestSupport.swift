@@ -6,34 +6,8 @@ import AUTestSupport
 import Foundation
 import Testing
 
-// What the offline render tests share: a scratch folder, audio in and out, the command
-// run in-process, and measurements of what came out.
-
-/// A fresh folder under the system's temporary folder, removed by ``remove()``.
-struct TemporaryFolder {
-    let path: String
-
-    init() throws {
-        path = NSTemporaryDirectory() + "auhost-render-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    func file(_ name: String) -> String { "\(path)/\(name)" }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-
-    /// Every name in the folder, hidden ones (temporary outputs) included.
-    func contents(_ sub: String = "") -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: sub.isEmpty ? path : file(sub))) ?? []).sorted()
-    }
-
-    /// Writes a preset file and returns its path.
-    func preset(_ name: String, _ json: String) throws -> String {
-        let path = file(name)
-        try json.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
-}
+// What the offline render tests share: audio in and out, the command run in-process, and
+// measurements of what came out (their scratch folder is AUTestSupport's TemporaryFolder).
 
 /// Writes `channels` × `frames` samples from `sample(channel, frame)` as 32-bit float
 /// (or `encoding`) through AUFiles.

@@ -1,5 +1,6 @@
 import AUHost
 import AUHostCLI
+import AUTestSupport
 import Foundation
 import Testing
 

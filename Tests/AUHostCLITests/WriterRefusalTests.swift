@@ -1,6 +1,7 @@
 import AUCore
 import AUHost
 import AUHostCLI
+import AUTestSupport
 import Foundation
 import Testing
 
@@ -11,14 +12,12 @@ import Testing
 
     /// A folder with the preset and a FIFO, deleted afterwards.
     private func inFolder(_ body: (_ folder: String, _ preset: String, _ fifo: String) throws -> Void) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-refusal-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let preset = folder + "/chain.json"
-        try Data(Self.preset.utf8).write(to: URL(fileURLWithPath: preset))
-        let fifo = folder + "/pipe"
+        let folder = try TemporaryFolder(prefix: "auhost-refusal")
+        defer { folder.remove() }
+        let preset = try folder.write("chain.json", Self.preset)
+        let fifo = folder.file("pipe")
         try #require(mkfifo(fifo, 0o600) == 0)
-        try body(folder, preset, fifo)
+        try body(folder.path, preset, fifo)
     }
 
     private func isFIFO(_ path: String) -> Bool {

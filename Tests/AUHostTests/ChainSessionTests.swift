@@ -1,6 +1,7 @@
 import AUCore
 import AUHost
 import AUPresets
+import AUTestSupport
 import Foundation
 import Testing
 
@@ -72,10 +73,9 @@ import Testing
         let misspelt = session.reply(to: "get samp progrm").reply
         #expect(misspelt.hasPrefix("error: node 'samp' has no parameter 'progrm'; did you mean 'program'"), "\(misspelt)")
         guard convolver else { return }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-get-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let impulse = folder.appendingPathComponent("ir.wav").path
+        let folder = try TemporaryFolder(prefix: "auhost-get")
+        defer { folder.remove() }
+        let impulse = folder.file("ir.wav")
         try Data(Self.silentWave).write(to: URL(fileURLWithPath: impulse))
         #expect(session.reply(to: "load cab \(impulse)").reply.hasPrefix("ok"))
         let got = session.reply(to: "get cab impulse").reply

@@ -78,10 +78,10 @@ import Testing
 
     @Test func everyLineGetsOneReplyAndSavesStayInTheFolder() throws {
         var (iterations, random, isLong) = Fuzz.settings(defaultIterations: 1_000, defaultSeed: 14)
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-control-fuzz-\(UUID().uuidString)")
-        let saves = root.appendingPathComponent("saves")
+        let root = try TemporaryFolder(prefix: "auhost-control-fuzz")
+        defer { root.remove() }
+        let saves = root.url.appendingPathComponent("saves")
         try FileManager.default.createDirectory(at: saves.appendingPathComponent("sub"), withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: root) }
         let session = try Self.session(saveFolder: saves)
         defer { session.chain.dispose() }
         let current = FileManager.default.currentDirectoryPath
@@ -115,10 +115,9 @@ import Testing
     /// The fuzzer's finding: a save name holding a line break was echoed into the `ok`
     /// reply, which then spanned two lines (the client reads one). Replies are one line.
     @Test func aNameWithALineBreakStillGetsOneReplyLine() throws {
-        let saves = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-control-fuzz-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: saves, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: saves) }
-        let session = try Self.session(saveFolder: saves)
+        let saves = try TemporaryFolder(prefix: "auhost-control-fuzz")
+        defer { saves.remove() }
+        let session = try Self.session(saveFolder: saves.url)
         defer { session.chain.dispose() }
         let reply = session.reply(to: "save two\nlines.json").reply
         #expect(reply.hasPrefix("ok") && !reply.contains("\n"), "\(reply.debugDescription)")

@@ -14,16 +14,17 @@ import Testing
 
     /// A bundle folder of the fixtures these tests use, and the LV2_PATH over it.
     struct Fixtures {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-isolation-\(UUID().uuidString)")
+        let folder: TemporaryFolder
         var lv2Path: String { folder.path + ":/usr/lib/lv2" }
 
         init() throws {
+            folder = try TemporaryFolder(prefix: "auhost-isolation")
             for fixture in ["passthrough", "crash-in-run", "exit-in-run", "write-past-end", "run-forever", "sleep-long", "stdout-spam"] {
-                try writeFixtureBundle(fixture, name: "Fixture \(fixture)", into: folder)
+                try writeFixtureBundle(fixture, name: "Fixture \(fixture)", into: folder.url)
             }
         }
 
-        func remove() { try? FileManager.default.removeItem(at: folder) }
+        func remove() { folder.remove() }
     }
 
     /// Input through swh amp (-6 dB) and through `fixture` side by side into the mixer; its

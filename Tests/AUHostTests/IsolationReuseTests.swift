@@ -151,12 +151,11 @@ import Testing
     /// before it runs sees both children start while the preset loads, where one after the
     /// other the second would start only once the first had made its unit.
     @Test func aPresetsChildrenStartBeforeItsFirstUnitIsMade() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-prestart-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let log = folder.appendingPathComponent("started").path
-        let go = folder.appendingPathComponent("go").path
-        let wrapper = folder.appendingPathComponent("unit-host").path
+        let folder = try TemporaryFolder(prefix: "auhost-prestart")
+        defer { folder.remove() }
+        let log = folder.file("started")
+        let go = folder.file("go")
+        let wrapper = folder.file("unit-host")
         let script = "#!/bin/sh\necho started >> '\(log)'\nwhile [ ! -e '\(go)' ]; do sleep 0.01; done\nexec '\(BridgeIsolator.standardExecutable())' \"$@\"\n"
         try script.write(toFile: wrapper, atomically: true, encoding: .utf8)
         chmod(wrapper, 0o755)

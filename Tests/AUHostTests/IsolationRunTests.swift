@@ -22,18 +22,19 @@ import Testing
 
     /// A bundle folder of the fixtures, `file-latency`'s set to 100 frames.
     struct Fixtures {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-runs-\(UUID().uuidString)")
+        let folder: TemporaryFolder
         var lv2Path: String { folder.path + ":/usr/lib/lv2" }
 
         init() throws {
+            folder = try TemporaryFolder(prefix: "auhost-runs")
             for fixture in ["passthrough", "nan-output", "crash-in-run", "exit-in-run"] {
-                try writeFixtureBundle(fixture, name: "Fixture \(fixture)", into: folder)
+                try writeFixtureBundle(fixture, name: "Fixture \(fixture)", into: folder.url)
             }
-            try writeFixtureBundle("file-latency", name: "Fixture file-latency", into: folder, extraPorts: [IsolationRunTests.latencyPort])
-            try "100\n".write(to: folder.appendingPathComponent("file-latency.lv2/latency"), atomically: true, encoding: .utf8)
+            try writeFixtureBundle("file-latency", name: "Fixture file-latency", into: folder.url, extraPorts: [IsolationRunTests.latencyPort])
+            try "100\n".write(toFile: folder.file("file-latency.lv2/latency"), atomically: true, encoding: .utf8)
         }
 
-        func remove() { try? FileManager.default.removeItem(at: folder) }
+        func remove() { folder.remove() }
     }
 
     /// A mono chain: swh amp at -6 dB, the fixture `middle`, swh amp at -3 dB.

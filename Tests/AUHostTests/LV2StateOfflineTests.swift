@@ -2,6 +2,7 @@ import AUCore
 import AUFiles
 import AUHost
 import AULV2
+import AUTestSupport
 import Foundation
 import Testing
 
@@ -23,9 +24,8 @@ import Testing
     func calfFluidsynthPlaysTheGMBankOffline() throws {
         let registry = HostRegistry.make()
         let state = try Self.fluidsynthState(registry: registry)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-lv2-state-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = try TemporaryFolder(prefix: "auhost-lv2-state")
+        defer { folder.remove() }
         let loaded = try loadPreset(
             """
             {"auhost": 1, "name": "GM", "sampleRate": 48000,
@@ -36,7 +36,7 @@ import Testing
         defer { loaded.dispose() }
         var settings = RenderSettings()
         settings.tail = .seconds(0)
-        let output = folder + "/out.wav"
+        let output = folder.file("out.wav")
         let job = RenderJob(input: Self.song, output: output, encoding: try AudioFileEncoding(format: .wav, bitDepth: .float32))
         let result = BatchRenderer(loaded: loaded, registry: registry, settings: settings, jobs: [job]).render(job, progress: { _ in })
         if case .failure(let error) = result { Issue.record("\(error)") }

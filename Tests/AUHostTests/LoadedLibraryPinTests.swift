@@ -1,6 +1,7 @@
 import AUCore
 import AUFiles
 @testable import AUHost
+import AUTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -47,10 +48,9 @@ import Testing
     func batchKeepsLibrariesBetweenFiles() throws {
         try #require(FileManager.default.fileExists(atPath: Self.batchLibrary), "\(Self.batchLibrary) is missing (swh-lv2)")
         try #require(!isLoaded(Self.batchLibrary), "\(Self.batchLibrary) is loaded already")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-library-pin-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let input = folder + "/in.wav"
+        let folder = try TemporaryFolder(prefix: "auhost-library-pin")
+        defer { folder.remove() }
+        let input = folder.file("in.wav")
         let writer = try AudioFileWriter(path: input, encoding: AudioFileEncoding(format: .wav, bitDepth: .float32), sampleRate: 48_000, channels: 1)
         let silence = OwnedAudioBuffers(channels: 1, capacity: 4_800)
         try writer.write(silence.buffers())
@@ -63,7 +63,7 @@ import Testing
         var settings = RenderSettings()
         settings.tail = .seconds(0)
         let encoding = try AudioFileEncoding(format: .wav, bitDepth: .float32)
-        let jobs = (0..<2).map { RenderJob(input: input, output: folder + "/out\($0).wav", encoding: encoding) }
+        let jobs = (0..<2).map { RenderJob(input: input, output: folder.file("out\($0).wav"), encoding: encoding) }
         var batch: BatchRenderer? = BatchRenderer(loaded: loaded, registry: registry, settings: settings, jobs: jobs)
         for job in jobs {
             if case .failure(let error) = try #require(batch).render(job, progress: { _ in }) { Issue.record("\(error)") }

@@ -2,6 +2,7 @@ import AUCore
 import AUEngine
 import AUFiles
 import AUHost
+import AUTestSupport
 import Foundation
 import Testing
 
@@ -34,10 +35,9 @@ final class TransportProbe: AudioUnit, @unchecked Sendable {
         registry.register(Component(
             description: TransportProbe.description, name: "Transport probe", manufacturerName: "Test", version: "1",
             format: .builtin, identifier: "transport-probe", factory: { TransportProbe() }))
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-transport-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let input = folder + "/silence.wav"
+        let folder = try TemporaryFolder(prefix: "auhost-transport")
+        defer { folder.remove() }
+        let input = folder.file("silence.wav")
         let frames = 96_000
         let silence = OwnedAudioBuffers(channels: 2, capacity: frames)
         let writer = try AudioFileWriter(path: input, encoding: AudioFileEncoding(format: .wav, bitDepth: .float32), sampleRate: 48_000, channels: 2)
@@ -49,7 +49,7 @@ final class TransportProbe: AudioUnit, @unchecked Sendable {
         var settings = RenderSettings()
         settings.tail = .seconds(0)
         settings.blockSize = 1000
-        let output = folder + "/out.wav"
+        let output = folder.file("out.wav")
         let job = RenderJob(input: input, output: output, encoding: try AudioFileEncoding(format: .wav, bitDepth: .float32))
         let result = BatchRenderer(loaded: loaded, registry: registry, settings: settings, jobs: [job]).render(job, progress: { _ in })
         if case .failure(let error) = result { Issue.record("\(error)") }

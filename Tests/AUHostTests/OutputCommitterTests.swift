@@ -33,16 +33,10 @@ import Testing
         return BatchRenderer(loaded: try loadPreset(gainChain, registry: registry), registry: registry, settings: settings, jobs: jobs)
     }
 
-    static func temporaryFolder() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-commit-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
     @Test func aBatchsOutputsArePutInPlaceOffTheWorkerBeforeEachJobIsReported() throws {
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let jobs = try Self.jobs(4, in: folder)
+        let folder = try TemporaryFolder(prefix: "auhost-commit")
+        defer { folder.remove() }
+        let jobs = try Self.jobs(4, in: folder.path)
         struct Reported: Sendable {
             var index: Int
             var succeeded: Bool
@@ -67,14 +61,14 @@ import Testing
         #expect(records.map(\.index) == [0, 1, 2, 3])
         #expect(records.allSatisfy { $0.succeeded && $0.outputInPlace }, "\(records)")
         #expect(records.allSatisfy { !$0.onWorker }, "a job's output was put in place on the worker that rendered it")
-        let left = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(".") }
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".") }
         #expect(left.isEmpty, "temporary files left: \(left)")
     }
 
     @Test func aCommitThatFailsFailsItsJobAloneAndLeavesNothing() throws {
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let jobs = try Self.jobs(3, in: folder)
+        let folder = try TemporaryFolder(prefix: "auhost-commit")
+        defer { folder.remove() }
+        let jobs = try Self.jobs(3, in: folder.path)
         // The second job's output appears (another program writes it) while it renders:
         // its commit, which never replaces what it did not find, fails.
         let appeared = jobs[1].output
@@ -87,7 +81,7 @@ import Testing
         let failure = try #require(outcomes[1].failure)
         #expect(failure.message.contains(appeared), "\(failure.message)")
         #expect(try String(contentsOfFile: appeared, encoding: .utf8) == "theirs", "the file that appeared was replaced")
-        let left = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(".") }
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".") }
         #expect(left.isEmpty, "temporary files left: \(left)")
     }
 }

@@ -1,5 +1,6 @@
 import AUCore
 import AUHost
+import AUTestSupport
 import Foundation
 import Testing
 
@@ -41,10 +42,10 @@ import Testing
     /// `pprops:notOnGUI` (the same binary, the same dB unit) gives no meter.
     @Test(.enabled(if: installed, "needs x42-plugins (dpl.lv2) installed"))
     func anOutputThePluginMarksAsItsOwnIsNoMeterWhateverItsUnit() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-meters-\(UUID().uuidString)")
-        let bundle = folder.appendingPathComponent("dpl.lv2")
+        let folder = try TemporaryFolder(prefix: "auhost-meters")
+        defer { folder.remove() }
+        let bundle = folder.url.appendingPathComponent("dpl.lv2")
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         for file in ["manifest.ttl", "dpl.so"] {
             try FileManager.default.copyItem(atPath: "/usr/lib/lv2/dpl.lv2/\(file)", toPath: bundle.appendingPathComponent(file).path)
         }

@@ -2,6 +2,7 @@ import AUCore
 import AUEngine
 import AUFiles
 import AUHost
+import AUTestSupport
 import Foundation
 import Testing
 
@@ -36,10 +37,9 @@ final class NaNFromFrameUnit: AudioUnit, @unchecked Sendable {
     private func render(
         _ samples: [Float], node: String, registry: ComponentRegistry
     ) throws -> (report: RenderReport?, error: AudioUnitError?, output: [Float]) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-fault-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let input = folder + "/in.wav"
+        let folder = try TemporaryFolder(prefix: "auhost-fault")
+        defer { folder.remove() }
+        let input = folder.file("in.wav")
         let buffers = OwnedAudioBuffers(channels: 2, capacity: samples.count)
         for channel in 0..<2 { for frame in samples.indices { buffers.buffers()[channel][frame] = samples[frame] } }
         let writer = try AudioFileWriter(path: input, encoding: AudioFileEncoding(format: .wav, bitDepth: .float32), sampleRate: 48_000, channels: 2)
@@ -49,7 +49,7 @@ final class NaNFromFrameUnit: AudioUnit, @unchecked Sendable {
         var settings = RenderSettings()
         settings.tail = .seconds(0)
         settings.blockSize = 256
-        let output = folder + "/out.wav"
+        let output = folder.file("out.wav")
         let job = RenderJob(input: input, output: output, encoding: try AudioFileEncoding(format: .wav, bitDepth: .float32))
         switch BatchRenderer(loaded: loaded, registry: registry, settings: settings, jobs: [job]).render(job, progress: { _ in }) {
         case .success(let report):

@@ -22,11 +22,12 @@ import Testing
 
     /// A bundle folder holding the fixture, its latency file set to `frames`.
     struct Fixture {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-latencies-\(UUID().uuidString)")
-        var bundle: URL { folder.appendingPathComponent("file-latency.lv2") }
+        let folder: TemporaryFolder
+        var bundle: URL { folder.url.appendingPathComponent("file-latency.lv2") }
 
         init(frames: Int) throws {
-            try writeFixtureBundle("file-latency", name: "Fixture file-latency", into: folder, extraPorts: [ReportedLatenciesTests.latencyPort])
+            folder = try TemporaryFolder(prefix: "auhost-latencies")
+            try writeFixtureBundle("file-latency", name: "Fixture file-latency", into: folder.url, extraPorts: [ReportedLatenciesTests.latencyPort])
             try setLatency(frames)
         }
 
@@ -40,10 +41,10 @@ import Testing
             settings.blockSize = 256
             settings.tail = .seconds(0)
             settings.parallelism = .singleThreaded
-            return try ChainProcessor(.json(ReportedLatenciesTests.preset, file: folder.appendingPathComponent("late.json").path), registry: registry, settings: settings)
+            return try ChainProcessor(.json(ReportedLatenciesTests.preset, file: folder.file("late.json")), registry: registry, settings: settings)
         }
 
-        func remove() { try? FileManager.default.removeItem(at: folder) }
+        func remove() { folder.remove() }
     }
 
     /// An impulse at frame 100 of 2,000 frames, mono.

@@ -1,4 +1,5 @@
 import AUCore
+import AUTestSupport
 import Foundation
 import Testing
 @testable import AULV2
@@ -14,17 +15,11 @@ import Testing
         }.sorted()
     }
 
-    private static func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-discovery-cache-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
     @Test func cachedDiscoveryEqualsAFullRead() throws {
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder(prefix: "auhost-discovery-cache")
+        defer { folder.remove() }
         let full = LV2Provider(probeCacheFile: nil).discoverComponents()
-        let cached = LV2Provider(probeCacheFile: nil, discoveryCacheFolder: folder)
+        let cached = LV2Provider(probeCacheFile: nil, discoveryCacheFolder: folder.url)
         let first = cached.discoverComponents()
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == 1, "the first discovery writes the cache")
         let second = cached.discoverComponents()
@@ -46,9 +41,9 @@ import Testing
     @Test func aChangedBundleIsReadAgainAndAnUnchangedOneIsNot() throws {
         let fixtures = try FixtureBundles()
         defer { fixtures.remove() }
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let provider = LV2Provider(lv2Path: fixtures.root.path, probeCacheFile: nil, discoveryCacheFolder: folder)
+        let folder = try TemporaryFolder(prefix: "auhost-discovery-cache")
+        defer { folder.remove() }
+        let provider = LV2Provider(lv2Path: fixtures.root.path, probeCacheFile: nil, discoveryCacheFolder: folder.url)
         func name(_ uri: String) -> String? { provider.discoverComponents().components.first { $0.identifier == uri }?.name }
         let uri = "urn:auhost:fixture:passthrough"
         #expect(name(uri) == "Fixture Passthrough")
@@ -56,7 +51,7 @@ import Testing
         #expect(problems > 0, "the bad-Turtle fixture is a problem")
 
         // Nothing changed: the cache is what is read (marked here to tell it from the Turtle).
-        let file = try #require(FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).first)
+        let file = try #require(FileManager.default.contentsOfDirectory(at: folder.url, includingPropertiesForKeys: nil).first)
         let text = try String(contentsOf: file, encoding: .utf8)
         try text.replacingOccurrences(of: "\tFixture Passthrough\t", with: "\tFixture Passthrough (cached)\t")
             .write(to: file, atomically: true, encoding: .utf8)
@@ -86,9 +81,9 @@ import Testing
     @Test func aValidCacheLoadsOnlyTheBundlesOfTheUnitsMade() throws {
         let fixtures = try FixtureBundles()
         defer { fixtures.remove() }
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let provider = LV2Provider(lv2Path: fixtures.root.path, probeCacheFile: nil, discoveryCacheFolder: folder)
+        let folder = try TemporaryFolder(prefix: "auhost-discovery-cache")
+        defer { folder.remove() }
+        let provider = LV2Provider(lv2Path: fixtures.root.path, probeCacheFile: nil, discoveryCacheFolder: folder.url)
         let (filling, read, _) = provider.discover()
         #expect(filling.plugins.count > 2, "a stale cache loads every bundle")
         let (world, cached, _) = provider.discover()
@@ -109,9 +104,9 @@ import Testing
     @Test func loadingEveryBundleLaterReloadsNoneLoadedBefore() throws {
         let fixtures = try FixtureBundles()
         defer { fixtures.remove() }
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let provider = LV2Provider(lv2Path: fixtures.root.path, probeCacheFile: nil, discoveryCacheFolder: folder)
+        let folder = try TemporaryFolder(prefix: "auhost-discovery-cache")
+        defer { folder.remove() }
+        let provider = LV2Provider(lv2Path: fixtures.root.path, probeCacheFile: nil, discoveryCacheFolder: folder.url)
         let everything = provider.discover().0.plugins.count
         let (world, cached, _) = provider.discover()
         let uri = "urn:auhost:fixture:passthrough"

@@ -26,9 +26,8 @@ import AUTestSupport
 
     @Test(arguments: cases)
     func matchesLV2Apply(_ testCase: Case) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-lv2apply-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryFolder(prefix: "auhost-lv2apply")
+        defer { directory.remove() }
 
         let unit = try LV2TestSupport.unit(testCase.uri)
         unit.renderMode = .offline
@@ -48,8 +47,8 @@ import AUTestSupport
             input[buses.prefix(bus).reduce(0, +) + channel][frame]
         }.flatMap { $0 }
 
-        let inputFile = directory.appendingPathComponent("in.wav")
-        let outputFile = directory.appendingPathComponent("out.wav")
+        let inputFile = directory.url.appendingPathComponent("in.wav")
+        let outputFile = directory.url.appendingPathComponent("out.wav")
         try WAVFile.write(input, sampleRate: 48_000, to: inputFile)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/lv2apply")

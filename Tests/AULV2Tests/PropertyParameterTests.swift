@@ -1,4 +1,5 @@
 import AUCore
+import AUTestSupport
 import Foundation
 import Testing
 @testable import AULV2
@@ -35,10 +36,10 @@ import Testing
     /// thread does, and the test renders until the plugin reports the path back.
     @Test(arguments: [(convolver, "impulse", LV2RenderMode.offline), (convolver, "impulse", .live)])
     func aClickBecomesTheImpulseResponse(plugin: String, property: String, mode: LV2RenderMode) throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder(prefix: "auhost-properties")
+        defer { folder.remove() }
         let response = Self.decayingNoise(frames: 2_400)
-        let file = folder.appendingPathComponent("room.wav")
+        let file = folder.url.appendingPathComponent("room.wav")
         try WAVFile.write([response], sampleRate: 48_000, to: file)
 
         let unit = try LV2TestSupport.unit(plugin)
@@ -71,13 +72,13 @@ import Testing
     /// A missing file, a folder and a file that is not audio are one clear error each,
     /// naming the file; nothing is sent and the value stays what it was.
     @Test func badFilesAreClearErrors() throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let text = folder.appendingPathComponent("notes.wav")
+        let folder = try TemporaryFolder(prefix: "auhost-properties")
+        defer { folder.remove() }
+        let text = folder.url.appendingPathComponent("notes.wav")
         try Data("not audio at all".utf8).write(to: text)
         let unit = try LV2TestSupport.unit(Self.convolver)
         defer { unit.dispose() }
-        let missing = folder.appendingPathComponent("missing.wav").path
+        let missing = folder.file("missing.wav")
         for (path, words) in [(missing, "does not exist"), (folder.path, "is a folder, not a regular file"), (text.path, "is not an audio file")] {
             let error = #expect(throws: AudioUnitError.self) { try unit.setPropertyParameter("impulse", to: .path(path)) }
             #expect(error?.message.contains(path) == true && error?.message.contains(words) == true, "\(error?.message ?? "")")
@@ -123,12 +124,6 @@ import Testing
     }
 
     // MARK: - Helpers
-
-    static func folder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auhost-properties-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
 
     /// Noise decaying by 60 dB over `frames` frames (a fixed generator: the same every run).
     static func decayingNoise(frames: Int) -> [Float] {

@@ -143,15 +143,13 @@ import Testing
     /// The file appears only complete, with no temporary file left beside it; an existing
     /// file is kept without `overwrite` and replaced with it; an input is never replaced.
     @Test func theFileAppearsOnlyCompleteAndIsNotOverwrittenUnasked() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("aumidi-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        func contents() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted() }
-        let path = folder + "/take.mid"
+        let folder = try TemporaryFolder(prefix: "aumidi")
+        defer { folder.remove() }
+        let path = folder.file("take.mid")
         var recording = MIDIFrameRecording(sampleRate: 48000)
         recording.append(frame: 0, status: 0x90, data1: 60, data2: 100)
         try recording.write(to: path)
-        #expect(contents() == ["take.mid"])
+        #expect(folder.contents() == ["take.mid"])
         #expect(FileManager.default.contents(atPath: path) == recording.data())
 
         recording.append(frame: 4800, status: 0x80, data1: 60, data2: 0)
@@ -163,11 +161,11 @@ import Testing
         #expect(input?.message.contains("is the input") == true)
 
         try recording.write(to: path, overwrite: true)
-        #expect(contents() == ["take.mid"])
+        #expect(folder.contents() == ["take.mid"])
         #expect(FileManager.default.contents(atPath: path) == recording.data())
 
-        let missing = #expect(throws: AudioUnitError.self) { try recording.write(to: folder + "/no/such/take.mid") }
+        let missing = #expect(throws: AudioUnitError.self) { try recording.write(to: folder.file("no/such/take.mid")) }
         #expect(missing?.message.contains("does not exist") == true)
-        #expect(contents() == ["take.mid"])
+        #expect(folder.contents() == ["take.mid"])
     }
 }

@@ -1,4 +1,5 @@
 import AUMIDI
+import AUTestSupport
 import Foundation
 import Testing
 
@@ -83,16 +84,16 @@ struct ReadingTests {
 
     @Test("a file is MIDI by its MThd header, whatever its name; a missing path or a folder is not")
     func recognisesMIDIFilesByTheirHeader() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("aumidi-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder + "/folder.mid", withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try Data(Fixtures.file(format: 0, tracks: [[0x00, 0xFF, 0x2F, 0x00]])).write(to: URL(fileURLWithPath: folder + "/song.bin"))
-        try Data("RIFF".utf8).write(to: URL(fileURLWithPath: folder + "/song.mid"))
-        try Data("MTh".utf8).write(to: URL(fileURLWithPath: folder + "/short.mid"))
-        #expect(MusicSequence.isStandardMIDIFile(atPath: folder + "/song.bin"))
-        #expect(!MusicSequence.isStandardMIDIFile(atPath: folder + "/song.mid"))
-        #expect(!MusicSequence.isStandardMIDIFile(atPath: folder + "/short.mid"))
-        #expect(!MusicSequence.isStandardMIDIFile(atPath: folder + "/missing.mid"))
-        #expect(!MusicSequence.isStandardMIDIFile(atPath: folder + "/folder.mid"))
+        let folder = try TemporaryFolder(prefix: "aumidi")
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder.file("folder.mid"), withIntermediateDirectories: true)
+        try Data(Fixtures.file(format: 0, tracks: [[0x00, 0xFF, 0x2F, 0x00]])).write(to: URL(fileURLWithPath: folder.file("song.bin")))
+        try Data("RIFF".utf8).write(to: URL(fileURLWithPath: folder.file("song.mid")))
+        try Data("MTh".utf8).write(to: URL(fileURLWithPath: folder.file("short.mid")))
+        #expect(MusicSequence.isStandardMIDIFile(atPath: folder.file("song.bin")))
+        #expect(!MusicSequence.isStandardMIDIFile(atPath: folder.file("song.mid")))
+        #expect(!MusicSequence.isStandardMIDIFile(atPath: folder.file("short.mid")))
+        #expect(!MusicSequence.isStandardMIDIFile(atPath: folder.file("missing.mid")))
+        #expect(!MusicSequence.isStandardMIDIFile(atPath: folder.file("folder.mid")))
     }
 }

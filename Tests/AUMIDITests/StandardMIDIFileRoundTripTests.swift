@@ -1,4 +1,5 @@
 import AUMIDI
+import AUTestSupport
 import Foundation
 import Testing
 
@@ -65,10 +66,9 @@ struct StandardMIDIFileRoundTripTests {
 
     @Test("files on disk: write(to:) and init(contentsOf:) round trip; an existing file is kept unless overwrite; a missing file errs")
     func filesOnDisk() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("aumidi-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent("round-trip.mid")
+        let folder = try TemporaryFolder(prefix: "aumidi")
+        defer { folder.remove() }
+        let url = folder.url.appendingPathComponent("round-trip.mid")
         let sequence = Fixtures.everyKindSequence()
         try sequence.write(to: url.path)
         #expect(try MusicSequence(contentsOf: url) == sequence)
@@ -78,7 +78,7 @@ struct StandardMIDIFileRoundTripTests {
         try MusicSequence().write(to: url.path, overwrite: true)
         #expect(try MusicSequence(contentsOf: url) == MusicSequence())
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["round-trip.mid"], "no temporary file left")
-        let missing = folder.appendingPathComponent("missing.mid")
+        let missing = folder.url.appendingPathComponent("missing.mid")
         #expect(throws: MIDIFileError.self) { try MusicSequence(contentsOf: missing) }
     }
 

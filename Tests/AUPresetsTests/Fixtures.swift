@@ -82,23 +82,6 @@ func makeRegistry() -> ComponentRegistry {
     return registry
 }
 
-/// A folder of its own under the temporary directory, removed by ``remove()``.
-struct TemporaryFolder {
-    let path: String
-    init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("AUPresetsTests-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-    func file(_ name: String) -> String { path + "/" + name }
-    func write(_ name: String, _ text: String) throws -> String {
-        let file = file(name)
-        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
-        return file
-    }
-    func contents() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: path).sorted() }
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-}
-
 /// Loads JSON text as `file` and returns its problems (none when it loads).
 func problems(in json: String, file: String = "Presets/test.json", overrides: [ParameterOverride] = [], registry: ComponentRegistry = makeRegistry()) -> [PresetProblem] {
     do {

@@ -1,5 +1,6 @@
 import AUCore
 @testable import AUPresets
+import AUTestSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import AUCore
 @testable import AUPresets
+import AUTestSupport
 import Foundation
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try PresetWriter.save(preset, to: folder.file("one.json"))
-        #expect(try folder.contents() == ["one.json"])
+        #expect(folder.contents() == ["one.json"])
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder.file("one.json"))) == PresetWriter.encode(preset))
     }
 
@@ -26,7 +27,7 @@ import Testing
             #expect(error.description == "\(file): already exists; expected a new file name, or --force to replace it")
         }
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "the user's own text")
-        #expect(try folder.contents() == ["mine.json"])
+        #expect(folder.contents() == ["mine.json"])
     }
 
     @Test func forceReplacesAtomically() throws {
@@ -35,7 +36,7 @@ import Testing
         let file = try folder.write("mine.json", "old")
         try PresetWriter.save(preset, to: file, force: true)
         #expect(try PresetLoader.read(file: file) == preset)
-        #expect(try folder.contents() == ["mine.json"])
+        #expect(folder.contents() == ["mine.json"])
     }
 
     @Test func aMissingFolderIsAClearErrorAndLeavesNothing() throws {
@@ -49,7 +50,7 @@ import Testing
             #expect(error.problems.map(\.kind) == [.writeFailed])
             #expect(error.description.contains("the folder \"\(folder.path)/nowhere\" does not exist"))
         }
-        #expect(try folder.contents() == [])
+        #expect(folder.contents() == [])
     }
 
     @Test func aFolderIsNotAFile() throws {
@@ -57,6 +58,6 @@ import Testing
         defer { folder.remove() }
         try FileManager.default.createDirectory(atPath: folder.file("sub.json"), withIntermediateDirectories: false)
         #expect(throws: PresetError.self) { try PresetWriter.save(preset, to: folder.file("sub.json"), force: true) }
-        #expect(try folder.contents() == ["sub.json"])
+        #expect(folder.contents() == ["sub.json"])
     }
 }

@@ -1,5 +1,6 @@
 import AUCore
 import AUSampler
+import AUTestSupport
 import Foundation
 
 /// The General MIDI bank of Debian's fluid-soundfont-gm, which the tests play.
@@ -56,8 +57,7 @@ func flatness(_ samples: [Float], from start: Int) -> Double {
 
 /// Calls `body` with a new empty folder, removed afterwards.
 func withScratchFolder<Result>(_ body: (URL) throws -> Result) throws -> Result {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ausampler-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    return try body(folder)
+    let folder = try TemporaryFolder(prefix: "ausampler")
+    defer { folder.remove() }
+    return try body(folder.url)
 }

@@ -1,3 +1,4 @@
+import AUTestSupport
 import AudioToolbox
 import Foundation
 import Testing
@@ -256,9 +257,8 @@ import Testing
     }
 
     @Test func filesAreWrittenAndReadBack() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sequence-files-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder(prefix: "sequence-files")
+        defer { folder.remove() }
         let sequence = try Self.newSequence()
         defer { DisposeMusicSequence(sequence) }
         var track: MusicTrack?
@@ -269,7 +269,7 @@ import Testing
         }
         var meta = MIDIMetaEvent(metaEventType: 0x03, unused1: 0, unused2: 0, unused3: 0, dataLength: 1, data: 0x54)
         #expect(MusicTrackNewMetaEvent(track, 0, &meta) == noErr)
-        let url = folder.appendingPathComponent("song.mid")
+        let url = folder.url.appendingPathComponent("song.mid")
         #expect(MusicSequenceFileCreate(sequence, url as NSURL as CFURL, kMusicSequenceFile_MIDIType, kMusicSequenceFileFlags_Default, 960) == noErr)
         #expect(MusicSequenceFileCreate(sequence, url as NSURL as CFURL, kMusicSequenceFile_MIDIType, kMusicSequenceFileFlags_Default, 960) == kAudio_FilePermissionError,
                 "an existing file is kept without EraseFile")
@@ -283,9 +283,9 @@ import Testing
         #expect(MusicSequenceGetTrackCount(loaded, &count) == noErr && count == 3, "channels 0 and 3, then the meta events")
         #expect(MusicSequenceFileLoad(loaded, url as NSURL as CFURL, kMusicSequenceFile_MIDIType, 0) == noErr)
         #expect(MusicSequenceGetTrackCount(loaded, &count) == noErr && count == 1)
-        let missing = folder.appendingPathComponent("none.mid")
+        let missing = folder.url.appendingPathComponent("none.mid")
         #expect(MusicSequenceFileLoad(loaded, missing as NSURL as CFURL, 0, 0) == kAudio_FileNotFoundError)
-        let garbage = folder.appendingPathComponent("garbage.mid")
+        let garbage = folder.url.appendingPathComponent("garbage.mid")
         try Data("MThd garbage".utf8).write(to: garbage)
         #expect(MusicSequenceFileLoad(loaded, garbage as NSURL as CFURL, 0, 0) == OSStatus(bitPattern: 0x6474_613F), "kAudioFileInvalidFileError")
         #expect(MusicSequenceFileLoad(loaded, url as NSURL as CFURL, 0, 0x80) == kAudio_ParamError, "an unknown flag")

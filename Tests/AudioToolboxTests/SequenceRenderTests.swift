@@ -1,3 +1,4 @@
+import AUTestSupport
 import AudioToolbox
 import Foundation
 import Testing
@@ -81,10 +82,9 @@ import Testing
     }
 
     @Test func notesOfALoadedFileStartOnTheFramesOfItsTempoMap() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sequence-render-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("tempo-map.mid")
+        let folder = try TemporaryFolder(prefix: "sequence-render")
+        defer { folder.remove() }
+        let path = folder.url.appendingPathComponent("tempo-map.mid")
         try Data(Self.file).write(to: path)
 
         let (graph, _, output) = try #require(Self.samplerGraph())
