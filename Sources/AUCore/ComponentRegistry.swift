@@ -3,44 +3,109 @@ import Foundation
 /// Every unit AUHost can make, over all backends (`AudioComponentFindNext`, `…Count`,
 /// `AudioComponentInstanceNew`): enumerate, find by description with wildcards, by LV2 URI,
 /// by identifier or by exact name, and instantiate.
-/// - Thread: [control]
+///
+/// Providers are discovered when first needed, in order, each once: an `lv2:` reference
+/// is resolved by the LV2 providers alone (no native library is loaded, no other backend
+/// enumerated), so a command whose preset names only LV2 plugins starts without the rest;
+/// anything that reads every component (``components``, ``problems``, a search, a name)
+/// discovers them all first.
+/// - Thread: [control] (discovery is serialized: any control thread may ask)
 public final class ComponentRegistry: @unchecked Sendable {
-    public private(set) var components: [Component] = []
-    public private(set) var problems: [DiscoveryProblem] = []
+    /// What was added, in order: providers (discovered or not yet) and single components.
+    private enum Entry {
+        case provider(any ComponentProvider, found: (components: [Component], problems: [DiscoveryProblem])?)
+        case component(Component)
+    }
+
+    private var entries: [Entry] = []
+    private let lock = NSLock()
 
     /// An empty registry; add providers with ``add(_:)``.
     /// - Thread: [control]
     public init() {}
 
-    /// A registry over the given providers, discovered in order.
+    /// A registry over the given providers, discovered in order when first needed.
     /// - Thread: [control]
     public convenience init(providers: [any ComponentProvider]) {
         self.init()
         for provider in providers { add(provider) }
     }
 
-    /// Discovers a provider's components and adds them.
+    /// Every component, in registry order (providers in the order added, then each
+    /// component where it was registered); discovers what is not yet.
+    /// - Thread: [control]
+    public var components: [Component] { collected(where: { _ in true }).components }
+
+    /// What discovery met on the way (files that are no plugin, libraries refused).
+    /// - Thread: [control]
+    public var problems: [DiscoveryProblem] { collected(where: { _ in true }).problems }
+
+    /// Adds a provider, discovered when first needed.
     /// - Thread: [control]
     public func add(_ provider: any ComponentProvider) {
-        let found = provider.discoverComponents()
-        components += found.components
-        problems += found.problems
+        lock.withLock { entries.append(.provider(provider, found: nil)) }
     }
 
     /// Adds one component (a test's unit, an application's own unit).
     /// - Thread: [control]
     public func register(_ component: Component) {
-        components.append(component)
+        lock.withLock { entries.append(.component(component)) }
+    }
+
+    /// The components and problems of the providers `needed` selects (discovering those not
+    /// yet) and every registered component, in registry order.
+    private func collected(where needed: (any ComponentProvider) -> Bool) -> (components: [Component], problems: [DiscoveryProblem]) {
+        lock.withLock {
+            var components: [Component] = [], problems: [DiscoveryProblem] = []
+            for index in entries.indices {
+                if case .provider(let provider, _) = entries[index], !needed(provider) { continue }
+                let found = discovered(at: index)
+                components += found.components
+                problems += found.problems
+            }
+            return (components, problems)
+        }
+    }
+
+    /// The components and problems of entry `index`, its provider discovered if it is not yet.
+    /// Called with the lock held.
+    private func discovered(at index: Int) -> (components: [Component], problems: [DiscoveryProblem]) {
+        switch entries[index] {
+        case .component(let component):
+            return ([component], [])
+        case .provider(let provider, let found):
+            if let found { return found }
+            let made = provider.discoverComponents()
+            entries[index] = .provider(provider, found: made)
+            return made
+        }
+    }
+
+    /// The first component a search matches, in registry order: what
+    /// `components(matching:).first` gives, discovering the providers in order only until one
+    /// has it (a graph's built-in node never waits for the plugins' discovery).
+    /// - Thread: [control]
+    public func firstComponent(matching search: ComponentDescription) -> Component? {
+        lock.withLock {
+            for index in entries.indices {
+                if let match = discovered(at: index).components.first(where: { Self.matches($0, search) }) { return match }
+            }
+            return nil
+        }
+    }
+
+    /// Whether `component` answers `search`; unsearchable components answer only a search
+    /// without wildcards.
+    private static func matches(_ component: Component, _ search: ComponentDescription) -> Bool {
+        let isExact = !search.type.isWildcard && !search.subtype.isWildcard && !search.manufacturer.isWildcard
+        return search.matches(component.description) && (isExact || !component.description.componentFlags.contains(.unsearchable))
     }
 
     /// The components a search matches, in registry order (`AudioComponentFindNext`).
     /// Unsearchable components are found only by a search without wildcards.
     /// - Thread: [control]
     public func components(matching search: ComponentDescription) -> [Component] {
-        let isExact = !search.type.isWildcard && !search.subtype.isWildcard && !search.manufacturer.isWildcard
-        return components.filter {
-            search.matches($0.description) && (isExact || !$0.description.componentFlags.contains(.unsearchable))
-        }
+        components.filter { Self.matches($0, search) }
     }
 
     /// How many components a search matches (`AudioComponentCount`).
@@ -65,6 +130,10 @@ public final class ComponentRegistry: @unchecked Sendable {
         var candidates: [Component] = []
         if text.hasPrefix("lv2:") {
             let uri = String(text.dropFirst(4))
+            // Only an LV2 provider (or a registered component) makes an LV2 component: the one
+            // found among them is the one every backend's discovery would find.
+            let lv2 = collected(where: { $0.format == .lv2 }).components.filter { $0.format == .lv2 && $0.identifier == uri }
+            if lv2.count == 1 { return lv2[0] }
             candidates = components.filter { $0.format == .lv2 && $0.identifier == uri }
         } else if text.contains("://") || text.hasPrefix("urn:") {
             candidates = components.filter { $0.identifier == text }

@@ -71,6 +71,62 @@ import Testing
         return registry
     }
 
+    /// A provider of one component of `format` that counts its discoveries.
+    final class CountingProvider: ComponentProvider, @unchecked Sendable {
+        let format: ComponentFormat
+        let component: Component
+        var discoveries = 0
+        init(_ format: ComponentFormat, identifier: String, name: String) {
+            self.format = format
+            component = Component(
+                description: ComponentDescription(type: "aufx", subtype: format == .lv2 ? "cntl" : "cntn", manufacturer: "Test"), name: name,
+                manufacturerName: "Tests", version: "1", format: format, identifier: identifier,
+                factory: { () throws(AudioUnitError) -> AudioUnit in TestGainUnit() })
+        }
+        func discoverComponents() -> (components: [Component], problems: [DiscoveryProblem]) {
+            discoveries += 1
+            return ([component], [DiscoveryProblem(format: format, location: component.identifier, message: "counted")])
+        }
+    }
+
+    @Test("an lv2: reference is resolved by the LV2 providers alone; anything else, and a reference they do not resolve, discovers every provider, each once")
+    func providersAreDiscoveredWhenNeeded() throws {
+        let native = CountingProvider(.native, identifier: "/lib/native.so#0", name: "Native Gain")
+        let lv2 = CountingProvider(.lv2, identifier: "urn:test:lv2", name: "LV2 Gain")
+        let registry = ComponentRegistry(providers: [native, lv2])
+        #expect(native.discoveries == 0 && lv2.discoveries == 0, "discovered before anything was asked")
+        #expect(try registry.resolve("lv2:urn:test:lv2").identifier == "urn:test:lv2")
+        #expect(native.discoveries == 0 && lv2.discoveries == 1)
+        // A name needs every backend: the native provider is discovered now, the LV2 one not again.
+        #expect(try registry.resolve("Native Gain").identifier == "/lib/native.so#0")
+        #expect(native.discoveries == 1 && lv2.discoveries == 1)
+        #expect(registry.components.map(\.identifier) == ["/lib/native.so#0", "urn:test:lv2"], "not in the providers' order")
+        #expect(registry.problems.map(\.location) == ["/lib/native.so#0", "urn:test:lv2"])
+        #expect(native.discoveries == 1 && lv2.discoveries == 1)
+        // An lv2: reference the LV2 providers do not know is the usual error, after every backend.
+        let fresh = CountingProvider(.native, identifier: "/lib/other.so#0", name: "Other")
+        let other = ComponentRegistry(providers: [fresh, CountingProvider(.lv2, identifier: "urn:test:lv2", name: "LV2 Gain")])
+        #expect(throws: AudioUnitError.self) { try other.resolve("lv2:urn:test:missing") }
+        #expect(fresh.discoveries == 1)
+    }
+
+    @Test("the first component a description matches discovers the providers in order only until one has it, and is the first of every match")
+    func theFirstMatchStopsTheDiscovery() {
+        let first = CountingProvider(.lv2, identifier: "urn:test:lv2", name: "LV2 Gain")
+        let second = CountingProvider(.native, identifier: "/lib/native.so#0", name: "Native Gain")
+        let registry = ComponentRegistry(providers: [first, second])
+        let inFirst = ComponentDescription(type: "aufx", subtype: "cntl", manufacturer: "Test")
+        let inSecond = ComponentDescription(type: "aufx", subtype: "cntn", manufacturer: "Test")
+        #expect(registry.firstComponent(matching: inFirst)?.identifier == "urn:test:lv2")
+        #expect(first.discoveries == 1 && second.discoveries == 0)
+        #expect(registry.firstComponent(matching: inSecond)?.identifier == "/lib/native.so#0")
+        #expect(registry.firstComponent(matching: ComponentDescription(type: "aumu")) == nil)
+        #expect(first.discoveries == 1 && second.discoveries == 1)
+        for search in [inFirst, inSecond, ComponentDescription(type: "aufx")] {
+            #expect(registry.firstComponent(matching: search)?.identifier == registry.components(matching: search).first?.identifier)
+        }
+    }
+
     @Test func unsearchableComponentsNeedAnExactSearch() {
         let registry = registry()
         #expect(registry.count(matching: ComponentDescription(type: "aufx")) == 1)

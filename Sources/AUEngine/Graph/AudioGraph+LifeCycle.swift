@@ -14,7 +14,7 @@ extension AudioGraph {
         if isOpen { return }
         for node in model.order where model.nodes[node]?.unit == nil {
             let entry = model.nodes[node]!
-            guard let registry, let component = registry.components(matching: entry.description).first else {
+            guard let registry, let component = registry.firstComponent(matching: entry.description) else {
                 throw AudioUnitError(.extensionNotFound, "cannot open \(model.label(node)): no unit matches \(entry.description)")
             }
             model.nodes[node]!.unit = try component.instantiate()

@@ -11,7 +11,7 @@ extension AudioGraph {
         guard let registry else {
             throw AudioUnitError(.invalidPropertyValue, "cannot add \(description) by description: the graph was made without a registry; add the unit instance instead")
         }
-        guard let component = registry.components(matching: description).first else {
+        guard let component = registry.firstComponent(matching: description) else {
             throw AudioUnitError(.extensionNotFound, "no unit matches \(description)")
         }
         try requireSingleOutput(component.description)
