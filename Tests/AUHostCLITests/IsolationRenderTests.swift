@@ -2,6 +2,7 @@ import AUHost
 import AUHostCLI
 import AUTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// `auhost render --isolation` and the preset key `"isolation"` (docs/ISOLATION.md): the
@@ -178,10 +179,21 @@ import Testing
         }
     }
 
-    /// The host's registry (every installed unit) takes tens of milliseconds to build; the
-    /// children of a preset's isolated LV2 nodes start before it, so their start-ups overlap.
-    @Test("render --isolation together: the child of the chain's LV2 nodes runs before the host's registry is built, and the samples are in-process's")
-    func theChildStartsBeforeTheRegistryIsBuilt() throws {
+    /// A provider that reports its first discovery before it discovers.
+    struct ObservedProvider: ComponentProvider {
+        let provider: any ComponentProvider
+        let observe: @Sendable () -> Void
+        var format: ComponentFormat { provider.format }
+        func discoverComponents() -> (components: [Component], problems: [DiscoveryProblem]) {
+            observe()
+            return provider.discoverComponents()
+        }
+    }
+
+    /// Discovering the host's units takes tens of milliseconds; the children of a preset's
+    /// isolated LV2 nodes start before any of it, so their start-ups overlap.
+    @Test("render --isolation together: the child of the chain's LV2 nodes runs before the host's registry discovers anything, and the samples are in-process's")
+    func theChildStartsBeforeTheRegistryDiscovers() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let input = folder.file("in.wav")
@@ -191,14 +203,18 @@ import Testing
         for mode in ["none", "together"] {
             let output = folder.file("\(mode).wav")
             let before = Set(Self.unitHostChildren())
-            nonisolated(unsafe) var childrenAtRegistry: Set<Int32> = []
+            let childrenAtDiscovery = Mutex<Set<Int32>?>(nil)
+            let observe: @Sendable () -> Void = {
+                childrenAtDiscovery.withLock { seen in if seen == nil { seen = Set(Self.unitHostChildren()).subtracting(before) } }
+            }
             let status = AUHostCLI.run(["render", file, input, "-o", output, "--bit-depth", "32f", "--isolation", mode], output: TextOutput(), errors: TextOutput()) {
-                childrenAtRegistry = Set(Self.unitHostChildren()).subtracting(before)
-                return HostRegistry.make()
+                ComponentRegistry(providers: HostRegistry.providers().map { ObservedProvider(provider: $0, observe: observe) })
             }
             try #require(status == 0, "\(mode) failed")
+            let seen = childrenAtDiscovery.withLock { $0 }
+            #expect(seen != nil, "\(mode): nothing was discovered")
             // (Tests running beside this one may start children too: only "some" is checked.)
-            if mode == "together" { #expect(!childrenAtRegistry.isEmpty, "no unit-host child ran when the registry was asked for") }
+            if mode == "together" { #expect(seen?.isEmpty == false, "no unit-host child ran when the registry first discovered") }
             outputs[mode] = try readAudio(output).samples
         }
         #expect(differingSamples(outputs["together"] ?? [], outputs["none"] ?? []) == 0, "together differs from in process")

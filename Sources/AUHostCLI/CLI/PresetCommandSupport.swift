@@ -27,17 +27,12 @@ enum PresetCommandSupport {
         do throws(PresetError) {
             let nodeSets = unit.map { chain in sets.map { $0.split(separator: "=", maxSplits: 1).first?.contains(".") == true ? $0 : "\(chain.nodes[0].id).\($0)" } }
             let overrides = try ParameterOverride.parse(nodeSets ?? sets)
-            let errors = context.errors
-            // Offline, the failed file's own line names the fault.
-            let isolator = BridgeIsolator { fault in if live { errors.line("auhost: " + fault.liveLine) } }
-            // A file whose form is bad is reported by the load below.
-            if unit == nil, let preset = try? PresetLoader.read(file: file) {
-                PresetLoader.prepareIsolation(of: preset, isolation: isolation, isolator: isolator)
-            }
             var loader = PresetLoader(registry: context.registry)
             loader.isolation = isolation
             loader.isolationOfComponent = isolationOfComponent
-            loader.isolator = isolator
+            let errors = context.errors
+            // Offline, the failed file's own line names the fault.
+            loader.isolator = BridgeIsolator { fault in if live { errors.line("auhost: " + fault.liveLine) } }
             if let unit { return try loader.load(unit, file: file, overrides: overrides) }
             return try loader.load(file: file, overrides: overrides)
         } catch {

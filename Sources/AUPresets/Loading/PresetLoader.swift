@@ -51,19 +51,6 @@ public struct PresetLoader: Sendable {
         try load(DecodedPreset(preset), problems: ProblemCollector(file: file), overrides: overrides)
     }
 
-    /// Starts, before anything needs the registry, the children of `preset`'s LV2 nodes that
-    /// run isolated (by their `"isolation"` key, else by `isolation`): an `lv2:` reference is
-    /// never a built-in unit, and its child builds only the LV2 registry, so the child's
-    /// start-up overlaps the host's own (its registry, the preset's checks). The nodes are
-    /// made later, as always (``load(file:overrides:)``), and join these children.
-    /// - Thread: [control]
-    public static func prepareIsolation(of preset: ChainPreset, isolation: UnitIsolation, isolator: any ComponentIsolator) {
-        for node in preset.nodes where node.unit.hasPrefix("lv2:") {
-            let mode = node.isolation ?? isolation
-            if mode != .none { isolator.prepare(node: node.id, reference: node.unit, mode: mode) }
-        }
-    }
-
     /// Reads a preset file into values, checking its form only (JSON, types, keys, version),
     /// not its units.
     /// - Thread: [control]
@@ -99,6 +86,19 @@ public struct PresetLoader: Sendable {
         }
     }
 
+    /// Starts, before any unit is resolved, the children of `preset`'s LV2 nodes that run
+    /// isolated (by their `"isolation"` key, else by `isolation`): an `lv2:` reference is
+    /// never a built-in unit, and its child builds only the LV2 registry, so the child's
+    /// start-up overlaps the host's own (the registry's discovery, the preset's checks). The
+    /// validator starts the other isolated nodes' children once their units are resolved,
+    /// and every node's instances join its child.
+    private static func prepareLV2Isolation(of preset: ChainPreset, isolation: UnitIsolation, isolator: any ComponentIsolator) {
+        for node in preset.nodes where node.unit.hasPrefix("lv2:") {
+            let mode = node.isolation ?? isolation
+            if mode != .none { isolator.prepare(node: node.id, reference: node.unit, mode: mode) }
+        }
+    }
+
     private func load(_ decoded: DecodedPreset, problems: ProblemCollector, overrides: [ParameterOverride]) throws(PresetError) -> LoadedPreset {
         var problems = problems
         var preset = decoded.preset
@@ -106,6 +106,7 @@ public struct PresetLoader: Sendable {
             problems.add(.invalidValue, JSONPath.root.key("sampleRate"), "expected a sample rate in \(ChainPreset.sampleRateRange) Hz, found \(formatNumber(rate))")
         }
         let folder = URL(fileURLWithPath: problems.file).deletingLastPathComponent()
+        if let isolator { Self.prepareLV2Isolation(of: preset, isolation: isolation, isolator: isolator) }
         var results = NodeValidator(registry: registry, folder: folder, isolation: isolation, isolator: isolator, isolationOfComponent: isolationOfComponent).validate(decoded, problems: &problems)
         var routing = RoutingValidator(
             nodes: zip(preset.nodes, results).map { RoutingValidator.Node(id: $0.id, unit: $1.unit) },
