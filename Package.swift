@@ -175,8 +175,10 @@ let audioToolboxTargets: [Target] = [
 // MARK: - libauhost: the small C API of include/auhost.h, under the Python package (docs/PYTHON.md)
 
 let cAPITargets: [Target] = [
-    // @_cdecl functions over AUHost's ChainProcessor and audio files: libauhost.so.
-    .target(name: "AUHostC", dependencies: ["AUHost"]),
+    // @_cdecl functions over AUHost's ChainProcessor and audio files: libauhost.so. Never
+    // unloaded (`-z nodelete`): its threads (a unit-host child's monitor, a render worker)
+    // may still run when a binding's handle goes (cffi closes it as Python exits).
+    .target(name: "AUHostC", dependencies: ["AUHost"], linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "nodelete"])]),
 ]
 
 let package = Package(

@@ -69,3 +69,21 @@ def test_an_isolated_plugin_renders_what_it_renders_in_this_process(folder):
     assert all("output" in call for call in in_process + isolated), (in_process, isolated)
     assert isolated[0]["output"] == in_process[0]["output"]
     assert max(abs(sample) for sample in in_process[0]["output"][0]) > 0.1
+
+
+def test_the_library_stays_loaded_when_its_handle_is_closed():
+    """An isolated chain's child is watched by a thread of the library; cffi closes its handle
+    when Python exits, maybe before that thread has ended: the library must not be unmapped
+    under it (the Python process died of SIGSEGV at exit once). It is linked `-z nodelete`."""
+    probe = (
+        "import cffi, sys\n"
+        "ffi = cffi.FFI()\n"
+        "ffi.cdef('int auhost_api_version(void);')\n"
+        "lib = ffi.dlopen(sys.argv[1])\n"
+        "lib.auhost_api_version()\n"
+        "ffi.dlclose(lib)\n"
+        "print(any(sys.argv[1] in line for line in open('/proc/self/maps')))\n"
+    )
+    child = subprocess.run([sys.executable, "-c", probe, os.path.realpath(library_path)], capture_output=True, text=True, timeout=CHILD_TIMEOUT)
+    assert child.returncode == 0, child.stderr
+    assert child.stdout.strip() == "True", "the library was unmapped once its handle closed"
