@@ -249,15 +249,9 @@ public final class UnitHostProcess: @unchecked Sendable {
 
     /// `crashed in render (SIGSEGV)`, `exited with status 0 in render`.
     private static func describe(status: Int32, during operation: String) -> String {
-        let signal = status & 0x7F
-        if signal == 0 {
-            return "exited with status \((status >> 8) & 0xFF) \(operation)"
+        switch ChildSpawn.Ending(waitStatus: status) {
+        case .exited(let code): "exited with status \(code) \(operation)"
+        case .signaled(let signal): "crashed \(operation) (\(ChildSpawn.Ending.name(ofSignal: signal) ?? "signal \(signal)"))"
         }
-        return "crashed \(operation) (\(signalNames[signal] ?? "signal \(signal)"))"
     }
-
-    private static let signalNames: [Int32: String] = [
-        SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGILL: "SIGILL", SIGKILL: "SIGKILL", SIGTERM: "SIGTERM",
-        SIGTRAP: "SIGTRAP", SIGSYS: "SIGSYS",
-    ]
 }

@@ -83,5 +83,15 @@ public enum ChildSpawn {
         public init(waitStatus status: Int32) {
             self = status & 0x7F == 0 ? .exited((status >> 8) & 0xFF) : .signaled(status & 0x7F)
         }
+
+        /// The name of a signal a plugin's crash is likely to end a child with (`SIGSEGV`),
+        /// nil for another.
+        /// - Thread: [any]
+        public static func name(ofSignal signal: Int32) -> String? { signalNames[signal] }
+
+        private static let signalNames: [Int32: String] = [
+            SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGILL: "SIGILL", SIGKILL: "SIGKILL", SIGTERM: "SIGTERM",
+            SIGTRAP: "SIGTRAP", SIGSYS: "SIGSYS",
+        ]
     }
 }

@@ -145,7 +145,7 @@ public struct ProbeProcess: Sendable {
         }
         if batch.cause.isEmpty {
             switch ending {
-            case .signaled(let signal): batch.cause = "died of signal \(signal)" + (Self.signalNames[signal].map { " (\($0))" } ?? "")
+            case .signaled(let signal): batch.cause = "died of signal \(signal)" + (ChildSpawn.Ending.name(ofSignal: signal).map { " (\($0))" } ?? "")
             case .exited(let status): batch.cause = "exited with status \(status)"
             }
         }
@@ -177,10 +177,6 @@ public struct ProbeProcess: Sendable {
             }
         }
     }
-
-    private static let signalNames: [Int32: String] = [
-        SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGILL: "SIGILL", SIGKILL: "SIGKILL", SIGTERM: "SIGTERM",
-    ]
 
     /// `10`, `0.5`: seconds as a message shows them.
     /// - Thread: [control]
