@@ -130,11 +130,9 @@ public final class ComponentRegistry: @unchecked Sendable {
         var candidates: [Component] = []
         if text.hasPrefix("lv2:") {
             let uri = String(text.dropFirst(4))
-            // Only an LV2 provider (or a registered component) makes an LV2 component: the one
-            // found among them is the one every backend's discovery would find.
-            let lv2 = collected(where: { $0.format == .lv2 }).components.filter { $0.format == .lv2 && $0.identifier == uri }
-            if lv2.count == 1 { return lv2[0] }
-            candidates = components.filter { $0.format == .lv2 && $0.identifier == uri }
+            // Only an LV2 provider (or a registered component) makes an LV2 component: the
+            // other backends are discovered only if the LV2 ones have none of that URI.
+            candidates = collected(where: { $0.format == .lv2 }).components.filter { $0.format == .lv2 && $0.identifier == uri }
         } else if text.contains("://") || text.hasPrefix("urn:") {
             candidates = components.filter { $0.identifier == text }
         } else if let search = ComponentDescription(parsing: text), text.split(separator: ":").count == 3 {
