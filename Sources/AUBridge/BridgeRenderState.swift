@@ -28,7 +28,7 @@ final class BridgeRenderState: @unchecked Sendable {
     let spinNanos = Atomic<UInt64>(0)
     let longestSpinNanos = Atomic<UInt64>(0)
     private let sequence = Atomic<UInt32>(0)
-    /// A late cycle's sequence still unanswered (0: none).
+    /// A late or posted cycle's sequence still unanswered (0: none).
     private let outstanding = Atomic<UInt32>(0)
     /// Set once the child is gone: every cycle is silent without touching it.
     let ended = Atomic<Bool>(false)
@@ -213,6 +213,11 @@ final class BridgeRenderState: @unchecked Sendable {
         totalNanos.add(elapsed, ordering: .relaxed)
         if elapsed > maximumNanos.load(ordering: .relaxed) { maximumNanos.store(elapsed, ordering: .relaxed) }
     }
+
+    /// Remembers `sequence` as posted and not yet answered (0: answered), so that a cycle
+    /// posted by a run and never collected is waited for as a late one.
+    @inline(__always)
+    func markPending(_ sequence: UInt32) { outstanding.store(sequence, ordering: .relaxed) }
 
     /// Remembers `sequence` as unanswered: cycles are silent until its reply comes.
     @inline(__always)

@@ -18,6 +18,8 @@ final class BridgeRun: UnitRun, @unchecked Sendable {
     private let sequences: UnsafeMutableBufferPointer<UInt32>
     /// How many units answered the last cycle rendered (the rest were late or their child is gone).
     private var answered = 0
+    /// When the cycle posted last must be answered by (``au_bridge_now()``'s clock).
+    private var deadline: UInt64 = 0
 
     init(_ units: [BridgedUnit]) {
         self.units = .allocate(capacity: units.count)
@@ -36,8 +38,10 @@ final class BridgeRun: UnitRun, @unchecked Sendable {
         sequences.deallocate()
     }
 
+    /// Copies the input in and posts every unit's cycle; each unit's sequence stays pending
+    /// in its render state until ``collect(frames:time:output:)`` takes the reply.
     /// - Thread: [render] No allocation, no lock, no retain.
-    override func render(frames: Int, time: RenderTimestamp, input: AudioBuffers, output: AudioBuffers) -> Bool {
+    override func post(frames: Int, time: RenderTimestamp, input: AudioBuffers) -> Bool {
         guard gather(frames: frames) else { return false }
         // The followers first, without a ring: the child takes them only after the unit before.
         for index in 1..<count {
@@ -45,22 +49,28 @@ final class BridgeRun: UnitRun, @unchecked Sendable {
                 state.stage(frames: frames, sampleTime: time.sampleTime, midiCount: 0, next: nextIndex(after: index))
                 let sequence = state.advanceSequence() | AU_BRIDGE_IN_RUN
                 sequences[index] = sequence
+                state.markPending(sequence)
                 au_bridge_post_in_run(state.region.header, sequence)
             }
         }
-        let leader = states[0].unsafelyUnwrapped
-        var started: UInt64 = 0
-        var deadline: UInt64 = 0
-        leader._withUnsafeGuaranteedRef { state in
+        states[0].unsafelyUnwrapped._withUnsafeGuaranteedRef { state in
             withUnsafePointer(to: input) { state.copyInputs(UnsafeBufferPointer(start: $0, count: 1), frames: frames) }
             state.stage(frames: frames, sampleTime: time.sampleTime, midiCount: 0, next: nextIndex(after: 0))
             let sequence = state.advanceSequence()
             sequences[0] = sequence
-            started = au_bridge_now()
-            deadline = started &+ state.deadlineNanos.load(ordering: .relaxed)
+            state.markPending(sequence)
+            deadline = au_bridge_now() &+ state.deadlineNanos.load(ordering: .relaxed)
             au_bridge_post_request(state.region.header, state.doorbellAddress, sequence)
         }
-        var since = started
+        return true
+    }
+
+    /// Waits for each unit's reply in turn (until the deadline set when the cycle was
+    /// posted), counting each wait from the one before (the first from now), then copies
+    /// the last unit's output back and reports each unit's status to it.
+    /// - Thread: [render] No allocation, no lock, no retain.
+    override func collect(frames: Int, time: RenderTimestamp, output: AudioBuffers) {
+        var since = au_bridge_now()
         for index in 0..<count {
             let answered = states[index].unsafelyUnwrapped._withUnsafeGuaranteedRef { state -> Bool in
                 let result = state.awaitReply(sequences[index], deadline: deadline)
@@ -70,6 +80,7 @@ final class BridgeRun: UnitRun, @unchecked Sendable {
                 since = now
                 switch result {
                 case 0:
+                    state.markPending(0)
                     units[index]._withUnsafeGuaranteedRef { state.collectOutputParameters(into: $0) }
                     state.runCycles.add(1, ordering: .relaxed)
                     let header = state.region.header
@@ -86,7 +97,7 @@ final class BridgeRun: UnitRun, @unchecked Sendable {
                 self.answered = index
                 for silent in index..<count { outcomes[silent] = UnitRunOutcome() }
                 output.clear()
-                return true
+                return
             }
         }
         answered = count
@@ -101,7 +112,6 @@ final class BridgeRun: UnitRun, @unchecked Sendable {
                 unit.notifyRenderAfterRun(status: status, timestamp: time, buffers: buffers)
             }
         }
-        return true
     }
 
     /// - Thread: [render] No allocation, no lock, no retain.

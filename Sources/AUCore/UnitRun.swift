@@ -4,7 +4,7 @@
 /// ``AudioUnit/makeRun(followedBy:)`` for a stretch of its plan where nothing else reads
 /// the audio between the units, and renders it in ordinary cycles; a cycle the run declines
 /// is rendered unit by unit.
-/// - Thread: [control] to make; [render] ``render(frames:time:input:output:)``.
+/// - Thread: [control] to make; [render] ``render(frames:time:input:output:)``, ``post(frames:time:input:)``, ``collect(frames:time:output:)``.
 open class UnitRun: @unchecked Sendable {
     /// How many units the run renders.
     public let count: Int
@@ -26,9 +26,29 @@ open class UnitRun: @unchecked Sendable {
     /// (the last one's output bus) and fills ``outcomes``; a unit that fails or writes NaN or
     /// infinity is silent for the rest of the run, as the graph silences it. Returns false,
     /// having touched nothing, when a unit cannot render plainly this cycle (bypassed,
-    /// automated, notified, not ready): the caller then renders them one by one.
+    /// automated, notified, not ready): the caller then renders them one by one. The same as
+    /// ``post(frames:time:input:)`` and, when it posted, ``collect(frames:time:output:)``.
     /// - Thread: [render] No allocation, no lock.
-    open func render(frames: Int, time: RenderTimestamp, input: AudioBuffers, output: AudioBuffers) -> Bool { false }
+    public final func render(frames: Int, time: RenderTimestamp, input: AudioBuffers, output: AudioBuffers) -> Bool {
+        guard post(frames: frames, time: time, input: input) else { return false }
+        collect(frames: frames, time: time, output: output)
+        return true
+    }
+
+    /// Starts the units' cycle over `input` (read before it returns) and returns without
+    /// waiting for it: the units render while the caller goes on, and the cycle's output is
+    /// ``collect(frames:time:output:)``'s, which must come before the next post. Returns false,
+    /// having touched nothing, when a unit cannot render plainly this cycle (as ``render(frames:time:input:output:)``).
+    /// A posted cycle never collected is not lost track of: the units' next cycles wait for
+    /// it as for a late one.
+    /// - Thread: [render] No allocation, no lock.
+    open func post(frames: Int, time: RenderTimestamp, input: AudioBuffers) -> Bool { false }
+
+    /// Waits for the cycle posted last (`frames` frames at `time`, as posted) and writes the
+    /// last unit's output into `output` and each unit's outcome into ``outcomes`` (silence
+    /// from the first unit that did not answer in time on).
+    /// - Thread: [render] No allocation, no lock.
+    open func collect(frames: Int, time: RenderTimestamp, output: AudioBuffers) {}
 
     /// What unit `member` (1 or later) read in the last cycle rendered: the output of the one
     /// before it, as the run left it (silence when that one failed; no channels when it did

@@ -13,21 +13,24 @@ import Foundation
 /// host's render thread allocates, frees, retains and locks on the bridge's path (the proxy
 /// unit's render: copies into shared memory, a shared FUTEX_WAKE if the child sleeps, a spin, a FUTEX_WAIT
 /// with a deadline, copies back). Strict mode does not apply: waiting for another process
-/// is the bridge's one blocking call by design (docs/ISOLATION.md). Prints one `key=value`
+/// is the bridge's one blocking call by design (docs/ISOLATION.md). `--isolated-behind`: the
+/// two LV2 units alone, in one child, the graph offered a pipeline, so that the run renders one
+/// slice behind (posted in one cycle, collected in the next). Prints one `key=value`
 /// line and exits as the main check does; `roundTripMeanMicroseconds` is the bridge's time.
 /// - Thread: [control]
 enum IsolationCheck {
-    static func run(shim: Shim, cycles: Int, frames: Int, warmup: Int, isolation: UnitIsolation) -> Never {
+    static func run(shim: Shim, cycles: Int, frames: Int, warmup: Int, isolation: UnitIsolation, behind: Bool) -> Never {
         let registry = ComponentRegistry(providers: [BuiltinUnits(), LV2Provider(lv2Path: nil, probeCacheFile: nil)])
         let isolator = BridgeIsolator(childSpin: isolation == .together ? 200e-6 : 0) { fault in fail("an isolated unit's child ended: \(fault)", status: 1) }
         let graph = AudioGraph(registry: registry)
         graph.maximumFramesPerSlice = frames
-        graph.parallelism = .singleThreaded
+        graph.parallelism = behind ? RenderParallelism(threads: 2, pipelineStages: 2) : .singleThreaded
         var isolated: [(GraphNode, BridgedUnit)] = []
         do {
             let output = try graph.addNode(ComponentDescription(parsing: "auou:genr:AUHs")!, name: "Output")
             var previous = output
-            for (index, reference) in ["aufx:ipeq:AUHs", "lv2:" + PipelineCheck.compressor, "lv2:" + PipelineCheck.equalizer, "aufx:ipeq:AUHs"].enumerated() {
+            let isolatedUnits = ["lv2:" + PipelineCheck.compressor, "lv2:" + PipelineCheck.equalizer]
+            for (index, reference) in (behind ? isolatedUnits : ["aufx:ipeq:AUHs"] + isolatedUnits + ["aufx:ipeq:AUHs"]).enumerated() {
                 var component = try registry.resolve(reference)
                 if component.format == .lv2 { component = isolator.isolated(component, node: "unit\(index)", reference: reference, mode: isolation) }
                 let unit = try component.instantiate()
@@ -75,9 +78,10 @@ enum IsolationCheck {
         let mean = statistics.reduce(0.0) { $0 + $1.meanMicroseconds * Double($1.cycles) } / Double(max(1, roundTrips))
         let late = statistics.reduce(0) { $0 + $1.lateCycles }
         let inRun = statistics.reduce(0) { $0 + $1.runCycles }
+        let latency = graph.latencyFrames
         graph.dispose()
         report(counts, """
-            cycles=\(cycles) warmup=\(warmup) frames=\(frames) isolatedUnits=\(isolated.count) children=\(Set(isolated.map { $0.1.host.pid }).count) parameterChanges=\(sweep.changes) \
+            cycles=\(cycles) warmup=\(warmup) frames=\(frames) isolatedUnits=\(isolated.count) latencyFrames=\(latency) children=\(Set(isolated.map { $0.1.host.pid }).count) parameterChanges=\(sweep.changes) \
             roundTrips=\(roundTrips) runCycles=\(inRun) lateCycles=\(late) roundTripMeanMicroseconds=\(String(format: "%.1f", mean)) \
             renderFailures=\(loop.failures.load(ordering: .relaxed))
             """)

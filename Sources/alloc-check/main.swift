@@ -18,6 +18,8 @@
 //                           threads, cycles of four slices, parameter changes inside them (PipelineCheck)
 //         [--isolated]      instead, a chain whose LV2 units run in unit-host children (IsolationCheck)
 //         [--isolated-together]  the same, both LV2 units in one child, whose render thread spins
+//         [--isolated-behind]  the two LV2 units alone in one child, offered a pipeline: the run
+//                           renders one slice behind (posted in one cycle, collected in the next)
 //         [--midi-map]      instead, a chain with a MIDI map moved by CCs, notes and pitch bend (MIDIMapCheck)
 //         [--crossfade]     instead, the live rig's graph switching chains, crossfaded (CrossfadeCheck)
 //         [--pull]          instead, units outside a graph pulled through a render callback and a
@@ -57,6 +59,7 @@ var threads = 3
 var pipeline = false
 var isolated = false
 var isolation = UnitIsolation.perUnit
+var behind = false
 var midiMap = false
 var crossfade = false
 var pull = false
@@ -78,6 +81,10 @@ while let argument = arguments.popFirst() {
     case "--isolated-together":
         isolated = true
         isolation = .together
+    case "--isolated-behind":
+        isolated = true
+        isolation = .together
+        behind = true
     case "--midi-map": midiMap = true
     case "--crossfade": crossfade = true
     case "--pull": pull = true
@@ -115,7 +122,7 @@ if selfTest {
 if midiMap { MIDIMapCheck.run(shim: shim, cycles: cycles, frames: frames, warmup: warmup) }
 if crossfade { CrossfadeCheck.run(shim: shim, cycles: cycles, frames: frames, warmup: warmup) }
 if pull { PullCheck.run(shim: shim, cycles: cycles, frames: frames, warmup: warmup) }
-if isolated { IsolationCheck.run(shim: shim, cycles: cycles, frames: frames, warmup: warmup, isolation: isolation) }
+if isolated { IsolationCheck.run(shim: shim, cycles: cycles, frames: frames, warmup: warmup, isolation: isolation, behind: behind) }
 if pipeline { PipelineCheck.run(shim: shim, cycles: cycles, frames: frames, warmup: warmup, threads: threads, strict: strict) }
 
 let check: CheckGraph

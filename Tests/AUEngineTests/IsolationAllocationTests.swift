@@ -13,8 +13,11 @@ let releaseIsolationCheck: URL? = ReleaseBuild.upToDate(
 @Suite struct IsolationAllocationTests {
     /// Each unit in a child of its own (asleep between cycles: woken each time), and both in
     /// one child whose render thread spins for the next request (mostly posted without a wake),
-    /// rendering as a run (one hand-over for both) in the cycles without parameter events.
-    @Test("the host side of an isolated unit's render allocates, frees and locks nothing", arguments: [("--isolated", 2), ("--isolated-together", 1)])
+    /// rendering as a run (one hand-over for both) in the cycles without parameter events;
+    /// and the two alone in one child, the run rendering one slice behind (a slice of latency).
+    @Test(
+        "the host side of an isolated unit's render allocates, frees and locks nothing",
+        arguments: [("--isolated", 2), ("--isolated-together", 1), ("--isolated-behind", 1)])
     func isolatedRenderIsClean(option: String, children: Int) throws {
         let run = try runAllocCheck([option, "--cycles", "3000", "--frames", "64"])
         #expect(run.status == 0, "\(run.text)")
@@ -22,6 +25,7 @@ let releaseIsolationCheck: URL? = ReleaseBuild.upToDate(
         #expect(run.report["children"] == children, "\(run.text)")
         #expect(children == 1 ? run.report["runCycles", default: 0] > 0 : run.report["runCycles"] == 0, "\(run.text)")
         #expect(run.report["parameterChanges", default: 0] > 0, "\(run.text)")
+        #expect(run.report["latencyFrames"] == (option == "--isolated-behind" ? 64 : 0), "\(run.text)")
         for key in ["mallocs", "callocs", "reallocs", "frees", "locks", "lateCycles", "renderFailures"] {
             #expect(run.report[key] == 0, "\(key): \(run.text)")
         }
@@ -30,7 +34,7 @@ let releaseIsolationCheck: URL? = ReleaseBuild.upToDate(
     @Test(
         "a release build's isolated render makes no retain or release",
         .enabled(if: releaseIsolationCheck != nil, "no up-to-date release alloc-check and auhost-unit-host: make test builds them"),
-        arguments: ["--isolated", "--isolated-together"])
+        arguments: ["--isolated", "--isolated-together", "--isolated-behind"])
     func releaseIsolatedRenderMakesNoRetain(option: String) throws {
         let run = try runAllocCheck([option, "--cycles", "3000", "--frames", "64"], in: releaseIsolationCheck)
         #expect(run.status == 0, "\(run.text)")

@@ -72,11 +72,11 @@ import Testing
         return try ChainGraph(try loader.load(data: Data(json.utf8), file: "run.json"), registry: registry, sampleRate: 48_000, maximumFrames: frames, parallelism: parallelism)
     }
 
-    /// ``cycles`` cycles of a sine through `json` with every node isolated as `isolation`;
-    /// `beforeCycle` runs on the control thread before each.
+    /// Cycles of a sine (``cycles`` of ``frames`` frames, or `lengths`) through `json` with
+    /// every node isolated as `isolation`; `beforeCycle` runs on the control thread before each.
     static func render(
         _ json: String, isolation: UnitIsolation, fixtures: Fixtures, parallelism: RenderParallelism = .singleThreaded,
-        beforeCycle: (Int, ChainGraph) throws -> Void = { _, _ in }
+        lengths: [Int] = Array(repeating: frames, count: cycles), beforeCycle: (Int, ChainGraph) throws -> Void = { _, _ in }
     ) throws -> Rendered {
         let heard = Mutex<[IsolationFault]>([])
         let chain = try Self.chain(json, isolation: isolation, fixtures: fixtures, parallelism: parallelism) { fault in heard.withLock { $0.append(fault) } }
@@ -85,16 +85,18 @@ import Testing
         let input = OwnedAudioBuffers(channels: chain.inputChannels, capacity: frames)
         let output = OwnedAudioBuffers(channels: chain.outputChannels, capacity: frames)
         var rendered = Rendered(output: Array(repeating: [], count: chain.outputChannels), notices: [], statistics: [:], nodes: [:])
-        for cycle in 0..<cycles {
+        var start = 0
+        for (cycle, length) in lengths.enumerated() {
             try beforeCycle(cycle, chain)
             for channel in 0..<chain.inputChannels {
-                for frame in 0..<frames { input.buffers()[channel][frame] = 0.5 * sin(Float(cycle * frames + frame) * 0.03) }
+                for frame in 0..<length { input.buffers()[channel][frame] = 0.5 * sin(Float(start + frame) * 0.03) }
             }
             let status = chain.graph.render(
-                frameCount: frames, timestamp: RenderTimestamp(sampleTime: Double(cycle * frames)), input: input.buffers(), output: output.buffers())
+                frameCount: length, timestamp: RenderTimestamp(sampleTime: Double(start)), input: input.buffers(), output: output.buffers())
             #expect(status == 0)
-            for channel in 0..<chain.outputChannels { rendered.output[channel] += Array(output.buffers()[channel]) }
+            for channel in 0..<chain.outputChannels { rendered.output[channel] += Array(output.buffers()[channel][..<length]) }
             rendered.notices += chain.graph.dispatchPendingNotifications()
+            start += length
         }
         rendered.latency = chain.latencyFrames
         for node in chain.nodes {
@@ -126,20 +128,42 @@ import Testing
         }
     }
 
-    /// Offered two threads and a pipeline, a chain whose nodes all render in one child is not
-    /// pipelined (its stages would only queue on the child's one thread): it renders as a run,
-    /// every cycle, with the same samples; in process the same chain is pipelined.
-    @Test func aChainInOneChildIsNotPipelined() throws {
+    /// Offered two threads and a pipeline, a chain whose nodes all render in one child
+    /// renders one slice behind the host (docs/ISOLATION.md, "One slice behind"): each render
+    /// call posts its slice and collects the one before, so the child renders while the host
+    /// goes on. The latency is the pipelined chain's in process, one slice, and so are the
+    /// samples, over cycles of every length, a parameter change inside a cycle (that cycle
+    /// rendered at once), a bypassed node (the run declined, the nodes one by one) and a new
+    /// plan taking over (the slice in the child collected into the output delay first).
+    @Test func aChainInOneChildRendersOneSliceBehind() throws {
         let fixtures = try Fixtures()
         defer { fixtures.remove() }
         let pipelining = RenderParallelism(threads: 2, policy: .always, pipelineStages: 2)
-        let inProcess = try Self.render(Self.preset("passthrough"), isolation: .none, fixtures: fixtures, parallelism: pipelining)
-        let together = try Self.render(Self.preset("passthrough"), isolation: .together, fixtures: fixtures, parallelism: pipelining)
-        #expect(together.statistics.values.allSatisfy { $0.runCycles == Self.cycles }, "\(together.statistics)")
-        #expect(inProcess.latency == Self.frames, "the chain in process is pipelined: a slice of latency")
-        #expect(together.latency == 0, "the chain in one child is not pipelined")
-        let aligned = together.output.map { Array($0.dropLast(Self.frames)) }
-        #expect(differingSamples(aligned, inProcess.output.map { Array($0.dropFirst(Self.frames)) }) == 0)
+        let lengths = (0..<Self.cycles).map { [256, 100, 37, 256, 1][$0 % 5] }
+        func edit(cycle: Int, chain: ChainGraph) throws {
+            if cycle == 12 {
+                let first = try chain.node("first")
+                let gain = try #require(first.unit.parameters.info(forIdentifier: "gain"))
+                try chain.graph.scheduleParameter(first.node, gain.address, value: -12, atFrame: 20)
+            }
+            if cycle == 20 || cycle == 26 { try chain.graph.setBypass(cycle == 20, for: try chain.node("middle").node) }
+            if cycle == 33 {
+                // A new plan of the same shape takes over with a slice still in the child.
+                chain.graph.parallelism = RenderParallelism(threads: 3, policy: .always, pipelineStages: 2)
+                try chain.graph.update()
+            }
+        }
+        let inProcess = try Self.render(Self.preset("passthrough"), isolation: .none, fixtures: fixtures, parallelism: pipelining, lengths: lengths, beforeCycle: edit)
+        let together = try Self.render(Self.preset("passthrough"), isolation: .together, fixtures: fixtures, parallelism: pipelining, lengths: lengths, beforeCycle: edit)
+        #expect(inProcess.latency == Self.frames && together.latency == Self.frames, "a slice of latency: \(inProcess.latency), \(together.latency)")
+        #expect(inProcess.output.joined().contains { abs($0) > 0.1 }, "the chain is silent")
+        #expect(differingSamples(together.output, inProcess.output) == 0)
+        // Cycle 12 and the six bypassed ones render at once; of the 33 posted, the last is
+        // still in the child when the render ends: collected, it would count.
+        for id in ["first", "last"] {
+            let statistics = try #require(together.statistics[id], "\(id) is not isolated")
+            #expect(statistics.runCycles == 32, "\(id): \(statistics)")
+        }
     }
 
     /// Each node in a child of its own renders alone: there is no run to make.

@@ -55,7 +55,6 @@ extension GraphRenderer {
             // Read once per cycle, not once per step: each step starts after a plugin's run()
             // evicted the lines they live in.
             let events = eventCount
-            let firstStep = plan.steps.baseAddress, stepCount = plan.steps.count
             let plainCycle = events == 0 && !measuresTime
             var deadline: UInt64 = 0
             if let pipeline = plan.pipeline, let workers = plan.workers, let delay = plan.outputDelay {
@@ -71,6 +70,15 @@ extension GraphRenderer {
                 deferredHeld.store(pipeline._withUnsafeGuaranteedRef { $0.heldFrames }, ordering: .relaxed)
                 deferredRetirement.store(frameCount, ordering: .relaxed)
                 finishCycle(frameCount: frameCount, measuresTime: measuresTime, start: start, retiresEvents: false)
+                return 0
+            }
+            if let behind = plan.runBehind, let delay = plan.outputDelay {
+                delay._withUnsafeGuaranteedRef { delay in
+                    renderBehind(
+                        plan, behind, delay: delay, frameCount: frameCount, timestamp: timestamp, input: input, output: output,
+                        plainCycle: plainCycle, measuresTime: measuresTime, events: events)
+                }
+                finishCycle(frameCount: frameCount, measuresTime: measuresTime, start: start)
                 return 0
             }
             // A cycle of one slice reads and writes the caller's buffers in place (channels
@@ -100,24 +108,7 @@ extension GraphRenderer {
                         return 0
                     }
                 } else {
-                    var unscanned: UnsafeMutablePointer<PlanStep>?
-                    let lane = Unmanaged.passUnretained(mainLane)
-                    var index = 0
-                    while index < stepCount {
-                        let step = firstStep.unsafelyUnwrapped + index
-                        if events == 0 && step.pointee.traits.contains(.leadsRun),
-                           let rendered = renderRun(
-                               step, at: index, plan, measuresTime: measuresTime, frames: frames, time: sliceTime, unscanned: &unscanned, lane: lane) {
-                            index += rendered
-                            continue
-                        }
-                        renderStepOfSlice(
-                            step, plan, plainCycle: plainCycle, measuresTime: measuresTime, events: events,
-                            sliceOffset: done, frames: frames, time: sliceTime, unscanned: &unscanned, lane: lane)
-                        index += 1
-                    }
-                    mainLane.renderingNode.store(-1, ordering: .relaxed)
-                    isolateNonFinite(&unscanned, frames: frames, time: sliceTime, lane: lane)
+                    renderStepsInOrder(plan, plainCycle: plainCycle, measuresTime: measuresTime, events: events, sliceOffset: done, frames: frames, time: sliceTime)
                 }
                 if routesMIDI { endMIDISlice(plan, at: done, frameCount: frameCount) }
                 drain(plan.sink, of: plan, into: output, at: done, frames: frames, skipping: outputInPlace, time: sliceTime)
@@ -127,6 +118,31 @@ extension GraphRenderer {
             finishCycle(frameCount: frameCount, measuresTime: measuresTime, start: start)
             return 0
         }
+    }
+
+    /// Renders a slice of `frames` frames, `sliceOffset` into the cycle, through the plan's
+    /// steps in order on the calling thread (a run's steps in one call, in a cycle without
+    /// parameter events), and scans the last step's output.
+    @inline(__always)
+    func renderStepsInOrder(_ plan: RenderPlan, plainCycle: Bool, measuresTime: Bool, events: Int, sliceOffset: Int, frames: Int, time: RenderTimestamp) {
+        let firstStep = plan.steps.baseAddress, stepCount = plan.steps.count
+        var unscanned: UnsafeMutablePointer<PlanStep>?
+        let lane = Unmanaged.passUnretained(mainLane)
+        var index = 0
+        while index < stepCount {
+            let step = firstStep.unsafelyUnwrapped + index
+            if events == 0 && step.pointee.traits.contains(.leadsRun),
+               let rendered = renderRun(step, at: index, plan, measuresTime: measuresTime, frames: frames, time: time, unscanned: &unscanned, lane: lane) {
+                index += rendered
+                continue
+            }
+            renderStepOfSlice(
+                step, plan, plainCycle: plainCycle, measuresTime: measuresTime, events: events,
+                sliceOffset: sliceOffset, frames: frames, time: time, unscanned: &unscanned, lane: lane)
+            index += 1
+        }
+        mainLane.renderingNode.store(-1, ordering: .relaxed)
+        isolateNonFinite(&unscanned, frames: frames, time: time, lane: lane)
     }
 
     /// Copies `frames` frames of the application's `input` from `done` into the output node's
@@ -219,6 +235,9 @@ extension GraphRenderer {
             if let pipeline = old.pipeline, let delay = old.outputDelay,
                finishDeferredPhase(deadline: cycleDeadline(0), sampleTime: timestamp.sampleTime, retiring: false) {
                 pipeline._withUnsafeGuaranteedRef { pipeline in delay._withUnsafeGuaranteedRef { flushPipeline(pipeline, into: $0) } }
+            }
+            if let behind = old.runBehind, let delay = old.outputDelay {
+                delay._withUnsafeGuaranteedRef { collectBehind(old, behind, into: $0, measuresTime: false) }
             }
         }
         if let old = current.exchange(plan) { retired.push(old) }

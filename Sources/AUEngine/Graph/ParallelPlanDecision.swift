@@ -41,12 +41,14 @@ public struct ParallelPlanDecision: Sendable, Equatable {
 
     /// Decides for the steps in render order, where `dependencies[i]` are the distinct steps
     /// step `i` reads from and `cost[i]` its work per cycle; `pipelineObstacle` says why a
-    /// serial chain cannot be pipelined (nil: it can); `workersRefusal` why the workers were
+    /// serial chain cannot be pipelined (nil: it can); `isOneRun`, that its nodes render one
+    /// after another in one unit-host child (a ``UnitRun``), which then renders one slice
+    /// behind the host instead of in stages; `workersRefusal` why the workers were
     /// measured not to pay for this graph (nil: they were not), which keeps an automatic
     /// plan on one thread.
     static func decide(
         order: [GraphNode], dependencies: [[Int]], cost: [Double], isMeasured: Bool, parallelism: RenderParallelism,
-        pipelineObstacle: String? = nil, workersRefusal: String? = nil
+        pipelineObstacle: String? = nil, isOneRun: Bool = false, workersRefusal: String? = nil
     ) -> ParallelPlanDecision {
         var longest = [Double](repeating: 0, count: order.count)
         var depth = [Int](repeating: 0, count: order.count)
@@ -63,7 +65,8 @@ public struct ParallelPlanDecision: Sendable, Equatable {
         if parallelism.threads <= 1 {
             decision.reason = "single-threaded: one thread asked for"
         } else if (depth.max() ?? 0) == order.count {
-            decision.decideThePipeline(order: order, cost: cost, kind: kind, parallelism: parallelism, obstacle: pipelineObstacle, refusal: workersRefusal)
+            decision.decideThePipeline(
+                order: order, cost: cost, kind: kind, parallelism: parallelism, obstacle: pipelineObstacle, isOneRun: isOneRun, refusal: workersRefusal)
         } else if parallelism.policy == .automatic, let workersRefusal {
             decision.reason = "single-threaded: \(workersRefusal)"
         } else if parallelism.policy == .always || work - critical >= worthwhileWork {
@@ -83,7 +86,7 @@ public struct ParallelPlanDecision: Sendable, Equatable {
     /// For a serial chain: stages balanced by cost, at most one per thread,
     /// when the work beside the largest stage pays for the workers.
     private mutating func decideThePipeline(
-        order: [GraphNode], cost: [Double], kind: String, parallelism: RenderParallelism, obstacle: String?, refusal: String?
+        order: [GraphNode], cost: [Double], kind: String, parallelism: RenderParallelism, obstacle: String?, isOneRun: Bool, refusal: String?
     ) {
         guard order.count >= 2 else {
             reason = "single-threaded: one node"
@@ -95,6 +98,11 @@ public struct ParallelPlanDecision: Sendable, Equatable {
         }
         guard parallelism.stageLimit > 1 else {
             reason = "single-threaded: a serial chain, not pipelined: that adds latency, and was not asked for"
+            return
+        }
+        if isOneRun {
+            addedLatencySlices = 1
+            reason = "single-threaded: a serial chain whose nodes render one after another in one unit-host child (one run), one slice behind the host (1 slice of latency)"
             return
         }
         addedLatencySlices = min(parallelism.stageLimit, order.count) - 1

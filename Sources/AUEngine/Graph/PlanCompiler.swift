@@ -122,7 +122,8 @@ struct PlanCompiler {
         })
         report.parallel = ParallelPlanDecision.decide(
             order: order, dependencies: dependencies, cost: cost, isMeasured: measured, parallelism: parallelism,
-            pipelineObstacle: pipelineObstacle(midiNodes: midiNodes, midiConnections: report.midiConnections), workersRefusal: workersRefusal)
+            pipelineObstacle: pipelineObstacle(midiNodes: midiNodes, midiConnections: report.midiConnections), isOneRun: rendersAsOneRun,
+            workersRefusal: workersRefusal)
         let stageCounts = report.parallel?.isPipelined == true ? report.parallel!.stages.map(\.count) : nil
 
         // Callbacks, in a fixed order.
@@ -262,17 +263,19 @@ struct PlanCompiler {
     /// Why the chain cannot be pipelined, nil when it can: its stages would render different
     /// slices at once, so nothing may pass between units outside their buffers. MIDI is
     /// merged per slice on the calling thread, and the host's transport is published once per
-    /// cycle, so a unit that reads it would see it a slice late. A chain whose units all
-    /// render as one run (nodes isolated in one child) gains nothing: the child renders them
-    /// one after another on its one thread, and the run hands them over once a cycle.
+    /// cycle, so a unit that reads it would see it a slice late.
     private func pipelineObstacle(midiNodes: Set<GraphNode>, midiConnections: [MIDIConnection]) -> String? {
         if !midiNodes.isEmpty || !midiConnections.isEmpty || model.midiScheduler != nil { return "MIDI travels through it" }
         if let node = order.first(where: { model.nodes[$0]!.unit!.followsHostTransport }) { return "\(model.label(node)) follows the transport" }
-        let units = order.map { model.nodes[$0]!.unit! }
-        if units.count > 1, zip(units, units.dropFirst()).allSatisfy({ $0.rendersInRun(with: $1) }) {
-            return "its nodes render one after another in one unit-host child (one run)"
-        }
         return nil
+    }
+
+    /// Whether every node renders in a run with the next (isolated nodes of one child): the
+    /// chain then gains nothing from stages (the child renders them one after another on its
+    /// one thread, and the run hands them over once a cycle) and renders one slice behind.
+    private var rendersAsOneRun: Bool {
+        let units = order.map { model.nodes[$0]!.unit! }
+        return units.count > 1 && zip(units, units.dropFirst()).allSatisfy { $0.rendersInRun(with: $1) }
     }
 
     /// The pipeline of a plan whose buffers hold one slice per stage: region 0 is the plan's

@@ -185,6 +185,9 @@ final class RenderPlan: @unchecked Sendable {
     /// The graph's constant output delay when its chain may be pipelined (nil: none); the
     /// plan retains it, and the plans that follow share it while its shape holds.
     var outputDelay: Unmanaged<PipelineDelay>?
+    /// The slice a plan of one run renders behind the graph (``GraphRenderer/renderBehind``),
+    /// when its output is delayed anyway (nil: the plan renders every slice at once).
+    private(set) var runBehind: UnsafeMutablePointer<RunBehind>?
 
     /// The steps' tables, carved in step order so that one step's share cache lines.
     private let arena = RenderArena()
@@ -242,11 +245,16 @@ final class RenderPlan: @unchecked Sendable {
         workers = Unmanaged.passUnretained(pool)
     }
 
-    /// Makes the plan delay its output through `delay`.
+    /// Makes the plan delay its output through `delay`; a plan of one run then renders it
+    /// one slice behind (``GraphRenderer/renderBehind``).
     /// - Thread: [control] before the plan is published.
     func delayOutput(through delay: PipelineDelay) {
         retain(delay)
         outputDelay = Unmanaged.passUnretained(delay)
+        if isOneRun {
+            runBehind = allocate(RunBehind.self, count: 1).baseAddress!
+            runBehind?.initialize(to: RunBehind())
+        }
     }
 
     /// Makes the plan render on `pool`'s workers along `schedule`.
