@@ -4,7 +4,9 @@
 # period (default 64), in process and with every plugin isolated (per-unit, together), RUNS
 # times each, alternating the modes (and, with BASELINE, the builds); each run's `status`
 # after SECONDS_LONG seconds (default 10): the graph's render time over the audio's
-# (`graph_load`), and each isolated node's round trip (`isolated.NODE=…,mean_us=`). Release build:
+# (`graph_load`), and each isolated node's round trip (`isolated.NODE=…,mean_us=`); EXTRA adds
+# options to every `auhost run` (EXTRA=--pipeline: a serial chain in two stages a period apart,
+# a chain in one child one period behind). Release build:
 #
 #     swift build -c release --product auhost && swift build -c release --product auhost-unit-host
 #     AUHOST=.build/release/auhost RUNS=3 [BASELINE=/tmp/old/auhost] scripts/bench-isolation-live.sh
@@ -15,6 +17,7 @@ PERIOD=${PERIOD:-64}
 PRESET=${PRESET:-Presets/reference.json}
 SECONDS_LONG=${SECONDS_LONG:-10}
 MODES=${MODES:-none per-unit together}
+EXTRA=${EXTRA:-}
 server=auhost-bench-isolation-$$
 jackd -n "$server" -d dummy -r 48000 -p "$PERIOD" > /dev/null 2>&1 &
 jack=$!
@@ -29,7 +32,7 @@ for _ in $(seq "$RUNS"); do
   for mode in $MODES; do
     for build in "${builds[@]}"; do
       load=$(cut -d' ' -f1 /proc/loadavg)
-      status=$( (sleep "$SECONDS_LONG"; echo status; sleep 1; echo quit) | "${binary[$build]}" run "$PRESET" --server "$server" --isolation "$mode" 2>&1 || true)
+      status=$( (sleep "$SECONDS_LONG"; echo status; sleep 1; echo quit) | "${binary[$build]}" run "$PRESET" --server "$server" --isolation "$mode" $EXTRA 2>&1 || true)
       graph=$(grep -o 'graph_load=[0-9.]*%' <<< "$status" | tail -1 | cut -d= -f2 || true)
       trips=$(grep -o 'isolated\.[a-z]*=[a-z]*,[^ ]*mean_us=[0-9.]*' <<< "$status" | sed 's/isolated\.\([a-z]*\)=.*mean_us=\(.*\)/\1:\2/' | paste -sd' ' - || true)
       printf '%-9s %-10s %-12s %-6s %s\n' "$build" "$mode" "${graph:-?}" "$load" "$trips"
