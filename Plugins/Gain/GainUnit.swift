@@ -15,7 +15,10 @@ final class GainUnit: PluginUnit {
         PluginParameterInfo(id: Parameter.smoothing.rawValue, identifier: "smoothing", name: "Smoothing", unit: .milliseconds, range: 0...1000, default: 20),
     ]
 
-    private var gain = Smoother(value: 1)
+    /// Touched only on the render thread once the unit renders (``process(_:)``, and
+    /// ``setParameter(_:value:)`` for the events the host hands it there): not checked for
+    /// exclusive access, which costs a runtime call per read, and per frame while it moves.
+    @exclusivity(unchecked) private var gain = Smoother(value: 1)
     private var smoothingTime = 0.02
     private var sampleRate = 48_000.0
 

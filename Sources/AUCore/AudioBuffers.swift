@@ -1,3 +1,5 @@
+import CAUSupport
+
 /// A view of non-interleaved 32-bit float channels over memory someone else owns
 /// (the canonical `AudioBufferList`). Copying the view copies pointers, never samples.
 /// - Thread: [any]; a view used on the render thread must point at memory allocated beforehand.
@@ -74,21 +76,14 @@ public struct AudioBuffers: @unchecked Sendable, BitwiseCopyable {
         return false
     }
 
-    /// True when some sample is NaN or infinite: its exponent field is all ones, which is
-    /// exactly when adding one to the exponent carries into the sign bit. An and-add-or over
-    /// the bit patterns with no compare and no branch, so it vectorizes with baseline SSE2
-    /// (a max-reduction needs SSE4.1 and, emulated, cost four times as much; an early exit
-    /// keeps it scalar). The graph runs it over every node's output every cycle.
+    /// True when some sample is NaN or infinite (`au_contains_nonfinite`, CAUSupport: the
+    /// exponent bits of each sample, eight an instruction with AVX2). The graph runs it over
+    /// every node's output every cycle.
     /// - Thread: [render]
     @inlinable
     public func containsNonFinite() -> Bool {
-        var carried: UInt32 = 0
-        for channel in 0..<channelCount {
-            UnsafeRawPointer(channelPointers[channel]).withMemoryRebound(to: UInt32.self, capacity: frameCount) { bits in
-                for frame in 0..<frameCount { carried |= (bits[frame] & 0x7F80_0000) &+ 0x0080_0000 }
-            }
-        }
-        return carried & 0x8000_0000 != 0
+        for channel in 0..<channelCount where au_contains_nonfinite(channelPointers[channel], frameCount) != 0 { return true }
+        return false
     }
 }
 

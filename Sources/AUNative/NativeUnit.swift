@@ -14,7 +14,10 @@ import Foundation
 public final class NativeUnit: AudioUnit, @unchecked Sendable {
     /// The library the unit comes from (kept loaded for the unit's life and beyond).
     public let library: NativeLibrary
-    private var table: UnsafePointer<auhost_unit>?
+    /// Written on the control thread only before the unit renders or after it stopped
+    /// (create, dispose), read by every ``process(_:)``: not checked for exclusive access,
+    /// which would cost the render thread a runtime call per read.
+    @exclusivity(unchecked) private var table: UnsafePointer<auhost_unit>?
     /// The unit's function table, copied when it was created: a version-1 table ends before
     /// `get_extension`, which then stays NULL here.
     private let functions: auhost_unit
@@ -28,7 +31,8 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
     /// ``renderState`` unretained, for ``process(_:)``: binding the optional itself would
     /// retain and release it every cycle.
     private let renderStateSlot = RenderSlot<NativeRenderState>()
-    private var sampleRate = 48_000.0
+    /// Set while the unit is not initialized; read by ``process(_:)`` (unchecked, as ``table``).
+    @exclusivity(unchecked) private var sampleRate = 48_000.0
 
     /// True: the ABI hands a native unit the transport on every call, and the host cannot
     /// tell whether it reads it.

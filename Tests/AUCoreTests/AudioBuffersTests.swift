@@ -14,6 +14,31 @@ import Testing
         }
     }
 
+    /// The scan runs 32 samples a step (four vectors of eight) and the rest one by one: a
+    /// NaN or infinity at every position of every length up to 100 (and of 4,099), from an
+    /// address that is not a vector's, is found, and nothing outside the view is read as in it.
+    @Test func findsANonFiniteSampleAtEveryPositionOfEveryLength() {
+        let owned = OwnedAudioBuffers(channels: 1, capacity: 4_101)
+        let pointers = UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>>.allocate(capacity: 1)
+        defer { pointers.deallocate() }
+        pointers[0] = owned.buffers().channelPointers[0] + 1
+        for value in [Float.nan, .infinity, -.infinity] {
+            for length in Array(0...100) + [4_099] {
+                let view = AudioBuffers(channelPointers: pointers, frameCount: length)
+                owned.buffers()[0][0] = value
+                owned.buffers()[0][length + 1] = value
+                #expect(!view.containsNonFinite(), "\(value) outside a view of \(length) frames")
+                owned.buffers()[0][0] = 0
+                owned.buffers()[0][length + 1] = 0
+                for frame in length > 100 ? [0, 31, 32, 4_095, 4_096, 4_098] : Array(0..<length) {
+                    pointers[0][frame] = value
+                    #expect(view.containsNonFinite(), "\(value) at frame \(frame) of \(length)")
+                    pointers[0][frame] = 1
+                }
+            }
+        }
+    }
+
     @Test func finiteExtremesAreFinite() {
         let owned = OwnedAudioBuffers(channels: 2, capacity: 64)
         let extremes: [Float] = [.greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNonzeroMagnitude, -.leastNormalMagnitude, 0, -0.0, 1, -1]

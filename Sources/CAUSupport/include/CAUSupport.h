@@ -9,4 +9,5 @@
 #include "au_bridge.h"
 #include "au_quantize.h"
 #include "au_loaded_objects.h"
+#include "au_scan.h"
 #endif
