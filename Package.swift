@@ -95,8 +95,10 @@ let nativeUnits = ["Gain", "Delay", "ParametricEQ", "Compressor", "Reverb", "Ton
 let nativeTargets: [Target] = [
     // Header only: the versioned C ABI between the host and a native unit library.
     .target(name: "CAUPluginABI", path: "Sources/CAUPluginABI"),
+    // Vector loops for native units, compiled for AVX2 and the baseline (AUPluginSDK's DSP).
+    .target(name: "CAUPluginDSP", path: "Sources/CAUPluginDSP"),
     // What a unit author imports: a Swift protocol and the export thunks to the C ABI.
-    .target(name: "AUPluginSDK", dependencies: ["CAUPluginABI"]),
+    .target(name: "AUPluginSDK", dependencies: ["CAUPluginABI", "CAUPluginDSP"]),
     // The loader: dlopen, ABI check, NativeProvider and NativeUnit.
     .target(name: "AUNative", dependencies: ["AUCore", "CAUPluginABI"]),
     .testTarget(name: "AUNativeTests", dependencies: ["AUNative", "AUCore", "AUHostCLI", "AUTestSupport"]),

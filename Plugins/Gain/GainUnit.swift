@@ -49,10 +49,7 @@ final class GainUnit: PluginUnit {
         let channels = block.outputChannelCount()
         if !gain.isMoving {
             let value = gain.current
-            for channel in 0..<channels {
-                let input = block.input(channel), output = block.output(channel)
-                for frame in 0..<block.frameCount { output[frame] = input[frame] * value }
-            }
+            for channel in 0..<channels { scale(block.input(channel), by: value, into: block.output(channel)) }
             return
         }
         // A moving gain: the same ramp on every channel, frame by frame.

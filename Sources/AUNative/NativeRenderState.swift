@@ -23,6 +23,9 @@ final class NativeRenderState {
     /// Where the values were last compared with those sent: they are compared again only
     /// after a parameter was written.
     let parameterCursor = ParameterChangeCursor()
+    /// The ``AUCore/ProcessContext/buffersStamp`` the buses were last bound for (0: none),
+    /// and the bus counts then: a call with the same stamp has the same views.
+    private let bound = UnsafeMutablePointer<(stamp: UInt64, inputs: Int, outputs: Int)>.allocate(capacity: 1)
 
     init(inputChannels inputs: [Int], outputChannels outputs: [Int], parameterCount: Int, midiOutputCapacity: Int, eventCapacity: Int) {
         func channelArrays(_ counts: [Int]) -> [UnsafeMutableBufferPointer<UnsafeMutablePointer<Float>?>] {
@@ -50,6 +53,7 @@ final class NativeRenderState {
         outputEventCount.initialize(to: 0)
         transport = .allocate(capacity: 1)
         transport.initialize(to: auhost_transport())
+        bound.initialize(to: (0, 0, 0))
         sentValues = .allocate(capacity: max(1, parameterCount))
         sentValues.initialize(repeating: .nan)
         startValues = .allocate(capacity: max(1, parameterCount))
@@ -64,6 +68,7 @@ final class NativeRenderState {
         outputEvents.deallocate()
         outputEventCount.deallocate()
         transport.deallocate()
+        bound.deallocate()
         sentValues.deallocate()
         startValues.deallocate()
     }
@@ -78,13 +83,16 @@ final class NativeRenderState {
         buses[bus].channel_count = UInt32(count)
     }
 
-    /// Points every bus at this slice's views.
+    /// Points every bus at this slice's views, unless they were bound for `stamp` already
+    /// (a non-zero ``AUCore/ProcessContext/buffersStamp``: the same views as then).
     /// - Thread: [render]
-    func bind(inputs: UnsafeBufferPointer<AudioBuffers>, outputs: UnsafeBufferPointer<AudioBuffers>) -> (inputs: Int, outputs: Int) {
+    func bind(inputs: UnsafeBufferPointer<AudioBuffers>, outputs: UnsafeBufferPointer<AudioBuffers>, stamp: UInt64) -> (inputs: Int, outputs: Int) {
+        if stamp != 0 && bound.pointee.stamp == stamp { return (bound.pointee.inputs, bound.pointee.outputs) }
         let inputCount = min(inputs.count, inputChannels.count)
         let outputCount = min(outputs.count, outputChannels.count)
         for bus in 0..<inputCount { bind(inputBuses, inputChannels, bus: bus, to: inputs[bus]) }
         for bus in 0..<outputCount { bind(outputBuses, outputChannels, bus: bus, to: outputs[bus]) }
+        bound.pointee = (stamp, inputCount, outputCount)
         return (inputCount, outputCount)
     }
 }

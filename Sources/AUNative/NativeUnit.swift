@@ -236,7 +236,7 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
             }
             count += 1
         }
-        let buses = state.bind(inputs: context.inputs, outputs: context.outputs)
+        let buses = state.bind(inputs: context.inputs, outputs: context.outputs, stamp: context.buffersStamp)
         state.outputEventCount.pointee = 0
         let transport = currentTransport ?? TransportState.counted(sampleTime: context.timestamp.sampleTime, sampleRate: sampleRate)
         state.transport.pointee = auhost_transport(

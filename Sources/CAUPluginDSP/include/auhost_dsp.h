@@ -1,0 +1,11 @@
+#ifndef AUHOST_DSP_H
+#define AUHOST_DSP_H
+
+/* Vector loops for native units (AUPluginSDK wraps them): compiled for AVX2 and for the
+ * baseline on x86-64, the processor's copy picked once when the library loads.
+ * Thread: any (a unit's render); no allocation, no lock, no system call. */
+
+/* output[i] = input[i] * gain for `count` samples (vDSP_vsmul's job); `output` may be `input`. */
+void auhost_dsp_scale(const float *input, float gain, float *output, long count);
+
+#endif
