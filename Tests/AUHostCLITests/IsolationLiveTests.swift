@@ -56,6 +56,42 @@ import Testing
         #expect(rig.waitForExit(timeout: 30) == 0, "\(rig.standardError)")
     }
 
+    /// The reference chain's five plugins in one child with `--pipeline`, so that the chain
+    /// renders one period behind (docs/ISOLATION.md, "One slice behind"); the child is killed
+    /// while a period is posted and not yet collected: every node is named and silenced, the
+    /// host runs on, and the reloaded nodes render again.
+    @Test func aChildKilledWhileAPeriodIsBehindIsSilencedAndReloaded() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let preset = try String(contentsOf: repository.appendingPathComponent("Presets/reference.json"), encoding: .utf8)
+        let rig = try ControlRig(preset: preset, extraArguments: ["--isolation", "together", "--pipeline"])
+        defer { rig.tearDown() }
+        let nodes = ["eq", "comp", "delay", "ambience", "limiter"]
+        let rendering = try Self.waitForStatus(rig) { $0.contains("isolated.limiter=running,") && !$0.contains("in_run=0 ") }
+        #expect(rendering.contains("latency=128 "), "one period behind at 64 frames: \(rendering)")
+        let children = try childProcesses(of: rig.process.processIdentifier, named: "auhost-unit-hos")
+        try #require(children.count == 1, "one unit-host child: \(children)")
+        kill(children[0], SIGKILL)
+        #expect(rig.waitForStandardError("silenced; 'reload limiter' brings it back"), "\(rig.standardError)")
+        let faulted = try Self.waitForStatus(rig) { status in nodes.allSatisfy { status.contains("isolated.\($0)=") && !status.contains("isolated.\($0)=running") } }
+        for node in nodes { #expect(faulted.contains("isolated.\(node)=") && !faulted.contains("isolated.\(node)=running"), "\(node): \(faulted)") }
+        for node in nodes { #expect(try rig.send("reload \(node)").hasPrefix("ok reloaded \(node)")) }
+        let running = try Self.waitForStatus(rig) { status in nodes.allSatisfy { status.contains("isolated.\($0)=running,faults=1,") } && !status.contains("mean_us=0.0,") }
+        for node in nodes { #expect(running.contains("isolated.\(node)=running,faults=1,"), "\(node): \(running)") }
+        #expect(!running.contains("mean_us=0.0,"), "no cycle went through a new child: \(running)")
+        #expect(try rig.send("quit") == "ok bye")
+        #expect(rig.waitForExit(timeout: 30) == 0, "\(rig.standardError)")
+    }
+
+    /// The processes whose parent is `parent` and whose name (at most 15 characters) is `name`.
+    func childProcesses(of parent: pid_t, named name: String) throws -> [pid_t] {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc").compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return stat[stat.index(after: open)..<close] == name && fields.count > 1 && pid_t(fields[1]) == parent ? pid : nil
+        }
+    }
+
     /// A plugin (isolated by its node's key) that sleeps 40 ms in every run at a 64-frame
     /// period: its cycles are late (silent), counted in `status`, and the node is not
     /// faulted; `--node-budget 10` warns of it; `save` keeps the node's key.
