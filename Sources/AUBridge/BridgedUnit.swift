@@ -12,7 +12,7 @@ import Synchronization
 /// is silent and ``fault`` says what happened; ``reload()`` starts a new child and restores
 /// the unit's last state and parameter values.
 /// - Thread: [control], but ``process(_:)`` (render).
-public final class BridgedUnit: AudioUnit, @unchecked Sendable {
+public final class BridgedUnit: AudioUnit, RunReportedLatency, @unchecked Sendable {
     /// The node's id, named in fault messages.
     public let node: String
     /// The unit as the preset names it (the child resolves it the same way).
@@ -40,9 +40,22 @@ public final class BridgedUnit: AudioUnit, @unchecked Sendable {
     /// Whether the unit's latency is known only once it has run (an LV2 plugin's latency
     /// port): the offline driver primes the chain with one silent cycle first.
     /// - Thread: [control]
-    public var reportsLatencyWhenRun: Bool {
-        if case .parameter = shape.latencyReport { return true }
-        return false
+    public var reportsLatencyWhenRun: Bool { latencySlot != nil }
+    /// The latency its child's unit reported with its last cycle (its LV2 latency output,
+    /// carried back with every reply), nil when it reports none that way.
+    /// - Thread: [control]
+    public var reportedLatency: Float? { latencySlot.map { parameters.value(at: $0) } }
+    /// Seeds the latency output in this process's table, which the graph compiles with; the
+    /// child's unit writes it back with its first cycle.
+    /// - Thread: [control]
+    public func seedReportedLatency(_ frames: Float) {
+        guard let slot = latencySlot else { return }
+        parameters.storeValue(frames, at: slot)
+    }
+    /// The output parameter that carries the latency back, nil when none does.
+    private var latencySlot: Int? {
+        if case .parameter(let slot) = shape.latencyReport { return slot }
+        return nil
     }
     /// Whether the unit needs what the bridge does not carry yet (it sends MIDI):
     /// ``BridgeIsolator`` then runs it in the host's process.
@@ -193,6 +206,13 @@ public final class BridgedUnit: AudioUnit, @unchecked Sendable {
 
     // MARK: - Control requests
 
+    /// Sends `operation` to the unit's child without waiting for the reply
+    /// (``UnitHostProcess/post(_:)``): for what the host cannot act on if it fails.
+    private func post(_ operation: BridgeRequest.Operation) {
+        let (host, index) = link.withLock { ($0.host, $0.index) }
+        host.post(BridgeRequest(operation, unit: index))
+    }
+
     private func send(_ operation: BridgeRequest.Operation, _ fill: (inout BridgeRequest) -> Void = { _ in }) throws(AudioUnitError) -> BridgeReply {
         let (host, index) = link.withLock { ($0.host, $0.index) }
         var request = BridgeRequest(operation, unit: index)
@@ -333,14 +353,14 @@ public final class BridgedUnit: AudioUnit, @unchecked Sendable {
         backendRenderState.publish(nil)
         // A child that left a cycle unanswered may still be stuck in it: it takes no new unit.
         if current.withLock({ ($0?.lateCycles.load(ordering: .relaxed) ?? 0) > 0 }) { host.refuseUnits() }
-        _ = try? send(.uninitialize)
+        post(.uninitialize)
         current.withLock { current in current = nil }
         retired.removeAll()
     }
 
     /// - Thread: [control]
     public override func disposeResources() {
-        _ = try? send(.dispose)
+        post(.dispose)
         link.withLock { $0.host.detach($0.index) }
     }
 

@@ -27,7 +27,9 @@ public final class UnitHostProcess: @unchecked Sendable {
     /// The child's doorbell, which its render thread sleeps on.
     let doorbell: BridgeDoorbell
     private let socket: BridgeSocket
-    private let requests = Mutex(())
+    /// Held for a request and its reply, one at a time; the operations of the requests sent
+    /// with ``post(_:)`` whose replies are still to be read, oldest first.
+    private let requests = Mutex<[BridgeRequest.Operation]>([])
     private let state = Mutex(State())
 
     private struct State {
@@ -159,27 +161,49 @@ public final class UnitHostProcess: @unchecked Sendable {
     }
 
     /// Sends `request` and waits for its reply, at most ``timeout`` seconds: a child that
-    /// does not answer in time is killed. The error says what became of the child.
+    /// does not answer in time is killed. The error says what became of the child. The
+    /// replies to earlier posts are read first, each with the same deadline.
     func send(_ request: BridgeRequest) throws(AudioUnitError) -> BridgeReply {
-        try requests.withLock { _ throws(AudioUnitError) -> BridgeReply in
-            if let ending = state.withLock({ $0.ending }) { throw AudioUnitError(.instanceInvalidated, ending) }
-            let operation = request.operation == .instantiate ? "in instantiate" : "in \(request.operation.rawValue)"
-            state.withLock { $0.operation = operation }
-            defer { state.withLock { $0.operation = nil } }
-            guard socket.send(request) else { throw AudioUnitError(.instanceInvalidated, waitForEnding()) }
-            switch socket.receive(BridgeReply.self, timeout: controlTimeout, isGone: { [self] in hasEnded }) {
-            case .message(let reply):
-                if let error = reply.error { throw AudioUnitError(.failedInitialization, error) }
-                return reply
-            case .closed:
-                throw AudioUnitError(.instanceInvalidated, waitForEnding())
-            case .timedOut:
-                kill(reason: "hung \(operation) (no answer in \(ProbeProcess.seconds(controlTimeout)) s; killed)")
-                throw AudioUnitError(.instanceInvalidated, waitForEnding())
-            case .garbled:
-                kill(reason: "answered \(operation) with a line that is no reply; killed")
-                throw AudioUnitError(.instanceInvalidated, waitForEnding())
+        try requests.withLock { posted throws(AudioUnitError) -> BridgeReply in
+            while !posted.isEmpty {
+                let operation = posted.removeFirst()
+                _ = try exchange(nil, naming: operation)
             }
+            return try exchange(request, naming: request.operation)
+        }
+    }
+
+    /// Sends `request` without waiting for its reply, which the next ``send(_:)`` reads (an
+    /// error in it is not reported): for what the host cannot act on if it fails
+    /// (uninitialize, dispose), one wake-up of the child instead of two and a wait. Nothing
+    /// once the child has ended.
+    func post(_ request: BridgeRequest) {
+        requests.withLock { posted in
+            guard state.withLock({ $0.ending }) == nil, socket.send(request) else { return }
+            posted.append(request.operation)
+        }
+    }
+
+    /// Sends `request` (nil: none, only its reply is read) and reads the reply to
+    /// `operation`, at most ``timeout`` seconds.
+    private func exchange(_ request: BridgeRequest?, naming operation: BridgeRequest.Operation) throws(AudioUnitError) -> BridgeReply {
+        if let ending = state.withLock({ $0.ending }) { throw AudioUnitError(.instanceInvalidated, ending) }
+        let named = operation == .instantiate ? "in instantiate" : "in \(operation.rawValue)"
+        state.withLock { $0.operation = named }
+        defer { state.withLock { $0.operation = nil } }
+        if let request, !socket.send(request) { throw AudioUnitError(.instanceInvalidated, waitForEnding()) }
+        switch socket.receive(BridgeReply.self, timeout: controlTimeout, isGone: { [self] in hasEnded }) {
+        case .message(let reply):
+            if let error = reply.error, request != nil { throw AudioUnitError(.failedInitialization, error) }
+            return reply
+        case .closed:
+            throw AudioUnitError(.instanceInvalidated, waitForEnding())
+        case .timedOut:
+            kill(reason: "hung \(named) (no answer in \(ProbeProcess.seconds(controlTimeout)) s; killed)")
+            throw AudioUnitError(.instanceInvalidated, waitForEnding())
+        case .garbled:
+            kill(reason: "answered \(named) with a line that is no reply; killed")
+            throw AudioUnitError(.instanceInvalidated, waitForEnding())
         }
     }
 

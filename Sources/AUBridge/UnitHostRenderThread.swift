@@ -7,73 +7,94 @@ import Glibc
 /// of the child's initialized units (``ServedRender``), then sleeps on the doorbell
 /// (``BridgeDoorbell``), spinning instead when a request is near (``RequestAnticipation``):
 /// the consecutive isolated nodes of a `together` child cost one wake-up per cycle at most,
-/// not one each, and none when the cycles come at a steady period.
+/// not one each, and none when the cycles come at a steady period. The thread lives as long
+/// as the child: a unit added or removed pauses it (the doorbell's stop), changes the list it
+/// renders and resumes it, so that a batch's files, each initializing and uninitializing
+/// every unit, start no thread.
 /// - Thread: [control] to add, remove and schedule; its own thread renders.
 final class UnitHostRenderThread: @unchecked Sendable {
     private let doorbell: BridgeDoorbell
+    /// What the thread renders: written by the control thread only while the thread is
+    /// paused, read by the thread when it resumes.
     private var renders: [ServedRender] = []
-    private var running: (thread: pthread_t, finished: DispatchSemaphore)?
+    /// The thread, once started, and the two signals of a pause: it says it paused, and waits
+    /// to be told to resume.
+    private var thread: (handle: pthread_t, paused: DispatchSemaphore, resume: DispatchSemaphore)?
+    /// Whether the thread renders (resumed with units), so that a change must pause it first.
+    private var isRendering = false
     /// The SCHED_FIFO priority the host asked for (nil: the default scheduling).
     private var priority: Int32?
 
     init(doorbell: BridgeDoorbell) { self.doorbell = doorbell }
 
-    /// Renders `render`'s cycles from now on (the thread restarts over the new list).
+    /// Renders `render`'s cycles from now on.
     func add(_ render: ServedRender) throws(AudioUnitError) {
-        stop()
+        pause()
         renders.append(render)
-        try start()
+        try resume()
     }
 
     /// Renders `render`'s cycles no more; a cycle it is in finishes first.
     func remove(_ render: ServedRender) {
-        stop()
+        pause()
         renders.removeAll { $0 === render }
-        if !renders.isEmpty { try? start() }
+        try? resume()
     }
 
-    /// Gives the thread the host's real-time priority (SCHED_FIFO), now and when it restarts.
+    /// Gives the thread the host's real-time priority (SCHED_FIFO), now and when it starts.
     func schedule(_ priority: Int32) throws(AudioUnitError) {
         self.priority = priority
         try applyPriority()
     }
 
-    private func start() throws(AudioUnitError) {
+    /// Has the thread leave its loop and wait, if it renders.
+    private func pause() {
+        guard isRendering, let thread else { return }
+        au_bridge_doorbell_stop(doorbell.pointer, 1)
+        thread.paused.wait()
+        isRendering = false
+    }
+
+    /// Has the thread render the current list, starting it the first time; a thread without
+    /// units stays paused.
+    private func resume() throws(AudioUnitError) {
+        guard !renders.isEmpty else { return }
+        if thread == nil { try start() }
         au_bridge_doorbell_stop(doorbell.pointer, 0)
-        let renders = renders
+        isRendering = true
+        thread?.resume.signal()
+    }
+
+    private func start() throws(AudioUnitError) {
         let doorbell = doorbell
-        let finished = DispatchSemaphore(value: 0)
+        let paused = DispatchSemaphore(value: 0), resume = DispatchSemaphore(value: 0)
         let started = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var handle = pthread_self()
-        let thread = Thread {
+        let body = Thread { [self] in
             handle = pthread_self()
             // It does nothing but render: denormals stay flushed, not set and reset every cycle.
             RenderThread.flushDenormalsForThisThread()
             // It sleeps until a lead before the next cycle is due: a late wake is a wake-up the host waits for.
             _ = au_bridge_precise_timers()
             started.signal()
-            Self.loop(renders, doorbell.pointer)
-            finished.signal()
+            while true {
+                resume.wait()
+                Self.loop(renders, doorbell.pointer)
+                paused.signal()
+            }
         }
-        thread.name = "auhost unit-host render"
-        thread.stackSize = 1 << 20
-        thread.start()
+        body.name = "auhost unit-host render"
+        body.stackSize = 1 << 20
+        body.start()
         started.wait()
-        running = (handle, finished)
+        thread = (handle, paused, resume)
         try applyPriority()
     }
 
-    private func stop() {
-        guard let running else { return }
-        au_bridge_doorbell_stop(doorbell.pointer, 1)
-        running.finished.wait()
-        self.running = nil
-    }
-
     private func applyPriority() throws(AudioUnitError) {
-        guard let priority, let running else { return }
+        guard let priority, let thread else { return }
         var parameters = sched_param(sched_priority: priority)
-        let result = pthread_setschedparam(running.thread, SCHED_FIFO, &parameters)
+        let result = pthread_setschedparam(thread.handle, SCHED_FIFO, &parameters)
         guard result == 0 else {
             throw AudioUnitError(.notPermitted, "cannot run the unit host's render thread at SCHED_FIFO \(priority): \(String(cString: strerror(result)))")
         }

@@ -6,7 +6,7 @@ import Foundation
 /// ``allocateRenderResources()`` (when the sample rate is known) and freed in
 /// ``deallocateRenderResources()``.
 /// - Thread: [control] for everything but ``process(_:)`` (render).
-public final class LV2Unit: AudioUnit, @unchecked Sendable {
+public final class LV2Unit: AudioUnit, RunReportedLatency, @unchecked Sendable {
     /// The plugin's URI.
     public let pluginURI: String
     /// How the unit renders: live (worker thread) or offline (immediate worker,

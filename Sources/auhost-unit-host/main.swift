@@ -14,6 +14,8 @@ guard let socket = number("--bridge-socket"), let doorbell = number("--doorbell"
     FileHandle.standardError.write(Data("auhost-unit-host: expected --bridge-socket FD --doorbell FD --host-pid PID [--registry KIND] (started by a host, not by hand)\n".utf8))
     exit(64)
 }
+// A batch's files make and free the same plugins one after another: their libraries stay.
+PluginLibraryPins.enable()
 exit(UnitHostServer.run(
     socket: socket, doorbell: doorbell, hostPID: host,
     preparing: argument("--registry"),

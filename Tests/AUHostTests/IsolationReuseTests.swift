@@ -45,6 +45,37 @@ import Testing
         return Date().timeIntervalSince(start)
     }
 
+    /// What a batch's files cost a child: a file's graph initializes the node's fresh unit and
+    /// frees it. The plugin's library stays loaded once the unit is gone (``PluginLibraryPins``:
+    /// lilv closed it with its instance, and the next file loaded it and its dependencies
+    /// again), and the render thread that rendered the first file renders the next (it
+    /// pauses while the units change instead of being replaced).
+    @Test func aChildKeepsItsPluginLibraryAndItsRenderThreadFromFileToFile() throws {
+        let (loaded, registry) = try Self.load(isolation: "together")
+        defer { loaded.dispose() }
+        let pid = try #require(loaded.nodes[0].unit as? BridgedUnit).host.pid
+        func mappedPlugins() -> Set<String> {
+            // Read to its end: a /proc file says it is empty, which a read by size believes.
+            let maps = String(decoding: FileHandle(forReadingAtPath: "/proc/\(pid)/maps")?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+            return Set(maps.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }.filter { $0.hasPrefix("/usr/lib/lv2/") })
+        }
+        func threads() -> Set<String> { Set((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []) }
+        let idle = threads()
+        var rendering: [Set<String>] = []
+        var plugins: Set<String> = []
+        for cycle in 0..<2 {
+            let file = try ChainGraph(loaded, units: try loaded.makeUnits(), registry: registry, sampleRate: 48_000, maximumFrames: Self.frames, parallelism: .singleThreaded)
+            try file.graph.start()
+            #expect(Self.render(file, cycle: cycle) == 0)
+            rendering.append(threads().subtracting(idle))
+            plugins.formUnion(mappedPlugins())
+            file.dispose()
+        }
+        #expect(!plugins.isEmpty, "the plugin's library was never mapped in the child")
+        #expect(mappedPlugins() == plugins, "the plugin's library left the child with its unit")
+        #expect(rendering[0].count == 1 && rendering[0] == rendering[1], "the threads the two files added: \(rendering)")
+    }
+
     /// A batch's fresh instance of a node (``LoadedPreset/makeUnits()``) joins the child of
     /// the preset's; once that child is gone, the next instance gets a new one.
     @Test func aNodesNextInstanceJoinsItsRunningChild() throws {

@@ -1,3 +1,4 @@
+import AUBridge
 import AUCore
 import AULV2
 import AUTestSupport
@@ -35,13 +36,17 @@ import Testing
             try "\(frames)\n".write(to: bundle.appendingPathComponent("latency"), atomically: true, encoding: .utf8)
         }
 
-        func processor() throws -> ChainProcessor {
+        /// The chain, its node in this process or in a unit-host child (`isolation`).
+        func processor(isolation: UnitIsolation = .none) throws -> ChainProcessor {
             let registry = ComponentRegistry(providers: [BuiltinUnits(), LV2Provider(lv2Path: folder.path, probeCacheFile: nil)])
             var settings = RenderSettings()
             settings.blockSize = 256
             settings.tail = .seconds(0)
             settings.parallelism = .singleThreaded
-            return try ChainProcessor(.json(ReportedLatenciesTests.preset, file: folder.file("late.json")), registry: registry, settings: settings)
+            let isolator = isolation == .none ? nil : BridgeIsolator(timeout: 5, environment: ["LV2_PATH": folder.path]) { _ in }
+            return try ChainProcessor(
+                .json(ReportedLatenciesTests.preset, file: folder.file("late.json")), registry: registry, settings: settings,
+                isolation: isolation, isolator: isolator)
         }
 
         func remove() { folder.remove() }
@@ -65,12 +70,16 @@ import Testing
         return try #require(output?.first)
     }
 
-    @Test func laterRendersAreBuiltWithTheReportedLatencyAndStayAligned() throws {
+    /// In this process, and isolated (the proxy's latency output seeded; the child's unit
+    /// writes it back with its first cycle), so that a batch of isolated plugins is primed once.
+    @Test(arguments: [UnitIsolation.none, .together])
+    func laterRendersAreBuiltWithTheReportedLatencyAndStayAligned(isolation: UnitIsolation) throws {
         let fixture = try Fixture(frames: 40)
         defer { fixture.remove() }
-        let processor = try fixture.processor()
+        let processor = try fixture.processor(isolation: isolation)
         let builder = BatchRenderer(loaded: processor.loaded, registry: processor.registry, settings: processor.settings, jobs: [])
         let first = try builder.startedChain(at: 48_000)
+        #expect(first.nodes.allSatisfy { ($0.unit is BridgedUnit) == (isolation != .none) }, "isolated as asked")
         #expect(!first.latenciesSeeded && first.latencyFrames == 40, "the first graph is primed")
         first.dispose()
         let second = try builder.startedChain(at: 48_000)
@@ -81,10 +90,11 @@ import Testing
         }
     }
 
-    @Test func aUnitThatReportsAnotherLatencyIsPrimedAgain() throws {
+    @Test(arguments: [UnitIsolation.none, .together])
+    func aUnitThatReportsAnotherLatencyIsPrimedAgain(isolation: UnitIsolation) throws {
         let fixture = try Fixture(frames: 40)
         defer { fixture.remove() }
-        let processor = try fixture.processor()
+        let processor = try fixture.processor(isolation: isolation)
         #expect(try Self.render(processor) == Self.impulse())
         // A fresh instance now delays by 90 frames: the graph built with 40 would put the
         // impulse 50 frames late; the render notices and starts over, primed.

@@ -37,7 +37,7 @@ public enum LatencyPriming {
             return
         }
         defer { settleProperties(chain, blockSize: blockSize) }
-        guard chain.nodes.contains(where: { ($0.unit as? LV2Unit)?.reportsLatencyWhenRun == true || ($0.unit as? BridgedUnit)?.reportsLatencyWhenRun == true }) else { return }
+        guard chain.nodes.contains(where: { ($0.unit as? RunReportedLatency)?.reportsLatencyWhenRun == true }) else { return }
         let input = OwnedAudioBuffers(channels: chain.inputChannels, capacity: blockSize)
         let output = OwnedAudioBuffers(channels: chain.outputChannels, capacity: blockSize)
         chain.transport.state = TransportState.counted(sampleTime: 0, sampleRate: chain.sampleRate)

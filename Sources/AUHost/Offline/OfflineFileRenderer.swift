@@ -78,10 +78,12 @@ final class OfflineFileRenderer {
         otherInputs: [String] = []
     ) throws(AudioUnitError) {
         let blockSize = Self.cycleFrames(settings, chain: chain)
+        // Asked once: an isolated unit's TailTime is a request to its child.
+        let reportedTail = Self.reportedTail(of: chain)
         let file: AudioFileOutput
         let midiOutputFile: (path: String, file: AtomicFile)?
         do throws(AudioUnitError) {
-            let seconds = Double(input.totalFrames) / chain.sampleRate + settings.tail.longestSeconds(reportedTail: Self.reportedTail(of: chain))
+            let seconds = Double(input.totalFrames) / chain.sampleRate + settings.tail.longestSeconds(reportedTail: reportedTail)
             let midiBytes = settings.midiOutputFile == nil ? 0 : Self.maximumMIDIOutputEvents * Self.bytesPerMIDIOutputEvent
             try OutputSpace.check(job, frames: Int((seconds * fileSampleRate).rounded(.up)), channels: fileChannels, midiOutput: settings.midiOutputFile.map { ($0, midiBytes) })
             if let path = settings.midiOutputFile {
@@ -107,15 +109,16 @@ final class OfflineFileRenderer {
         self.init(
             job: job, chain: chain, settings: settings, input: input,
             output: OutputPipeline(output: file, channels: chain.outputChannels, blockSize: blockSize, threaded: settings.overlapsFileWork),
-            fileSampleRate: fileSampleRate, midiOutputFile: midiOutputFile)
+            fileSampleRate: fileSampleRate, midiOutputFile: midiOutputFile, reportedTail: reportedTail)
     }
 
     /// Renders `input` into `output` (a file's pipeline, or memory), the output's rate
     /// `fileSampleRate`; with `midiOutputFile`, what reaches the graph's MIDI output goes there.
+    /// `reportedTail`: the chain's ``reportedTail(of:)`` when the caller has it.
     /// - Thread: [control]
     init(
         job: RenderJob, chain: ChainGraph, settings: RenderSettings, input: any OfflineSource, output: any OfflineSink,
-        fileSampleRate: Double, midiOutputFile: (path: String, file: AtomicFile)? = nil
+        fileSampleRate: Double, midiOutputFile: (path: String, file: AtomicFile)? = nil, reportedTail: Double? = nil
     ) {
         self.job = job
         self.chain = chain
@@ -127,7 +130,7 @@ final class OfflineFileRenderer {
         inputBlock = OwnedAudioBuffers(channels: chain.inputChannels, capacity: blockSize)
         outputBlock = OwnedAudioBuffers(channels: chain.outputChannels, capacity: blockSize)
         window = .allocate(capacity: chain.outputChannels)
-        tail = TailCutter(settings.tail, sampleRate: chain.sampleRate, reportedTail: Self.reportedTail(of: chain))
+        tail = TailCutter(settings.tail, sampleRate: chain.sampleRate, reportedTail: reportedTail ?? Self.reportedTail(of: chain))
     }
 
     /// The job's audio file as an input for `chain`, read ahead on a reader thread when

@@ -11,7 +11,7 @@ import Synchronization
 /// again: about a millisecond a file for the reference chain, paid by every file of a batch
 /// and every render from Python. The fresh graph of a later file made the same way (the same
 /// preset, rate and overrides) is instead compiled with the values recorded here, set on its
-/// units' latency outputs before it is initialized (``LV2Unit/seedReportedLatency(_:)``): the same
+/// units' latency outputs before it is initialized (``RunReportedLatency/seedReportedLatency(_:)``): the same
 /// plan the primed graph gets. A unit that reports something else in its first real cycle
 /// fails that file's render before anything is written (``OfflineFileRenderer``); the file
 /// renders again primed, and the values are forgotten.
@@ -43,17 +43,15 @@ final class ReportedLatencies: Sendable {
     func seed(_ units: [AudioUnit], key: String) -> Bool {
         guard let values = known.withLock({ $0[key] }), values.count == units.count else { return false }
         for (unit, value) in zip(units, values) {
-            if let value, let unit = unit as? LV2Unit { unit.seedReportedLatency(value) }
+            if let value, let unit = unit as? RunReportedLatency { unit.seedReportedLatency(value) }
         }
         return true
     }
 
-    /// Records what the units of `chain`, just primed, reported under `key`; nothing when
-    /// a unit of the chain reports its latency when run from another process (an isolated
-    /// LV2 plugin: its child's instance is not seeded).
+    /// Records what the units of `chain`, just primed, reported under `key` (an isolated
+    /// LV2 plugin's too: its child's unit is seeded when it initializes).
     func record(_ chain: ChainGraph, key: String) {
-        guard !chain.nodes.contains(where: { ($0.unit as? BridgedUnit)?.reportsLatencyWhenRun == true }) else { return }
-        let values = chain.nodes.map { ($0.unit as? LV2Unit)?.reportedLatency }
+        let values = chain.nodes.map { ($0.unit as? RunReportedLatency)?.reportedLatency }
         guard values.contains(where: { $0 != nil }) else { return }
         known.withLock { $0[key] = values }
     }

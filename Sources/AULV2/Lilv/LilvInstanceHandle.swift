@@ -20,6 +20,7 @@ final class LilvInstanceHandle: @unchecked Sendable {
     init?(plugin: LilvPluginHandle, sampleRate: Double, features: UnsafePointer<UnsafePointer<LV2_Feature>?>) {
         let world = plugin.world
         guard let raw = world.locked({ lilv_plugin_instantiate(plugin.raw, sampleRate, features) }) else { return nil }
+        PluginLibraryPins.pin(plugin.libraryPath)
         self.world = world
         self.raw = raw
         handle = raw.pointee.lv2_handle
