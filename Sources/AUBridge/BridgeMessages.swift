@@ -45,6 +45,9 @@ struct BridgeRequest: Codable {
     var memoryFD: Int32?
     var memorySize: Int?
     var priority: Int32?
+    /// The host's parameter values, which an `initialize` has the unit take first (its
+    /// latency and tail then follow them from the start).
+    var values: [Float]?
 
     init(_ operation: Operation, unit: Int) {
         self.operation = operation

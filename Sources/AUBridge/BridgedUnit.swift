@@ -323,6 +323,7 @@ public final class BridgedUnit: AudioUnit, RunReportedLatency, @unchecked Sendab
             request.outputChannels = outputs
             request.memoryFD = descriptor
             request.memorySize = size
+            request.values = (0..<parameters.count).map { parameters.value(at: $0) }
         }
         let state = BridgeRenderState(region: region, doorbell: host.doorbell, parameters: parameters, unitIndex: link.withLock { $0.index })
         applyDeadline(state)

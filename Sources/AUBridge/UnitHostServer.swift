@@ -178,6 +178,12 @@ final class ServedUnit: @unchecked Sendable {
             }
         }
         configure(unit, request.offline ?? false, request.nominalFrames)
+        // The host's values, as an instance in its process would have them before it initializes.
+        for (index, value) in (request.values ?? []).enumerated() where index < unit.parameters.count {
+            let info = unit.parameters.infos[index]
+            guard info.isWritable, !info.isOutput, unit.parameters.value(at: index) != value else { continue }
+            try? unit.setParameter(info.address.id, value: value, scope: info.address.scope, element: info.address.element)
+        }
         try unit.initialize()
         let descriptor = open("/proc/\(hostPID)/fd/\(memory)", O_RDWR | O_CLOEXEC)
         guard descriptor >= 0 else { throw AudioUnitError(.failedInitialization, "cannot open the host's shared memory: \(String(cString: strerror(errno)))") }

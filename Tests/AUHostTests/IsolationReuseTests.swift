@@ -76,6 +76,31 @@ import Testing
         #expect(rendering[0].count == 1 && rendering[0] == rendering[1], "the threads the two files added: \(rendering)")
     }
 
+    /// An isolated unit starts from the host's parameter values, so that its tail (or
+    /// latency) is the preset's before its first cycle, as the offline renderer asks for it
+    /// then; a change reaches the child with the next cycle (the native delay's tail follows
+    /// its time and feedback).
+    @Test func anIsolatedUnitsTailFollowsItsParameters() throws {
+        let registry = HostRegistry.make()
+        let json = #"{"auhost": 1, "name": "echo", "nodes": [{"id": "echo", "unit": "aufx:dely:AUHs", "isolation": "together", "parameters": {"time": 100, "feedback": 0}}], "chain": ["echo"]}"#
+        var loader = PresetLoader(registry: registry)
+        loader.isolator = BridgeIsolator(timeout: 5) { _ in }
+        let loaded = try loader.load(data: Data(json.utf8), file: "echo.json")
+        defer { loaded.dispose() }
+        let chain = try Self.startedChain(loaded, registry)
+        defer { chain.dispose() }
+        let echo = try #require(chain.nodes[0].unit as? BridgedUnit)
+        #expect(abs(echo.tailTime - 0.1) < 1e-6, "100 ms of delay, no feedback (the defaults give 1.75 s): \(echo.tailTime)")
+        for (identifier, value, tail) in [("feedback", Float(50), 1.1), ("time", 200, 2.2)] {
+            let info = try #require(echo.parameters.info(forIdentifier: identifier))
+            try echo.setParameter(info.address.id, value: value)
+            let input = OwnedAudioBuffers(channels: chain.inputChannels, capacity: Self.frames)
+            let output = OwnedAudioBuffers(channels: chain.outputChannels, capacity: Self.frames)
+            #expect(chain.graph.render(frameCount: Self.frames, timestamp: RenderTimestamp(sampleTime: 0), input: input.buffers(), output: output.buffers()) == 0)
+            #expect(abs(echo.tailTime - tail) < 1e-6, "\(identifier) \(value): \(echo.tailTime)")
+        }
+    }
+
     /// A batch's fresh instance of a node (``LoadedPreset/makeUnits()``) joins the child of
     /// the preset's; once that child is gone, the next instance gets a new one.
     @Test func aNodesNextInstanceJoinsItsRunningChild() throws {
