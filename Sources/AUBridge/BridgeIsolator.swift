@@ -38,12 +38,12 @@ public final class BridgeIsolator: ComponentIsolator, @unchecked Sendable {
     /// is due (live, which then finds the child awake instead of waking it). 0: it never spins.
     public let childSpin: Double
     private let onFault: @Sendable (IsolationFault) -> Void
-    /// The running children: the `together` one, and each `per-unit` node's.
+    /// The running children, per batch job (``IsolationLane``): the `together` one, and each `per-unit` node's.
     private let children = Mutex<[ChildKey: UnitHostProcess]>([:])
 
     private enum ChildKey: Hashable {
-        case together
-        case node(String)
+        case together(lane: Int)
+        case node(String, lane: Int)
     }
 
     /// An isolator starting `executable` (nil: ``standardExecutable()``) with `environment`
@@ -112,10 +112,12 @@ public final class BridgeIsolator: ComponentIsolator, @unchecked Sendable {
             registryKind: reference.map(UnitHostServer.registryKind(of:)))
     }
 
-    /// The child a new instance of `node` joins: the mode's running one, else a new one, held
-    /// for its first unit when it is started for `preparing` (``prepare(_:node:reference:mode:)``).
+    /// The child a new instance of `node` joins: the mode's running one in the calling
+    /// thread's ``IsolationLane`` (a batch's job), else a new one, held for its first unit when
+    /// it is started for `preparing` (``prepare(_:node:reference:mode:)``).
     private func host(for mode: UnitIsolation, node: String, preparing reference: String? = nil) throws(AudioUnitError) -> UnitHostProcess {
-        let key = mode == .together ? ChildKey.together : .node(node)
+        let lane = IsolationLane.current
+        let key = mode == .together ? ChildKey.together(lane: lane) : .node(node, lane: lane)
         return try children.withLock { children throws(AudioUnitError) -> UnitHostProcess in
             if let running = children[key], running.acceptsUnits { return running }
             let made = try newHost(preparing: reference)

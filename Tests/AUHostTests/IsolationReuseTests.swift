@@ -101,6 +101,25 @@ import Testing
         }
     }
 
+    /// A batch's second job (``IsolationLane`` 1) makes its units in children of its own, so
+    /// that two jobs' units do not queue on one render thread; each job's later units join
+    /// its children, and the first job's join the preset's.
+    @Test func eachJobOfABatchHasChildrenOfItsOwn() throws {
+        let (loaded, _) = try Self.load(isolation: "together")
+        defer { loaded.dispose() }
+        func child(_ units: [AudioUnit]) throws -> pid_t { try #require(units.first as? BridgedUnit).host.pid }
+        let preset = try child(loaded.nodes.map(\.unit))
+        let first = try loaded.makeUnits()
+        defer { first.forEach { $0.dispose() } }
+        let second = try IsolationLane.$current.withValue(1) { try loaded.makeUnits() }
+        defer { second.forEach { $0.dispose() } }
+        let secondAgain = try IsolationLane.$current.withValue(1) { try loaded.makeUnits() }
+        defer { secondAgain.forEach { $0.dispose() } }
+        #expect(try child(first) == preset, "the first job's units join the preset's child")
+        #expect(try child(second) != preset, "the second job's units share the first job's child")
+        #expect(try child(secondAgain) == child(second), "the second job's later units start another child")
+    }
+
     /// A batch's fresh instance of a node (``LoadedPreset/makeUnits()``) joins the child of
     /// the preset's; once that child is gone, the next instance gets a new one.
     @Test func aNodesNextInstanceJoinsItsRunningChild() throws {

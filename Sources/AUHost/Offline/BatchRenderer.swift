@@ -88,9 +88,13 @@ public final class BatchRenderer: @unchecked Sendable {
         let committer = jobs.count > 1 ? OutputCommitter() : nil
         let workers = min(settings.jobs, jobs.count)
         let group = DispatchGroup()
-        for _ in 0..<workers {
+        for worker in 0..<workers {
             group.enter()
-            let thread = Thread { [self] in
+            // Each worker's isolated units share children of its own: two workers' units on
+            // one child's render thread would render one after the other.
+            let thread = Thread { [self] in IsolationLane.$current.withValue(worker) {
+                let anchors = laneAnchors(worker)
+                defer { anchors.forEach { $0.dispose() } }
                 while let index = shared.withLock({ state -> Int? in
                     guard state.next < jobs.count else { return nil }
                     defer { state.next += 1 }
@@ -105,7 +109,7 @@ public final class BatchRenderer: @unchecked Sendable {
                     }
                 }
                 group.leave()
-            }
+            } }
             thread.name = "auhost render job"
             thread.stackSize = 8 << 20
             thread.start()
@@ -113,6 +117,15 @@ public final class BatchRenderer: @unchecked Sendable {
         group.wait()
         committer?.drain()
         return shared.withLock { $0.outcomes.map { $0! } }
+    }
+
+    /// Units that keep worker `worker`'s children running between its files, as the preset's
+    /// own units keep worker 0's (a child ends with its last unit): instances of the preset's
+    /// nodes, made in the worker's ``IsolationLane`` when any node is isolated; none for
+    /// worker 0 or when they cannot be made (each file then starts the children it needs).
+    private func laneAnchors(_ worker: Int) -> [AudioUnit] {
+        guard worker > 0, loaded.nodes.contains(where: { $0.unit is BridgedUnit }) else { return [] }
+        return (try? loaded.makeUnits()) ?? []
     }
 
     /// Renders one job on the calling thread; `notice` hears what is worth saying before
