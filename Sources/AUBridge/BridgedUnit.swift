@@ -190,7 +190,7 @@ public final class BridgedUnit: AudioUnit, RunReportedLatency, @unchecked Sendab
         fresh.attach(self, at: index)
         old.host.detach(old.index)
         // The host's table holds the parameters' last values: they win over the state's.
-        let values = (0..<parameters.count).map { parameters.value(at: $0) }
+        let values = parameters.currentValues
         if let lastCustomState { try restoreCustomState(lastCustomState) }
         for (identifier, value) in lastProperties { try setPropertyParameter(identifier, to: value) }
         for (index, value) in values.enumerated() where !parameters.infos[index].isOutput { parameters.storeValue(value, at: index) }
@@ -323,7 +323,7 @@ public final class BridgedUnit: AudioUnit, RunReportedLatency, @unchecked Sendab
             request.outputChannels = outputs
             request.memoryFD = descriptor
             request.memorySize = size
-            request.values = (0..<parameters.count).map { parameters.value(at: $0) }
+            request.values = parameters.currentValues
         }
         let state = BridgeRenderState(region: region, doorbell: host.doorbell, parameters: parameters, unitIndex: link.withLock { $0.index })
         applyDeadline(state)

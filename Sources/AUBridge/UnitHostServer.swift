@@ -115,8 +115,6 @@ final class ServedUnit: @unchecked Sendable {
             latencyReport: latencyReport, producesMIDIOutput: unit.producesMIDIOutput, latency: unit.latency, tail: unit.tailTime)
     }
 
-    private var values: [Float] { (0..<unit.parameters.count).map { unit.parameters.value(at: $0) } }
-
     func handle(
         _ request: BridgeRequest, hostPID: pid_t, configure: (AudioUnit, Bool, Int?) -> Void, reply: inout BridgeReply
     ) throws(AudioUnitError) {
@@ -142,19 +140,19 @@ final class ServedUnit: @unchecked Sendable {
         case .restoreCustomState:
             unit.stateFolder = request.stateFolder.map { URL(fileURLWithPath: $0) }
             if let data = request.data { try unit.restoreCustomState(data) }
-            reply.values = values
+            reply.values = unit.parameters.currentValues
         case .applyFactoryPreset:
             guard let preset = unit.factoryPresets.first(where: { $0.number == request.preset }) else {
                 throw AudioUnitError(.invalidPropertyValue, "\(unit.name) has no factory preset number \(request.preset ?? -1)")
             }
             try unit.setValue(preset, for: .presentPreset)
-            reply.values = values
+            reply.values = unit.parameters.currentValues
         case .setPropertyParameter:
             guard let identifier = request.property, let value = request.value?.value else {
                 throw AudioUnitError(.invalidPropertyValue, "a property request without a property or value")
             }
             try unit.setPropertyParameter(identifier, to: value)
-            reply.values = values
+            reply.values = unit.parameters.currentValues
         case .propertyParameterValue:
             reply.value = request.property.flatMap { unit.propertyParameterValue($0) }.map(BridgeValue.init)
         case .dispose:

@@ -133,6 +133,10 @@ public final class ParameterTable: @unchecked Sendable {
         return info(forIdentifier: identifier)
     }
 
+    /// Every slot's value, in slot order (each read on its own).
+    /// - Thread: [any]
+    public var currentValues: [Float] { (0..<count).map { value(at: $0) } }
+
     /// - Thread: [any]; lock-free.
     @inlinable @inline(__always)
     public func value(at index: Int) -> Float {

@@ -43,7 +43,7 @@ enum StateTests {
             try unit.reset()
             renderer.sampleTime = 0
             let output = try renderer.render(frameCount: frames, block: ValidationSettings.blockSize, input: { input[$0][$1] }, midi: midi)
-            return ((0..<unit.parameters.count).map { unit.parameters.value(at: $0) }, output)
+            return (unit.parameters.currentValues, output)
         }
         var seen = [try take()]
         var unchanged: [String] = []

@@ -49,7 +49,8 @@ final class ReportedLatencies: Sendable {
     }
 
     /// Records what the units of `chain`, just primed, reported under `key` (an isolated
-    /// LV2 plugin's too: its child's unit is seeded when it initializes).
+    /// LV2 plugin's too: its proxy's latency output is seeded, and its child's unit writes
+    /// the value back with its first cycle).
     func record(_ chain: ChainGraph, key: String) {
         let values = chain.nodes.map { ($0.unit as? RunReportedLatency)?.reportedLatency }
         guard values.contains(where: { $0 != nil }) else { return }

@@ -25,8 +25,4 @@ public enum PluginLibraryPins {
             paths.insert(path)
         }
     }
-
-    /// The libraries kept so far.
-    /// - Thread: [any]
-    public static var pinnedPaths: Set<String> { pinned.withLock { $0 } }
 }
