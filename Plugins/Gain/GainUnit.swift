@@ -49,7 +49,10 @@ final class GainUnit: PluginUnit {
         let channels = block.outputChannelCount()
         if !gain.isMoving {
             let value = gain.current
-            for channel in 0..<channels { scale(block.input(channel), by: value, into: block.output(channel)) }
+            var finite = true
+            for channel in 0..<channels where !scale(block.input(channel), by: value, into: block.output(channel)) { finite = false }
+            // Checked as written: the host need not scan the output again.
+            if finite { block.reportOutputsFinite() }
             return
         }
         // A moving gain: the same ramp on every channel, frame by frame.

@@ -2,6 +2,7 @@ import AUCore
 import CAUSupport
 import Foundation
 import Glibc
+import Synchronization
 
 /// The one render thread of a unit-host child: renders every cycle the host posts for any
 /// of the child's initialized units (``ServedRender``), then sleeps on the doorbell
@@ -231,7 +232,7 @@ final class ServedRender: @unchecked Sendable {
         header.pointee.status = status
         for index in outputParameters { region.parameters[index] = table.value(at: index) }
         if inRun {
-            let nonFinite = status == 0 && outputs.contains { $0.containsNonFinite() }
+            let nonFinite = status == 0 && unit.checkedOutputFrames.load(ordering: .relaxed) != frames && outputs.contains { $0.containsNonFinite() }
             if status != 0 || nonFinite { outputs.forEach { $0.clear() } }
             header.pointee.nonFinite = nonFinite ? 1 : 0
         }

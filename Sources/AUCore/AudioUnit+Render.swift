@@ -119,6 +119,7 @@ extension AudioUnit {
     ) -> AudioUnitStatus {
         let midiOutput = resources.midiOutput
         midiOutput?.pointee.reset()
+        checkedOutputFrames.store(0, ordering: .relaxed)
         if bypassed.load(ordering: .relaxed) {
             for bus in 0..<outputs.count {
                 if bus < inputs.count { outputs[bus].copy(from: inputs[bus]) } else { outputs[bus].clear() }

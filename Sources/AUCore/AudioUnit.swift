@@ -42,6 +42,13 @@ open class AudioUnit: @unchecked Sendable {
     let hasRenderNotifies = Atomic<Bool>(false)
     /// Whether one of them may change the buffers (not `readsOnly`): the unit renders in no ``UnitRun``.
     let hasWritingRenderNotifies = Atomic<Bool>(false)
+    /// The frames of the current render call (since ``renderCycleFromGraph(timestamp:frameCount:inputs:outputs:midi:buffersStamp:)``
+    /// began) whose every output sample the unit checked to be finite as it wrote them (a
+    /// native unit says so with `AUHOST_EVENT_OUTPUT_FINITE`): the graph does not scan an
+    /// output the unit checked whole. 0 for a unit that does not check.
+    /// - Thread: [render] only (an atomic for its plain loads and stores: a class's `var`
+    /// would pay a run-time exclusivity check in every other module).
+    public let checkedOutputFrames = Atomic<Int>(0)
     public let parameters: ParameterTable
     /// Counts the render thread's changes to output parameters (meters): they reach the
     /// listeners by ``dispatchPendingNotifications()`` comparing values, not through the

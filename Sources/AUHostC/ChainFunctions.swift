@@ -135,6 +135,23 @@ public func auhost_chain_info(
     }
 }
 
+/// `auhost_chain_output_shape`: the output a render of `frames` frames at `sample_rate`
+/// gives: the chain's output channels and its fewest frames (exactly so many with a tail of
+/// fixed length; with auto, a tail quiet from its start).
+/// - Thread: [control]
+@_cdecl("auhost_chain_output_shape")
+public func auhost_chain_output_shape(
+    _ chain: OpaquePointer, _ frames: Int64, _ sampleRate: Double, _ outputs: UnsafeMutablePointer<Int32>,
+    _ outputFrames: UnsafeMutablePointer<Int64>, _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+    status(error) { () throws(AudioUnitError) in
+        guard frames >= 0 else { throw AudioUnitError(.invalidPropertyValue, "frames \(frames): expected 0 or more") }
+        let processor = ChainHandle.from(chain).processor
+        outputs.pointee = Int32(try processor.channels(sampleRate: processor.chainRate(for: sampleRate)).output)
+        outputFrames.pointee = Int64(try processor.shortestOutputFrames(inputFrames: Int(frames), sampleRate: sampleRate))
+    }
+}
+
 /// `auhost_chain_process`: renders `frames` frames of `channels` planar channels at
 /// `sample_rate` (or, with `smf`, the Standard MIDI File of `smf_size` bytes over silence)
 /// as `auhost render` renders a file: a clean start, latency compensated, the tail rendered.

@@ -1,6 +1,7 @@
 import AUCore
 import CAUPluginABI
 import Foundation
+import Synchronization
 
 /// An instance of a native unit: an ``AudioUnit`` over the unit library's C function
 /// table. Parameter values live in the host's ``ParameterTable``; while the unit renders,
@@ -252,9 +253,12 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
             output_event_count: state.outputEventCount, transport: UnsafePointer(state.transport))
         let status = render(table, &process)
         let reported = min(Int(state.outputEventCount.pointee), state.outputEvents.count)
+        var checkedFrames = 0
         for index in 0..<reported {
             let event = state.outputEvents[index]
-            if event.kind == AUHOST_EVENT_PARAMETER {
+            if event.kind == AUHOST_EVENT_OUTPUT_FINITE {
+                checkedFrames += Int(event.id)
+            } else if event.kind == AUHOST_EVENT_PARAMETER {
                 var slot = 0
                 while slot < parameterIDs.count && !(parameterIDs[slot] == event.id && outputSlots[slot]) { slot += 1 }
                 if slot < parameterIDs.count { setParameterFromRender(at: slot, value: event.value) }
@@ -262,6 +266,11 @@ public final class NativeUnit: AudioUnit, @unchecked Sendable {
                 let offset = Int32(min(event.offset, frames == 0 ? 0 : frames - 1))
                 context.sendMIDI(MIDIEvent(offset: offset, status: event.midi.0, data1: event.midi.1, data2: event.midi.2))
             }
+        }
+        // A call the unit checked whole counts towards the render call's checked frames.
+        // (A load and a store: only the render thread touches it, no locked instruction.)
+        if status == 0 && checkedFrames >= Int(frames) {
+            checkedOutputFrames.store(checkedOutputFrames.load(ordering: .relaxed) + Int(frames), ordering: .relaxed)
         }
         return status
     }

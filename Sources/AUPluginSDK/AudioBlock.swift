@@ -98,6 +98,17 @@ public struct AudioBlock {
             offset: UInt32(within), kind: AUHOST_EVENT_MIDI, id: 0, value: 0, midi: (message.status, message.data1, message.data2, 0)))
     }
 
+    /// Tells the host that every sample this slice wrote into its output channels is finite:
+    /// the unit checked as it wrote them (``scale(_:by:into:)`` says so). When every slice of
+    /// a render call did, the host skips its own scan of the unit's output for NaN and
+    /// infinity; call it only for a slice whose every output sample was checked. Dropped
+    /// when the host's list is full (the host then scans).
+    /// - Thread: [render]
+    @inlinable
+    public func reportOutputsFinite() {
+        _ = appendOutputEvent(auhost_event(offset: UInt32(offset), kind: AUHOST_EVENT_OUTPUT_FINITE, id: UInt32(frameCount), value: 0, midi: (0, 0, 0, 0)))
+    }
+
     /// Appends an event to the render call's output events; false when the list is full.
     /// - Thread: [render]
     @inlinable

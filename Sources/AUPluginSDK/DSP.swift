@@ -12,11 +12,13 @@ public func decibelsToGain(_ decibels: Float) -> Float {
 
 /// Writes `input` times `gain` into `output`, as many samples as the shorter has (vDSP_vsmul's
 /// job); `output` may be `input`. Eight samples an instruction where the processor has AVX2.
+/// Returns whether every sample written is finite (checked in the same pass): a unit that
+/// wrote its whole output so can tell the host (``AudioBlock/reportOutputsFinite()``).
 /// - Thread: [any]; no allocation.
-@inlinable
-public func scale(_ input: UnsafeMutableBufferPointer<Float>, by gain: Float, into output: UnsafeMutableBufferPointer<Float>) {
-    guard let from = input.baseAddress, let to = output.baseAddress else { return }
-    auhost_dsp_scale(from, gain, to, min(input.count, output.count))
+@inlinable @discardableResult
+public func scale(_ input: UnsafeMutableBufferPointer<Float>, by gain: Float, into output: UnsafeMutableBufferPointer<Float>) -> Bool {
+    guard let from = input.baseAddress, let to = output.baseAddress else { return true }
+    return auhost_dsp_scale(from, gain, to, min(input.count, output.count)) != 0
 }
 
 /// Replaces a value too small to matter (a denormal on its way) by zero. Use it on

@@ -20,6 +20,7 @@ void auhost_chain_free(auhost_chain *chain);
 int auhost_chain_set(auhost_chain *chain, const char *assignment, char **error);
 int auhost_chain_set_tail(auhost_chain *chain, double seconds, char **error);
 int auhost_chain_info(auhost_chain *chain, double sample_rate, double *chain_rate, int *input_channels, int *output_channels, int64_t *latency_frames, double *tail_seconds, char **error);
+int auhost_chain_output_shape(auhost_chain *chain, int64_t frames, double sample_rate, int *output_channels, int64_t *output_frames, char **error);
 int auhost_chain_process(auhost_chain *chain, const float *const *input, int channels, int64_t frames, double sample_rate, const uint8_t *smf, size_t smf_size, char **error);
 int auhost_chain_process_into(auhost_chain *chain, const float *const *input, int channels, int64_t frames, double sample_rate, float *const *output, int output_channels, int64_t output_frames, char **error);
 int auhost_chain_stream(auhost_chain *chain, const float *const *input, int channels, int64_t frames, double sample_rate, float *const *output, int output_channels, char **error);
@@ -40,7 +41,7 @@ int auhost_writer_finish(auhost_writer *writer, char **error);
 void auhost_writer_cancel(auhost_writer *writer);
 """
 
-API_VERSION = 5
+API_VERSION = 6
 
 ffi = FFI()
 ffi.cdef(CDEF)

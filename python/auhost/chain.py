@@ -226,18 +226,18 @@ class Chain:
                 check(lib.auhost_chain_stream(self._handle, table, channels, frames, rate, channel_table(out, writable=True), out.shape[0], error), error)
             return out[0] if flat and out.shape[0] == 1 else out
         smf = ffi.NULL if song is None else ffi.from_buffer("uint8_t[]", song)
-        # With a tail of fixed length the output's length is known: the render writes straight
-        # into the array returned (when the chain keeps the output instead, it is copied). A
-        # rate the chain refuses is left to the render, which says why.
-        info = None
-        if song is None and self.tail is not None:
-            try:
-                info = self._info(rate)
-            except AUHostError:
-                pass
+        # The render writes straight into the array returned when it is as long as the
+        # shortest output (always with a tail of fixed length; with auto, when the tail is
+        # quiet from its start); a longer output stays in the chain and is copied. A rate the
+        # chain refuses is left to the render, which says why.
+        outputs, length = ffi.new("int *"), ffi.new("int64_t *")
         with self._lock:
-            if info is not None:
-                out = np.empty((info["output_channels"], frames + math.floor(self.tail * info["sample_rate"] + 0.5)), dtype=np.float32)
+            if song is None and lib.auhost_chain_output_shape(self._handle, frames, float(rate), outputs, length, ffi.NULL) == 0:
+                shape = (outputs[0], length[0])
+            else:
+                shape = None
+            if shape is not None:
+                out = np.empty(shape, dtype=np.float32)
                 placed = check(lib.auhost_chain_process_into(self._handle, table, channels, frames, rate, channel_table(out, writable=True), out.shape[0], out.shape[1], error), error)
             else:
                 placed = check(lib.auhost_chain_process(self._handle, table, channels, frames, rate, smf, 0 if song is None else len(song), error), error)

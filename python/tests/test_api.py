@@ -223,6 +223,37 @@ def test_a_nan_deep_in_the_input_is_named_and_left_where_it_was():
     assert np.allclose(chain(noise(seconds=1), 48000), noise(seconds=1) * 0.5, atol=1e-6)
 
 
+def test_the_output_shape_is_the_shortest_a_render_gives():
+    """auhost_chain_output_shape: the input and the tail's fewest frames (a fixed tail
+    exactly; auto: the TailTime and the half second of quiet), which is what a render of a
+    chain whose tail is quiet from its start returns (into the caller's array)."""
+    from auhost._lib import ffi, lib
+
+    channels, frames = ffi.new("int *"), ffi.new("int64_t *")
+    auto = auhost.Chain(["aufx:gain:AUHs"])
+    assert lib.auhost_chain_output_shape(auto._handle, 48000, 48000, channels, frames, ffi.NULL) == 0
+    assert (channels[0], frames[0]) == (2, 48000 + 24000)
+    assert auto(noise(seconds=1), 48000).shape == (2, 72000)
+    fixed = auhost.Chain(["aufx:gain:AUHs"], tail=1.25)
+    assert lib.auhost_chain_output_shape(fixed._handle, 1000, 48000, channels, frames, ffi.NULL) == 0
+    assert frames[0] == 1000 + 60000
+    assert lib.auhost_chain_output_shape(fixed._handle, -1, 48000, channels, frames, ffi.NULL) == -1
+
+
+def test_a_gain_whose_output_overflows_is_muted_and_named():
+    """The gain checks its output as it writes it, and the graph trusts a call the gain says
+    it checked: an overflow to infinity must still reach the graph's scan, which mutes the
+    node from that cycle on and says so."""
+    chain = auhost.Chain(["aufx:gain:AUHs"], parameters={"gain.gain": 24, "gain.smoothing": 0}, tail=0)
+    loud = np.full((2, 4096), 0.5, dtype=np.float32)
+    loud[1, 1500] = 3e38
+    with pytest.warns(RuntimeWarning, match=r"'gain' \(Gain\) produced NaN or infinity in the cycle starting at frame 1024"):
+        out = chain(loud, 48000)
+    assert np.isfinite(out).all()
+    assert np.allclose(out[:, :1024], 0.5 * 10 ** (24 / 20), rtol=1e-6)
+    assert not out[:, 1024:].any()
+
+
 @pytest.mark.parametrize("channel,frame", [(0, 0), (1, 8191), (0, 8192), (1, 16383), (0, 47999)])
 def test_a_lone_nan_at_any_frame_is_found(channel, frame):
     """The render screens the caller's array ahead, 8,192 frames at a time: a lone NaN at

@@ -1,4 +1,5 @@
 import AUCore
+import Synchronization
 
 /// One step of a plan for one slice: preparing its inputs, calling its unit (in the block
 /// sizes it demands), or bypassing or silencing it, and isolating a unit that wrote NaN or
@@ -17,7 +18,11 @@ extension GraphRenderer {
         if plainCycle && step.pointee.traits.isEmpty && !step.pointee.runtimeReference._withUnsafeGuaranteedRef({ $0.isSpecial }) {
             isolateNonFinite(&unscanned, frames: frames, time: time, lane: lane)
             let status = call(step, offset: 0, frames: frames, time: time)
-            if status == 0 { unscanned = step } else { fail(step, status, frames: frames, time: time, lane: lane) }
+            if status != 0 {
+                fail(step, status, frames: frames, time: time, lane: lane)
+            } else if !checkedItsOutput(step, frames: frames) {
+                unscanned = step
+            }
         } else {
             renderStep(
                 step, plan, measuresTime: measuresTime, events: events, sliceOffset: sliceOffset, frames: frames,
@@ -89,7 +94,7 @@ extension GraphRenderer {
             let status = renderRange(step, offset: 0, frames: frames, time: time, events: eventCount, sliceOffset: sliceOffset, midi: midi)
             if status != 0 {
                 fail(step, status, frames: frames, time: time, lane: lane)
-            } else {
+            } else if !checkedItsOutput(step, frames: frames) {
                 unscanned = step
             }
         }
@@ -115,6 +120,13 @@ extension GraphRenderer {
         guard outputsContainNonFinite(step, frames: frames) else { return }
         reportNonFinite(step, time: time, lane: lane)
         clearOutputs(step, frames: frames)
+    }
+
+    /// Whether the step's unit checked every sample of its output for the slice's `frames`
+    /// frames as it wrote them (``AudioUnit/checkedOutputFrames``): no scan is needed.
+    @inline(__always)
+    func checkedItsOutput(_ step: UnsafeMutablePointer<PlanStep>, frames: Int) -> Bool {
+        step.pointee.unitReference._withUnsafeGuaranteedRef { $0.checkedOutputFrames.load(ordering: .relaxed) == frames }
     }
 
     /// Marks the step faulted (silent from the next cycle) and reports that it wrote NaN or infinity.

@@ -192,6 +192,17 @@ public final class ChainProcessor: @unchecked Sendable {
         OfflineFileRenderer.reportedTail(of: try preparedChain(at: chainRate(for: sampleRate), clean: false))
     }
 
+    /// The fewest frames a render of `inputFrames` frames of audio at `sampleRate` gives: the
+    /// input's and the tail's shortest (``TailLength/shortestFrames(reportedTail:sampleRate:)``),
+    /// exactly that many with a tail of fixed length. A caller that sizes the destination so
+    /// gets the output in it whenever the tail ends as soon as it may.
+    /// - Thread: [control]
+    public func shortestOutputFrames(inputFrames: Int, sampleRate: Double) throws(AudioUnitError) -> Int {
+        let rate = chainRate(for: sampleRate)
+        let reported = settings.tail == .auto ? try tailSeconds(sampleRate: rate) : 0
+        return inputFrames + settings.tail.shortestFrames(reportedTail: reported, sampleRate: rate)
+    }
+
     /// Renders `input` (audio at `sampleRate`; nil with a `song`) as `auhost render` renders
     /// one file; `song` is a Standard MIDI File played into the chain's instruments over
     /// silence. Returns the chain's output channels; nil when the output went into

@@ -1,4 +1,5 @@
 import AUCore
+import CAUSupport
 import AUFiles
 
 /// An offline render's output kept in memory: in the caller's memory while it fits
@@ -104,31 +105,14 @@ final class MemorySink: OfflineSink {
     }
 
     /// The largest magnitude in `block` and the sum of its squares, in one pass of eight
-    /// lanes: the magnitudes are the samples with the sign bit cleared, compared as floats
-    /// (`maxps`; the graph's output holds no NaN, its nodes' are silenced); the squares are
-    /// summed in single precision within the block (a render's block of a few thousand
-    /// frames), the blocks in double precision by the caller.
+    /// lanes (`au_peak_and_squares`, compiled for AVX2 and the baseline): the magnitudes are
+    /// compared as floats (the graph's output holds no NaN, its nodes' are silenced); the
+    /// squares are summed in single precision within the block (a render's block of a few
+    /// thousand frames), the blocks in double precision by the caller.
     static func peakAndSquares(_ block: UnsafeBufferPointer<Float>) -> (peak: Float, squares: Double) {
         guard let base = block.baseAddress else { return (0, 0) }
-        let raw = UnsafeRawPointer(base)
-        var sum = SIMD8<Float>(repeating: 0)
-        var largestLanes = SIMD8<Float>(repeating: 0)
-        let magnitude = SIMD8<UInt32>(repeating: 0x7FFF_FFFF)
-        var frame = 0
-        while frame + 8 <= block.count {
-            let bits = raw.loadUnaligned(fromByteOffset: frame * MemoryLayout<Float>.stride, as: SIMD8<UInt32>.self)
-            let magnitudes = unsafeBitCast(bits & magnitude, to: SIMD8<Float>.self)
-            sum += magnitudes * magnitudes
-            largestLanes.replace(with: magnitudes, where: magnitudes .> largestLanes)
-            frame += 8
-        }
-        var largest = largestLanes.max()
-        var total = Double(sum.sum())
-        while frame < block.count {
-            largest = max(largest, block[frame].magnitude)
-            total += Double(block[frame]) * Double(block[frame])
-            frame += 1
-        }
-        return (largest, total)
+        var squares = 0.0
+        let peak = au_peak_and_squares(base, block.count, &squares)
+        return (peak, squares)
     }
 }

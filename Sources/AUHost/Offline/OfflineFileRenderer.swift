@@ -44,8 +44,10 @@ final class OfflineFileRenderer {
     private var faults: [String] = []
     /// Non-finite samples found in the input (replaced by silence), and the first one's frame.
     private var nonFiniteInput = (count: 0, firstFrame: 0)
-    /// Whether the audio input rose above -120 dBFS somewhere (checked until it did).
-    private var inputAudible = false
+    /// Whether the audio input rose above -120 dBFS somewhere (checked until it did). Read
+    /// every cycle, as ``midiCutoff`` is written, by the job's thread only: no run-time
+    /// exclusivity check.
+    @exclusivity(unchecked) private var inputAudible = false
     /// Whether the graph followed a unit's change of latency during the render.
     private var latencyChanged = false
     /// What reached the graph's MIDI output (with `--midi-out`), at frames since the
@@ -55,7 +57,7 @@ final class OfflineFileRenderer {
     private let midiOutputFile: (path: String, file: AtomicFile)?
     /// The render frame at which the audio written to the output ends (the chain's latency
     /// plus the frames written, at the chain's rate): MIDI from later is not written.
-    private var midiCutoff = 0
+    @exclusivity(unchecked) private var midiCutoff = 0
     /// The most events `--midi-out` records (a file of at most about 32 MiB); a render
     /// whose MIDI output passes it fails, its outputs deleted.
     static let maximumMIDIOutputEvents = 1 << 22

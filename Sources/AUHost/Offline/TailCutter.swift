@@ -20,16 +20,16 @@ struct TailCutter {
     init(_ length: TailLength, sampleRate: Double, reportedTail: Double) {
         switch length {
         case .seconds(let seconds):
-            minimumFrames = Int((seconds * sampleRate).rounded())
+            minimumFrames = TailLength.frames(seconds, sampleRate: sampleRate)
             detector = nil
         case .auto:
             let reported = TailLength.usableReportedTail(reportedTail)
             let cap = length.longestSeconds(reportedTail: reportedTail)
-            minimumFrames = Int((reported * sampleRate).rounded())
+            minimumFrames = TailLength.frames(reported, sampleRate: sampleRate)
             detector = TailDetector(
                 thresholdDBFS: TailLength.quietThresholdDBFS,
-                windowFrames: max(1, Int((TailLength.quietWindowSeconds * sampleRate).rounded())),
-                capFrames: max(1, Int((cap * sampleRate).rounded()) - minimumFrames))
+                windowFrames: TailLength.quietWindowFrames(sampleRate: sampleRate),
+                capFrames: max(1, TailLength.frames(cap, sampleRate: sampleRate) - minimumFrames))
         }
         isFinished = minimumFrames == 0 && detector == nil
     }

@@ -30,6 +30,23 @@ public enum TailLength: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The fewest tail frames this length keeps at `sampleRate` after a chain that reports
+    /// `reportedTail` seconds of TailTime (``TailCutter``'s rule): the fixed length exactly, or
+    /// `auto`'s reported tail and its quiet window (a tail quiet from its first frame).
+    /// - Thread: [any]
+    public func shortestFrames(reportedTail: Double, sampleRate: Double) -> Int {
+        switch self {
+        case .seconds(let seconds): Self.frames(seconds, sampleRate: sampleRate)
+        case .auto: Self.frames(Self.usableReportedTail(reportedTail), sampleRate: sampleRate) + Self.quietWindowFrames(sampleRate: sampleRate)
+        }
+    }
+
+    /// `seconds` in frames at `sampleRate`, rounded.
+    static func frames(_ seconds: Double, sampleRate: Double) -> Int { Int((seconds * sampleRate).rounded()) }
+
+    /// ``quietWindowSeconds`` in frames at `sampleRate` (at least one).
+    static func quietWindowFrames(sampleRate: Double) -> Int { max(1, frames(quietWindowSeconds, sampleRate: sampleRate)) }
+
     /// A chain's reported TailTime as `auto` uses it: 0 when infinite or NaN, at most an hour.
     static func usableReportedTail(_ seconds: Double) -> Double {
         seconds.isFinite ? min(max(0, seconds), maximumSeconds) : 0

@@ -166,6 +166,13 @@ typedef struct auhost_audio_bus {
 #define AUHOST_EVENT_MIDI      2u   /**< `midi` holds a MIDI 1.0 channel message; in the
                                          output events, a message the unit sends
                                          (AUHOST_EXTENSION_MIDI_OUTPUT) */
+#define AUHOST_EVENT_OUTPUT_FINITE 3u /**< output events only (version 2): the unit checked,
+                                         as it wrote them, that the samples of frames
+                                         `offset` ..< `offset` + `id` of every output channel
+                                         are finite (no NaN, no infinity); a host that
+                                         counts such frames for the whole call need not
+                                         scan the output itself. A host that does not know
+                                         the kind ignores it. */
 
 /** An event at a frame of the render call. Events arrive sorted by offset (stable). */
 typedef struct auhost_event {

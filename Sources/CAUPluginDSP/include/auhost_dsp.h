@@ -5,7 +5,9 @@
  * baseline on x86-64, the processor's copy picked once when the library loads.
  * Thread: any (a unit's render); no allocation, no lock, no system call. */
 
-/* output[i] = input[i] * gain for `count` samples (vDSP_vsmul's job); `output` may be `input`. */
-void auhost_dsp_scale(const float *input, float gain, float *output, long count);
+/* output[i] = input[i] * gain for `count` samples (vDSP_vsmul's job); `output` may be
+   `input`. Returns 1 when every sample written is finite (no NaN, no infinity), else 0:
+   checked in the same pass, at no cost a store-bound loop notices. */
+int auhost_dsp_scale(const float *input, float gain, float *output, long count);
 
 #endif

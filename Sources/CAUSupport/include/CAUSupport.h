@@ -10,4 +10,5 @@
 #include "au_quantize.h"
 #include "au_loaded_objects.h"
 #include "au_scan.h"
+#include "au_meter.h"
 #endif

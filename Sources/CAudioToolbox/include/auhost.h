@@ -27,7 +27,7 @@
 extern "C" {
 #endif
 
-#define AUHOST_API_VERSION 5
+#define AUHOST_API_VERSION 6
 
 typedef struct auhost_chain auhost_chain;
 typedef struct auhost_reader auhost_reader;
@@ -73,6 +73,13 @@ int auhost_chain_set_tail(auhost_chain *chain, double seconds, char **error);
 int auhost_chain_info(auhost_chain *chain, double sample_rate, double *chain_rate, int *input_channels, int *output_channels,
                       int64_t *latency_frames, double *tail_seconds, char **error);
 
+/* The output a render of `frames` frames at `sample_rate` gives: the chain's output channels
+   and its fewest frames, the input's and the tail's shortest (a tail of fixed length: exactly
+   so many; auto: the chain's TailTime and the half second of quiet, a tail quiet from its
+   start). An output of that size for auhost_chain_process_into takes the render in place
+   whenever the tail ends as soon as it may. Since API version 6. */
+int auhost_chain_output_shape(auhost_chain *chain, int64_t frames, double sample_rate, int *output_channels, int64_t *output_frames, char **error);
+
 /* Renders `frames` frames of `channels` planar channels at `sample_rate` (a preset with a
    `sampleRate` takes only that rate), or with `smf` (a Standard MIDI File of `smf_size`
    bytes) plays it into the chain's instruments over silence (`channels` 0, `input` NULL),
@@ -84,8 +91,8 @@ int auhost_chain_info(auhost_chain *chain, double sample_rate, double *chain_rat
 int auhost_chain_process(auhost_chain *chain, const float *const *input, int channels, int64_t frames, double sample_rate,
                          const uint8_t *smf, size_t smf_size, char **error);
 /* Renders audio as auhost_chain_process does, straight into `output` (`output_channels`,
-   the chain's output channels, of `output_frames` each: the input's frames and a tail of
-   fixed length) when the output is exactly that long: returns 1. Otherwise the output is
+   the chain's output channels, of `output_frames` each: auhost_chain_output_shape's) when
+   the output is exactly that long: returns 1. Otherwise the output is
    kept in the chain as after auhost_chain_process (`output` may hold a part of it):
    returns 0. The graph reads `input` where it is and, from API version 4, renders straight
    into `output` when the two do not share memory; neither is copied through the chain's
