@@ -2,7 +2,10 @@
 # `make test`: builds, runs every test and the examples, and prints where the time went.
 #
 # After the debug build, three tracks run side by side. The CPU track (the release products,
-# then the CPU-bound suites in parallel) and the Python tests run at a lower priority (nice 10):
+# then the CPU-bound suites in parallel) and the Python tests run at the lowest priority (nice
+# 19: a scheduler weight of 15 against a live process's 1,024, so that even twenty of their
+# threads take less than a third of a core from it; at nice 10, weight 110, a parallel test
+# run outweighed the live test's program and a JACK recording lost a third of its windows):
 # they keep both cores busy but yield them at once to the live track, whose suites (each test
 # on a jackd -d dummy of its own, real-time when the machine allows it) run one test at a time
 # (those that run the release build once it is built), followed by Examples/. The Python and
@@ -64,9 +67,9 @@ run_tests() {
   TMPDIR="$test_tmp" NO_COLOR=1 "$tests_binary" --testing-library swift-testing "$@"
 }
 
-# The CPU track, in a subshell of its own at nice 10 (what it starts inherits it).
+# The CPU track, in a subshell of its own at nice 19 (what it starts inherits it).
 cpu_track() {
-  renice -n 10 -p "$BASHPID" >/dev/null
+  renice -n 19 -p "$BASHPID" >/dev/null
   step release build_release
   echo $? >"$run_dir/release.status"
   [ "$(cat "$run_dir/release.status")" -eq 0 ] || return 1
@@ -80,9 +83,9 @@ run_cpu_track() {
   [ -e "$run_dir/release.status" ] || echo 1 >"$run_dir/release.status"
 }
 
-# The Python tests (the debug library and tool), at nice 10 too.
+# The Python tests (the debug library and tool), at nice 19 too.
 python_track() {
-  renice -n 10 -p "$BASHPID" >/dev/null
+  renice -n 19 -p "$BASHPID" >/dev/null
   step python env TMPDIR="$test_tmp" bash scripts/test-python.sh
 }
 
