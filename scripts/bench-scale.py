@@ -118,6 +118,9 @@ def main():
         with open(listing, "w") as file:
             file.write("\n".join(inputs) + "\n")
         common = ["--inputs-from", listing, "--relative-to", root]
+        # The inputs just written go to disk first: their writeback would otherwise compete
+        # with the first timed way's own (it made `render --jobs 2` 14 % slower than the shards).
+        os.sync()
 
         start = time.perf_counter()
         process = render(common + ["--output-dir", os.path.join(folder, "jobs"), "--jobs", "2", "--results", os.path.join(folder, "jobs.jsonl")])
