@@ -75,7 +75,7 @@ import Testing
         #expect(run.ended && run.connected, "\(run.output)")
         #expect(run.output.contains("capture at 44100 Hz"))
         let toned = TextbookProgramJACKLiveTests.windowsWithTone(run.samples, frequency: 440, level: 0.5)
-        #expect(toned >= 22, "\(toned) windows of 440 Hz at 0.5 in \(run.samples.count) frames")
+        #expect(toned >= 22, "\(toned) windows of 440 Hz at 0.5; \(TextbookProgramJACKLiveTests.toneReport(run.samples, frequency: 440))")
     }
 
     /// The HAL pattern without a graph: an input callback (SetInputCallback; called with no
@@ -141,7 +141,7 @@ import Testing
         #expect(run.ended && run.connected, "\(run.output)")
         #expect(run.output.contains("input calls many, bad calls 0"), "\(run.output)")
         let toned = TextbookProgramJACKLiveTests.windowsWithTone(run.samples, frequency: 440, level: 0.5)
-        #expect(toned >= 22, "\(toned) windows of 440 Hz at 0.5 in \(run.samples.count) frames")
+        #expect(toned >= 22, "\(toned) windows of 440 Hz at 0.5; \(TextbookProgramJACKLiveTests.toneReport(run.samples, frequency: 440))")
     }
 
     /// A whole graph at 48 kHz on the 44.1 kHz server: a 1 kHz callback computed at 48 kHz

@@ -96,16 +96,28 @@ import Testing
 
     /// How many 4096-frame windows (hop 2048) hold `frequency` at `level` (within 0.03).
     static func windowsWithTone(_ samples: [Float], frequency: Double, level: Double) -> Int {
-        stride(from: 0, to: samples.count - 4096, by: 2048).filter { start in
-            abs(Goertzel.amplitude(of: frequency, in: Array(samples[start..<(start + 4096)]), sampleRate: 44_100) - level) < 0.03
-        }.count
+        toneAmplitudes(samples, frequency: frequency).filter { abs($0 - level) < 0.03 }.count
+    }
+
+    /// The amplitude of `frequency` in each 4096-frame window (hop 2048).
+    static func toneAmplitudes(_ samples: [Float], frequency: Double) -> [Double] {
+        stride(from: 0, to: samples.count - 4096, by: 2048).map { start in
+            Goertzel.amplitude(of: frequency, in: Array(samples[start..<(start + 4096)]), sampleRate: 44_100)
+        }
+    }
+
+    /// What a failed count says: the frames recorded and each window's amplitude, so that a
+    /// late start (leading silence) tells itself apart from dropouts (dips between tones).
+    static func toneReport(_ samples: [Float], frequency: Double) -> Comment {
+        let amplitudes = toneAmplitudes(samples, frequency: frequency).map { String(format: "%.2f", $0) }.joined(separator: " ")
+        return "\(samples.count) frames recorded; \(Int(frequency)) Hz per window: \(amplitudes)"
     }
 
     /// CH07_AUGraphSineWave's pattern: 880 Hz at 0.5 through JACK for over a second of windows.
     @Test func theDefaultOutputCallbackPlaysThroughJACK() throws {
         let (samples, ended, connected) = try Self.record("TextbookSineWave")
         #expect(ended && connected)
-        #expect(Self.windowsWithTone(samples, frequency: 880, level: 0.5) >= 22, "\(samples.count) frames recorded")
+        #expect(Self.windowsWithTone(samples, frequency: 880, level: 0.5) >= 22, Self.toneReport(samples, frequency: 880))
     }
 
     /// CH07_AUGraphPlayer's pattern: the file's 330 Hz at its level through JACK.
@@ -113,7 +125,7 @@ import Testing
         let (samples, ended, connected) = try Self.record("TextbookFilePlayer")
         #expect(ended && connected)
         #expect(Self.windowsWithTone(samples, frequency: TextbookProgramTests.toneFrequency, level: TextbookProgramTests.toneLevel) >= 22,
-                "\(samples.count) frames recorded")
+                Self.toneReport(samples, frequency: TextbookProgramTests.toneFrequency))
     }
 
     /// PlaySoftMIDI's pattern: DLSSynth → PeakLimiter → DefaultOutput through JACK; each of its
@@ -199,6 +211,6 @@ import Testing
         let (samples, ended, connected) = try Self.record("TextbookQueuePlayer")
         #expect(ended && connected)
         #expect(Self.windowsWithTone(samples, frequency: TextbookProgramTests.toneFrequency, level: TextbookProgramTests.toneLevel) >= 22,
-                "\(samples.count) frames recorded")
+                Self.toneReport(samples, frequency: TextbookProgramTests.toneFrequency))
     }
 }
