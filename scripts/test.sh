@@ -4,8 +4,8 @@
 # After the debug build, three tracks run side by side. The CPU track (the release products,
 # then the CPU-bound suites in parallel) and the Python tests run at the lowest priority (nice
 # 19: a scheduler weight of 15 against a live process's 1,024, so that even twenty of their
-# threads take less than a third of a core from it; at nice 10, weight 110, a parallel test
-# run outweighed the live test's program and a JACK recording lost a third of its windows):
+# threads take less than a third of a core from it; at nice 10, weight 110, a JACK recording
+# of the live track lost a third of its windows once beside them, not reproduced since):
 # they keep both cores busy but yield them at once to the live track, whose suites (each test
 # on a jackd -d dummy of its own, real-time when the machine allows it) run one test at a time
 # (those that run the release build once it is built), followed by Examples/. The Python and

@@ -46,8 +46,10 @@ extension TransportState {
 /// same thread. Set on units with ``AudioUnit/hostTransport`` before they render.
 /// - Thread: [render] (``state`` is written and read on the render thread); created on the control thread.
 public final class HostTransport: @unchecked Sendable {
-    /// The transport at the start of the current cycle. Every unit reads it every cycle:
-    /// no run-time exclusivity check (only the render thread touches it).
+    /// The transport at the start of the current cycle. Every unit reads it every cycle
+    /// (``AudioUnit/currentTransport``): those reads, in this module, make no run-time
+    /// exclusivity check (only the render thread touches it; the attribute binds this
+    /// module's accesses, not a writer's in another).
     @exclusivity(unchecked) public var state = TransportState()
     /// - Thread: [render]
     public init() {}
