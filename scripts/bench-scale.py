@@ -12,7 +12,9 @@ the same batch's work in plain C: two `lv2-chain-bench --files` processes, each 
 the files, reading each with libsndfile and writing it as 32-bit float, fsync'ed and renamed
 into place, its folder fsync'ed, as `auhost render` does (`--sync`); once with the five
 plugins instantiated anew for each file (`--fresh`: the clean start each of our files gets)
-and once through one chain that carries its state from file to file. Then, per
+and once through one chain that carries its state from file to file; then both again
+without `--sync` (written and renamed, nothing flushed: safe from a killed process, not from
+a machine's crash), the barest file loop. Then, per
 file, a long-lived chain from Python (a worker's): `chain(audio, 48000)` of one file
 against the stream of the same audio (`reset=False`: the DSP alone, no clean start).
 
@@ -58,10 +60,10 @@ def c_loop_seconds(files):
     return nanoseconds * 1e-9 * CYCLES_PER_FILE * files
 
 
-def c_file_loop_seconds(inputs, folder, fresh):
+def c_file_loop_seconds(inputs, folder, fresh, durable=True):
     """Two lv2-chain-bench --files processes at once, each over half of `inputs`, as a batch
-    writes (32-bit float, fsync'ed, renamed into place), the plugins instantiated anew for
-    each file when `fresh`: the batch's work in plain C."""
+    writes (32-bit float, renamed into place, fsync'ed when `durable`), the plugins
+    instantiated anew for each file when `fresh`: the batch's work in plain C."""
     loop = os.path.join(os.path.dirname(TOOL), "lv2-chain-bench")
     os.makedirs(folder)
     halves = []
@@ -71,7 +73,7 @@ def c_file_loop_seconds(inputs, folder, fresh):
             file.write("\n".join(inputs[half::2]) + "\n")
         out = os.path.join(folder, f"out{half}")
         os.makedirs(out)
-        halves.append([loop, "--files", listing, out, "--block", "512", "--float", "--sync"] + (["--fresh"] if fresh else []))
+        halves.append([loop, "--files", listing, out, "--block", "512", "--float"] + (["--sync"] if durable else []) + (["--fresh"] if fresh else []))
     start = time.perf_counter()
     processes = [subprocess.Popen(command, stderr=subprocess.PIPE, text=True) for command in halves]
     assert all(process.wait(timeout=3600) == 0 for process in processes), [process.stderr.read() for process in processes]
@@ -134,6 +136,8 @@ def main():
 
         c_fresh = c_file_loop_seconds(inputs, os.path.join(folder, "c-fresh"), fresh=True)
         c_carried = c_file_loop_seconds(inputs, os.path.join(folder, "c-carried"), fresh=False)
+        c_fresh_unsynced = c_file_loop_seconds(inputs, os.path.join(folder, "c-fresh-unsynced"), fresh=True, durable=False)
+        c_carried_unsynced = c_file_loop_seconds(inputs, os.path.join(folder, "c-carried-unsynced"), fresh=False, durable=False)
 
         with dask.config.set({"temporary-directory": os.path.join(folder, "dask")}):
             with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.CRITICAL) as cluster:
@@ -156,6 +160,8 @@ def main():
         print(f"the same files through two C file loops (read, render, write, fsync, rename), the plugins instantiated anew for each file: "
               f"{c_fresh:.2f} s ({c_fresh / dsp:.2f}x the C loop's DSP over 2 cores); render --jobs 2 {jobs / c_fresh:.2f}x it, "
               f"shards {sharded / c_fresh:.2f}x, Dask {on_dask / c_fresh:.2f}x; one chain carried from file to file: {c_carried:.2f} s ({c_carried / dsp:.2f}x)")
+        print(f"the same two C file loops without fsync (renamed into place, nothing flushed): fresh {c_fresh_unsynced:.2f} s "
+              f"({c_fresh_unsynced / dsp:.2f}x), one chain carried {c_carried_unsynced:.2f} s ({c_carried_unsynced / dsp:.2f}x)")
         render_ms, stream_ms = per_file_milliseconds()
         print(f"per file, a long-lived chain from Python: chain(audio, 48000) {render_ms:.2f} ms, the stream of the same audio {stream_ms:.2f} ms")
     finally:
