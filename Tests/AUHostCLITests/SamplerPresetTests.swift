@@ -61,6 +61,22 @@ import Testing
         #expect(wrong.status != 0 && wrong.errors.contains("nodes[0].soundbank: 'Gain' takes no sound bank"), "\(wrong.errors)")
     }
 
+    @Test("a bank whose header is whole but whose lists FluidSynth refuses: `auhost` prints one error line quoting libinstpatch, no GLib CRITICAL line beside it")
+    func libinstpatchSpeaksOnlyInTheError() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        func list(_ type: String) -> Data { Data("LIST".utf8) + Data([4, 0, 0, 0]) + Data(type.utf8) }
+        let body = Data("sfbk".utf8) + list("INFO") + list("sdta") + list("pdta")
+        try (Data("RIFF".utf8) + Data([UInt8(body.count), 0, 0, 0]) + body).write(to: URL(fileURLWithPath: folder.file("empty-lists.sf2")))
+        let preset = try folder.preset("s.json", Self.sampler(#", "soundbank": "empty-lists.sf2""#))
+        let graph = try ChildProcess.run(try auhostExecutable(), ["graph", preset], timeout: 60)
+        #expect(!graph.timedOut && graph.status == 1, "\(graph.errors)")
+        let lines = graph.errors.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count == 1 && !graph.errors.contains("CRITICAL"), "\(graph.errors)")
+        #expect(graph.errors.contains("nodes[0].soundbank: 'Sampler' refused") && graph.errors.contains("could not be loaded by FluidSynth: ")
+                && graph.errors.contains("ipatch_"), "\(graph.errors)")
+    }
+
     @Test("save writes soundbank, bank and program back as the file had them, and no state blob", .enabled(if: gm != nil, "no GM bank (fluid-soundfont-gm)"))
     func saveWritesThemBack() throws {
         let folder = try TemporaryFolder()
