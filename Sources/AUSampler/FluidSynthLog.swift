@@ -51,14 +51,16 @@ enum FluidSynthLog {
     }()
 
     /// A GLib message: counted on the render thread, collected by a load on its thread,
-    /// else handed to GLib's handler before ours.
+    /// else handed to GLib's handler before ours. A fatal one (`G_LOG_FLAG_FATAL`,
+    /// `G_LOG_LEVEL_ERROR`: GLib aborts the process after it) is always handed on, so that
+    /// the reason is printed.
     private static func receiveGLib(domain: UnsafePointer<CChar>?, flags: UInt32, message: UnsafePointer<CChar>?) {
-        if RenderThread.isCurrent {
+        let fatal: UInt32 = 1 << 1 | 1 << 2
+        if flags & fatal == 0 && RenderThread.isCurrent {
             renderMessages.add(1, ordering: .relaxed)
             return
         }
-        let text = message.map { String(cString: $0) } ?? ""
-        if !collect(text) { glibHandlerBefore?(domain, flags, message, nil) }
+        if flags & fatal != 0 || !collect(message.map { String(cString: $0) } ?? "") { glibHandlerBefore?(domain, flags, message, nil) }
     }
 
     /// Adds `text` to this thread's messages if it is loading; whether it was.
