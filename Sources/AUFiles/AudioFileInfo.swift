@@ -16,6 +16,38 @@ public struct AudioFileInfo: Sendable, CustomStringConvertible {
     public let encodingName: String
     /// How the audio data is coded: linear PCM (any sample type) or a compressed codec.
     public let codec: AudioFileCodec
+    /// Set when the file holds less audio data than its header gives (cut short: a copy
+    /// that stopped, a recorder that crashed before it finished its header); the reader
+    /// reads the ``frames`` it holds.
+    public var truncation: Truncation?
+
+    /// How much audio data a cut-short file's header gives and how much the file holds.
+    /// - Thread: [any] (a plain value).
+    public struct Truncation: Sendable, Equatable {
+        public let headerBytes: Int
+        public let heldBytes: Int
+    }
+
+    /// `cut short: its header gives 192000 bytes of audio, the file holds 56 (14 frames)`
+    /// when it is (``truncation``).
+    /// - Thread: [any]
+    public var cutShort: String? {
+        truncation.map { "cut short: its header gives \($0.headerBytes) bytes of audio, the file holds \($0.heldBytes) (\(frames) frame\(frames == 1 ? "" : "s"))" }
+    }
+
+    /// The data chunk's sizes when libsndfile's `log` says it (WAV, W64 and RF64 `data`,
+    /// AIFF `SSND`) claims more bytes than the file holds (`data : 192000 (should be 56)`);
+    /// nil when it does not.
+    /// - Thread: [any]
+    static func truncation(log: String) -> Truncation? {
+        for line in log.split(separator: "\n") {
+            let words = line.split(separator: " ")
+            guard words.count == 6, ["data", "SSND"].contains(words[0]), words[1] == ":", words[3] == "(should", words[4] == "be",
+                  let claimed = Int(words[2]), let held = Int(words[5].dropLast()), claimed > held else { continue }
+            return Truncation(headerBytes: claimed, heldBytes: held)
+        }
+        return nil
+    }
 
     /// Duration in seconds.
     /// - Thread: [any]

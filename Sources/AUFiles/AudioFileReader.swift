@@ -56,10 +56,12 @@ public final class AudioFileReader {
         case SndfileCode.ogg: .ogg
         default: nil
         }
-        self.info = AudioFileInfo(
+        var info = AudioFileInfo(
             path: path, sampleRate: Double(sf.samplerate), channels: Int(sf.channels),
             frames: sf.frames >= 0 && sf.frames < Int64(Int.max) ? Int(sf.frames) : 0, format: format,
             containerName: names.major, encodingName: names.subtype, codec: SndfileCode.codec(sf.format))
+        info.truncation = AudioFileInfo.truncation(log: file.log())
+        self.info = info
         self.file = file
         self.maxFramesPerRead = maxFramesPerRead
         scratch = .allocate(capacity: maxFramesPerRead * Int(sf.channels))

@@ -104,6 +104,15 @@ final class SndfileHandle {
         return map.withUnsafeMutableBytes { sf_command(handle, Int32(SFC_SET_CHANNEL_MAP_INFO), $0.baseAddress, Int32($0.count)) } == Int32(SF_TRUE)
     }
 
+    /// What libsndfile noted while it opened the file (`SFC_GET_LOG_INFO`): a line per chunk
+    /// it read, with `(should be N)` after a size the file does not hold.
+    func log() -> String {
+        guard let handle else { return "" }
+        var text = [CChar](repeating: 0, count: 16_384)
+        _ = text.withUnsafeMutableBufferPointer { sf_command(handle, Int32(SFC_GET_LOG_INFO), $0.baseAddress, Int32($0.count - 1)) }
+        return String(cString: text)
+    }
+
     /// The file's text of libsndfile's `SF_STR_*` kind `kind`, nil when it has none.
     func string(_ kind: Int32) -> String? {
         guard let handle, let text = sf_get_string(handle, kind) else { return nil }

@@ -66,6 +66,28 @@ import Testing
         #expect(error.map { "\($0)" }?.contains("\n") == false)
         #expect(error.map { "\($0)" }?.hasSuffix("[InvalidFilePath -66742]") == true)
     }
+
+    /// A WAV and an AIFF cut in half (a copy that stopped): each opens, reads the frames it
+    /// holds and says it was cut short, with its header's and its own data sizes; the whole
+    /// files say nothing.
+    @Test(arguments: [AudioFileFormat.wav, .aiff])
+    func aFileCutShortSaysSo(format: AudioFileFormat) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let whole = folder.file("whole.\(format)"), cut = folder.file("cut.\(format)")
+        try Signals.write(Signals.sine(frequency: 440, sampleRate: 48000, frames: 4800), to: whole, encoding: AudioFileEncoding(format: format, bitDepth: .int16))
+        let bytes = try #require(FileManager.default.contents(atPath: whole))
+        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: cut))
+        #expect(try AudioFileReader(path: whole).info.truncation == nil)
+        let reader = try AudioFileReader(path: cut)
+        let truncation = try #require(reader.info.truncation)
+        #expect(reader.info.frames > 0 && reader.info.frames < 4800)
+        // Mono 16-bit: two bytes a frame (and AIFF's SSND has 8 bytes before its samples).
+        #expect((reader.info.frames * 2...reader.info.frames * 2 + 9).contains(truncation.heldBytes), "\(truncation), \(reader.info.frames) frames")
+        #expect(truncation.headerBytes >= 4800 * 2 && truncation.headerBytes > truncation.heldBytes, "\(truncation)")
+        #expect(reader.info.cutShort == "cut short: its header gives \(truncation.headerBytes) bytes of audio, the file holds \(truncation.heldBytes) (\(reader.info.frames) frames)")
+        #expect(try reader.readAll().capacity == reader.info.frames)
+    }
 }
 
 @Suite struct EncodingValidationTests {

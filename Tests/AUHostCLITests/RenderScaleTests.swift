@@ -98,6 +98,26 @@ import Testing
         #expect(bad.errors.contains("--shard takes I/N with 0 <= I < N"), "\(bad.errors)")
     }
 
+    /// A WAV cut short (its header gives twice the audio it holds) renders what it holds,
+    /// exit 0, with one warning naming it, which its results row keeps.
+    @Test func anInputCutShortRendersWhatItHoldsWithAWarningInItsRow() throws {
+        let (folder, chain, _, inputs) = try Self.tree(takes: 1)
+        defer { folder.remove() }
+        let bytes = try #require(FileManager.default.contents(atPath: inputs[0]))
+        let cut = folder.file("cut.wav")
+        try bytes.prefix(bytes.count - 480).write(to: URL(fileURLWithPath: cut))
+        let results = folder.file("results.jsonl")
+        let run = try runExecutable(["render", chain, cut, inputs[1], "--output-dir", folder.file("out"), "--results", results, "--tail", "0"])
+        #expect(run.status == 0, "\(run.errors)")
+        let warnings = run.errors.split(separator: "\n").filter { $0.contains("warning") }
+        #expect(warnings == ["auhost: warning: \(cut): cut short: its header gives 1920 bytes of audio, the file holds 1440 (360 frames); rendered what it holds"], "\(run.errors)")
+        #expect(try readAudio(folder.file("out/cut.wav")).samples[0].count == 360)
+        let rows = try Self.rows(results)
+        #expect(rows.count == 2)
+        #expect((rows.first { ($0["input"] as? String) == cut }?["warnings"] as? [String])?.first?.contains("cut short") == true, "\(rows)")
+        #expect((rows.first { ($0["input"] as? String) == inputs[1] }?["warnings"] as? [String] ?? []).isEmpty, "\(rows)")
+    }
+
     @Test func manifestRowsSetEachFileAndARangeIsDrawnFromTheSeed() throws {
         let (folder, chain, _, inputs) = try Self.tree(takes: 1)
         defer { folder.remove() }

@@ -17,6 +17,8 @@ final class InputPipeline: @unchecked Sendable {
     private let input: AudioFileInput
     /// How many frames the whole input gives (see ``AudioFileInput/totalFrames``).
     var totalFrames: Int { input.totalFrames }
+    /// - Thread: [control]
+    var inputWarning: String? { input.info.cutShort }
     let isThreaded: Bool
     /// The slots the reader fills (nil: not threaded); a slot with fewer frames than its
     /// capacity is the last.

@@ -202,6 +202,7 @@ final class OfflineFileRenderer {
                 output: levels, inputAudible: inputAudible, songHasNotes: (input as? MIDIFileSource)?.hasNotes ?? false, chain: chain)
             report.midiOutputSummary = midiSummary
             report.nonFiniteInputSamples = nonFiniteInput.count
+            if let warning = input.inputWarning { report.faults.insert("\(job.input): \(warning); rendered what it holds", at: 0) }
             if nonFiniteInput.count > 0 {
                 report.faults.insert(
                     "\(job.input): \(nonFiniteInput.count) NaN or infinite sample\(nonFiniteInput.count == 1 ? "" : "s") in the input, the first at frame \(nonFiniteInput.firstFrame); rendered as silence",

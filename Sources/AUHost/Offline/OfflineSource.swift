@@ -17,10 +17,13 @@ protocol OfflineSource: AnyObject {
     func takeInPlace(_ frames: Int) -> (buffers: AudioBuffers, isFinite: Bool)?
     /// Ends any helper thread; the source reads nothing more.
     func stop()
+    /// What is wrong with the input file that it still reads (cut short), nil when nothing is.
+    var inputWarning: String? { get }
 }
 
 extension OfflineSource {
     func takeInPlace(_ frames: Int) -> (buffers: AudioBuffers, isFinite: Bool)? { nil }
+    var inputWarning: String? { nil }
 }
 
 extension InputPipeline: OfflineSource {}
