@@ -1,4 +1,5 @@
 import CAUJack
+import Foundation
 import CJack
 
 /// A JACK failure: what was attempted, on which server, and JACK's status bits in words.
@@ -16,12 +17,22 @@ public struct JACKError: Error, Sendable, CustomStringConvertible {
         self.status = status
     }
 
+    /// The server a client opened with `server` reaches, as messages name it: the name given,
+    /// else libjack's choice, `JACK_DEFAULT_SERVER` or `default` (`'default'`,
+    /// `'studio' (JACK_DEFAULT_SERVER)`).
+    /// - Thread: [any]
+    public static func serverLabel(_ server: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let server { return "'\(server)'" }
+        if let named = environment["JACK_DEFAULT_SERVER"], !named.isEmpty { return "'\(named)' (JACK_DEFAULT_SERVER)" }
+        return "'default'"
+    }
+
     /// The error for a failed `jack_client_open`.
     static func open(client: String, server: String?, status: jack_status_t) -> JACKError {
-        let serverName = server.map { "'\($0)'" } ?? "(default)"
+        let serverName = serverLabel(server)
         var reasons: [String] = []
         let bits = status.rawValue
-        if bits & JackServerFailed.rawValue != 0 { reasons.append("no JACK server \(serverName) is running") }
+        if bits & JackServerFailed.rawValue != 0 { reasons.append("it is not running") }
         if bits & JackServerError.rawValue != 0 { reasons.append("the server reported an error") }
         if bits & JackNameNotUnique.rawValue != 0 { reasons.append("the client name '\(client)' is taken") }
         if bits & JackVersionError.rawValue != 0 { reasons.append("the server speaks another protocol version") }

@@ -103,7 +103,7 @@ final class LiveRunner: @unchecked Sendable {
         }
     }
 
-    private var serverLabel: String { options.serverName.map { "'\($0)'" } ?? "(default)" }
+    private var serverLabel: String { JACKError.serverLabel(options.serverName) }
 
     /// One life of the client: connect (waiting with `reconnect`), run, tear down.
     private func runOnce() throws(CLIError) -> Outcome {
