@@ -196,6 +196,8 @@ class Chain:
         for a (frames,) input through a mono chain. The render's warnings (faults, clipping)
         are issued as RuntimeWarning."""
         rate = float(sample_rate if sample_rate is not None else self.sample_rate)
+        if not rate > 0:  # the C API takes 0 as "the chain's own rate"; here that is sample_rate=None
+            raise AUHostError(f"audio: sample_rate {rate:g}: expected a rate in 8000...768000 Hz, or None for the chain's")
         if midi is not None or duration is not None:
             if audio is not None:
                 raise ValueError("audio and midi: give one; an instrument plays midi over silence")

@@ -142,6 +142,9 @@ def test_wrong_shape_dtype_and_nan():
         chain(bad, 48000)
     with pytest.raises(auhost.AUHostError, match="sample_rate 1"):
         chain(np.zeros(100, dtype=np.float32), 1)
+    for zero in (0, 0.0):
+        with pytest.raises(auhost.AUHostError, match="sample_rate 0: expected a rate in 8000...768000 Hz, or None"):
+            chain(np.zeros(100, dtype=np.float32), zero)
     reference = auhost.Chain.from_preset(REFERENCE)
     with pytest.raises(auhost.AUHostError, match="the chain runs at 48000 Hz"):
         reference(np.zeros((2, 100), dtype=np.float32), 44100)
