@@ -46,4 +46,4 @@ public func auhost_free(_ pointer: UnsafeMutableRawPointer?) {
 /// `auhost_api_version`: the version of include/auhost.h this library implements.
 /// - Thread: [any]
 @_cdecl("auhost_api_version")
-public func auhost_api_version() -> Int32 { 6 }
+public func auhost_api_version() -> Int32 { 7 }

@@ -52,6 +52,14 @@ public func auhost_reader_read(
     }
 }
 
+/// `auhost_reader_warning`: what is wrong with the file that it still reads (cut short), or NULL.
+/// - Thread: [control]
+@_cdecl("auhost_reader_warning")
+public func auhost_reader_warning(_ reader: OpaquePointer) -> UnsafeMutablePointer<CChar>? {
+    let info = Unmanaged<AudioFileReader>.fromOpaque(UnsafeRawPointer(reader)).takeUnretainedValue().info
+    return info.cutShort.flatMap { cString("\(info.path): \($0)") }
+}
+
 /// `auhost_reader_close`: closes the file.
 /// - Thread: [control]
 @_cdecl("auhost_reader_close")

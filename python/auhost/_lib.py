@@ -35,13 +35,14 @@ char *auhost_chain_preset_json(const auhost_chain *chain, char **error);
 auhost_reader *auhost_reader_open(const char *path, double *sample_rate, int *channels, int64_t *frames, char **error);
 int64_t auhost_reader_read(auhost_reader *reader, float *const *output, int64_t frames, char **error);
 void auhost_reader_close(auhost_reader *reader);
+char *auhost_reader_warning(const auhost_reader *reader);
 auhost_writer *auhost_writer_open(const char *path, double sample_rate, int channels, const char *format, const char *bit_depth, int overwrite, char **error);
 int auhost_writer_write(auhost_writer *writer, const float *const *input, int64_t frames, char **error);
 int auhost_writer_finish(auhost_writer *writer, char **error);
 void auhost_writer_cancel(auhost_writer *writer);
 """
 
-API_VERSION = 6
+API_VERSION = 7
 
 ffi = FFI()
 ffi.cdef(CDEF)

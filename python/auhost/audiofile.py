@@ -1,10 +1,12 @@
 """auhost.AudioFile: audio files read and written in chunks through the library's reader and
 (atomic) writer."""
 
+import warnings
+
 import numpy as np
 
 from ._audio import as_planar, channel_table
-from ._lib import check, error_slot, ffi, lib, raise_error
+from ._lib import check, error_slot, ffi, lib, raise_error, take_string
 
 
 class AudioFile:
@@ -26,6 +28,9 @@ class AudioFile:
             self._reader = reader
             self.sample_rate, self.num_channels, self.frames = rate[0], channels[0], frames[0]
             self.position = 0
+            warning = lib.auhost_reader_warning(reader)
+            if warning != ffi.NULL:
+                warnings.warn(take_string(warning), RuntimeWarning, stacklevel=2)
         elif mode == "w":
             if sample_rate is None or num_channels is None:
                 raise ValueError(f"{self.path}: writing needs sample_rate and num_channels")

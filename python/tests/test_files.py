@@ -62,3 +62,22 @@ def test_read_errors(folder):
         file.write(b"not audio at all" * 10)
     with pytest.raises(auhost.AUHostError, match="junk.wav"):
         auhost.read(junk)
+
+
+def test_a_file_cut_short_reads_what_it_holds_with_a_warning(folder):
+    signal = noise(channels=2, seconds=0.1)
+    whole, cut = os.path.join(folder, "whole.wav"), os.path.join(folder, "cut.wav")
+    auhost.write(whole, signal, 48000, bit_depth="32f")
+    with open(whole, "rb") as file:
+        data = file.read()
+    with open(cut, "wb") as file:
+        file.write(data[: len(data) - 8000])  # 1,000 of its 4,800 frames (8 bytes each) gone
+    with pytest.warns(RuntimeWarning, match=r"cut\.wav: cut short: its header gives 38400 bytes of audio, the file holds 30400 \(3800 frames\)"):
+        audio, rate = auhost.read(cut)
+    assert audio.shape == (2, 3800) and rate == 48000
+    assert np.array_equal(audio, signal[:, :3800])
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert auhost.read(whole)[0].shape == (2, 4800)

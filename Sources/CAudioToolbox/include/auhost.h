@@ -27,7 +27,7 @@
 extern "C" {
 #endif
 
-#define AUHOST_API_VERSION 6
+#define AUHOST_API_VERSION 7
 
 typedef struct auhost_chain auhost_chain;
 typedef struct auhost_reader auhost_reader;
@@ -129,6 +129,14 @@ char *auhost_chain_preset_json(const auhost_chain *chain, char **error);
 auhost_reader *auhost_reader_open(const char *path, double *sample_rate, int *channels, int64_t *frames, char **error);
 int64_t auhost_reader_read(auhost_reader *reader, float *const *output, int64_t frames, char **error);
 void auhost_reader_close(auhost_reader *reader);
+/* What is wrong with the file that it still reads, NULL when nothing is: a file cut short
+   ("in.wav: cut short: its header gives 192000 bytes of audio, the file holds 56 (14 frames)"),
+   read to the frames it holds. Freed with auhost_free. Since API version 7. */
+char *auhost_reader_warning(const auhost_reader *reader);
+/* What is wrong with the file that it still reads, NULL when nothing is: a file cut short
+   ("in.wav: cut short: its header gives 192000 bytes of audio, the file holds 56 (14 frames)"),
+   read to the frames it holds. Freed with auhost_free. Since API version 7. */
+char *auhost_reader_warning(const auhost_reader *reader);
 
 /* A writer writes atomically: an unnamed file linked into place by auhost_writer_finish,
    nothing left by auhost_writer_cancel or a crash; never over an existing file unless
