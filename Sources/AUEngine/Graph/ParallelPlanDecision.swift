@@ -20,6 +20,10 @@ public struct ParallelPlanDecision: Sendable, Equatable {
     /// (its output is then delayed as much), so that the latency follows the graph's shape and
     /// never what its units happen to cost; 0 otherwise.
     public var addedLatencySlices = 0
+    /// True when the chain's nodes render one after another in one unit-host child, one
+    /// slice behind the calling thread (``RenderPlan/isOneRun``): that thread only posts and
+    /// collects, and waits for the child in between.
+    public var rendersOneSliceBehind = false
     /// The threads that render the plan, the calling thread included (1 when single-threaded).
     public var threads: Int
     /// Why, in a sentence.
@@ -102,6 +106,7 @@ public struct ParallelPlanDecision: Sendable, Equatable {
         }
         if isOneRun {
             addedLatencySlices = 1
+            rendersOneSliceBehind = true
             reason = "single-threaded: a serial chain whose nodes render one after another in one unit-host child (one run), one slice behind the host (1 slice of latency)"
             return
         }

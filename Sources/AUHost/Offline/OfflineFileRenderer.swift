@@ -110,7 +110,7 @@ final class OfflineFileRenderer {
         }
         self.init(
             job: job, chain: chain, settings: settings, input: input,
-            output: OutputPipeline(output: file, channels: chain.outputChannels, blockSize: blockSize, threaded: settings.overlapsFileWork),
+            output: OutputPipeline(output: file, channels: chain.outputChannels, blockSize: blockSize, threaded: Self.overlapsFileWork(settings, chain: chain)),
             fileSampleRate: fileSampleRate, midiOutputFile: midiOutputFile, reportedTail: reportedTail)
     }
 
@@ -135,11 +135,25 @@ final class OfflineFileRenderer {
         tail = TailCutter(settings.tail, sampleRate: chain.sampleRate, reportedTail: reportedTail ?? Self.reportedTail(of: chain))
     }
 
+    /// Whether `chain`'s file is read and written on threads of its own: when `settings` say
+    /// a core is free (``RenderSettings/overlapsFileWork``), unless the chain renders one
+    /// slice behind in a unit-host child (``ParallelPlanDecision/rendersOneSliceBehind``):
+    /// its render thread then only posts and collects each slice and waits for the child in
+    /// between, a wait that reading and writing on that thread fill, where a reader and a
+    /// writer thread took the child's core from it (the reference chain `together` over a
+    /// 120 s file: 0.78-0.79 s with them, 0.71-0.72 s without, in process 0.63-0.64 s;
+    /// docs/BENCHMARKS.md). A `per-unit` chain, whose render thread posts each node in turn,
+    /// keeps them.
+    /// - Thread: [control]
+    static func overlapsFileWork(_ settings: RenderSettings, chain: ChainGraph) -> Bool {
+        settings.overlapsFileWork && chain.graph.parallelDecision?.rendersOneSliceBehind != true
+    }
+
     /// The job's audio file as an input for `chain`, read ahead on a reader thread when
-    /// `settings` say a core is free.
+    /// ``overlapsFileWork(_:chain:)``.
     /// - Thread: [control]
     static func audioInput(_ job: RenderJob, chain: ChainGraph, settings: RenderSettings) throws(AudioUnitError) -> InputPipeline {
-        let threaded = settings.overlapsFileWork
+        let threaded = overlapsFileWork(settings, chain: chain)
         let cycle = cycleFrames(settings, chain: chain)
         return InputPipeline(
             input: try AudioFileInput(
