@@ -108,9 +108,9 @@ final class SndfileHandle {
     /// it read, with `(should be N)` after a size the file does not hold.
     func log() -> String {
         guard let handle else { return "" }
-        var text = [CChar](repeating: 0, count: 16_384)
+        var text = [UInt8](repeating: 0, count: 16_384)
         _ = text.withUnsafeMutableBufferPointer { sf_command(handle, Int32(SFC_GET_LOG_INFO), $0.baseAddress, Int32($0.count - 1)) }
-        return String(cString: text)
+        return String(decoding: text.prefix { $0 != 0 }, as: UTF8.self)
     }
 
     /// The file's text of libsndfile's `SF_STR_*` kind `kind`, nil when it has none.
