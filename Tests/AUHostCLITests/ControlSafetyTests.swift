@@ -392,7 +392,17 @@ final class ControlClient {
         shutdown(socket, Int32(SHUT_RDWR))
     }
 
-    /// The next reply line, or nil at the end of the stream (or after 10 s of silence).
+    /// The next line that answers a command, skipping the subscription frames pushed before
+    /// it (`{"topic":…}`: a subscribed client's frames and replies interleave); nil as
+    /// ``readLine()``.
+    func readReply() -> String? {
+        while let line = readLine() {
+            if !line.hasPrefix("{\"topic\":") { return line }
+        }
+        return nil
+    }
+
+    /// The next line, or nil at the end of the stream (or after 10 s of silence).
     func readLine() -> String? {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
