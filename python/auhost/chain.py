@@ -235,11 +235,7 @@ class Chain:
         outputs, length = ffi.new("int *"), ffi.new("int64_t *")
         with self._lock:
             if song is None and lib.auhost_chain_output_shape(self._handle, frames, float(rate), outputs, length, ffi.NULL) == 0:
-                shape = (outputs[0], length[0])
-            else:
-                shape = None
-            if shape is not None:
-                out = np.empty(shape, dtype=np.float32)
+                out = np.empty((outputs[0], length[0]), dtype=np.float32)
                 placed = check(lib.auhost_chain_process_into(self._handle, table, channels, frames, rate, channel_table(out, writable=True), out.shape[0], out.shape[1], error), error)
             else:
                 placed = check(lib.auhost_chain_process(self._handle, table, channels, frames, rate, smf, 0 if song is None else len(song), error), error)
