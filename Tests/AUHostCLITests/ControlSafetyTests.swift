@@ -394,9 +394,10 @@ final class ControlClient {
 
     /// The next line that answers a command, skipping the subscription frames pushed before
     /// it (`{"topic":…}`: a subscribed client's frames and replies interleave); nil as
-    /// ``readLine()``.
+    /// ``readLine()``, or when no reply came within 10 s of frames.
     func readReply() -> String? {
-        while let line = readLine() {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, let line = readLine() {
             if !line.hasPrefix("{\"topic\":") { return line }
         }
         return nil
