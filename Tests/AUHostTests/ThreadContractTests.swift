@@ -1,4 +1,5 @@
 import AUHost
+import AUTestSupport
 import Foundation
 import Testing
 
@@ -187,7 +188,7 @@ import Testing
     }
 
     #if DEBUG
-    @Test func aControlCallOnTheRenderThreadTrapsInDebugBuilds() async {
+    @Test(.exitTestHangGuard) func aControlCallOnTheRenderThreadTrapsInDebugBuilds() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let graph = AudioGraph()
             let node = try graph.addNode(ComponentRegistry(providers: [BuiltinUnits()]).instantiate("aumx:mcmx:AUHs"))

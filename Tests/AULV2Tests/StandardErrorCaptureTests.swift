@@ -1,4 +1,5 @@
 import Foundation
+import AUTestSupport
 import Synchronization
 import Testing
 @testable import AULV2
@@ -23,7 +24,7 @@ import Testing
 
     /// Far more than a pipe holds (64 KiB) is taken whole without blocking the writer, and
     /// descriptor 2 is the real standard error again afterwards.
-    @Test(.timeLimit(.minutes(1))) func aLargeOutputIsTakenWholeAndDescriptor2IsRestored() async {
+    @Test(.exitTestHangGuard) func aLargeOutputIsTakenWholeAndDescriptor2IsRestored() async {
         await #expect(processExitsWith: .success) {
             let before = StandardErrorCaptureTests.standardErrorIdentity()
             let line = String(repeating: "x", count: 99) + "\n"
@@ -37,7 +38,7 @@ import Testing
     }
 
     /// Two threads capturing at once take turns: each gets exactly what its own body wrote.
-    @Test(.timeLimit(.minutes(1))) func concurrentCapturesDoNotMix() async {
+    @Test(.exitTestHangGuard) func concurrentCapturesDoNotMix() async {
         await #expect(processExitsWith: .success) {
             let before = StandardErrorCaptureTests.standardErrorIdentity()
             let texts = Mutex<[Int: String]>([:])

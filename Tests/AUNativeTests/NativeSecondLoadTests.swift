@@ -1,5 +1,6 @@
 import AUCore
 import AUHost
+import AUTestSupport
 import Foundation
 import Testing
 
@@ -43,7 +44,7 @@ import Testing
     /// init aborts only on the second load: the discovery that loads it in-process dies (no
     /// host can survive an abort in its own process), the next discovery skips it with a
     /// problem naming it and loads the rest, and no mark is left.
-    @Test(.timeLimit(.minutes(2))) func aLibraryThatAbortsOnlyInProcessTakesDownOneDiscovery() async throws {
+    @Test(.exitTestHangGuard) func aLibraryThatAbortsOnlyInProcessTakesDownOneDiscovery() async throws {
         let folder = try Self.folder(with: "libabort.so", defines: ["SECOND_LOAD=abort()"])
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = folder.appendingPathComponent("cache/native-probe.json")
